@@ -1,0 +1,113 @@
+# Partita - a micro-hypervisor for ARMv7-A with the Virtualization Extensions.
+# `make` builds build/partita.bin; `make run` boots it in QEMU; `make test`
+# runs every test.  Both install what is missing first (scripts/setup.sh).
+
+BUILD   ?= build
+CROSS   ?= arm-none-eabi-
+CC      := $(CROSS)gcc
+OBJCOPY := $(CROSS)objcopy
+OBJDUMP := $(CROSS)objdump
+QEMU    ?= qemu-system-arm
+CPU     ?= cortex-a15
+SMP     ?= 4
+MEM     ?= 1G
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIBFDT  := $(BUILD)/libfdt
+ARCHFLAGS := -mcpu=cortex-a15 -marm -mfloat-abi=soft -mgeneral-regs-only
+CFLAGS  := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-common \
+           -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
+           -Wframe-larger-than=1024 -Wno-unused-parameter \
+           -Iinclude -I. -I$(LIBFDT)/include -DPARTITA_VERSION='"$(VERSION)"'
+ASFLAGS := $(ARCHFLAGS) -Iinclude -D__ASSEMBLER__
+LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
+           -Wl,-z,max-page-size=4096 -Wl,--build-id=none -Wl,--no-warn-execstack
+
+SRCS_C := $(wildcard boot/*.c hyp/*.c vgic/*.c timer/*.c mm/*.c)
+SRCS_S := $(wildcard boot/*.S hyp/*.S vgic/*.S timer/*.S mm/*.S)
+OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
+
+.PHONY: all run debug test unit systest deps clean
+all: $(BUILD)/partita.bin
+
+deps:
+	$(Q)sh scripts/setup.sh
+
+$(LIBFDT)/lib/libfdt.a:
+	$(Q)sh scripts/fetch-libfdt.sh $(LIBFDT)
+
+$(BUILD)/obj/%.o: %.c $(LIBFDT)/lib/libfdt.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/linker.lds: linker.ld include/arch/layout.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLER__ $< -o $@
+
+$(BUILD)/partita.elf: $(OBJS) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) \
+	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@ -Wl,-Map,$(BUILD)/partita.map
+
+$(BUILD)/partita.bin: $(BUILD)/partita.elf
+	@$(if $(Q),echo "  OBJCOPY $@")
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+QEMU_MACHINE ?= virt,virtualization=on
+QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic \
+            -kernel $(BUILD)/partita.bin
+
+run: deps all
+	@echo "Partita in QEMU: Ctrl-A x quits QEMU"
+	$(QEMU) $(QEMU_ARGS)
+
+debug: deps all
+	@echo "QEMU waits for gdb on :1234. In another terminal:"
+	@echo "  gdb-multiarch $(BUILD)/partita.elf -ex 'target remote :1234'"
+	$(QEMU) $(QEMU_ARGS) -S -gdb tcp::1234
+
+# ---- tests ----
+HOSTCC     ?= gcc
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
+               -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -Iinclude -I. -Itests/unit -DHOST_TEST
+UNIT_LIBS   := -lcmocka -lfdt
+UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(BUILD)/unit/test_%,$(wildcard tests/unit/test_*.c))
+FIXTURES    := $(patsubst tests/unit/fixtures/%.dts,$(BUILD)/unit/fixtures/%.dtb,$(wildcard tests/unit/fixtures/*.dts))
+
+$(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
+	@mkdir -p $(dir $@)
+	$(Q)dtc -q -I dts -O dtb -o $@ $<
+
+# each unit test links the hypervisor sources it names in tests/unit/sources.mk
+include tests/unit/sources.mk
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(FIXTURES)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $< $(UNIT_SRCS_$*) -o $@ $(UNIT_LIBS)
+
+unit: deps $(UNIT_TESTS)
+	$(Q)sh tests/unit/run.sh $(BUILD)/unit $(UNIT_TESTS)
+
+systest: deps all
+	$(Q)/usr/bin/python3 -m pytest -q tests/system
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh tests/run-all.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(OBJS:.o=.d)

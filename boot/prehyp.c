@@ -1,0 +1,98 @@
+/*
+ * C before HYP, with the PL1 MMU on and the caches off (boot/head.S):
+ *  - non-secure SVC start: say why Partita cannot run, and stop;
+ *  - secure start, primary CPU: give the GIC to the non-secure world (only
+ *    the secure side can write GICD_IGROUPRn, GICv2 4.3.4) and set CNTFRQ,
+ *    then return to the drop into non-secure HYP.
+ * This runs on the early tables, which map no devices: a 2 MiB device
+ * block per device is added at the top of the I/O window.
+ */
+#include <string.h>
+#include <libfdt.h>
+#include <arch/boot.h>
+#include <arch/layout.h>
+#include <arch/sysregs.h>
+#include "hyp/console.h"
+#include "hyp/hostdt.h"
+#include "hyp/pl011.h"
+#include "hyp/platform.h"
+
+static struct platform pre;
+static struct pl011 pre_uart;
+static const struct console_ops pre_ops = { pl011_putc, pl011_getc, &pre_uart };
+static unsigned int pre_slot;
+
+/* Map the 2 MiB block holding pa as device memory; returns pa's VA. */
+static volatile uint8_t *prehyp_map_device(uint64_t pa)
+{
+    uint64_t *l2 = (uint64_t *)((uint32_t)boot_pt_l1 + PAGE_SIZE);   /* boot_pt_l2_va */
+    uint32_t va = HYP_VA_DEV + pre_slot++ * BLOCK_SIZE;
+    uint64_t block = pa & ~(uint64_t)(BLOCK_SIZE - 1);
+    l2[(va >> BLOCK_SHIFT) & 511] = block | PTE_LO_DEVICE | PTE_AP_RW | PTE_VALID |
+                                     ((uint64_t)PTE_XN_HI << 32);
+    dsb();      /* caches are off: the store is in memory for the walker */
+    sysreg_op_tlbiallis(0);
+    dsb();
+    isb();
+    return (volatile uint8_t *)(va + (uint32_t)(pa & (BLOCK_SIZE - 1)));
+}
+
+static int prehyp_console(uint32_t dtb_pa)
+{
+    char err[160];
+    const void *fdt = hostdt_copy(dtb_pa, err, sizeof(err));
+    if (!fdt)
+        return -1;
+    platform_probe(fdt, &pre, err, sizeof(err));
+    if (pre.uart.kind != UART_PL011)
+        return -1;
+    pl011_init(&pre_uart, prehyp_map_device(pre.uart.reg.base));
+    console_attach(&pre_ops);
+    return 0;
+}
+
+static void prehyp_stop(void)
+{
+    for (;;)
+        wfi();
+}
+
+static void secure_gic_setup(void)
+{
+    volatile uint8_t *d = prehyp_map_device(pre.gic.gicd.base);
+    volatile uint8_t *c = prehyp_map_device(pre.gic.gicc.base);
+    unsigned int lines = (*(volatile uint32_t *)(d + 0x004) & 0x1f) + 1;
+    /* every interrupt Group 1 (non-secure); banked word 0 is this CPU's */
+    for (unsigned int i = 0; i < lines; i++)
+        *(volatile uint32_t *)(d + 0x080 + 4 * i) = 0xffffffff;
+    *(volatile uint32_t *)(d + 0x000) = 3;   /* GICD_CTLR: EnableGrp0|Grp1 */
+    *(volatile uint32_t *)(c + 0x004) = 0xff; /* GICC_PMR */
+    *(volatile uint32_t *)(c + 0x000) = 3;   /* GICC_CTLR: EnableGrp0|Grp1 */
+    boot_pen.gicd_pa = (uint32_t)pre.gic.gicd.base;
+    boot_pen.gicc_pa = (uint32_t)pre.gic.gicc.base;
+}
+
+void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)
+{
+    int have_console = prehyp_console(dtb_pa) == 0;
+
+    if (start_mode == START_MODE_NS_SVC) {
+        if (have_console) {
+            pr_err("Partita started in non-secure SVC mode: the bootloader did not "
+                   "enter it in HYP mode, so it cannot run guests.\n");
+            pr_err("Fix: boot it in HYP mode (QEMU: -M virt,virtualization=on; "
+                   "U-Boot: CONFIG_ARMV7_NONSEC/CONFIG_ARMV7_VIRT, "
+                   "bootm_boot_mode=nonsec). Stopping.\n");
+        }
+        prehyp_stop();
+    }
+    if (!have_console || pre.gic.gicd.base == 0)
+        prehyp_stop();      /* no DT, no GIC: nothing sane to hand over */
+    secure_gic_setup();
+    if (pre.timer.clock_frequency) {
+        sysreg_write_cntfrq(pre.timer.clock_frequency);
+        boot_pen.cntfrq = pre.timer.clock_frequency;
+    }
+    pr_info("partita: secure start: GIC handed to the non-secure world, "
+            "dropping to non-secure HYP\n");
+}

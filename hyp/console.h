@@ -1,0 +1,31 @@
+/* The hypervisor's console: polled output, interrupt-driven input. */
+#ifndef HYP_CONSOLE_H
+#define HYP_CONSOLE_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+struct console_ops {
+    void (*putc)(void *ctx, char c);
+    int (*getc)(void *ctx);          /* -1 if nothing waits */
+    void *ctx;
+};
+
+void console_attach(const struct console_ops *ops);
+/* printf to the console; one call's output is never split by another CPU */
+void console_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void console_vprintf(const char *fmt, va_list ap);
+void console_write(const char *s, unsigned int len);
+/* receive path: the UART interrupt feeds, the monitor reads */
+void console_rx_push(char c);
+int console_rx_pop(void);
+/* no console interrupt: console_rx_pop polls the UART itself */
+void console_set_polled(bool polled);
+bool console_is_polled(void);
+
+#define pr_info(...)  console_printf(__VA_ARGS__)
+#define pr_err(...)   console_printf("error: " __VA_ARGS__)
+#define pr_warn(...)  console_printf("warning: " __VA_ARGS__)
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * The boot CPU's path from the first C instruction to the monitor, and
+ * every secondary CPU's path to its idle loop.
+ */
+#include <string.h>
+#include <arch/boot.h>
+#include <arch/sysregs.h>
+#include "hyp.h"
+#include "console.h"
+#include "hostdt.h"
+#include "monitor.h"
+#include "pl011.h"
+#include "percpu.h"
+#include "smp.h"
+#include "mm/hyp_mmu.h"
+#include "timer/timer.h"
+#include "vgic/gic.h"
+
+struct platform host;
+const void *host_fdt;
+uint64_t hyp_boot_ticks;
+static struct pl011 host_uart;
+static const struct console_ops uart_ops = { pl011_putc, pl011_getc, &host_uart };
+
+void hyp_halt(void)
+{
+    irq_disable();
+    for (;;)
+        wfi();
+}
+
+static void console_up(void)
+{
+    volatile void *base = ioremap(host.uart.reg.base, 0x1000);
+    if (!base)
+        hyp_halt();
+    pl011_init(&host_uart, base);
+    console_attach(&uart_ops);
+}
+
+static void uart_irq(unsigned int irq, void *arg)
+{
+    pl011_irq(arg);
+}
+
+static void print_banner(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    pr_info("\nPartita %s - ARMv7-A micro-hypervisor\n", PARTITA_VERSION);
+    pr_info("boot: start mode %s, model \"%s\", %u CPUs in the device tree\n",
+            start_mode_name(this_cpu()->start_mode), host.model, host.ncpus);
+    for (unsigned int i = 0; i < host.nmem; i++)
+        pr_info("memory: 0x%08llx-0x%08llx (%llu MiB)\n", host.mem[i].base,
+                host.mem[i].base + host.mem[i].size, host.mem[i].size >> 20);
+    pr_info("hypervisor: 0x%08llx-0x%08llx (%llu KiB)\n", fs, fe, (fe - fs) >> 10);
+    pr_info("gic: GICD 0x%08llx GICC 0x%08llx GICH 0x%08llx GICV 0x%08llx, "
+            "maintenance IRQ %lu, %u IRQs\n", host.gic.gicd.base, host.gic.gicc.base,
+            host.gic.gich.base, host.gic.gicv.base, (unsigned long)host.gic.maint_irq,
+            gic_get_info()->nr_irqs);
+    pr_info("timer: %lu Hz, virtual IRQ %lu, hypervisor IRQ %lu\n",
+            (unsigned long)timer_freq(), (unsigned long)host.timer.irq_virt,
+            (unsigned long)host.timer.irq_hyp);
+    pr_info("console: %s (%s), IRQ %lu\n", host.uart.path, host.uart.compatible,
+            (unsigned long)host.uart.irq);
+    pr_info("psci: %s\n", host.psci.conduit == PSCI_CONDUIT_NONE
+                              ? "none"
+                              : platform_psci_conduit_name(host.psci.conduit));
+}
+
+void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
+{
+    char err[160];
+    pcpu_init_self(0, start_mode);
+    hyp_boot_ticks = sysreg_read_cntpct();
+
+    host_fdt = hostdt_copy(dtb_pa, err, sizeof(err));
+    if (!host_fdt)
+        hyp_halt();     /* no device tree, so no console to say it on */
+    int rc = platform_probe(host_fdt, &host, err, sizeof(err));
+    if (rc != 0 && host.uart.kind == UART_NONE)
+        hyp_halt();     /* nothing to print with */
+    hyp_mmu_init(&host, image_pa);
+    console_up();
+    if (rc != 0) {
+        pr_err("%s\n", err);
+        pr_err("Partita cannot run on this platform; stopping.\n");
+        hyp_halt();
+    }
+    timer_init(&host);
+    if (gic_init(&host) != 0) {
+        pr_err("cannot map the GIC\n");
+        hyp_halt();
+    }
+    pcpus[0].online = true;
+    pcpu_count = host.ncpus;
+    print_banner();
+    pr_info("cpu0: MPIDR 0x%08lx online (start mode %s)\n",
+            (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
+
+    unsigned int n = smp_boot_secondaries(&host);
+    pr_info("smp: %u of %u CPUs online\n", n, host.ncpus);
+
+    if (host.uart.irq) {
+        gic_irq_register(host.uart.irq, uart_irq, &host_uart);
+        gic_irq_enable(host.uart.irq, gic_cpu_if_mask());
+        pl011_rx_irq_enable(&host_uart);
+    } else {
+        pr_warn("console UART has no interrupt in the DT: input is polled\n");
+        console_set_polled(true);
+    }
+    monitor_run();
+}
+
+void secondary_main(unsigned int index, uint32_t start_mode)
+{
+    pcpu_init_self(index, start_mode);
+    hyp_mmu_harden();
+    gic_cpu_init();
+    pr_info("cpu%u: MPIDR 0x%08lx online (start mode %s)\n", index,
+            (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
+    this_cpu()->online = true;
+    dsb_ish();
+    sev();
+    /* idle: wait for work (guests come with the next issues) */
+    for (;;) {
+        irq_enable();
+        wfi();
+    }
+}

@@ -1,0 +1,29 @@
+/* Per-physical-CPU state; HTPIDR holds this CPU's pointer. */
+#ifndef HYP_PERCPU_H
+#define HYP_PERCPU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <arch/layout.h>
+#include <arch/sysregs.h>
+
+struct pcpu {
+    unsigned int index;         /* logical: 0 is the boot CPU */
+    uint32_t mpidr;
+    uint32_t start_mode;        /* START_MODE_* as this CPU found itself */
+    volatile bool online;
+    volatile bool parked;       /* stopped after a fatal HYP exception */
+};
+
+extern struct pcpu pcpus[MAX_CPUS];
+extern unsigned int pcpu_count;    /* CPUs described by the host DT */
+
+static inline struct pcpu *this_cpu(void)
+{
+    return (struct pcpu *)sysreg_read_htpidr();
+}
+
+void pcpu_init_self(unsigned int index, uint32_t start_mode);
+const char *start_mode_name(uint32_t mode);
+
+#endif

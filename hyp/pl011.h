@@ -1,0 +1,39 @@
+/* ARM PrimeCell PL011 UART driver (DDI 0183) for the host console. */
+#ifndef HYP_PL011_H
+#define HYP_PL011_H
+
+#include <stdint.h>
+
+#define PL011_DR     0x000
+#define PL011_RSR    0x004
+#define PL011_FR     0x018
+#define PL011_IBRD   0x024
+#define PL011_FBRD   0x028
+#define PL011_LCR_H  0x02c
+#define PL011_CR     0x030
+#define PL011_IFLS   0x034
+#define PL011_IMSC   0x038
+#define PL011_RIS    0x03c
+#define PL011_MIS    0x040
+#define PL011_ICR    0x044
+
+#define PL011_FR_RXFE  (1 << 4)
+#define PL011_FR_TXFF  (1 << 5)
+#define PL011_CR_UARTEN (1 << 0)
+#define PL011_CR_TXE   (1 << 8)
+#define PL011_CR_RXE   (1 << 9)
+#define PL011_INT_RX   (1 << 4)
+#define PL011_INT_RT   (1 << 6)
+
+struct pl011 {
+    volatile uint8_t *base;
+};
+
+void pl011_init(struct pl011 *u, volatile void *base);
+void pl011_putc(void *ctx, char c);
+int pl011_getc(void *ctx);
+void pl011_rx_irq_enable(struct pl011 *u);
+/* drain the receive FIFO into the console ring; the UART's IRQ handler */
+void pl011_irq(struct pl011 *u);
+
+#endif

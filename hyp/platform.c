@@ -1,0 +1,344 @@
+/*
+ * Host platform probe: everything about the machine comes from its device
+ * tree (brief section 3).  Nothing here touches hardware.
+ */
+#include <string.h>
+#include <stdio.h>
+#include <libfdt.h>
+#include "platform.h"
+
+#define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+static uint64_t fdt_cells(const fdt32_t *c, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = (v << 32) | fdt32_to_cpu(c[i]);
+    return v;
+}
+
+static int cells_of(const void *fdt, int node, const char *name, int dflt)
+{
+    int len;
+    const fdt32_t *v = fdt_getprop(fdt, node, name, &len);
+    if (!v || len != 4)
+        return dflt;
+    return (int)fdt32_to_cpu(*v);
+}
+
+/*
+ * Walk up through each parent's "ranges" (child-addr parent-addr size
+ * triples; an empty property is the identity) as Linux's of_translate_address
+ * does.  A parent without "ranges" ends the walk (its children are not
+ * memory mapped); the root needs none.
+ */
+static int translate(const void *fdt, int node, uint64_t *addr)
+{
+    int child = fdt_parent_offset(fdt, node);
+    while (child > 0) {
+        int parent = fdt_parent_offset(fdt, child);
+        if (parent < 0)
+            break;
+        int len;
+        const fdt32_t *rng = fdt_getprop(fdt, child, "ranges", &len);
+        if (!rng)
+            return -FDT_ERR_NOTFOUND;
+        if (len > 0) {
+            int ca = cells_of(fdt, child, "#address-cells", 2);
+            int pa = cells_of(fdt, parent, "#address-cells", 2);
+            int cs = cells_of(fdt, child, "#size-cells", 1);
+            int step = ca + pa + cs;
+            int n = len / 4;
+            bool found = false;
+            if (ca < 1 || ca > 2 || pa < 1 || pa > 2 || cs < 1 || cs > 2)
+                return -FDT_ERR_BADNCELLS;
+            for (int i = 0; i + step <= n; i += step) {
+                uint64_t cb = fdt_cells(rng + i, ca);
+                uint64_t pb = fdt_cells(rng + i + ca, pa);
+                uint64_t sz = fdt_cells(rng + i + ca + pa, cs);
+                if (*addr >= cb && *addr - cb < sz) {
+                    *addr = *addr - cb + pb;
+                    found = true;
+                    break;
+                }
+            }
+            if (!found)
+                return -FDT_ERR_NOTFOUND;
+        }
+        child = parent;
+    }
+    return 0;
+}
+
+int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r)
+{
+    int parent = fdt_parent_offset(fdt, node);
+    if (parent < 0)
+        return parent;
+    int ac = fdt_address_cells(fdt, parent);
+    int sc = fdt_size_cells(fdt, parent);
+    if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
+        return -FDT_ERR_BADNCELLS;
+    int len;
+    const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+    if (!reg)
+        return -FDT_ERR_NOTFOUND;
+    int step = ac + sc;
+    if ((index + 1) * step * 4 > len)
+        return -FDT_ERR_NOTFOUND;
+    r->base = fdt_cells(reg + index * step, ac);
+    r->size = sc ? fdt_cells(reg + index * step + ac, sc) : 0;
+    return translate(fdt, node, &r->base);
+}
+
+int platform_node_irq(const void *fdt, int node, int index)
+{
+    int len;
+    const fdt32_t *irq = fdt_getprop(fdt, node, "interrupts", &len);
+    if (!irq || (index + 1) * 12 > len)
+        return -1;
+    uint32_t type = fdt32_to_cpu(irq[index * 3]);
+    uint32_t num = fdt32_to_cpu(irq[index * 3 + 1]);
+    if (type == 0 && num < 988)
+        return (int)(32 + num);    /* SPI */
+    if (type == 1 && num < 16)
+        return (int)(16 + num);    /* PPI */
+    return -1;
+}
+
+const char *platform_psci_conduit_name(enum psci_conduit c)
+{
+    return c == PSCI_CONDUIT_SMC ? "smc" : c == PSCI_CONDUIT_HVC ? "hvc" : "none";
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    if (!src)
+        src = "";
+    strncpy(dst, src, n - 1);
+    dst[n - 1] = '\0';
+}
+
+static int probe_memory(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    int node;
+    fdt_for_each_subnode(node, fdt, 0) {
+        const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
+        if (!dt || strcmp(dt, "memory") != 0)
+            continue;
+        const char *st = fdt_getprop(fdt, node, "status", NULL);
+        if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
+            continue;
+        for (int i = 0; p->nmem < PLAT_MAX_MEM; i++) {
+            struct plat_range r;
+            if (platform_node_reg(fdt, node, i, &r) < 0)
+                break;
+            if (r.size)
+                p->mem[p->nmem++] = r;
+        }
+    }
+    if (p->nmem == 0)
+        ERR("no memory: the device tree has no /memory node with a reg");
+
+    int n = fdt_num_mem_rsv(fdt);
+    for (int i = 0; i < n && p->nrsv < PLAT_MAX_RSV; i++) {
+        uint64_t a, s;
+        if (fdt_get_mem_rsv(fdt, i, &a, &s) == 0 && s)
+            p->rsv[p->nrsv++] = (struct plat_range){ a, s };
+    }
+    int rm = fdt_path_offset(fdt, "/reserved-memory");
+    if (rm >= 0) {
+        fdt_for_each_subnode(node, fdt, rm) {
+            struct plat_range r;
+            if (p->nrsv < PLAT_MAX_RSV && platform_node_reg(fdt, node, 0, &r) == 0 && r.size)
+                p->rsv[p->nrsv++] = r;
+        }
+    }
+    return 0;
+}
+
+static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    int cpus = fdt_path_offset(fdt, "/cpus");
+    if (cpus < 0)
+        ERR("no CPUs: the device tree has no /cpus node");
+    int node;
+    fdt_for_each_subnode(node, fdt, cpus) {
+        const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
+        if (!dt || strcmp(dt, "cpu") != 0)
+            continue;
+        const char *st = fdt_getprop(fdt, node, "status", NULL);
+        if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
+            continue;
+        if (p->ncpus == PLAT_MAX_CPUS)
+            break;  /* more CPUs than Partita supports: use the first ones */
+        int len;
+        const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+        if (!reg || len < 4)
+            ERR("%s: CPU node without reg", fdt_get_name(fdt, node, NULL));
+        struct plat_cpu *c = &p->cpus[p->ncpus++];
+        c->mpidr = fdt32_to_cpu(reg[len / 4 - 1]) & 0x00ffffff;
+        const char *m = fdt_getprop(fdt, node, "enable-method", NULL);
+        if (m && strcmp(m, "psci") == 0) {
+            c->method = CPU_METHOD_PSCI;
+        } else if (m && strcmp(m, "spin-table") == 0) {
+            const fdt32_t *ra = fdt_getprop(fdt, node, "cpu-release-addr", &len);
+            c->method = CPU_METHOD_SPIN_TABLE;
+            if (!ra || (len != 4 && len != 8))
+                ERR("%s: spin-table CPU without cpu-release-addr",
+                    fdt_get_name(fdt, node, NULL));
+            c->release_addr = fdt_cells(ra, len / 4);
+        } else {
+            c->method = CPU_METHOD_NONE;
+        }
+    }
+    if (p->ncpus == 0)
+        ERR("no CPUs: /cpus has no cpu node");
+    return 0;
+}
+
+static const char *const gic_compat[] = {
+    "arm,cortex-a15-gic", "arm,cortex-a7-gic", "arm,gic-400", "arm,arm11mp-gic",
+    "arm,cortex-a9-gic", "qcom,msm-qgic2", NULL,
+};
+
+static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    int node = -1;
+    for (int i = 0; gic_compat[i] && node < 0; i++) {
+        node = fdt_node_offset_by_compatible(fdt, -1, gic_compat[i]);
+        if (node >= 0)
+            copy_str(p->gic.compatible, sizeof(p->gic.compatible), gic_compat[i]);
+    }
+    if (node < 0)
+        ERR("no GICv2: no interrupt controller compatible with arm,cortex-a15-gic or arm,gic-400");
+    const char *name = fdt_get_name(fdt, node, NULL);
+    if (cells_of(fdt, node, "#interrupt-cells", 3) != 3)
+        ERR("%s: #interrupt-cells is not 3", name);
+    if (platform_node_reg(fdt, node, 0, &p->gic.gicd) < 0 ||
+        platform_node_reg(fdt, node, 1, &p->gic.gicc) < 0)
+        ERR("%s: reg lacks the distributor (GICD) or CPU interface (GICC)", name);
+    if (platform_node_reg(fdt, node, 2, &p->gic.gich) < 0 ||
+        platform_node_reg(fdt, node, 3, &p->gic.gicv) < 0)
+        ERR("%s: no virtualization extensions: reg lacks GICH and GICV "
+            "(QEMU: -M virt,virtualization=on)", name);
+    int irq = platform_node_irq(fdt, node, 0);
+    if (irq < 0)
+        ERR("%s: no maintenance interrupt (interrupts)", name);
+    p->gic.maint_irq = (uint32_t)irq;
+    return 0;
+}
+
+static int probe_timer(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    int node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv7-timer");
+    if (node < 0)
+        ERR("no generic timer: no node compatible with arm,armv7-timer");
+    int irq[4];
+    for (int i = 0; i < 4; i++) {
+        irq[i] = platform_node_irq(fdt, node, i);
+        if (irq[i] < 16 || irq[i] >= 32)
+            ERR("%s: interrupt %d is not a PPI (need secure, non-secure, "
+                "virtual and hypervisor timer PPIs)", fdt_get_name(fdt, node, NULL), i);
+    }
+    p->timer.irq_sec_phys = (uint32_t)irq[0];
+    p->timer.irq_phys = (uint32_t)irq[1];
+    p->timer.irq_virt = (uint32_t)irq[2];
+    p->timer.irq_hyp = (uint32_t)irq[3];
+    p->timer.clock_frequency = (uint32_t)cells_of(fdt, node, "clock-frequency", 0);
+    return 0;
+}
+
+/* The console: /chosen stdout-path (a path or an alias, ":options" cut). */
+static int find_console(const void *fdt)
+{
+    int chosen = fdt_path_offset(fdt, "/chosen");
+    if (chosen >= 0) {
+        const char *names[] = { "stdout-path", "linux,stdout-path" };
+        for (int i = 0; i < 2; i++) {
+            int len;
+            const char *sp = fdt_getprop(fdt, chosen, names[i], &len);
+            if (!sp || len <= 1)
+                continue;
+            const char *colon = strchr(sp, ':');
+            int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
+            int node = fdt_path_offset_namelen(fdt, sp, n);
+            if (node >= 0)
+                return node;
+        }
+    }
+    return fdt_node_offset_by_compatible(fdt, -1, "arm,pl011");
+}
+
+static int probe_uart(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    int node = find_console(fdt);
+    if (node < 0)
+        ERR("no console UART: /chosen has no stdout-path and no arm,pl011 node exists");
+    if (fdt_get_path(fdt, node, p->uart.path, sizeof(p->uart.path)) < 0)
+        copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
+    copy_str(p->uart.compatible, sizeof(p->uart.compatible),
+             fdt_getprop(fdt, node, "compatible", NULL));
+    p->uart.kind = fdt_node_check_compatible(fdt, node, "arm,pl011") == 0
+                       ? UART_PL011 : UART_NONE;
+    if (platform_node_reg(fdt, node, 0, &p->uart.reg) < 0)
+        ERR("%s: console UART without a usable reg", p->uart.path);
+    int irq = platform_node_irq(fdt, node, 0);
+    p->uart.irq = irq > 0 ? (uint32_t)irq : 0;
+    return 0;
+}
+
+static void probe_psci(const void *fdt, struct platform *p)
+{
+    static const char *const compat[] = { "arm,psci-1.0", "arm,psci-0.2", "arm,psci", NULL };
+    int node = -1;
+    for (int i = 0; compat[i] && node < 0; i++) {
+        node = fdt_node_offset_by_compatible(fdt, -1, compat[i]);
+        if (node >= 0)
+            copy_str(p->psci.compatible, sizeof(p->psci.compatible), compat[i]);
+    }
+    if (node < 0)
+        return;
+    const char *st = fdt_getprop(fdt, node, "status", NULL);
+    if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
+        return;
+    const char *m = fdt_getprop(fdt, node, "method", NULL);
+    if (!m)
+        return;
+    if (strcmp(m, "smc") == 0)
+        p->psci.conduit = PSCI_CONDUIT_SMC;
+    else if (strcmp(m, "hvc") == 0)
+        p->psci.conduit = PSCI_CONDUIT_HVC;
+    else
+        return;
+    /* PSCI 0.1 names its function IDs in the node; 0.2+ uses the standard */
+    p->psci.fn_cpu_on = 0x84000003;
+    if (strcmp(p->psci.compatible, "arm,psci") == 0) {
+        int len;
+        const fdt32_t *id = fdt_getprop(fdt, node, "cpu_on", &len);
+        if (id && len == 4)
+            p->psci.fn_cpu_on = fdt32_to_cpu(*id);
+        else
+            p->psci.conduit = PSCI_CONDUIT_NONE;
+    }
+}
+
+int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof(*p));
+    int rc = fdt_check_header(fdt);
+    if (rc != 0)
+        ERR("invalid device tree: %s", fdt_strerror(rc));
+    copy_str(p->model, sizeof(p->model), fdt_getprop(fdt, 0, "model", NULL));
+    /* the console first, so that every later error can be printed */
+    if (probe_uart(fdt, p, err, errlen) < 0 || probe_memory(fdt, p, err, errlen) < 0 ||
+        probe_cpus(fdt, p, err, errlen) < 0 || probe_gic(fdt, p, err, errlen) < 0 ||
+        probe_timer(fdt, p, err, errlen) < 0)
+        return -1;
+    probe_psci(fdt, p);
+    /* CPUs without an enable-method start through PSCI when the DT has it */
+    for (unsigned int i = 0; i < p->ncpus; i++)
+        if (p->cpus[i].method == CPU_METHOD_NONE && p->psci.conduit != PSCI_CONDUIT_NONE)
+            p->cpus[i].method = CPU_METHOD_PSCI;
+    return 0;
+}

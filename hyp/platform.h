@@ -1,0 +1,88 @@
+/*
+ * The host platform, as read from the boot device tree with libfdt.
+ * Pure parsing: no hardware access, so the host unit tests run it too.
+ */
+#ifndef HYP_PLATFORM_H
+#define HYP_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define PLAT_MAX_CPUS   8
+#define PLAT_MAX_MEM    8
+#define PLAT_MAX_RSV    16
+
+struct plat_range {
+    uint64_t base;
+    uint64_t size;
+};
+
+enum cpu_method { CPU_METHOD_NONE, CPU_METHOD_PSCI, CPU_METHOD_SPIN_TABLE };
+enum psci_conduit { PSCI_CONDUIT_NONE, PSCI_CONDUIT_SMC, PSCI_CONDUIT_HVC };
+
+struct plat_cpu {
+    uint32_t mpidr;             /* affinity fields of MPIDR (reg) */
+    enum cpu_method method;
+    uint64_t release_addr;      /* spin-table cpu-release-addr */
+};
+
+struct plat_gic {
+    char compatible[32];
+    struct plat_range gicd, gicc, gich, gicv;
+    uint32_t maint_irq;         /* INTID of the maintenance interrupt */
+};
+
+struct plat_timer {
+    uint32_t irq_sec_phys, irq_phys, irq_virt, irq_hyp;   /* INTIDs */
+    uint32_t clock_frequency;   /* 0 when the DT leaves it to CNTFRQ */
+};
+
+enum uart_kind { UART_NONE, UART_PL011 };
+
+struct plat_uart {
+    char path[96];
+    char compatible[32];
+    enum uart_kind kind;        /* UART_NONE: no driver for it */
+    struct plat_range reg;
+    uint32_t irq;               /* INTID, 0 if none */
+};
+
+struct plat_psci {
+    enum psci_conduit conduit;
+    char compatible[24];
+    uint32_t fn_cpu_on;         /* function ID of CPU_ON */
+};
+
+struct platform {
+    char model[64];
+    unsigned int nmem;
+    struct plat_range mem[PLAT_MAX_MEM];
+    unsigned int nrsv;
+    struct plat_range rsv[PLAT_MAX_RSV];    /* /memreserve/ and reserved-memory */
+    unsigned int ncpus;
+    struct plat_cpu cpus[PLAT_MAX_CPUS];
+    struct plat_gic gic;
+    struct plat_timer timer;
+    struct plat_uart uart;
+    struct plat_psci psci;
+};
+
+/*
+ * Fill *p from the device tree.  Returns 0, or -1 with a one-line reason in
+ * err naming the node and what is missing.
+ */
+int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen);
+
+/*
+ * Translate the index'th reg entry of node to a CPU physical address through
+ * the parents' ranges.  Returns 0 or a negative libfdt-style error.
+ */
+int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r);
+
+/* INTID of the index'th interrupt of node (GIC 3-cell specifier), or -1. */
+int platform_node_irq(const void *fdt, int node, int index);
+
+const char *platform_psci_conduit_name(enum psci_conduit c);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * Ticket spinlock on LDREX/STREX (ARM ARM A3.4, exclusive monitors), fair
+ * between CPUs.  Waiters sleep in WFE; the unlock's SEV wakes them.
+ */
+#ifndef HYP_SPINLOCK_H
+#define HYP_SPINLOCK_H
+
+#include <stdint.h>
+#include <arch/sysregs.h>
+
+typedef struct {
+    volatile uint16_t owner;
+    volatile uint16_t next;
+} spinlock_t;
+
+#define SPINLOCK_INIT { 0, 0 }
+
+static inline void spin_lock(spinlock_t *l)
+{
+    uint32_t tmp, old, fail;
+    /* take a ticket: atomically next += 1 (the upper halfword) */
+    __asm__ volatile(
+        "1: ldrex   %0, [%3]\n"
+        "   add     %1, %0, #0x10000\n"
+        "   strex   %2, %1, [%3]\n"
+        "   teq     %2, #0\n"
+        "   bne     1b\n"
+        : "=&r"(old), "=&r"(tmp), "=&r"(fail)
+        : "r"(l)
+        : "cc", "memory");
+    uint16_t ticket = (uint16_t)(old >> 16);
+    while (l->owner != ticket)
+        wfe();
+    dmb_ish();  /* acquire: the critical section sees the last owner's writes */
+}
+
+static inline void spin_unlock(spinlock_t *l)
+{
+    dmb_ish();  /* release: our writes before the next owner's reads */
+    l->owner = (uint16_t)(l->owner + 1);
+    dsb_ish();  /* the store is visible before the wake-up event */
+    sev();
+}
+
+static inline uint32_t spin_lock_irqsave(spinlock_t *l)
+{
+    uint32_t f = irq_save();
+    spin_lock(l);
+    return f;
+}
+
+static inline void spin_unlock_irqrestore(spinlock_t *l, uint32_t f)
+{
+    spin_unlock(l);
+    irq_restore(f);
+}
+
+#endif

@@ -1,0 +1,39 @@
+/* Boot-time data shared by the entry code and C. */
+#ifndef ARCH_BOOT_H
+#define ARCH_BOOT_H
+
+/* Offsets in boot_pen (boot/head.S) */
+#define PEN_MPIDR   0
+#define PEN_CPU     4
+#define PEN_GICD    8
+#define PEN_GICC    12
+#define PEN_CNTFRQ  16
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+struct boot_pen {
+    volatile uint32_t mpidr;    /* CPU to release, 0xffffffff = none */
+    volatile uint32_t cpu;      /* its index */
+    volatile uint32_t gicd_pa;  /* for its secure GIC set-up */
+    volatile uint32_t gicc_pa;
+    volatile uint32_t cntfrq;   /* 0: leave CNTFRQ as it is */
+};
+_Static_assert(__builtin_offsetof(struct boot_pen, cpu) == PEN_CPU, "pen");
+_Static_assert(__builtin_offsetof(struct boot_pen, gicd_pa) == PEN_GICD, "pen");
+_Static_assert(__builtin_offsetof(struct boot_pen, gicc_pa) == PEN_GICC, "pen");
+_Static_assert(__builtin_offsetof(struct boot_pen, cntfrq) == PEN_CNTFRQ, "pen");
+
+extern struct boot_pen boot_pen;
+extern uint32_t hyp_httbr_pa;
+extern uint32_t boot_va_offset;
+extern uint64_t boot_pt_l1[];
+extern char _start[], __text_start[], __text_end[], __rodata_start[],
+    __rodata_end[], __data_start[], __bss_start[], __bss_end[],
+    __stacks_start[], __stacks_end[], __idmap_start[], __idmap_end[],
+    __footprint_end[];
+
+void hyp_mmu_switch(uint32_t httbr_pa);
+void secondary_entry(void);
+#endif
+#endif

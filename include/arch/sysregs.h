@@ -1,0 +1,279 @@
+/*
+ * The one table of ARMv7-A system-register encodings, for C and assembly.
+ *
+ * Each entry expands to the operands of MRC/MCR (32-bit) or MRRC/MCRR
+ * (64-bit) around a register argument, so assembly writes
+ *     mrc  HSCTLR(r0)          mcrr HTTBR(r0, r1)
+ * and C uses the accessors generated below:
+ *     u32 v = sysreg_read_hsctlr();  sysreg_write_hsctlr(v);
+ * Encodings: ARM ARM (DDI 0406C.d) B4.1 / B8 (Generic Timer) / B4.2.
+ */
+#ifndef ARCH_SYSREGS_H
+#define ARCH_SYSREGS_H
+
+#define SR32(op1, crn, crm, op2, r)  p15, op1, r, crn, crm, op2
+#define SR64(op1, crm, lo, hi)       p15, op1, lo, hi, crm
+
+/* ---- identification ---- */
+#define MIDR(r)        SR32(0, c0, c0, 0, r)
+#define MPIDR(r)       SR32(0, c0, c0, 5, r)
+#define ID_PFR1(r)     SR32(0, c0, c1, 1, r)
+#define ID_MMFR0(r)    SR32(0, c0, c1, 4, r)
+#define CLIDR(r)       SR32(1, c0, c0, 1, r)
+#define CCSIDR(r)      SR32(1, c0, c0, 0, r)
+#define CSSELR(r)      SR32(2, c0, c0, 0, r)
+#define CTR(r)         SR32(0, c0, c0, 1, r)
+#define VPIDR(r)       SR32(4, c0, c0, 0, r)
+#define VMPIDR(r)      SR32(4, c0, c0, 5, r)
+
+/* ---- PL1 system control (banked Secure/Non-secure) ---- */
+#define SCTLR(r)       SR32(0, c1, c0, 0, r)
+#define ACTLR(r)       SR32(0, c1, c0, 1, r)
+#define CPACR(r)       SR32(0, c1, c0, 2, r)
+#define SCR(r)         SR32(0, c1, c1, 0, r)
+#define SDER(r)        SR32(0, c1, c1, 1, r)
+#define NSACR(r)       SR32(0, c1, c1, 2, r)
+#define TTBR0(r)       SR32(0, c2, c0, 0, r)
+#define TTBR1(r)       SR32(0, c2, c0, 1, r)
+#define TTBCR(r)       SR32(0, c2, c0, 2, r)
+#define DACR(r)        SR32(0, c3, c0, 0, r)
+#define DFSR(r)        SR32(0, c5, c0, 0, r)
+#define IFSR(r)        SR32(0, c5, c0, 1, r)
+#define DFAR(r)        SR32(0, c6, c0, 0, r)
+#define IFAR(r)        SR32(0, c6, c0, 2, r)
+#define PRRR(r)        SR32(0, c10, c2, 0, r)
+#define NMRR(r)        SR32(0, c10, c2, 1, r)
+#define VBAR(r)        SR32(0, c12, c0, 0, r)
+#define MVBAR(r)       SR32(0, c12, c0, 1, r)
+#define CONTEXTIDR(r)  SR32(0, c13, c0, 1, r)
+
+/* ---- HYP mode (ARM ARM B4.1, "Hyp mode registers") ---- */
+#define HSCTLR(r)      SR32(4, c1, c0, 0, r)
+#define HACTLR(r)      SR32(4, c1, c0, 1, r)
+#define HCR(r)         SR32(4, c1, c1, 0, r)
+#define HDCR(r)        SR32(4, c1, c1, 1, r)
+#define HCPTR(r)       SR32(4, c1, c1, 2, r)
+#define HSTR(r)        SR32(4, c1, c1, 3, r)
+#define HACR(r)        SR32(4, c1, c1, 7, r)
+#define HTCR(r)        SR32(4, c2, c0, 2, r)
+#define VTCR(r)        SR32(4, c2, c1, 2, r)
+#define HDFAR(r)       SR32(4, c6, c0, 0, r)
+#define HIFAR(r)       SR32(4, c6, c0, 2, r)
+#define HPFAR(r)       SR32(4, c6, c0, 4, r)
+#define HSR(r)         SR32(4, c5, c2, 0, r)
+#define HMAIR0(r)      SR32(4, c10, c2, 0, r)
+#define HMAIR1(r)      SR32(4, c10, c2, 1, r)
+#define HVBAR(r)       SR32(4, c12, c0, 0, r)
+#define HTPIDR(r)      SR32(4, c13, c0, 2, r)
+#define HTTBR(lo, hi)  SR64(4, c2, lo, hi)
+#define VTTBR(lo, hi)  SR64(6, c2, lo, hi)
+#define PAR64(lo, hi)  SR64(0, c7, lo, hi)
+
+/* ---- Generic Timer (ARM ARM B8.2) ---- */
+#define CNTFRQ(r)      SR32(0, c14, c0, 0, r)
+#define CNTKCTL(r)     SR32(0, c14, c1, 0, r)
+#define CNTHCTL(r)     SR32(4, c14, c1, 0, r)
+#define CNTHP_TVAL(r)  SR32(4, c14, c2, 0, r)
+#define CNTHP_CTL(r)   SR32(4, c14, c2, 1, r)
+#define CNTV_CTL(r)    SR32(0, c14, c3, 1, r)
+#define CNTPCT(lo, hi)     SR64(0, c14, lo, hi)
+#define CNTVCT(lo, hi)     SR64(1, c14, lo, hi)
+#define CNTV_CVAL(lo, hi)  SR64(3, c14, lo, hi)
+#define CNTVOFF(lo, hi)    SR64(4, c14, lo, hi)
+#define CNTHP_CVAL(lo, hi) SR64(6, c14, lo, hi)
+
+/* ---- cache and TLB maintenance (write-only operations, B4.2.1/B4.2.2) ---- */
+#define ICIALLU(r)     SR32(0, c7, c5, 0, r)
+#define ICIALLUIS(r)   SR32(0, c7, c1, 0, r)
+#define BPIALL(r)      SR32(0, c7, c5, 6, r)
+#define DCIMVAC(r)     SR32(0, c7, c6, 1, r)
+#define DCISW(r)       SR32(0, c7, c6, 2, r)
+#define DCCMVAC(r)     SR32(0, c7, c10, 1, r)
+#define DCCSW(r)       SR32(0, c7, c10, 2, r)
+#define DCCIMVAC(r)    SR32(0, c7, c14, 1, r)
+#define DCCISW(r)      SR32(0, c7, c14, 2, r)
+#define TLBIALLH(r)    SR32(4, c8, c7, 0, r)
+#define TLBIALLHIS(r)  SR32(4, c8, c3, 0, r)
+#define TLBIMVAH(r)    SR32(4, c8, c7, 1, r)
+#define TLBIMVAHIS(r)  SR32(4, c8, c3, 1, r)
+#define TLBIALLNSNH(r) SR32(4, c8, c7, 4, r)
+#define TLBIALLNSNHIS(r) SR32(4, c8, c3, 4, r)
+#define TLBIALL(r)     SR32(0, c8, c7, 0, r)
+#define TLBIALLIS(r)   SR32(0, c8, c3, 0, r)
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+#define SR_STR1(...) #__VA_ARGS__
+#define SR_STR(...)  SR_STR1(__VA_ARGS__)
+
+#define SYSREG32_ACCESSORS(name, enc)                                        \
+    static inline uint32_t sysreg_read_##name(void)                          \
+    {                                                                        \
+        uint32_t v;                                                          \
+        __asm__ volatile("mrc " SR_STR(enc(%0)) : "=r"(v));                  \
+        return v;                                                            \
+    }                                                                        \
+    static inline void sysreg_write_##name(uint32_t v)                       \
+    {                                                                        \
+        __asm__ volatile("mcr " SR_STR(enc(%0)) : : "r"(v) : "memory");      \
+    }
+
+#define SYSREG64_ACCESSORS(name, enc)                                        \
+    static inline uint64_t sysreg_read_##name(void)                          \
+    {                                                                        \
+        uint32_t lo, hi;                                                     \
+        __asm__ volatile("mrrc " SR_STR(enc(%0, %1)) : "=r"(lo), "=r"(hi));  \
+        return ((uint64_t)hi << 32) | lo;                                    \
+    }                                                                        \
+    static inline void sysreg_write_##name(uint64_t v)                       \
+    {                                                                        \
+        __asm__ volatile("mcrr " SR_STR(enc(%0, %1))                         \
+                         : : "r"((uint32_t)v), "r"((uint32_t)(v >> 32))      \
+                         : "memory");                                        \
+    }
+
+#define SYSREG_OP_ACCESSOR(name, enc)                                        \
+    static inline void sysreg_op_##name(uint32_t v)                          \
+    {                                                                        \
+        __asm__ volatile("mcr " SR_STR(enc(%0)) : : "r"(v) : "memory");      \
+    }
+
+SYSREG32_ACCESSORS(midr, MIDR)
+SYSREG32_ACCESSORS(mpidr, MPIDR)
+SYSREG32_ACCESSORS(id_pfr1, ID_PFR1)
+SYSREG32_ACCESSORS(clidr, CLIDR)
+SYSREG32_ACCESSORS(ccsidr, CCSIDR)
+SYSREG32_ACCESSORS(csselr, CSSELR)
+SYSREG32_ACCESSORS(ctr, CTR)
+SYSREG32_ACCESSORS(vpidr, VPIDR)
+SYSREG32_ACCESSORS(vmpidr, VMPIDR)
+SYSREG32_ACCESSORS(sctlr, SCTLR)
+SYSREG32_ACCESSORS(actlr, ACTLR)
+SYSREG32_ACCESSORS(cpacr, CPACR)
+SYSREG32_ACCESSORS(ttbr0, TTBR0)
+SYSREG32_ACCESSORS(ttbr1, TTBR1)
+SYSREG32_ACCESSORS(ttbcr, TTBCR)
+SYSREG32_ACCESSORS(dacr, DACR)
+SYSREG32_ACCESSORS(dfsr, DFSR)
+SYSREG32_ACCESSORS(ifsr, IFSR)
+SYSREG32_ACCESSORS(dfar, DFAR)
+SYSREG32_ACCESSORS(ifar, IFAR)
+SYSREG32_ACCESSORS(prrr, PRRR)
+SYSREG32_ACCESSORS(nmrr, NMRR)
+SYSREG32_ACCESSORS(vbar, VBAR)
+SYSREG32_ACCESSORS(contextidr, CONTEXTIDR)
+SYSREG32_ACCESSORS(hsctlr, HSCTLR)
+SYSREG32_ACCESSORS(hactlr, HACTLR)
+SYSREG32_ACCESSORS(hcr, HCR)
+SYSREG32_ACCESSORS(hdcr, HDCR)
+SYSREG32_ACCESSORS(hcptr, HCPTR)
+SYSREG32_ACCESSORS(hstr, HSTR)
+SYSREG32_ACCESSORS(htcr, HTCR)
+SYSREG32_ACCESSORS(vtcr, VTCR)
+SYSREG32_ACCESSORS(hdfar, HDFAR)
+SYSREG32_ACCESSORS(hifar, HIFAR)
+SYSREG32_ACCESSORS(hpfar, HPFAR)
+SYSREG32_ACCESSORS(hsr, HSR)
+SYSREG32_ACCESSORS(hmair0, HMAIR0)
+SYSREG32_ACCESSORS(hmair1, HMAIR1)
+SYSREG32_ACCESSORS(hvbar, HVBAR)
+SYSREG32_ACCESSORS(htpidr, HTPIDR)
+SYSREG64_ACCESSORS(httbr, HTTBR)
+SYSREG64_ACCESSORS(vttbr, VTTBR)
+SYSREG64_ACCESSORS(par64, PAR64)
+SYSREG32_ACCESSORS(cntfrq, CNTFRQ)
+SYSREG32_ACCESSORS(cntkctl, CNTKCTL)
+SYSREG32_ACCESSORS(cnthctl, CNTHCTL)
+SYSREG32_ACCESSORS(cnthp_tval, CNTHP_TVAL)
+SYSREG32_ACCESSORS(cnthp_ctl, CNTHP_CTL)
+SYSREG32_ACCESSORS(cntv_ctl, CNTV_CTL)
+SYSREG64_ACCESSORS(cntpct, CNTPCT)
+SYSREG64_ACCESSORS(cntvct, CNTVCT)
+SYSREG64_ACCESSORS(cntv_cval, CNTV_CVAL)
+SYSREG64_ACCESSORS(cntvoff, CNTVOFF)
+SYSREG64_ACCESSORS(cnthp_cval, CNTHP_CVAL)
+SYSREG_OP_ACCESSOR(iciallu, ICIALLU)
+SYSREG_OP_ACCESSOR(icialluis, ICIALLUIS)
+SYSREG_OP_ACCESSOR(bpiall, BPIALL)
+SYSREG_OP_ACCESSOR(dcimvac, DCIMVAC)
+SYSREG_OP_ACCESSOR(dccmvac, DCCMVAC)
+SYSREG_OP_ACCESSOR(dccimvac, DCCIMVAC)
+SYSREG_OP_ACCESSOR(dcisw, DCISW)
+SYSREG_OP_ACCESSOR(dccsw, DCCSW)
+SYSREG_OP_ACCESSOR(dccisw, DCCISW)
+SYSREG_OP_ACCESSOR(tlbiallh, TLBIALLH)
+SYSREG_OP_ACCESSOR(tlbiallhis, TLBIALLHIS)
+SYSREG_OP_ACCESSOR(tlbimvah, TLBIMVAH)
+SYSREG_OP_ACCESSOR(tlbimvahis, TLBIMVAHIS)
+SYSREG_OP_ACCESSOR(tlbiallnsnh, TLBIALLNSNH)
+SYSREG_OP_ACCESSOR(tlbiallnsnhis, TLBIALLNSNHIS)
+SYSREG_OP_ACCESSOR(tlbiallis, TLBIALLIS)
+
+static inline void dsb(void) { __asm__ volatile("dsb sy" ::: "memory"); }
+static inline void dsb_ish(void) { __asm__ volatile("dsb ish" ::: "memory"); }
+static inline void dmb(void) { __asm__ volatile("dmb sy" ::: "memory"); }
+static inline void dmb_ish(void) { __asm__ volatile("dmb ish" ::: "memory"); }
+static inline void isb(void) { __asm__ volatile("isb" ::: "memory"); }
+static inline void wfi(void) { __asm__ volatile("wfi" ::: "memory"); }
+static inline void wfe(void) { __asm__ volatile("wfe" ::: "memory"); }
+static inline void sev(void) { __asm__ volatile("sev" ::: "memory"); }
+
+static inline uint32_t cpsr_read(void)
+{
+    uint32_t v;
+    __asm__ volatile("mrs %0, cpsr" : "=r"(v));
+    return v;
+}
+static inline void irq_enable(void) { __asm__ volatile("cpsie i" ::: "memory"); }
+static inline void irq_disable(void) { __asm__ volatile("cpsid i" ::: "memory"); }
+static inline uint32_t irq_save(void)
+{
+    uint32_t f = cpsr_read();
+    irq_disable();
+    return f;
+}
+static inline void irq_restore(uint32_t f)
+{
+    if (!(f & (1u << 7)))
+        irq_enable();
+}
+#endif /* !__ASSEMBLER__ */
+
+/* ---- bit definitions used by C and assembly ---- */
+#define PSR_MODE_MASK  0x1f
+#define PSR_MODE_USR   0x10
+#define PSR_MODE_FIQ   0x11
+#define PSR_MODE_IRQ   0x12
+#define PSR_MODE_SVC   0x13
+#define PSR_MODE_MON   0x16
+#define PSR_MODE_ABT   0x17
+#define PSR_MODE_HYP   0x1a
+#define PSR_MODE_UND   0x1b
+#define PSR_MODE_SYS   0x1f
+#define PSR_T          (1 << 5)
+#define PSR_F          (1 << 6)
+#define PSR_I          (1 << 7)
+#define PSR_A          (1 << 8)
+
+#define SCTLR_M        (1 << 0)
+#define SCTLR_A        (1 << 1)
+#define SCTLR_C        (1 << 2)
+#define SCTLR_I        (1 << 12)
+#define SCTLR_WXN      (1 << 19)
+
+#define SCR_NS         (1 << 0)
+#define SCR_IRQ        (1 << 1)
+#define SCR_FIQ        (1 << 2)
+#define SCR_EA         (1 << 3)
+#define SCR_FW         (1 << 4)
+#define SCR_AW         (1 << 5)
+#define SCR_SMD        (1 << 7)
+#define SCR_HCE        (1 << 8)
+
+/* Start modes recorded per CPU (seed mail: monitor, HYP, kernel). */
+#define START_MODE_NS_HYP     1
+#define START_MODE_SECURE     2   /* secure SVC or monitor */
+#define START_MODE_NS_SVC     3   /* no access to HYP: fatal */
+
+#endif /* ARCH_SYSREGS_H */

@@ -1,0 +1,39 @@
+#include <arch/sysregs.h>
+#include "cache.h"
+
+static uint32_t dcache_line(void)
+{
+    /* CTR.DminLine, log2 of words in the smallest D-cache line (B4.1.42) */
+    return 4u << ((sysreg_read_ctr() >> 16) & 0xf);
+}
+
+void dcache_clean_range(const void *va, uint32_t len)
+{
+    uint32_t line = dcache_line();
+    uint32_t a = (uint32_t)va & ~(line - 1);
+    uint32_t end = (uint32_t)va + len;
+    dsb();
+    for (; a < end; a += line)
+        sysreg_op_dccmvac(a);
+    dsb();
+}
+
+void dcache_clean_inval_range(const void *va, uint32_t len)
+{
+    uint32_t line = dcache_line();
+    uint32_t a = (uint32_t)va & ~(line - 1);
+    uint32_t end = (uint32_t)va + len;
+    dsb();
+    for (; a < end; a += line)
+        sysreg_op_dccimvac(a);
+    dsb();
+}
+
+void icache_sync_range(const void *va, uint32_t len)
+{
+    dcache_clean_range(va, len);
+    sysreg_op_iciallu(0);       /* PIPT/VIPT: invalidate all is simplest */
+    sysreg_op_bpiall(0);
+    dsb();
+    isb();
+}

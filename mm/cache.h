@@ -1,0 +1,18 @@
+/*
+ * Cache maintenance by address (ARM ARM B2.2.6, B4.2.1).  QEMU models no
+ * caches, so a missing clean or invalidate here never shows in a test: each
+ * caller says why it needs one.
+ */
+#ifndef MM_CACHE_H
+#define MM_CACHE_H
+
+#include <stdint.h>
+
+/* clean [va, va+len) to the point of coherency */
+void dcache_clean_range(const void *va, uint32_t len);
+/* clean and invalidate [va, va+len) to the point of coherency */
+void dcache_clean_inval_range(const void *va, uint32_t len);
+/* make newly written instructions visible: clean D, invalidate I */
+void icache_sync_range(const void *va, uint32_t len);
+
+#endif

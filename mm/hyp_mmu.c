@@ -1,0 +1,200 @@
+/*
+ * HYP stage-1 page tables (LPAE long descriptors, ARM ARM B3.6).
+ *
+ * Final layout (arch/layout.h): the image at HYP_VA_BASE with text
+ * read-only/executable, read-only data and data non-executable, a guard
+ * page under each CPU stack left unmapped; host RAM identity mapped
+ * read-write, never executable; devices in the I/O window; the idmap page
+ * at its physical address so CPUs can turn the MMU on; the boot DTB window.
+ * HSCTLR.WXN makes every writable page non-executable on top of that.
+ */
+#include <string.h>
+#include <arch/boot.h>
+#include <arch/layout.h>
+#include <arch/sysregs.h>
+#include "hyp_mmu.h"
+#include "cache.h"
+#include "hyp/spinlock.h"
+
+#define PT_ENTRIES  512
+#define PT_POOL     48
+
+typedef uint64_t pte_t;
+
+static pte_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE), section(".bss.pagetables")));
+static unsigned int pt_used;
+static pte_t *pt_l1;
+static uint32_t image_pa_base;
+static uint32_t io_next = HYP_VA_DEV;
+static spinlock_t mmu_lock = SPINLOCK_INIT;
+
+#define ATTR_TEXT   ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RO))
+#define ATTR_RO     ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RO) | ((uint64_t)PTE_XN_HI << 32))
+#define ATTR_RW     ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RW) | ((uint64_t)PTE_XN_HI << 32))
+#define ATTR_DEV    ((uint64_t)(PTE_LO_DEVICE | PTE_AP_RW) | ((uint64_t)PTE_XN_HI << 32))
+#define PTE_ADDR    0x000000fffffff000ull
+
+uint64_t hyp_virt_to_phys(const void *va)
+{
+    uint32_t v = (uint32_t)va;
+    if (v >= HYP_VA_BASE)
+        return v - HYP_VA_BASE + image_pa_base;
+    return v;   /* RAM is identity mapped */
+}
+
+static pte_t *pt_alloc(void)
+{
+    if (pt_used == PT_POOL)
+        return NULL;
+    pte_t *t = pt_pool[pt_used++];
+    memset(t, 0, PAGE_SIZE);
+    return t;
+}
+
+/* Next-level table under entry *e, made if absent. */
+static pte_t *pt_next(pte_t *e)
+{
+    if ((*e & 3) == (PTE_VALID | PTE_TABLE))
+        return (pte_t *)(uint32_t)(((*e & PTE_ADDR) - image_pa_base) + HYP_VA_BASE);
+    pte_t *t = pt_alloc();
+    if (!t)
+        return NULL;
+    *e = hyp_virt_to_phys(t) | PTE_VALID | PTE_TABLE;
+    return t;
+}
+
+/*
+ * Map [va, va+size) to pa with attrs, 2 MiB blocks where both are aligned,
+ * 4 KiB pages elsewhere.  Only ever fills invalid entries, so no TLB entry
+ * can be stale (ARM ARM B3.10.1: invalid entries are not cached).
+ */
+static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
+{
+    while (size) {
+        pte_t *l2 = pt_next(&pt_l1[va >> 30]);
+        if (!l2)
+            return -1;
+        pte_t *e2 = &l2[(va >> BLOCK_SHIFT) & 511];
+        if (!(va & (BLOCK_SIZE - 1)) && !(pa & (BLOCK_SIZE - 1)) && size >= BLOCK_SIZE &&
+            !(*e2 & PTE_VALID)) {
+            *e2 = pa | attrs | PTE_VALID;
+            va += BLOCK_SIZE; pa += BLOCK_SIZE; size -= BLOCK_SIZE;
+            continue;
+        }
+        pte_t *l3 = pt_next(e2);
+        if (!l3)
+            return -1;
+        l3[(va >> PAGE_SHIFT) & 511] = pa | attrs | PTE_VALID | PTE_TABLE;
+        va += PAGE_SIZE; pa += PAGE_SIZE; size -= PAGE_SIZE;
+        if (va == 0)
+            break;  /* wrapped at 4 GiB */
+    }
+    return 0;
+}
+
+static void map_image(uint32_t va_start, uint32_t va_end, uint64_t attrs)
+{
+    map_range(va_start, hyp_virt_to_phys((void *)va_start), va_end - va_start, attrs);
+}
+
+/* RAM below the device window, minus the hypervisor's own footprint. */
+static void map_ram(const struct platform *p)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    for (unsigned int i = 0; i < p->nmem; i++) {
+        uint64_t s = p->mem[i].base, e = s + p->mem[i].size;
+        if (e > HYP_VA_RAM_END)
+            e = HYP_VA_RAM_END;
+        s = (s + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
+        e &= ~(uint64_t)(PAGE_SIZE - 1);
+        if (s >= e)
+            continue;
+        if (fs < e && fe > s) {
+            if (fs > s)
+                map_range((uint32_t)s, s, fs - s, ATTR_RW);
+            if (fe < e)
+                map_range((uint32_t)fe, fe, e - fe, ATTR_RW);
+        } else {
+            map_range((uint32_t)s, s, e - s, ATTR_RW);
+        }
+    }
+}
+
+void hyp_footprint(uint64_t *start, uint64_t *end)
+{
+    *start = image_pa_base;
+    *end = image_pa_base + ((uint32_t)__footprint_end - HYP_VA_BASE);
+}
+
+unsigned int hyp_mmu_pages_used(void)
+{
+    return pt_used;
+}
+
+void hyp_mmu_harden(void)
+{
+    /* WXN: writable implies execute-never; TLBs may cache it (B4.1.67) */
+    sysreg_write_hsctlr(sysreg_read_hsctlr() | SCTLR_WXN);
+    isb();
+    sysreg_op_tlbiallh(0);
+    dsb();
+    isb();
+}
+
+void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
+{
+    image_pa_base = image_pa;
+    pt_l1 = pt_alloc();
+
+    map_image((uint32_t)_start, (uint32_t)__idmap_start, ATTR_TEXT);
+    map_image((uint32_t)__idmap_start, (uint32_t)__idmap_end, ATTR_TEXT);
+    map_image((uint32_t)__idmap_end, (uint32_t)__text_end, ATTR_TEXT);
+    map_image((uint32_t)__rodata_start, (uint32_t)__rodata_end, ATTR_RO);
+    map_image((uint32_t)__data_start, (uint32_t)__stacks_start, ATTR_RW);
+    for (uint32_t s = (uint32_t)__stacks_start; s < (uint32_t)__stacks_end; s += STACK_REGION)
+        map_image(s + STACK_GUARD, s + STACK_REGION, ATTR_RW);   /* guard left out */
+
+    /* the identity alias of the idmap page, read-only and executable */
+    uint64_t idpa = hyp_virt_to_phys(__idmap_start);
+    map_range((uint32_t)idpa, idpa, PAGE_SIZE, ATTR_TEXT);
+
+    /* the boot DTB window, as the early tables had it */
+    uint64_t dtb_block = 0;
+    const pte_t *early_l2 = (const pte_t *)((uint32_t)boot_pt_l1 + PAGE_SIZE);
+    dtb_block = early_l2[(HYP_VA_DTB >> BLOCK_SHIFT) & 511] & PTE_ADDR;
+    map_range(HYP_VA_DTB, dtb_block, 2 * BLOCK_SIZE, ATTR_RO);
+
+    map_ram(p);
+
+    /*
+     * The walker reads tables through the caches (HTCR: inner/outer WB),
+     * but a secondary CPU turns its MMU on before it joins coherency on
+     * some cores: clean the tables to PoC for it (QEMU would not notice).
+     */
+    dcache_clean_range(pt_pool, sizeof(pt_pool));
+    hyp_httbr_pa = (uint32_t)hyp_virt_to_phys(pt_l1);
+    dcache_clean_range(&hyp_httbr_pa, sizeof(hyp_httbr_pa));
+    hyp_mmu_switch(hyp_httbr_pa);
+    hyp_mmu_harden();
+}
+
+volatile void *ioremap(uint64_t pa, uint32_t size)
+{
+    uint32_t off = (uint32_t)pa & (PAGE_SIZE - 1);
+    uint64_t base = pa - off;
+    uint32_t len = (size + off + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+    uint32_t f = spin_lock_irqsave(&mmu_lock);
+    volatile void *va = NULL;
+    if (len <= HYP_VA_DEV_END - io_next) {
+        uint32_t v = io_next;
+        if (map_range(v, base, len, ATTR_DEV) == 0) {
+            io_next += len;
+            va = (volatile void *)(v + off);
+            dsb_ish();
+            isb();
+        }
+    }
+    spin_unlock_irqrestore(&mmu_lock, f);
+    return va;
+}

@@ -1,0 +1,21 @@
+/* HYP stage-1 translation: the final tables and the device window. */
+#ifndef MM_HYP_MMU_H
+#define MM_HYP_MMU_H
+
+#include <stdint.h>
+#include "hyp/platform.h"
+
+/* Build the final tables for CPU 0 and switch to them. */
+void hyp_mmu_init(const struct platform *p, uint32_t image_pa);
+/* Secondary CPUs arrive on the final tables; harden their HSCTLR too. */
+void hyp_mmu_harden(void);
+/* Map a device range (uncached, never executable); NULL if out of space. */
+volatile void *ioremap(uint64_t pa, uint32_t size);
+/* Physical address of a hypervisor virtual address. */
+uint64_t hyp_virt_to_phys(const void *va);
+/* The hypervisor's own physical footprint [start, end). */
+void hyp_footprint(uint64_t *start, uint64_t *end);
+/* HYP page-table pages in use (for `info`). */
+unsigned int hyp_mmu_pages_used(void);
+
+#endif

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Install everything Partita needs to build, run and test, idempotently.
+# Used by `make run`, `make test` and CI (.ci/run). Runs as root or via sudo.
+set -eu
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        echo "setup: need root or sudo to install packages" >&2; exit 1; fi
+fi
+
+PKGS="make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi device-tree-compiler \
+qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest \
+u-boot-qemu u-boot-tools cpio gdb-multiarch"
+
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+
+if ! dpkg --print-foreign-architectures | grep -qx armhf; then
+    echo "setup: adding the armhf architecture (for libfdt-dev:armhf and the Linux payload)"
+    $SUDO dpkg --add-architecture armhf
+    need_update=1
+fi
+
+if [ -n "$missing" ] || [ "${need_update:-0}" = 1 ]; then
+    echo "setup: installing:$missing"
+    $SUDO apt-get update -q
+    [ -z "$missing" ] || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
+fi

@@ -1,0 +1,130 @@
+/*
+ * Host GICv2.  EOImode is 1 (GICC_CTLR.EOImodeNS): an EOIR write only drops
+ * the running priority and GICC_DIR deactivates, so an interrupt handed to
+ * a guest can later be deactivated by the guest itself through a
+ * hardware-linked list register (GICv2 spec 4.4.15 / 5.2).
+ */
+#include <string.h>
+#include "gic.h"
+#include "hyp/console.h"
+#include "hyp/percpu.h"
+#include "mm/hyp_mmu.h"
+
+static volatile uint8_t *gicd, *gicc;
+static struct gic_info info;
+static struct {
+    irq_handler_t fn;
+    void *arg;
+} handlers[GIC_MAX_IRQS];
+static uint8_t cpu_if_mask[MAX_CPUS];
+
+#define HYP_IRQ_PRIO 0xa0
+
+static inline uint32_t d_rd(uint32_t off) { return *(volatile uint32_t *)(gicd + off); }
+static inline void d_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gicd + off) = v; }
+static inline void d_wr8(uint32_t off, uint8_t v) { *(volatile uint8_t *)(gicd + off) = v; }
+static inline uint8_t d_rd8(uint32_t off) { return *(volatile uint8_t *)(gicd + off); }
+static inline uint32_t c_rd(uint32_t off) { return *(volatile uint32_t *)(gicc + off); }
+static inline void c_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gicc + off) = v; }
+
+const struct gic_info *gic_get_info(void)
+{
+    return &info;
+}
+
+int gic_init(const struct platform *p)
+{
+    gicd = ioremap(p->gic.gicd.base, 0x1000);
+    /* GICC_DIR is at 0x1000: the CPU interface spans 8 KiB */
+    gicc = ioremap(p->gic.gicc.base, 0x2000);
+    if (!gicd || !gicc)
+        return -1;
+    uint32_t typer = d_rd(GICD_TYPER);
+    info.nr_irqs = ((typer & 0x1f) + 1) * 32;
+    if (info.nr_irqs > GIC_MAX_IRQS)
+        info.nr_irqs = GIC_MAX_IRQS;
+    info.nr_cpus_if = ((typer >> 5) & 7) + 1;
+    info.gicd_iidr = d_rd(GICD_IIDR);
+
+    d_wr(GICD_CTLR, 0);
+    for (unsigned int i = 32; i < info.nr_irqs; i += 32) {
+        d_wr(GICD_ICENABLER + i / 8, 0xffffffff);
+        d_wr(GICD_ICPENDR + i / 8, 0xffffffff);
+        d_wr(GICD_ICACTIVER + i / 8, 0xffffffff);
+    }
+    for (unsigned int i = 32; i < info.nr_irqs; i++)
+        d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
+    d_wr(GICD_CTLR, 1);     /* non-secure view: enable Group 1 forwarding */
+    gic_cpu_init();
+    return 0;
+}
+
+/*
+ * Reading ITARGETSR0..7 returns this CPU's own interface bit in every byte
+ * (GICv2 4.3.12): the way to learn it without trusting MPIDR order.
+ */
+static uint8_t read_own_mask(void)
+{
+    uint32_t v = d_rd(GICD_ITARGETSR);
+    return (uint8_t)(v | v >> 8 | v >> 16 | v >> 24);
+}
+
+void gic_cpu_init(void)
+{
+    cpu_if_mask[this_cpu()->index] = read_own_mask();
+    d_wr(GICD_ICENABLER, 0xffff0000);   /* PPIs off until someone asks */
+    d_wr(GICD_ICACTIVER, 0xffffffff);
+    d_wr(GICD_ISENABLER, 0x0000ffff);   /* SGIs always on */
+    for (unsigned int i = 0; i < 32; i++)
+        d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
+    c_wr(GICC_PMR, 0xf0);
+    c_wr(GICC_BPR, 0);
+    c_wr(GICC_CTLR, 1 | (1 << 9));      /* EnableGrp1, EOImodeNS */
+}
+
+uint8_t gic_cpu_if_mask(void)
+{
+    return cpu_if_mask[this_cpu()->index];
+}
+
+void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg)
+{
+    if (irq >= GIC_MAX_IRQS)
+        return;
+    handlers[irq].arg = arg;
+    handlers[irq].fn = h;
+}
+
+void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
+{
+    if (irq >= 32)
+        d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
+    d_wr(GICD_ISENABLER + (irq / 32) * 4, 1u << (irq % 32));
+}
+
+void gic_irq_disable(unsigned int irq)
+{
+    d_wr(GICD_ICENABLER + (irq / 32) * 4, 1u << (irq % 32));
+}
+
+void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask)
+{
+    dsb_ish();  /* the work we signal is visible before the interrupt */
+    d_wr(GICD_SGIR, ((cpu_mask & 0xff) << 16) | (sgi & 0xf));
+}
+
+void gic_handle_irq(void)
+{
+    for (;;) {
+        uint32_t iar = c_rd(GICC_IAR);
+        unsigned int irq = iar & 0x3ff;
+        if (irq >= GIC_MAX_IRQS)
+            break;
+        if (handlers[irq].fn)
+            handlers[irq].fn(irq, handlers[irq].arg);
+        else
+            pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
+        c_wr(GICC_EOIR, iar);
+        c_wr(GICC_DIR, iar);
+    }
+}

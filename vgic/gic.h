@@ -1,0 +1,55 @@
+/* Host GICv2 driver (ARM IHI 0048B): distributor and this CPU's interface. */
+#ifndef VGIC_GIC_H
+#define VGIC_GIC_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "hyp/platform.h"
+
+#define GICD_CTLR        0x000
+#define GICD_TYPER       0x004
+#define GICD_IIDR        0x008
+#define GICD_IGROUPR     0x080
+#define GICD_ISENABLER   0x100
+#define GICD_ICENABLER   0x180
+#define GICD_ISPENDR     0x200
+#define GICD_ICPENDR     0x280
+#define GICD_ISACTIVER   0x300
+#define GICD_ICACTIVER   0x380
+#define GICD_IPRIORITYR  0x400
+#define GICD_ITARGETSR   0x800
+#define GICD_ICFGR       0xc00
+#define GICD_SGIR        0xf00
+
+#define GICC_CTLR        0x000
+#define GICC_PMR         0x004
+#define GICC_BPR         0x008
+#define GICC_IAR         0x00c
+#define GICC_EOIR        0x010
+#define GICC_RPR         0x014
+#define GICC_HPPIR       0x018
+#define GICC_IIDR        0x0fc
+#define GICC_DIR         0x1000
+
+#define GIC_SPURIOUS     1023
+#define GIC_MAX_IRQS     1020
+
+typedef void (*irq_handler_t)(unsigned int irq, void *arg);
+
+struct gic_info {
+    unsigned int nr_irqs;       /* from GICD_TYPER.ITLinesNumber */
+    unsigned int nr_cpus_if;    /* CPU interfaces implemented */
+    uint32_t gicd_iidr;
+};
+
+int gic_init(const struct platform *p);      /* boot CPU: distributor + own interface */
+void gic_cpu_init(void);                     /* every CPU: its interface */
+const struct gic_info *gic_get_info(void);
+void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg);
+void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask);
+void gic_irq_disable(unsigned int irq);
+void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask);
+uint8_t gic_cpu_if_mask(void);               /* this CPU's GIC interface bit */
+void gic_handle_irq(void);                   /* the HYP IRQ path */
+
+#endif
