@@ -47,6 +47,13 @@ boot_entry:
     sub     r7, r7, r9              @ r7 = VA - PA
     ldr     r9, =_start
     sub     r9, r9, r7              @ r9 = physical _start
+    /*
+     * No DTB in r2: QEMU starts a non-Linux (ELF) image that way and puts
+     * the DTB at the base of RAM.  Look there: the 1 GiB-aligned base of
+     * the region we were loaded in.  C checks the magic either way.
+     */
+    cmp     r10, #0
+    andeq   r10, r9, #0xc0000000
 
     mrs     r0, cpsr
     and     r0, r0, #PSR_MODE_MASK
