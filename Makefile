@@ -24,16 +24,23 @@ ARCHFLAGS := -mcpu=cortex-a15 -marm -mfloat-abi=soft -mgeneral-regs-only
 CFLAGS  := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-common \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
            -Wframe-larger-than=1024 -Wno-unused-parameter \
-           -Iinclude -I. -I$(LIBFDT)/include -DPARTITA_VERSION='"$(VERSION)"'
-ASFLAGS := $(ARCHFLAGS) -Iinclude -D__ASSEMBLER__
+           -Iinclude -I. -I$(LIBFDT)/include -I$(BUILD)/include
+ASFLAGS := $(ARCHFLAGS) -Iinclude -I. -I$(BUILD)/include -D__ASSEMBLER__
 LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
            -Wl,-z,max-page-size=4096 -Wl,--build-id=none -Wl,--no-warn-execstack
 
-SRCS_C := $(wildcard boot/*.c hyp/*.c vgic/*.c timer/*.c mm/*.c)
-SRCS_S := $(wildcard boot/*.S hyp/*.S vgic/*.S timer/*.S mm/*.S)
-OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
+CONFIG  ?= guests/configs/demo.dts
+CONFIG_DTB := $(BUILD)/config/$(notdir $(CONFIG:.dts=.dtb))
+CONFIG_OBJ := $(CONFIG_DTB:.dtb=.o)
+CONFIG_STAMP := $(BUILD)/config/selected
 
-.PHONY: all run debug test unit systest deps clean
+SRCS_C := $(filter-out hyp/asm-offsets.c,$(wildcard boot/*.c hyp/*.c vgic/*.c timer/*.c mm/*.c))
+SRCS_S := $(wildcard boot/*.S hyp/*.S vgic/*.S timer/*.S mm/*.S)
+SRCS_S := $(filter-out hyp/config_blob.S,$(SRCS_S))
+OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
+ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
+
+.PHONY: all run debug test unit systest deps clean guests-build images FORCE
 all: $(BUILD)/partita.bin
 
 deps:
@@ -47,7 +54,21 @@ $(BUILD)/obj/%.o: %.c $(LIBFDT)/lib/libfdt.a
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/%.o: %.S
+# the version string, rewritten only when `git describe` changes
+$(BUILD)/include/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define PARTITA_VERSION "$(VERSION)"' | cmp -s - $@ || \
+	    echo '#define PARTITA_VERSION "$(VERSION)"' > $@
+$(BUILD)/obj/hyp/main.o $(BUILD)/obj/hyp/monitor.o: $(BUILD)/include/version.h
+
+# offsets of C structures for assembly, generated from C (hyp/asm-offsets.c)
+$(ASM_OFFSETS): hyp/asm-offsets.c hyp/vcpu.h $(LIBFDT)/lib/libfdt.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -S $< -o $@.s
+	$(Q)(echo "/* generated from hyp/asm-offsets.c: do not edit */"; \
+	  sed -n 's/.*->\([A-Z0-9_]*\) #\{0,1\}\([0-9-]*\).*/#define \1 \2/p' $@.s) > $@
+
+$(BUILD)/obj/%.o: %.S $(ASM_OFFSETS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
@@ -56,14 +77,51 @@ $(BUILD)/linker.lds: linker.ld include/arch/layout.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLER__ $< -o $@
 
-$(BUILD)/partita.elf: $(OBJS) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+# ---- the configuration: one device tree, guest images inside (/incbin/) ----
+$(CONFIG_DTB): $(CONFIG) guests-build
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  DTC     $<")
+	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
+
+$(CONFIG_OBJ): hyp/config_blob.S $(CONFIG_DTB)
+	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
+
+# relink when another configuration is selected
+$(CONFIG_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo "$(CONFIG)" | cmp -s - $@ || echo "$(CONFIG)" > $@
+
+$(BUILD)/partita.elf: $(OBJS) $(CONFIG_OBJ) $(CONFIG_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) \
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(CONFIG_OBJ) \
 	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@ -Wl,-Map,$(BUILD)/partita.map
 
 $(BUILD)/partita.bin: $(BUILD)/partita.elf
 	@$(if $(Q),echo "  OBJCOPY $@")
 	$(Q)$(OBJCOPY) -O binary $< $@
+
+# every configuration in guests/configs as its own image (the system tests')
+CONFIGS := $(patsubst guests/configs/%.dts,%,$(wildcard guests/configs/*.dts))
+IMAGES  := $(CONFIGS:%=$(BUILD)/images/%.bin)
+images: $(IMAGES)
+
+$(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
+	@mkdir -p $(dir $@)
+	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
+
+$(BUILD)/config/%.o: hyp/config_blob.S $(BUILD)/config/%.dtb
+	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
+
+$(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(BUILD)/config/$*.o \
+	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@
+
+$(BUILD)/images/%.bin: $(BUILD)/images/%.elf
+	$(Q)$(OBJCOPY) -O binary $< $@
+.SECONDARY: $(CONFIGS:%=$(BUILD)/config/%.dtb) $(CONFIGS:%=$(BUILD)/config/%.o) \
+            $(CONFIGS:%=$(BUILD)/images/%.elf)
 
 QEMU_MACHINE ?= virt,virtualization=on
 QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic \
@@ -87,9 +145,11 @@ UNIT_LIBS   := -lcmocka -lfdt
 UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(BUILD)/unit/test_%,$(wildcard tests/unit/test_*.c))
 FIXTURES    := $(patsubst tests/unit/fixtures/%.dts,$(BUILD)/unit/fixtures/%.dtb,$(wildcard tests/unit/fixtures/*.dts))
 
+.SECONDARY: $(FIXTURES)
 $(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
 	@mkdir -p $(dir $@)
-	$(Q)dtc -q -I dts -O dtb -o $@ $<
+	$(Q)dtc -q -d $@.d -I dts -O dtb -o $@ $<
+-include $(FIXTURES:=.d)
 
 # each unit test links the hypervisor sources it names in tests/unit/sources.mk
 include tests/unit/sources.mk
@@ -100,14 +160,15 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $(FIXTURES)
 unit: deps $(UNIT_TESTS)
 	$(Q)sh tests/unit/run.sh $(BUILD)/unit $(UNIT_TESTS)
 
-systest: deps all
+systest: deps all images
 	$(Q)/usr/bin/python3 -m pytest -q tests/system
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all images
 	$(Q)sh tests/run-all.sh
 
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(CONFIG_DTB).d $(wildcard $(BUILD)/config/*.dtb.d)
+include guests/guests.mk

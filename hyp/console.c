@@ -81,6 +81,16 @@ bool console_is_polled(void)
     return rx_polled;
 }
 
+bool console_rx_pending(void)
+{
+    if (rx_polled && console_ops && console_ops->getc) {
+        int in = console_ops->getc(console_ops->ctx);
+        if (in >= 0)
+            console_rx_push((char)in);
+    }
+    return rx_tail != rx_head;
+}
+
 int console_rx_pop(void)
 {
     int c = -1;

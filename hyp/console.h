@@ -20,6 +20,7 @@ void console_write(const char *s, unsigned int len);
 /* receive path: the UART interrupt feeds, the monitor reads */
 void console_rx_push(char c);
 int console_rx_pop(void);
+bool console_rx_pending(void);
 /* no console interrupt: console_rx_pop polls the UART itself */
 void console_set_polled(bool polled);
 bool console_is_polled(void);

@@ -3,10 +3,12 @@
  * every secondary CPU's path to its idle loop.
  */
 #include <string.h>
+#include <libfdt.h>
 #include <arch/boot.h>
 #include <arch/sysregs.h>
 #include "hyp.h"
 #include "console.h"
+#include "version.h"
 #include "hostdt.h"
 #include "monitor.h"
 #include "pl011.h"
@@ -15,6 +17,11 @@
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "vgic/gic.h"
+#include "guest.h"
+#include "guest_config.h"
+#include "sched.h"
+#include "mm/page_alloc.h"
+#include "mm/stage2.h"
 
 struct platform host;
 const void *host_fdt;
@@ -36,6 +43,73 @@ static void console_up(void)
         hyp_halt();
     pl011_init(&host_uart, base);
     console_attach(&uart_ops);
+}
+
+static struct system_config sysconf;
+extern const char config_blob[];
+
+static void config_report(void *ctx, bool is_error, const char *msg)
+{
+    pr_info("config: %s: %s\n", is_error ? "error" : "warning", msg);
+}
+
+/* Per-CPU HYP state every CPU sets the same way before running guests. */
+static void hyp_cpu_init(void)
+{
+    sysreg_write_vtcr(VTCR_VALUE);
+    /* guests may read the physical counter but not program the physical
+     * timer: CNTHCTL.PL1PCTEN = 1, PL1PCEN = 0 (B8.1.3); the hypervisor
+     * keeps the physical timer for itself */
+    sysreg_write_cnthctl(1);
+    sysreg_write_cntvoff(0);
+    sysreg_write_hcr(0);
+    isb();
+}
+
+static int pool_init(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    uint64_t pool = fe - HYP_POOL_SIZE;
+    for (unsigned int i = 0; i < host.nmem; i++)
+        if (pool >= host.mem[i].base && fe <= host.mem[i].base + host.mem[i].size &&
+            fe <= HYP_VA_RAM_END) {
+            page_alloc_init(pool, HYP_POOL_SIZE);
+            return 0;
+        }
+    return -1;
+}
+
+static void guests_boot(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    struct config_host ch = { &host, fs, fe, host_fdt };
+    if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {
+        pr_info("config: no configuration linked in: no guests\n");
+        return;
+    }
+    int errors = config_load(config_blob, &ch, &sysconf, config_report, NULL);
+    if (errors) {
+        pr_err("configuration has %d error%s: no guest started\n", errors,
+               errors == 1 ? "" : "s");
+        return;
+    }
+    guests_init(&sysconf);
+    pr_info("config: %u guest%s\n", sysconf.nguests, sysconf.nguests == 1 ? "" : "s");
+    for (unsigned int i = 0; i < nguests; i++) {
+        const struct guest_config *c = guests[i].cfg;
+        pr_info("guest '%s': %u vCPU%s, %llu MiB at 0x%08llx, %s image %lu bytes%s\n", c->name,
+                c->ncpus, c->ncpus == 1 ? "" : "s", c->mem_size >> 20, c->mem_base,
+                c->format == KERNEL_LINUX ? "linux" : "raw", (unsigned long)c->kernel_size,
+                c->autostart ? ", autostart" : "");
+    }
+    for (unsigned int i = 0; i < nguests; i++) {
+        if (!guests[i].cfg->autostart)
+            continue;
+        pr_info("guest '%s': starting\n", guests[i].cfg->name);
+        guest_start(&guests[i]);
+    }
 }
 
 static void uart_irq(unsigned int irq, void *arg)
@@ -78,8 +152,8 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
     if (!host_fdt)
         hyp_halt();     /* no device tree, so no console to say it on */
     int rc = platform_probe(host_fdt, &host, err, sizeof(err));
-    if (rc != 0 && host.uart.kind == UART_NONE)
-        hyp_halt();     /* nothing to print with */
+    if (host.uart.kind != UART_PL011)
+        hyp_halt();     /* no console Partita can drive: nothing to print with */
     hyp_mmu_init(&host, image_pa);
     console_up();
     if (rc != 0) {
@@ -92,6 +166,11 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
         pr_err("cannot map the GIC\n");
         hyp_halt();
     }
+    if (pool_init() != 0) {
+        pr_err("no RAM for the hypervisor's page pool after the image\n");
+        hyp_halt();
+    }
+    hyp_cpu_init();
     pcpus[0].online = true;
     pcpu_count = host.ncpus;
     print_banner();
@@ -109,7 +188,9 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
         pr_warn("console UART has no interrupt in the DT: input is polled\n");
         console_set_polled(true);
     }
-    monitor_run();
+    guests_boot();
+    monitor_start();
+    pcpu_loop();
 }
 
 void secondary_main(unsigned int index, uint32_t start_mode)
@@ -117,14 +198,11 @@ void secondary_main(unsigned int index, uint32_t start_mode)
     pcpu_init_self(index, start_mode);
     hyp_mmu_harden();
     gic_cpu_init();
+    hyp_cpu_init();
     pr_info("cpu%u: MPIDR 0x%08lx online (start mode %s)\n", index,
             (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
     this_cpu()->online = true;
     dsb_ish();
     sev();
-    /* idle: wait for work (guests come with the next issues) */
-    for (;;) {
-        irq_enable();
-        wfi();
-    }
+    pcpu_loop();
 }

@@ -7,6 +7,7 @@
 #include <arch/sysregs.h>
 #include "monitor.h"
 #include "console.h"
+#include "version.h"
 #include "hyp.h"
 #include "percpu.h"
 #include "smp.h"
@@ -131,25 +132,21 @@ static int line_feed(char *buf, unsigned int *len, int c)
     return 0;
 }
 
-void monitor_run(void)
+static char mon_line[MONITOR_LINE_MAX];
+static unsigned int mon_len;
+
+void monitor_start(void)
 {
-    char line[MONITOR_LINE_MAX];
-    unsigned int len = 0;
     console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
-    for (;;) {
-        int c;
-        irq_disable();
-        while ((c = console_rx_pop()) < 0) {
-            /* sleep until the UART interrupt; WFI wakes with IRQs masked */
-            if (!console_is_polled())
-                wfi();
-            irq_enable();
-            irq_disable();
-        }
-        irq_enable();
-        if (line_feed(line, &len, c)) {
-            monitor_exec(line);
-            len = 0;
+}
+
+void monitor_poll(void)
+{
+    int c;
+    while ((c = console_rx_pop()) >= 0) {
+        if (line_feed(mon_line, &mon_len, c)) {
+            monitor_exec(mon_line);
+            mon_len = 0;
             console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
         }
     }

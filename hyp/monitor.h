@@ -4,8 +4,10 @@
 #define MONITOR_PROMPT "partita> "
 #define MONITOR_LINE_MAX 128
 
-/* The monitor console loop on the boot CPU; never returns. */
-void monitor_run(void) __attribute__((noreturn));
+/* Print the first prompt. */
+void monitor_start(void);
+/* Take the typed input so far (boot CPU, between guest entries). */
+void monitor_poll(void);
 /* Run one command line (also used by tests through the console). */
 void monitor_exec(char *line);
 

@@ -7,12 +7,16 @@
 #include <arch/layout.h>
 #include <arch/sysregs.h>
 
+struct vcpu;
+
 struct pcpu {
     unsigned int index;         /* logical: 0 is the boot CPU */
     uint32_t mpidr;
     uint32_t start_mode;        /* START_MODE_* as this CPU found itself */
     volatile bool online;
     volatile bool parked;       /* stopped after a fatal HYP exception */
+    struct vcpu *volatile vcpu; /* the vCPU pinned here, if any */
+    uint64_t idle_ticks;        /* time spent in WFI with nothing to run */
 };
 
 extern struct pcpu pcpus[MAX_CPUS];

@@ -279,10 +279,11 @@ static int probe_uart(const void *fdt, struct platform *p, char *err, size_t err
         copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
     copy_str(p->uart.compatible, sizeof(p->uart.compatible),
              fdt_getprop(fdt, node, "compatible", NULL));
-    p->uart.kind = fdt_node_check_compatible(fdt, node, "arm,pl011") == 0
-                       ? UART_PL011 : UART_NONE;
     if (platform_node_reg(fdt, node, 0, &p->uart.reg) < 0)
         ERR("%s: console UART without a usable reg", p->uart.path);
+    /* only now: the callers print through a PL011 even when probing fails */
+    p->uart.kind = fdt_node_check_compatible(fdt, node, "arm,pl011") == 0
+                       ? UART_PL011 : UART_NONE;
     int irq = platform_node_irq(fdt, node, 0);
     p->uart.irq = irq > 0 ? (uint32_t)irq : 0;
     return 0;
@@ -327,6 +328,8 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
 {
     memset(p, 0, sizeof(*p));
     int rc = fdt_check_header(fdt);
+    if (rc == 0)    /* the whole structure block, so no string runs off it */
+        rc = fdt_check_full(fdt, fdt_totalsize(fdt));
     if (rc != 0)
         ERR("invalid device tree: %s", fdt_strerror(rc));
     copy_str(p->model, sizeof(p->model), fdt_getprop(fdt, 0, "model", NULL));

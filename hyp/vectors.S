@@ -6,6 +6,7 @@
 #include <arch/sysregs.h>
 #include <arch/layout.h>
 #include "frame.h"
+#include "vcpu.h"
 
     .syntax unified
     .arm
@@ -51,8 +52,37 @@ hyp_vec_undef:  FATAL_ENTRY EXC_UNDEF
 hyp_vec_hvc:    FATAL_ENTRY EXC_HVC
 hyp_vec_pabt:   FATAL_ENTRY EXC_PABT
 hyp_vec_dabt:   FATAL_ENTRY EXC_DABT
-hyp_vec_trap:   FATAL_ENTRY EXC_TRAP
-hyp_vec_fiq:    FATAL_ENTRY EXC_FIQ
+hyp_fiq_in_hyp: FATAL_ENTRY EXC_FIQ
+
+/* Hyp trap: always from a guest (ARM ARM B1.5.8); SP_hyp is in its vcpu_regs */
+hyp_vec_trap:
+    push    {r0-r12, lr}
+    mov     r0, #EXIT_TRAP
+    b       guest_exit
+
+/*
+ * IRQ and FIQ come from a guest (HCR.IMO/FMO route them here) or from HYP
+ * itself (idle loops).  SPSR tells which; r0 is parked on the stack for the
+ * test - in the guest case that slot is regs.lr_usr, rewritten right after.
+ */
+hyp_vec_fiq:
+    push    {r0}
+    mrs     r0, spsr
+    and     r0, r0, #PSR_MODE_MASK
+    cmp     r0, #PSR_MODE_HYP
+    pop     {r0}
+    beq     hyp_fiq_in_hyp
+    push    {r0-r12, lr}
+    mov     r0, #EXIT_FIQ
+    b       guest_exit
+
+hyp_vec_irq:
+    push    {r0}
+    mrs     r0, spsr
+    and     r0, r0, #PSR_MODE_MASK
+    cmp     r0, #PSR_MODE_HYP
+    pop     {r0}
+    bne     guest_irq
 
 hyp_fatal_common:
     str     r0, [sp, #FRAME_KIND]
@@ -67,8 +97,7 @@ hyp_fatal_common:
     bic     sp, sp, #7              @ AAPCS: 8-byte aligned stack
     bl      hyp_fatal               @ never returns
 
-/* IRQ taken in HYP (the hypervisor's idle and monitor loops). */
-hyp_vec_irq:
+    /* IRQ taken in HYP (the hypervisor's idle loops) */
     push    {r0-r3, r12, lr}
     mrs     r0, ELR_hyp
     mrs     r1, spsr
@@ -79,3 +108,8 @@ hyp_vec_irq:
     msr     spsr_cxsf, r1
     pop     {r0-r3, r12, lr}
     eret
+
+guest_irq:
+    push    {r0-r12, lr}
+    mov     r0, #EXIT_IRQ
+    b       guest_exit

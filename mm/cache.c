@@ -32,8 +32,9 @@ void dcache_clean_inval_range(const void *va, uint32_t len)
 void icache_sync_range(const void *va, uint32_t len)
 {
     dcache_clean_range(va, len);
-    sysreg_op_iciallu(0);       /* PIPT/VIPT: invalidate all is simplest */
-    sysreg_op_bpiall(0);
+    /* every CPU may run the new code: inner-shareable invalidate-all */
+    sysreg_op_icialluis(0);
+    sysreg_op_bpiallis(0);
     dsb();
     isb();
 }

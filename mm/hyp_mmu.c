@@ -97,11 +97,11 @@ static void map_image(uint32_t va_start, uint32_t va_end, uint64_t attrs)
     map_range(va_start, hyp_virt_to_phys((void *)va_start), va_end - va_start, attrs);
 }
 
-/* RAM below the device window, minus the hypervisor's own footprint. */
+/* RAM below the device window, minus the image (which is mapped at its VA). */
 static void map_ram(const struct platform *p)
 {
-    uint64_t fs, fe;
-    hyp_footprint(&fs, &fe);
+    uint64_t fs = image_pa_base;
+    uint64_t fe = image_pa_base + ((uint32_t)__config_end - HYP_VA_BASE);
     for (unsigned int i = 0; i < p->nmem; i++) {
         uint64_t s = p->mem[i].base, e = s + p->mem[i].size;
         if (e > HYP_VA_RAM_END)
@@ -124,7 +124,7 @@ static void map_ram(const struct platform *p)
 void hyp_footprint(uint64_t *start, uint64_t *end)
 {
     *start = image_pa_base;
-    *end = image_pa_base + ((uint32_t)__footprint_end - HYP_VA_BASE);
+    *end = image_pa_base + ((uint32_t)__config_end - HYP_VA_BASE) + HYP_POOL_SIZE;
 }
 
 unsigned int hyp_mmu_pages_used(void)
@@ -152,6 +152,7 @@ void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
     map_image((uint32_t)__idmap_end, (uint32_t)__text_end, ATTR_TEXT);
     map_image((uint32_t)__rodata_start, (uint32_t)__rodata_end, ATTR_RO);
     map_image((uint32_t)__data_start, (uint32_t)__stacks_start, ATTR_RW);
+    map_image((uint32_t)__config_start, (uint32_t)__config_end, ATTR_RO);
     for (uint32_t s = (uint32_t)__stacks_start; s < (uint32_t)__stacks_end; s += STACK_REGION)
         map_image(s + STACK_GUARD, s + STACK_REGION, ATTR_RW);   /* guard left out */
 

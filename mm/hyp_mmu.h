@@ -13,7 +13,9 @@ void hyp_mmu_harden(void);
 volatile void *ioremap(uint64_t pa, uint32_t size);
 /* Physical address of a hypervisor virtual address. */
 uint64_t hyp_virt_to_phys(const void *va);
-/* The hypervisor's own physical footprint [start, end). */
+/* Page pool for hypervisor data, right after the image and configuration */
+#define HYP_POOL_SIZE (8u << 20)
+/* The hypervisor's own physical footprint [start, end): image, config, pool. */
 void hyp_footprint(uint64_t *start, uint64_t *end);
 /* HYP page-table pages in use (for `info`). */
 unsigned int hyp_mmu_pages_used(void);

@@ -113,6 +113,12 @@ void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask)
     d_wr(GICD_SGIR, ((cpu_mask & 0xff) << 16) | (sgi & 0xf));
 }
 
+void gic_kick_cpu(unsigned int pcpu)
+{
+    if (pcpu < MAX_CPUS && cpu_if_mask[pcpu])
+        gic_send_sgi(SGI_KICK, cpu_if_mask[pcpu]);
+}
+
 void gic_handle_irq(void)
 {
     for (;;) {
@@ -122,6 +128,8 @@ void gic_handle_irq(void)
             break;
         if (handlers[irq].fn)
             handlers[irq].fn(irq, handlers[irq].arg);
+        else if (irq == SGI_KICK)
+            ;   /* the exit it caused was the point */
         else
             pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
         c_wr(GICC_EOIR, iar);

@@ -49,6 +49,9 @@ void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg);
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask);
 void gic_irq_disable(unsigned int irq);
 void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask);
+/* Hypervisor SGI: make a physical CPU leave its guest and look for work */
+#define SGI_KICK 0
+void gic_kick_cpu(unsigned int pcpu);
 uint8_t gic_cpu_if_mask(void);               /* this CPU's GIC interface bit */
 void gic_handle_irq(void);                   /* the HYP IRQ path */
 

@@ -1,0 +1,20 @@
+# Test and demo guests: freestanding C programs for the virtual board,
+# linked at its RAM (IPA 0x40000000) and loaded as raw images.
+GUEST_CC      := $(CROSS)gcc
+GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffreestanding \
+                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib
+GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
+                 -Wl,--build-id=none -Wl,--no-warn-mismatch
+GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c
+GUEST_NAMES   := $(patsubst guests/test/%.c,%,$(wildcard guests/test/*.c))
+GUEST_BINS    := $(GUEST_NAMES:%=$(BUILD)/guests/%.bin)
+
+guests-build: $(GUEST_BINS)
+
+$(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/guest.ld
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GUEST   $@")
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) $(GUEST_LIB) $< -o $@ -lc -lgcc
+
+$(BUILD)/guests/%.bin: $(BUILD)/guests/%.elf
+	$(Q)$(OBJCOPY) -O binary $< $@

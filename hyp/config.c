@@ -1,0 +1,347 @@
+/*
+ * The configuration device tree (brief section 5): parsed with libfdt and
+ * checked as a whole before any guest starts.  Each problem is one line
+ * naming the guest and the property.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <libfdt.h>
+#include "guest_config.h"
+
+struct cfg_ctx {
+    config_report_fn report;
+    void *ctx;
+    int errors;
+};
+
+static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *prop,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *prop,
+                    const char *fmt, ...)
+{
+    char what[160], line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    if (prop)
+        snprintf(line, sizeof(line), "guest '%s': property '%s': %s", guest, prop, what);
+    else
+        snprintf(line, sizeof(line), "guest '%s': %s", guest, what);
+    if (err)
+        c->errors++;
+    if (c->report)
+        c->report(c->ctx, err, line);
+}
+
+static const char *const known_props[] = {
+    "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
+    "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash", NULL,
+};
+
+static bool is_known(const char *name)
+{
+    for (int i = 0; known_props[i]; i++)
+        if (strcmp(name, known_props[i]) == 0)
+            return true;
+    return false;
+}
+
+static int get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
+{
+    int len;
+    const fdt32_t *v = fdt_getprop(fdt, node, prop, &len);
+    if (!v)
+        return 0;
+    if (len != 4)
+        return -1;
+    *out = fdt32_to_cpu(*v);
+    return 1;
+}
+
+static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
+                              struct cfg_ctx *c)
+{
+    int pt = fdt_subnode_offset(fdt, node, "passthrough");
+    if (pt < 0)
+        return;
+    int dev;
+    fdt_for_each_subnode(dev, fdt, pt) {
+        const char *dn = fdt_get_name(fdt, dev, NULL);
+        int len;
+        const fdt32_t *reg = fdt_getprop(fdt, dev, "reg", &len);
+        if (!reg || len % 8 || len == 0) {
+            cfg_msg(c, true, g->name, "passthrough reg", "%s: reg must be <base size> pairs", dn);
+        } else {
+            for (int i = 0; i < len / 8; i++) {
+                if (g->npt_regs == GUEST_MAX_PT_REGS) {
+                    cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %d ranges",
+                            dn, GUEST_MAX_PT_REGS);
+                    break;
+                }
+                g->pt_regs[g->npt_regs++] = (struct plat_range){
+                    fdt32_to_cpu(reg[2 * i]), fdt32_to_cpu(reg[2 * i + 1]) };
+            }
+        }
+        const fdt32_t *irq = fdt_getprop(fdt, dev, "interrupts", &len);
+        for (int i = 0; irq && i < len / 4; i++) {
+            if (g->npt_irqs == GUEST_MAX_PT_IRQS) {
+                cfg_msg(c, true, g->name, "passthrough interrupts", "%s: too many", dn);
+                break;
+            }
+            g->pt_irqs[g->npt_irqs++] = fdt32_to_cpu(irq[i]);
+        }
+    }
+}
+
+static void parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
+{
+    int len;
+    const char *name = fdt_get_name(fdt, node, NULL);
+    snprintf(g->name, sizeof(g->name), "%s", name);
+
+    int prop;
+    fdt_for_each_property_offset(prop, fdt, node) {
+        const char *pn;
+        fdt_getprop_by_offset(fdt, prop, &pn, NULL);
+        if (pn && !is_known(pn))
+            cfg_msg(c, false, g->name, pn, "unknown property (ignored)");
+    }
+
+    const fdt32_t *cpus = fdt_getprop(fdt, node, "cpus", &len);
+    if (!cpus || len == 0 || len % 4)
+        cfg_msg(c, true, g->name, "cpus", "missing: list the physical CPUs, one per vCPU");
+    else if (len / 4 > GUEST_MAX_VCPUS)
+        cfg_msg(c, true, g->name, "cpus", "%d CPUs, at most %d", len / 4, GUEST_MAX_VCPUS);
+    else
+        for (g->ncpus = 0; g->ncpus < (unsigned int)len / 4; g->ncpus++)
+            g->cpus[g->ncpus] = fdt32_to_cpu(cpus[g->ncpus]);
+
+    const fdt32_t *mem = fdt_getprop(fdt, node, "memory", &len);
+    if (!mem || (len != 8 && len != 16)) {
+        cfg_msg(c, true, g->name, "memory", "missing: give <base size> (physical)");
+    } else if (len == 8) {
+        g->mem_base = fdt32_to_cpu(mem[0]);
+        g->mem_size = fdt32_to_cpu(mem[1]);
+    } else {
+        g->mem_base = ((uint64_t)fdt32_to_cpu(mem[0]) << 32) | fdt32_to_cpu(mem[1]);
+        g->mem_size = ((uint64_t)fdt32_to_cpu(mem[2]) << 32) | fdt32_to_cpu(mem[3]);
+    }
+    g->identity = fdt_getprop(fdt, node, "identity-map", NULL) != NULL;
+
+    g->kernel = fdt_getprop(fdt, node, "kernel", &len);
+    g->kernel_size = g->kernel && len > 0 ? (uint32_t)len : 0;
+    if (!g->kernel_size)
+        cfg_msg(c, true, g->name, "kernel", g->kernel ? "empty image" : "missing image");
+
+    const char *fmt = fdt_getprop(fdt, node, "kernel-format", NULL);
+    if (!fmt || strcmp(fmt, "raw") == 0)
+        g->format = KERNEL_RAW;
+    else if (strcmp(fmt, "linux") == 0)
+        g->format = KERNEL_LINUX;
+    else
+        cfg_msg(c, true, g->name, "kernel-format", "\"%s\": use \"linux\" or \"raw\"", fmt);
+
+    if (get_u32(fdt, node, "load-offset", &g->load_offset) < 0)
+        cfg_msg(c, true, g->name, "load-offset", "must be one 32-bit cell");
+    if (get_u32(fdt, node, "entry-offset", &g->entry_offset) < 0)
+        cfg_msg(c, true, g->name, "entry-offset", "must be one 32-bit cell");
+    else if (!fdt_getprop(fdt, node, "entry-offset", NULL))
+        g->entry_offset = g->load_offset;
+
+    g->initrd = fdt_getprop(fdt, node, "initrd", &len);
+    g->initrd_size = g->initrd && len > 0 ? (uint32_t)len : 0;
+    if (g->initrd && !g->initrd_size)
+        cfg_msg(c, true, g->name, "initrd", "empty image");
+
+    const char *ba = fdt_getprop(fdt, node, "bootargs", &len);
+    if (ba && len > GUEST_BOOTARGS_MAX)
+        cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
+    else if (ba)
+        snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
+
+    g->autostart = fdt_getprop(fdt, node, "autostart", NULL) != NULL;
+    const char *oc = fdt_getprop(fdt, node, "on-crash", NULL);
+    if (!oc || strcmp(oc, "stop") == 0)
+        g->on_crash = ON_CRASH_STOP;
+    else if (strcmp(oc, "restart") == 0)
+        g->on_crash = ON_CRASH_RESTART;
+    else
+        cfg_msg(c, true, g->name, "on-crash", "\"%s\": use \"stop\" or \"restart\"", oc);
+    parse_passthrough(fdt, node, g, c);
+}
+
+static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
+{
+    return a < b + bs && b < a + as;
+}
+
+static bool in_ram(const struct platform *p, uint64_t base, uint64_t size)
+{
+    for (unsigned int i = 0; i < p->nmem; i++)
+        if (base >= p->mem[i].base && base + size <= p->mem[i].base + p->mem[i].size)
+            return true;
+    return false;
+}
+
+/* Is [base, base+size) inside the reg of some non-memory node of the host DT? */
+static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
+{
+    int node;
+    for (node = fdt_next_node(fdt, -1, NULL); node >= 0; node = fdt_next_node(fdt, node, NULL)) {
+        const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
+        if (dt && strcmp(dt, "memory") == 0)
+            continue;
+        struct plat_range r;
+        for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++)
+            if (r.size && base >= r.base && base + size <= r.base + r.size)
+                return true;
+    }
+    return false;
+}
+
+static void check_memory(const struct config_host *h, struct system_config *sys,
+                         unsigned int gi, struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    if (!g->mem_size)
+        return;
+    if ((g->mem_base | g->mem_size) & 0xfff) {
+        cfg_msg(c, true, g->name, "memory", "base and size must be 4 KiB aligned");
+        return;
+    }
+    if (h->plat && !in_ram(h->plat, g->mem_base, g->mem_size))
+        cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM",
+                (unsigned long long)g->mem_base,
+                (unsigned long long)(g->mem_base + g->mem_size));
+    if (overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
+        cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
+                (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
+    if (!g->identity && g->mem_size > 0x80000000ull)
+        cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
+    for (unsigned int j = 0; j < gi; j++) {
+        const struct guest_config *o = &sys->guests[j];
+        if (o->mem_size && overlaps(g->mem_base, g->mem_size, o->mem_base, o->mem_size))
+            cfg_msg(c, true, g->name, "memory", "overlaps the memory of guest '%s'", o->name);
+    }
+}
+
+static void check_cpus(const struct config_host *h, struct system_config *sys,
+                       unsigned int gi, struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    for (unsigned int i = 0; i < g->ncpus; i++) {
+        unsigned int cpu = g->cpus[i];
+        if (h->plat && cpu >= h->plat->ncpus)
+            cfg_msg(c, true, g->name, "cpus", "CPU %u does not exist (the host has %u)", cpu,
+                    h->plat->ncpus);
+        for (unsigned int k = 0; k < i; k++)
+            if (g->cpus[k] == cpu)
+                cfg_msg(c, true, g->name, "cpus", "CPU %u given twice", cpu);
+        for (unsigned int j = 0; j < gi; j++)
+            for (unsigned int k = 0; k < sys->guests[j].ncpus; k++)
+                if (sys->guests[j].cpus[k] == cpu)
+                    cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest '%s'",
+                            cpu, sys->guests[j].name);
+    }
+}
+
+static bool irq_reserved(const struct platform *p, uint32_t irq)
+{
+    if (irq < 32)
+        return true;    /* SGIs and PPIs are per CPU: never passed through */
+    return p && (irq == p->gic.maint_irq || irq == p->uart.irq);
+}
+
+static void check_devices(const struct config_host *h, struct system_config *sys,
+                          unsigned int gi, struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    for (unsigned int i = 0; i < g->npt_irqs; i++) {
+        uint32_t irq = g->pt_irqs[i];
+        if (irq_reserved(h->plat, irq))
+            cfg_msg(c, true, g->name, "passthrough interrupts",
+                    "interrupt %lu is reserved by the hypervisor", (unsigned long)irq);
+        else if (irq < VBOARD_UART_IRQ + 1 && irq == VBOARD_UART_IRQ)
+            cfg_msg(c, true, g->name, "passthrough interrupts",
+                    "interrupt %lu is the guest's own emulated UART", (unsigned long)irq);
+        for (unsigned int j = 0; j < gi; j++)
+            for (unsigned int k = 0; k < sys->guests[j].npt_irqs; k++)
+                if (sys->guests[j].pt_irqs[k] == irq)
+                    cfg_msg(c, true, g->name, "passthrough interrupts",
+                            "interrupt %lu is already given to guest '%s'",
+                            (unsigned long)irq, sys->guests[j].name);
+    }
+    for (unsigned int i = 0; i < g->npt_regs; i++) {
+        const struct plat_range *r = &g->pt_regs[i];
+        if ((r->base | r->size) & 0xfff || !r->size)
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is not whole 4 KiB pages", (unsigned long long)r->base,
+                    (unsigned long long)r->size);
+        else if (h->host_fdt && !is_host_device(h->host_fdt, r->base, r->size))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is not a device of the host", (unsigned long long)r->base,
+                    (unsigned long long)r->size);
+    }
+}
+
+static void check_images(struct guest_config *g, struct cfg_ctx *c)
+{
+    if (!g->mem_size || !g->kernel_size)
+        return;
+    if (g->format == KERNEL_RAW) {
+        if ((uint64_t)g->load_offset + g->kernel_size > g->mem_size)
+            cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) does not "
+                    "fit in memory", (unsigned long)g->kernel_size,
+                    (unsigned long)g->load_offset);
+        if (g->entry_offset >= g->mem_size)
+            cfg_msg(c, true, g->name, "entry-offset", "outside the guest's memory");
+        return;
+    }
+    /* zImage at +32 KiB, then the initrd and a 64 KiB DTB above it */
+    uint64_t need = LINUX_ZIMAGE_OFFSET + (uint64_t)g->kernel_size + g->initrd_size + 0x10000;
+    if (need > g->mem_size)
+        cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
+                "kernel, initrd and DTB need %llu KiB, memory is %llu KiB",
+                (unsigned long long)(need >> 10), (unsigned long long)(g->mem_size >> 10));
+}
+
+int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
+                config_report_fn report, void *ctx)
+{
+    struct cfg_ctx c = { report, ctx, 0 };
+    memset(sys, 0, sizeof(*sys));
+    if (!blob || fdt_check_header(blob) != 0) {
+        cfg_msg(&c, true, "-", NULL, "the configuration is not a valid device tree");
+        return c.errors;
+    }
+    int root = fdt_path_offset(blob, "/partita");
+    if (root < 0)
+        return 0;   /* no guests configured */
+    if (fdt_node_check_compatible(blob, root, "partita,config") != 0)
+        cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
+    int node;
+    fdt_for_each_subnode(node, blob, root) {
+        if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
+            cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
+                    "not partita,guest: node ignored");
+            continue;
+        }
+        if (sys->nguests == GUEST_MAX) {
+            cfg_msg(&c, true, fdt_get_name(blob, node, NULL), NULL,
+                    "more than %d guests", GUEST_MAX);
+            break;
+        }
+        parse_guest(blob, node, &sys->guests[sys->nguests], &c);
+        sys->nguests++;
+    }
+    for (unsigned int i = 0; i < sys->nguests; i++) {
+        check_memory(host, sys, i, &c);
+        check_cpus(host, sys, i, &c);
+        check_devices(host, sys, i, &c);
+        check_images(&sys->guests[i], &c);
+    }
+    return c.errors;
+}

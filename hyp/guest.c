@@ -1,0 +1,306 @@
+/*
+ * Guest lifecycle: start (scrub memory, load the pristine images, write the
+ * DT, build Stage-2, power on vCPU 0), stop, halt, crash and restart.
+ * Starting and restarting happen on the boot CPU; any CPU may ask for them.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <libfdt.h>
+#include <arch/sysregs.h>
+#include "guest.h"
+#include "guest_dt.h"
+#include "console.h"
+#include "hyp.h"
+#include "percpu.h"
+#include "sched.h"
+#include "mm/cache.h"
+#include "mm/page_alloc.h"
+#include "mm/hyp_mmu.h"
+#include "timer/timer.h"
+#include "vgic/gic.h"
+
+struct guest guests[GUEST_MAX];
+unsigned int nguests;
+
+#define GUEST_DTB_MAX 0x10000
+static uint8_t dt_scratch[GUEST_DTB_MAX] __attribute__((aligned(8)));
+
+/* Stage-2 tables come from the hypervisor page pool (identity mapped) */
+static void *s2_alloc(void *ctx, uint64_t *pa)
+{
+    void *p = page_alloc(1, 1);
+    if (p)
+        *pa = (uint32_t)p;
+    return p;
+}
+static void s2_free(void *ctx, void *va) { page_free(va, 1); }
+static void *s2_va(void *ctx, uint64_t pa) { return (void *)(uint32_t)pa; }
+static const struct s2_mm_ops s2_ops = { s2_alloc, s2_free, s2_va, NULL };
+
+const char *guest_state_name(enum guest_state s)
+{
+    switch (s) {
+    case GUEST_STOPPED: return "stopped";
+    case GUEST_RUNNING: return "running";
+    case GUEST_HALTED: return "halted";
+    case GUEST_CRASHED: return "crashed";
+    }
+    return "?";
+}
+
+/* ---- the guest's console: output line by line behind its name ---- */
+
+static void guest_uart_tx(void *ctx, char c)
+{
+    struct guest *g = ctx;
+    if (c == '\r')
+        return;
+    if (c != '\n')
+        g->line[g->line_len++] = c;
+    if (c == '\n' || g->line_len == sizeof(g->line) - 1) {
+        g->line[g->line_len] = '\0';
+        console_printf("[%s] %s\n", g->cfg->name, g->line);
+        g->line_len = 0;
+    }
+}
+
+void guests_init(const struct system_config *sys)
+{
+    nguests = sys->nguests;
+    for (unsigned int i = 0; i < nguests; i++) {
+        struct guest *g = &guests[i];
+        g->cfg = &sys->guests[i];
+        g->id = i;
+        g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
+        g->state = GUEST_STOPPED;
+        for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
+            g->vcpu[v].guest = g;
+            g->vcpu[v].id = v;
+            g->vcpu[v].pcpu = g->cfg->cpus[v];
+            g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
+            pcpus[g->cfg->cpus[v]].vcpu = &g->vcpu[v];
+        }
+    }
+}
+
+struct guest *guest_by_name(const char *name)
+{
+    for (unsigned int i = 0; i < nguests; i++)
+        if (strcmp(guests[i].cfg->name, name) == 0)
+            return &guests[i];
+    return NULL;
+}
+
+struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr)
+{
+    /* only Aff0 is used: vCPU i is MPIDR i */
+    if ((mpidr & 0x00ffff00u) || (mpidr & 0xff) >= g->cfg->ncpus)
+        return NULL;
+    return &g->vcpu[mpidr & 0xff];
+}
+
+bool guest_ipa_is_ram(const struct guest *g, uint32_t ipa)
+{
+    uint64_t base = guest_ram_ipa(g->cfg);
+    return ipa >= base && ipa - base < g->cfg->mem_size;
+}
+
+static const char *cpu_compatible(void)
+{
+    uint32_t part = (sysreg_read_midr() >> 4) & 0xfff;
+    return part == 0xc07 ? "arm,cortex-a7" : part == 0xc0e ? "arm,cortex-a17"
+                                                          : "arm,cortex-a15";
+}
+
+/* Load the images and the DT; returns the IPA of vCPU 0's entry. */
+static int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
+{
+    const struct guest_config *c = g->cfg;
+    uint8_t *ram = (uint8_t *)(uint32_t)c->mem_base;    /* identity mapped */
+    uint32_t ipa = (uint32_t)guest_ram_ipa(c);
+    uint32_t window = c->mem_size > 0x10000000u ? 0x10000000u : (uint32_t)c->mem_size;
+    struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt };
+
+    /* scrub: nothing of a previous life or another guest survives */
+    memset(ram, 0, (size_t)c->mem_size);
+    uint32_t dtb_off = (window - GUEST_DTB_MAX) & ~7u;
+    if (c->format == KERNEL_LINUX) {
+        memcpy(ram + LINUX_ZIMAGE_OFFSET, c->kernel, c->kernel_size);
+        *entry = ipa + LINUX_ZIMAGE_OFFSET;
+        if (c->initrd_size) {
+            uint32_t off = (dtb_off - c->initrd_size) & ~0xfffu;
+            memcpy(ram + off, c->initrd, c->initrd_size);
+            info.initrd_ipa = ipa + off;
+            info.initrd_size = c->initrd_size;
+        }
+    } else {
+        memcpy(ram + c->load_offset, c->kernel, c->kernel_size);
+        *entry = ipa + c->entry_offset;
+    }
+    int size = guest_dt_build(dt_scratch, GUEST_DTB_MAX, c, &info);
+    if (size < 0) {
+        pr_err("guest '%s': cannot write its device tree: %s\n", c->name, fdt_strerror(size));
+        return -1;
+    }
+    memcpy(ram + dtb_off, dt_scratch, (size_t)size);
+    *dtb_ipa = ipa + dtb_off;
+    /*
+     * The guest starts with its MMU and caches off and reads memory
+     * directly: clean everything we wrote to the point of coherency and
+     * drop stale instructions.  QEMU has no caches to show a mistake here.
+     */
+    dcache_clean_range(ram, (uint32_t)c->mem_size);
+    icache_sync_range(ram, 0);
+    return 0;
+}
+
+static int guest_build_s2(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    s2_destroy(&g->s2);
+    if (s2_init(&g->s2, &s2_ops) != 0)
+        return -1;
+    if (s2_map(&g->s2, guest_ram_ipa(c), c->mem_base, c->mem_size, S2_RWX) != 0)
+        return -1;
+    /* the guest's GIC CPU interface is the hardware GICV (brief section 4) */
+    if (s2_map(&g->s2, VBOARD_GICC_IPA, host.gic.gicv.base, VBOARD_GICC_SIZE,
+               S2_RW | S2_DEVICE) != 0)
+        return -1;
+    for (unsigned int i = 0; i < c->npt_regs; i++)
+        if (s2_map(&g->s2, c->pt_regs[i].base, c->pt_regs[i].base, c->pt_regs[i].size,
+                   S2_RW | S2_DEVICE) != 0)
+            return -1;
+    /*
+     * The walker reads the new tables through the cache (VTCR: WB, inner
+     * shareable): a DSB makes them visible.  The VMID may have served an
+     * earlier life of this guest: drop every stage-1/2 entry of the
+     * non-secure PL1&0 regime on all CPUs (B4.2.2, TLBIALLNSNHIS).
+     */
+    dsb_ish();
+    sysreg_op_tlbiallnsnhis(0);
+    dsb_ish();
+    isb();
+    return 0;
+}
+
+static bool guest_vcpus_idle(struct guest *g)
+{
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
+        if (g->vcpu[i].loaded)
+            return false;
+    return true;
+}
+
+/* Ask every vCPU of g to leave its physical CPU. */
+static void guest_kick_all(struct guest *g, uint32_t req)
+{
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        __atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);
+        if (g->vcpu[i].pcpu != this_cpu()->index)
+            gic_kick_cpu(g->vcpu[i].pcpu);
+    }
+}
+
+int guest_start(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    if (g->state == GUEST_RUNNING)
+        return -1;
+    if (!guest_vcpus_idle(g)) {
+        pr_err("guest '%s': its vCPUs are still leaving their CPUs\n", c->name);
+        return -1;
+    }
+    uint32_t entry, dtb;
+    if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
+        pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
+        g->state = GUEST_CRASHED;
+        return -1;
+    }
+    memset(&g->mmio, 0, sizeof(g->mmio));
+    vuart_init(&g->uart, guest_uart_tx, NULL, g);
+    mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, vuart_mmio, &g->uart);
+    g->line_len = 0;
+    g->dtb_ipa = dtb;
+    /* guest virtual time starts near zero (CNTVCT = CNTPCT - CNTVOFF) */
+    g->cntvoff = timer_now();
+    g->start_ticks = g->cntvoff;
+    g->starts++;
+    for (unsigned int i = 0; i < c->ncpus; i++) {
+        struct vcpu *v = &g->vcpu[i];
+        v->power = VCPU_OFF;
+        v->requests = 0;
+        v->exits = 0;
+        memset(v->traps, 0, sizeof(v->traps));
+    }
+    /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB) */
+    struct vcpu *v0 = &g->vcpu[0];
+    vcpu_reset(v0, entry, 0, 0xffffffffu, dtb);
+    v0->power = VCPU_ON;
+    dsb_ish();
+    g->state = GUEST_RUNNING;
+    dsb_ish();
+    if (v0->pcpu != this_cpu()->index)
+        gic_kick_cpu(v0->pcpu);
+    return 0;
+}
+
+void guest_stop(struct guest *g)
+{
+    if (g->state == GUEST_RUNNING)
+        g->state = GUEST_STOPPED;
+    g->restart_pending = false;
+    guest_kick_all(g, VCPU_REQ_STOP);
+    uint64_t t0 = timer_now();
+    while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
+        ;
+    if (!guest_vcpus_idle(g))
+        pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
+}
+
+void guest_halt(struct guest *g)
+{
+    g->state = GUEST_HALTED;
+    guest_kick_all(g, VCPU_REQ_STOP);
+    pr_info("guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
+}
+
+void guest_request_restart(struct guest *g)
+{
+    g->state = GUEST_STOPPED;
+    g->restart_pending = true;
+    guest_kick_all(g, VCPU_REQ_STOP);
+    sched_cpu0_work();
+}
+
+void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
+{
+    struct guest *g = v->guest;
+    struct guest_crash *k = &g->crash;
+    k->pc = v->regs.pc;
+    k->cpsr = v->regs.cpsr;
+    k->hsr = hsr;
+    k->far = far;
+    snprintf(k->why, sizeof(k->why), "%s", why);
+    pr_info("guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
+            "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
+            (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
+    g->state = GUEST_CRASHED;
+    guest_kick_all(g, VCPU_REQ_STOP);
+    if (g->cfg->on_crash == ON_CRASH_RESTART) {
+        g->restart_pending = true;
+        sched_cpu0_work();
+    }
+}
+
+void guests_service(void)
+{
+    for (unsigned int i = 0; i < nguests; i++) {
+        struct guest *g = &guests[i];
+        if (!g->restart_pending || !guest_vcpus_idle(g))
+            continue;
+        g->restart_pending = false;
+        g->state = GUEST_STOPPED;
+        pr_info("guest '%s': restarting\n", g->cfg->name);
+        guest_start(g);
+    }
+}

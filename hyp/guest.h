@@ -1,0 +1,58 @@
+/* Guests: their memory, Stage-2, vCPUs, devices and lifecycle. */
+#ifndef HYP_GUEST_H
+#define HYP_GUEST_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "guest_config.h"
+#include "mmio.h"
+#include "vcpu.h"
+#include "vuart.h"
+#include "mm/stage2.h"
+
+enum guest_state { GUEST_STOPPED, GUEST_RUNNING, GUEST_HALTED, GUEST_CRASHED };
+
+struct guest_crash {
+    uint32_t pc, cpsr, hsr, far;
+    char why[64];
+};
+
+struct guest {
+    const struct guest_config *cfg;
+    unsigned int id;
+    uint8_t vmid;
+    volatile enum guest_state state;
+    volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
+    struct stage2 s2;
+    struct vcpu vcpu[GUEST_MAX_VCPUS];
+    struct mmio_bus mmio;
+    struct vuart uart;
+    char line[160];                    /* guest console output, line buffered */
+    unsigned int line_len;
+    uint64_t cntvoff;
+    uint64_t start_ticks;
+    uint32_t starts;
+    uint32_t dtb_ipa;
+    struct guest_crash crash;
+};
+
+extern struct guest guests[GUEST_MAX];
+extern unsigned int nguests;
+
+void guests_init(const struct system_config *sys);
+struct guest *guest_by_name(const char *name);
+int guest_start(struct guest *g);
+void guest_stop(struct guest *g);
+/* the guest asked to be powered off (PSCI SYSTEM_OFF) */
+void guest_halt(struct guest *g);
+/* the guest asked for a reset (PSCI SYSTEM_RESET): restart from the image */
+void guest_request_restart(struct guest *g);
+/* the guest did something it cannot be handed back: report, apply on-crash */
+void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far);
+/* boot CPU: restarts asked for by guests, once their vCPUs have left */
+void guests_service(void);
+const char *guest_state_name(enum guest_state s);
+struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
+bool guest_ipa_is_ram(const struct guest *g, uint32_t ipa);
+
+#endif

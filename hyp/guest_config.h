@@ -1,0 +1,83 @@
+/*
+ * A guest as the configuration device tree describes it (brief section 5).
+ * Parsing and validation are pure, so host unit tests cover every error.
+ */
+#ifndef HYP_GUEST_CONFIG_H
+#define HYP_GUEST_CONFIG_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "platform.h"
+
+#define GUEST_MAX          8
+#define GUEST_MAX_VCPUS    8
+#define GUEST_NAME_MAX     32
+#define GUEST_BOOTARGS_MAX 256
+#define GUEST_MAX_PT_REGS  8
+#define GUEST_MAX_PT_IRQS  16
+
+/* the virtual board (brief section 4), mirroring QEMU virt */
+#define VBOARD_RAM_IPA     0x40000000u
+#define VBOARD_GICD_IPA    0x08000000u
+#define VBOARD_GICC_IPA    0x08010000u
+#define VBOARD_GICC_SIZE   0x2000u
+#define VBOARD_UART_IPA    0x09000000u
+#define VBOARD_UART_IRQ    33u
+#define VBOARD_VTIMER_IRQ  27u
+#define LINUX_ZIMAGE_OFFSET 0x8000u
+
+enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
+enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
+
+struct guest_config {
+    char name[GUEST_NAME_MAX];
+    unsigned int ncpus;
+    unsigned int cpus[GUEST_MAX_VCPUS];     /* physical CPU of vCPU i */
+    uint64_t mem_base, mem_size;            /* physical */
+    bool identity;                          /* IPA = PA (passthrough DMA) */
+    const uint8_t *kernel;
+    uint32_t kernel_size;
+    enum kernel_format format;
+    uint32_t load_offset, entry_offset;     /* raw images, from RAM start */
+    const uint8_t *initrd;
+    uint32_t initrd_size;
+    char bootargs[GUEST_BOOTARGS_MAX];
+    bool autostart;
+    enum on_crash on_crash;
+    unsigned int npt_regs;
+    struct plat_range pt_regs[GUEST_MAX_PT_REGS];
+    unsigned int npt_irqs;
+    uint32_t pt_irqs[GUEST_MAX_PT_IRQS];    /* INTIDs */
+};
+
+struct system_config {
+    unsigned int nguests;
+    struct guest_config guests[GUEST_MAX];
+};
+
+/* What the validator checks the configuration against. */
+struct config_host {
+    const struct platform *plat;
+    uint64_t hyp_start, hyp_end;            /* hypervisor footprint (physical) */
+    const void *host_fdt;                   /* to check passthrough ranges; may be NULL */
+};
+
+/* One diagnostic: "guest 'NAME': property 'PROP': what is wrong". */
+typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
+
+/*
+ * Parse the /partita node of blob into *sys and validate it against the
+ * host.  Every problem is reported; returns the number of errors (0: the
+ * configuration may start).
+ */
+int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
+                config_report_fn report, void *ctx);
+
+/* IPA of guest RAM */
+static inline uint64_t guest_ram_ipa(const struct guest_config *c)
+{
+    return c->identity ? c->mem_base : VBOARD_RAM_IPA;
+}
+
+#endif

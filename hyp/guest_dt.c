@@ -1,0 +1,180 @@
+/*
+ * A guest's device tree, written with libfdt's sequential-write API: the
+ * virtual board mirrors QEMU virt, so software written for virt runs as is.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <libfdt.h>
+#include "guest_dt.h"
+#include "platform.h"
+
+#define PH_GIC   1
+#define PH_CLK   2
+
+#define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
+
+static int prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
+{
+    fdt32_t c[16];
+    for (int i = 0; i < n && i < 16; i++)
+        c[i] = cpu_to_fdt32(v[i]);
+    return fdt_property(fdt, name, c, n * 4);
+}
+
+static int prop_strings(void *fdt, const char *name, const char *a, const char *b)
+{
+    char buf[96];
+    size_t la = strlen(a) + 1, lb = b ? strlen(b) + 1 : 0;
+    if (la + lb > sizeof(buf))
+        return -FDT_ERR_NOSPACE;
+    memcpy(buf, a, la);
+    if (b)
+        memcpy(buf + la, b, lb);
+    return fdt_property(fdt, name, buf, (int)(la + lb));
+}
+
+static int write_cpus(void *fdt, const struct guest_config *cfg, const char *compat)
+{
+    TRY(fdt_begin_node(fdt, "cpus"));
+    TRY(fdt_property_u32(fdt, "#address-cells", 1));
+    TRY(fdt_property_u32(fdt, "#size-cells", 0));
+    for (unsigned int i = 0; i < cfg->ncpus; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "cpu@%u", i);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "device_type", "cpu"));
+        TRY(fdt_property_string(fdt, "compatible", compat));
+        TRY(fdt_property_u32(fdt, "reg", i));
+        TRY(fdt_property_string(fdt, "enable-method", "psci"));
+        TRY(fdt_end_node(fdt));
+    }
+    return fdt_end_node(fdt);
+}
+
+static int write_gic_timer(void *fdt, const struct guest_config *cfg)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "compatible", "arm,cortex-a15-gic"));
+    TRY(fdt_property_u32(fdt, "#interrupt-cells", 3));
+    TRY(fdt_property(fdt, "interrupt-controller", NULL, 0));
+    const uint32_t reg[] = { VBOARD_GICD_IPA, 0x1000, VBOARD_GICC_IPA, VBOARD_GICC_SIZE };
+    TRY(prop_cells(fdt, "reg", reg, 4));
+    TRY(fdt_property_u32(fdt, "phandle", PH_GIC));
+    TRY(fdt_end_node(fdt));
+
+    /* PPI flags: the CPU mask of the vCPUs and level-high (GIC binding) */
+    uint32_t f = (((1u << cfg->ncpus) - 1) << 8) | 4;
+    const uint32_t irqs[] = { 1, 13, f, 1, 14, f, 1, 11, f, 1, 10, f };
+    TRY(fdt_begin_node(fdt, "timer"));
+    TRY(prop_strings(fdt, "compatible", "arm,armv7-timer", NULL));
+    TRY(prop_cells(fdt, "interrupts", irqs, 12));
+    TRY(fdt_property(fdt, "always-on", NULL, 0));
+    return fdt_end_node(fdt);
+}
+
+static int write_uart(void *fdt)
+{
+    TRY(fdt_begin_node(fdt, "apb-pclk"));
+    TRY(fdt_property_string(fdt, "compatible", "fixed-clock"));
+    TRY(fdt_property_u32(fdt, "#clock-cells", 0));
+    TRY(fdt_property_u32(fdt, "clock-frequency", 24000000));
+    TRY(fdt_property_string(fdt, "clock-output-names", "clk24mhz"));
+    TRY(fdt_property_u32(fdt, "phandle", PH_CLK));
+    TRY(fdt_end_node(fdt));
+
+    char name[32];
+    snprintf(name, sizeof(name), "pl011@%x", VBOARD_UART_IPA);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(prop_strings(fdt, "compatible", "arm,pl011", "arm,primecell"));
+    const uint32_t reg[] = { VBOARD_UART_IPA, 0x1000 };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    const uint32_t irq[] = { 0, VBOARD_UART_IRQ - 32, 4 };
+    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    const uint32_t clk[] = { PH_CLK, PH_CLK };
+    TRY(prop_cells(fdt, "clocks", clk, 2));
+    TRY(prop_strings(fdt, "clock-names", "uartclk", "apb_pclk"));
+    return fdt_end_node(fdt);
+}
+
+/* Copy the host node describing a passthrough range, addresses unchanged. */
+static int write_passthrough(void *fdt, const struct guest_config *cfg, const void *host)
+{
+    for (unsigned int i = 0; i < cfg->npt_regs; i++) {
+        const struct plat_range *r = &cfg->pt_regs[i];
+        char name[48];
+        const char *compat = NULL;
+        int compat_len = 0, node = -1;
+        if (host) {
+            for (node = fdt_next_node(host, -1, NULL); node >= 0;
+                 node = fdt_next_node(host, node, NULL)) {
+                struct plat_range hr;
+                if (platform_node_reg(host, node, 0, &hr) == 0 && hr.base == r->base)
+                    break;
+            }
+            if (node >= 0)
+                compat = fdt_getprop(host, node, "compatible", &compat_len);
+        }
+        snprintf(name, sizeof(name), "passthrough@%llx", (unsigned long long)r->base);
+        TRY(fdt_begin_node(fdt, name));
+        if (compat)
+            TRY(fdt_property(fdt, "compatible", compat, compat_len));
+        const uint32_t reg[] = { (uint32_t)r->base, (uint32_t)r->size };
+        TRY(prop_cells(fdt, "reg", reg, 2));
+        int len;
+        const void *irq = node >= 0 ? fdt_getprop(host, node, "interrupts", &len) : NULL;
+        if (irq)
+            TRY(fdt_property(fdt, "interrupts", irq, len));
+        if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL))
+            TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+        TRY(fdt_end_node(fdt));
+    }
+    return 0;
+}
+
+int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
+                   const struct guest_dt_info *info)
+{
+    void *fdt = buf;
+    char name[48];
+    TRY(fdt_create(fdt, bufsize));
+    TRY(fdt_finish_reservemap(fdt));
+    TRY(fdt_begin_node(fdt, ""));
+    TRY(fdt_property_u32(fdt, "#address-cells", 1));
+    TRY(fdt_property_u32(fdt, "#size-cells", 1));
+    TRY(prop_strings(fdt, "compatible", "partita,virt", "linux,dummy-virt"));
+    snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
+    TRY(fdt_property_string(fdt, "model", name));
+    TRY(fdt_property_u32(fdt, "interrupt-parent", PH_GIC));
+
+    TRY(fdt_begin_node(fdt, "chosen"));
+    if (cfg->bootargs[0])
+        TRY(fdt_property_string(fdt, "bootargs", cfg->bootargs));
+    snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
+    TRY(fdt_property_string(fdt, "stdout-path", name));
+    if (info->initrd_ipa) {
+        TRY(fdt_property_u32(fdt, "linux,initrd-start", info->initrd_ipa));
+        TRY(fdt_property_u32(fdt, "linux,initrd-end", info->initrd_ipa + info->initrd_size));
+    }
+    TRY(fdt_end_node(fdt));
+
+    snprintf(name, sizeof(name), "memory@%lx", (unsigned long)info->ram_ipa);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "device_type", "memory"));
+    const uint32_t mem[] = { info->ram_ipa, (uint32_t)cfg->mem_size };
+    TRY(prop_cells(fdt, "reg", mem, 2));
+    TRY(fdt_end_node(fdt));
+
+    TRY(write_cpus(fdt, cfg, info->cpu_compatible));
+    TRY(fdt_begin_node(fdt, "psci"));
+    TRY(prop_strings(fdt, "compatible", "arm,psci-1.0", "arm,psci-0.2"));
+    TRY(fdt_property_string(fdt, "method", "hvc"));
+    TRY(fdt_end_node(fdt));
+    TRY(write_gic_timer(fdt, cfg));
+    TRY(write_uart(fdt));
+    TRY(write_passthrough(fdt, cfg, info->host_fdt));
+    TRY(fdt_end_node(fdt));
+    TRY(fdt_finish(fdt));
+    return (int)fdt_totalsize(fdt);
+}

@@ -1,0 +1,56 @@
+#include "insn.h"
+
+#define PSR_T (1u << 5)
+
+uint32_t insn_itstate(uint32_t cpsr)
+{
+    return ((cpsr >> 25) & 3) | ((cpsr >> 8) & 0xfc);
+}
+
+bool insn_cond_holds(uint32_t cond, uint32_t cpsr)
+{
+    bool n = (cpsr >> 31) & 1, z = (cpsr >> 30) & 1;
+    bool c = (cpsr >> 29) & 1, v = (cpsr >> 28) & 1;
+    bool r;
+    switch (cond >> 1) {
+    case 0: r = z; break;                   /* EQ / NE */
+    case 1: r = c; break;                   /* CS / CC */
+    case 2: r = n; break;                   /* MI / PL */
+    case 3: r = v; break;                   /* VS / VC */
+    case 4: r = c && !z; break;             /* HI / LS */
+    case 5: r = n == v; break;              /* GE / LT */
+    case 6: r = !z && n == v; break;        /* GT / LE */
+    default: return true;                   /* AL, and 0b1111 */
+    }
+    return (cond & 1) ? !r : r;
+}
+
+bool insn_condition_passed(uint32_t cpsr, uint32_t hsr)
+{
+    if (hsr & (1u << 24))
+        return insn_cond_holds((hsr >> 20) & 0xf, cpsr);   /* CV = 1 */
+    /* CV = 0: only possible in Thumb; the IT block gives the condition */
+    uint32_t it = insn_itstate(cpsr);
+    if (!(cpsr & PSR_T) || !(it & 0xf))
+        return true;
+    return insn_cond_holds(it >> 4, cpsr);
+}
+
+void insn_skip(uint32_t *pc, uint32_t *cpsr, bool is32)
+{
+    *pc += is32 ? 4 : 2;
+    uint32_t c = *cpsr;
+    if (!(c & PSR_T))
+        return;
+    uint32_t it = insn_itstate(c);
+    if (!it)
+        return;
+    /* ITAdvance(): shift the mask; the block ends when IT[2:0] is 0 */
+    if ((it & 7) == 0)
+        it = 0;
+    else
+        it = (it & 0xe0) | ((it << 1) & 0x1f);
+    c &= ~((3u << 25) | (0x3fu << 10));
+    c |= ((it & 3) << 25) | ((it >> 2) << 10);
+    *cpsr = c;
+}

@@ -1,0 +1,23 @@
+/*
+ * ARMv7 instruction-stream corner cases for trapped instructions: the
+ * condition check (ARM ARM B3.13.4: a conditional instruction may trap
+ * even when its condition fails) and stepping the PC over 16- or 32-bit
+ * instructions with the Thumb IT state advanced (A2.5.2, ITAdvance()).
+ * Pure functions of PC and CPSR, unit tested on the host.
+ */
+#ifndef HYP_INSN_H
+#define HYP_INSN_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* ITSTATE from a CPSR: IT[7:2] = CPSR[15:10], IT[1:0] = CPSR[26:25] */
+uint32_t insn_itstate(uint32_t cpsr);
+/* Condition of a trapped instruction: HSR.CV/COND, else the IT block */
+bool insn_condition_passed(uint32_t cpsr, uint32_t hsr);
+/* Does condition code cond (0..15) pass for the NZCV flags in cpsr? */
+bool insn_cond_holds(uint32_t cond, uint32_t cpsr);
+/* Step over the instruction (is32: HSR.IL) and advance the IT state */
+void insn_skip(uint32_t *pc, uint32_t *cpsr, bool is32);
+
+#endif

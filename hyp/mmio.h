@@ -1,0 +1,68 @@
+/*
+ * Data aborts on emulated devices: the syndrome decoded once into an access
+ * record (ARM ARM B3.13.6, HSR ISS for a data abort), then routed by IPA to
+ * the device model that owns the range (as Jailhouse's traps.c and Bao's
+ * emul.h do).
+ */
+#ifndef HYP_MMIO_H
+#define HYP_MMIO_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+struct mmio_access {
+    uint64_t ipa;
+    uint32_t va;            /* the guest's virtual address (HDFAR) */
+    unsigned int size;      /* bytes: 1, 2 or 4 */
+    bool write;
+    unsigned int reg;       /* transfer register Rt */
+    bool sign_extend;
+    uint32_t value;         /* written value / value to return */
+};
+
+/* ISS fields of a data abort (B3.13.6) */
+#define HSR_EC(hsr)      ((hsr) >> 26)
+#define HSR_IL           (1u << 25)
+#define HSR_ISS(hsr)     ((hsr) & 0x1ffffff)
+#define HSR_DABT_ISV     (1u << 24)
+#define HSR_DABT_SAS(h)  (((h) >> 22) & 3)
+#define HSR_DABT_SSE     (1u << 21)
+#define HSR_DABT_SRT(h)  (((h) >> 16) & 0xf)
+#define HSR_DABT_EA      (1u << 9)
+#define HSR_DABT_CM      (1u << 8)
+#define HSR_DABT_S1PTW   (1u << 7)
+#define HSR_DABT_WNR     (1u << 6)
+#define HSR_DABT_FSC(h)  ((h) & 0x3f)
+
+/*
+ * Decode a data-abort syndrome.  Returns false when the syndrome carries no
+ * instruction details (ISV = 0: LDM/STM, LDRD, writeback forms...) or the
+ * fault is not one an emulated device can answer (cache maintenance, a
+ * stage-1 walk); the guest then gets an abort.
+ */
+bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar, struct mmio_access *a);
+
+/* Value loaded into Rt for a read of a->size bytes, extended as the access says */
+uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw);
+
+typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset);
+
+struct mmio_region {
+    uint64_t base, size;
+    mmio_handler_t handler;
+    void *dev;
+};
+
+#define MMIO_MAX_REGIONS 8
+
+struct mmio_bus {
+    unsigned int n;
+    struct mmio_region r[MMIO_MAX_REGIONS];
+};
+
+int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
+                  void *dev);
+/* Route to the owner.  False: no owner or the device refused the access. */
+bool mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * PSCI 1.0 and SMCCC call handling for guests: a pure state machine over a
+ * psci_env, used by the trap handler and by the host unit tests.
+ */
+#include "psci.h"
+
+static int32_t psci_features(uint32_t fn)
+{
+    switch (fn) {
+    case PSCI_VERSION: case PSCI_CPU_SUSPEND: case PSCI_CPU_OFF: case PSCI_CPU_ON:
+    case PSCI_AFFINITY_INFO: case PSCI_MIGRATE_INFO_TYPE: case PSCI_SYSTEM_OFF:
+    case PSCI_SYSTEM_RESET: case PSCI_FEATURES: case SMCCC_VERSION:
+        return PSCI_SUCCESS;    /* CPU_SUSPEND: original power-state format */
+    default:
+        return PSCI_NOT_SUPPORTED;
+    }
+}
+
+static int32_t psci_cpu_on(const struct psci_env *e, uint32_t mpidr, uint32_t entry,
+                           uint32_t context)
+{
+    int t = e->vcpu_of_mpidr(e->ctx, mpidr);
+    if (t < 0)
+        return PSCI_INVALID_PARAMETERS;
+    switch (e->state(e->ctx, (unsigned int)t)) {
+    case PSCI_STATE_ON: return PSCI_ALREADY_ON;
+    case PSCI_STATE_ON_PENDING: return PSCI_ON_PENDING;
+    case PSCI_STATE_OFF: break;
+    }
+    if (!e->entry_valid(e->ctx, entry))
+        return PSCI_INVALID_ADDRESS;
+    e->power_on(e->ctx, (unsigned int)t, entry, context);
+    return PSCI_SUCCESS;
+}
+
+static int32_t psci_affinity_info(const struct psci_env *e, uint32_t mpidr, uint32_t level)
+{
+    /* only level 0 exists: one vCPU per affinity-0 value (DEN 0022D 5.7) */
+    if (level != 0)
+        return PSCI_INVALID_PARAMETERS;
+    int t = e->vcpu_of_mpidr(e->ctx, mpidr);
+    if (t < 0)
+        return PSCI_INVALID_PARAMETERS;
+    switch (e->state(e->ctx, (unsigned int)t)) {
+    case PSCI_STATE_ON: return 0;
+    case PSCI_STATE_OFF: return 1;
+    default: return 2;
+    }
+}
+
+static bool partita_call(const struct psci_env *e, uint32_t r[4])
+{
+    switch (r[0]) {
+    case PARTITA_HC_VERSION:
+        r[0] = (PARTITA_VERSION_MAJOR << 16) | PARTITA_VERSION_MINOR;
+        return true;
+    case PARTITA_HC_GUEST_INFO:
+        r[0] = e->guest_id;
+        r[1] = e->ncpus;
+        r[2] = e->self;
+        return true;
+    case PARTITA_HC_CALL_COUNT:
+        r[0] = 2;
+        return true;
+    case PARTITA_HC_CALL_UID:
+        /* UUID 5061726b-6974-6100-8000-000000000001 ("Partita") */
+        r[0] = 0x5061726b; r[1] = 0x69746100; r[2] = 0x80000000; r[3] = 0x00000001;
+        return true;
+    case PARTITA_HC_REVISION:
+        r[0] = PARTITA_VERSION_MAJOR;
+        r[1] = PARTITA_VERSION_MINOR;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool psci_handle(const struct psci_env *e, uint32_t r[4])
+{
+    uint32_t fn = r[0];
+    int32_t ret;
+    switch (fn) {
+    case PSCI_VERSION:
+        ret = 0x00010000;   /* 1.0 */
+        break;
+    case PSCI_CPU_SUSPEND:
+        /* standby and power-down both return here once an interrupt is
+         * pending; a power-down state may return like standby (5.4.2) */
+        e->suspend_self(e->ctx);
+        ret = PSCI_SUCCESS;
+        break;
+    case PSCI_CPU_OFF:
+        e->power_off_self(e->ctx);
+        return false;
+    case PSCI_CPU_ON:
+        ret = psci_cpu_on(e, r[1], r[2], r[3]);
+        break;
+    case PSCI_AFFINITY_INFO:
+        ret = psci_affinity_info(e, r[1], r[2]);
+        break;
+    case PSCI_MIGRATE_INFO_TYPE:
+        ret = 2;            /* no Trusted OS: nothing to migrate */
+        break;
+    case PSCI_SYSTEM_OFF:
+        e->system_off(e->ctx);
+        return false;
+    case PSCI_SYSTEM_RESET:
+        e->system_reset(e->ctx);
+        return false;
+    case PSCI_FEATURES:
+        ret = psci_features(r[1]);
+        break;
+    case SMCCC_VERSION:
+        ret = 0x10001;      /* SMCCC 1.1 */
+        break;
+    default:
+        if (partita_call(e, r))
+            return true;
+        ret = PSCI_NOT_SUPPORTED;   /* also MIGRATE, SMC64 IDs, unknown calls */
+        break;
+    }
+    r[0] = (uint32_t)ret;
+    return true;
+}

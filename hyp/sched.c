@@ -1,0 +1,87 @@
+/*
+ * The per-CPU loop.  Each physical CPU runs the one vCPU pinned to it
+ * (exclusive CPUs: no time slicing, no run queue).  The boot CPU also
+ * serves the monitor console and guest restarts, between guest entries.
+ */
+#include <arch/sysregs.h>
+#include "sched.h"
+#include "console.h"
+#include "guest.h"
+#include "monitor.h"
+#include "percpu.h"
+#include "traps.h"
+#include "vgic/gic.h"
+
+static volatile bool cpu0_work;
+
+void sched_cpu0_work(void)
+{
+    cpu0_work = true;
+    gic_kick_cpu(0);
+}
+
+static bool vcpu_runnable(struct vcpu *v)
+{
+    return v && v->guest->state == GUEST_RUNNING && v->power == VCPU_ON &&
+           !(v->requests & VCPU_REQ_STOP);
+}
+
+/* Requests another CPU left for this vCPU, taken while it is not loaded. */
+static void vcpu_take_requests(struct vcpu *v)
+{
+    uint32_t req = __atomic_exchange_n(&v->requests, 0, __ATOMIC_SEQ_CST);
+    if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
+        vcpu_reset(v, v->on_entry, v->on_context, 0, 0);
+        v->power = VCPU_ON;
+    }
+}
+
+static void cpu0_service(void)
+{
+    cpu0_work = false;
+    monitor_poll();
+    guests_service();
+}
+
+static bool cpu0_busy(void)
+{
+    return cpu0_work || console_rx_pending();
+}
+
+static void pcpu_idle(void)
+{
+    struct pcpu *c = this_cpu();
+    if (c->index == 0 && (cpu0_busy() || console_is_polled()))
+        return;     /* (no console interrupt: the boot CPU polls it) */
+    struct vcpu *v = c->vcpu;
+    if (v && (v->requests || vcpu_runnable(v)))
+        return;
+    uint64_t t0 = sysreg_read_cntpct();
+    wfi();      /* IRQs masked: wakes on a pending one, handled below */
+    c->idle_ticks += sysreg_read_cntpct() - t0;
+    gic_handle_irq();
+}
+
+void pcpu_loop(void)
+{
+    struct pcpu *c = this_cpu();
+    bool boot_cpu = c->index == 0;
+    irq_disable();
+    for (;;) {
+        if (boot_cpu)
+            cpu0_service();
+        struct vcpu *v = c->vcpu;
+        if (v && v->requests)
+            vcpu_take_requests(v);
+        if (!vcpu_runnable(v)) {
+            pcpu_idle();
+            continue;
+        }
+        vcpu_load(v);
+        while (vcpu_runnable(v) && !(boot_cpu && cpu0_busy())) {
+            uint32_t reason = guest_enter(&v->regs);
+            trap_handle_exit(v, reason);
+        }
+        vcpu_put(v);
+    }
+}

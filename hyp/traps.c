@@ -1,0 +1,267 @@
+/*
+ * Trap dispatch: a table indexed by the HSR exception class (ARM ARM
+ * B3.13.6, Table B3-22), as Jailhouse's traps.c does.  Each handler steps
+ * the guest's PC itself when the instruction completes.
+ */
+#include <arch/sysregs.h>
+#include "traps.h"
+#include "console.h"
+#include "guest.h"
+#include "mmio.h"
+#include "percpu.h"
+#include "psci.h"
+#include "vgic/gic.h"
+
+#define EC_UNKNOWN   0x00
+#define EC_WFX       0x01
+#define EC_CP15_32   0x03
+#define EC_CP15_64   0x04
+#define EC_CP14_32   0x05
+#define EC_CP14_LS   0x06
+#define EC_HCPTR     0x07
+#define EC_CP10_ID   0x08
+#define EC_CP14_64   0x0c
+#define EC_HVC       0x12
+#define EC_SMC       0x13
+#define EC_PABT      0x20
+#define EC_DABT      0x24
+#define EC_MAX       0x40
+
+typedef void (*trap_fn)(struct vcpu *v, uint32_t hsr);
+
+/* ---- WFI: the vCPU sleeps in HYP, the physical CPU in WFI ---- */
+
+void vcpu_wait(struct vcpu *v)
+{
+    /* IRQs stay masked: WFI still wakes on a pending one, which we then
+     * take in HYP before looking again (no lost wake-up) */
+    if (v->requests)
+        return;
+    uint64_t t0 = sysreg_read_cntpct();
+    wfi();
+    this_cpu()->idle_ticks += sysreg_read_cntpct() - t0;
+    gic_handle_irq();
+}
+
+static void trap_wfx(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_WFI]++;
+    if (vcpu_condition_passed(v, hsr) && !(hsr & 1))
+        vcpu_wait(v);
+    vcpu_skip_instr(v, hsr);
+}
+
+/* ---- CP15/CP14 accesses that trap (HCR.TAC/TSW/TIDCP, HSTR, HDCR) ---- */
+
+static void cp15_setway(uint32_t crm, uint32_t val)
+{
+    /* any set/way op by a guest cleans as well as invalidates: invalidate
+     * alone could drop another partition's dirty lines in a shared level */
+    (void)crm;
+    sysreg_op_dccisw(val);
+}
+
+static void trap_cp15_32(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_CP15]++;
+    if (!vcpu_condition_passed(v, hsr)) {
+        vcpu_skip_instr(v, hsr);
+        return;
+    }
+    uint32_t opc2 = (hsr >> 17) & 7, opc1 = (hsr >> 14) & 7, crn = (hsr >> 10) & 0xf;
+    uint32_t rt = (hsr >> 5) & 0xf, crm = (hsr >> 1) & 0xf;
+    bool read = hsr & 1;
+    uint32_t val = 0;
+
+    if (crn == 1 && opc1 == 0 && crm == 0 && opc2 == 1) {
+        /* ACTLR: the guest sees the real value (SMP set), writes are ignored */
+        if (read)
+            val = sysreg_read_actlr();
+    } else if (crn == 7 && opc1 == 0 && opc2 == 2 && (crm == 6 || crm == 10 || crm == 14)) {
+        if (!read)
+            cp15_setway(crm, vcpu_get_reg(v, rt));
+    }
+    /* everything else that traps (PMU, implementation-defined c9-c11 and
+     * c15) reads as zero and ignores writes: the feature looks absent */
+    if (read)
+        vcpu_set_reg(v, rt, val);
+    vcpu_skip_instr(v, hsr);
+}
+
+static void trap_raz_wi_64(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_CP14]++;
+    if (vcpu_condition_passed(v, hsr) && (hsr & 1)) {
+        vcpu_set_reg(v, (hsr >> 5) & 0xf, 0);
+        vcpu_set_reg(v, (hsr >> 10) & 0xf, 0);
+    }
+    vcpu_skip_instr(v, hsr);
+}
+
+static void trap_cp14_32(struct vcpu *v, uint32_t hsr)
+{
+    /* debug registers (HDCR.TDA/TDOSA/TDRA): no debug for guests, RAZ/WI */
+    v->traps[TRAP_CP14]++;
+    if (vcpu_condition_passed(v, hsr) && (hsr & 1))
+        vcpu_set_reg(v, (hsr >> 5) & 0xf, 0);
+    vcpu_skip_instr(v, hsr);
+}
+
+static void trap_cp14_ls(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_CP14]++;
+    vcpu_skip_instr(v, hsr);
+}
+
+/* ---- HVC and SMC: SMCCC, PSCI and Partita's calls ---- */
+
+static int env_vcpu_of_mpidr(void *ctx, uint32_t mpidr)
+{
+    struct vcpu *t = guest_vcpu_by_mpidr(((struct vcpu *)ctx)->guest, mpidr);
+    return t ? (int)t->id : -1;
+}
+
+static enum vcpu_power_state env_state(void *ctx, unsigned int i)
+{
+    switch (((struct vcpu *)ctx)->guest->vcpu[i].power) {
+    case VCPU_ON: return PSCI_STATE_ON;
+    case VCPU_ON_PENDING: return PSCI_STATE_ON_PENDING;
+    default: return PSCI_STATE_OFF;
+    }
+}
+
+static bool env_entry_valid(void *ctx, uint32_t entry)
+{
+    return guest_ipa_is_ram(((struct vcpu *)ctx)->guest, entry & ~1u);
+}
+
+static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t context)
+{
+    struct vcpu *t = &((struct vcpu *)ctx)->guest->vcpu[i];
+    t->on_entry = entry;
+    t->on_context = context;
+    t->power = VCPU_ON_PENDING;
+    __atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
+    gic_kick_cpu(t->pcpu);
+}
+
+static void env_power_off_self(void *ctx) { ((struct vcpu *)ctx)->power = VCPU_OFF; }
+static void env_suspend_self(void *ctx) { vcpu_wait(ctx); }
+static void env_system_off(void *ctx) { guest_halt(((struct vcpu *)ctx)->guest); }
+static void env_system_reset(void *ctx)
+{
+    struct guest *g = ((struct vcpu *)ctx)->guest;
+    pr_info("guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
+    guest_request_restart(g);
+}
+
+static void smccc_call(struct vcpu *v)
+{
+    struct psci_env env = {
+        .ncpus = v->guest->cfg->ncpus, .self = v->id,
+        .vcpu_of_mpidr = env_vcpu_of_mpidr, .state = env_state,
+        .entry_valid = env_entry_valid, .power_on = env_power_on,
+        .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
+        .system_off = env_system_off, .system_reset = env_system_reset,
+        .guest_id = v->guest->id, .ctx = v,
+    };
+    psci_handle(&env, v->regs.r);
+}
+
+static void trap_hvc(struct vcpu *v, uint32_t hsr)
+{
+    /* ELR_hyp already points past the HVC (B1.8.3) */
+    v->traps[TRAP_HVC]++;
+    smccc_call(v);
+}
+
+static void trap_smc(struct vcpu *v, uint32_t hsr)
+{
+    /* a trapped SMC returns to itself: step past it first (B1.14.4) */
+    v->traps[TRAP_SMC]++;
+    bool run = vcpu_condition_passed(v, hsr);
+    vcpu_skip_instr(v, hsr);
+    if (run)
+        smccc_call(v);
+}
+
+/* ---- aborts: emulated devices, or an abort back into the guest ---- */
+
+static void report_abort(struct vcpu *v, const char *what, uint32_t va, uint64_t ipa)
+{
+    pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
+            "abort injected\n", v->guest->cfg->name, v->id, what,
+            (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
+}
+
+static void trap_dabt(struct vcpu *v, uint32_t hsr)
+{
+    uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
+    struct mmio_access a;
+    if (mmio_decode(hsr, hdfar, hpfar, &a)) {
+        if (a.write)
+            a.value = vcpu_get_reg(v, a.reg);
+        if (mmio_dispatch(&v->guest->mmio, &a)) {
+            v->traps[TRAP_DABT_MMIO]++;
+            if (!a.write)
+                vcpu_set_reg(v, a.reg, mmio_load_value(&a, a.value));
+            vcpu_skip_instr(v, hsr);
+            return;
+        }
+    }
+    v->traps[TRAP_DABT_FAULT]++;
+    uint64_t ipa = ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hdfar & 0xfff);
+    report_abort(v, (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
+                                         : "read of unmapped memory", hdfar, ipa);
+    vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
+}
+
+static void trap_pabt(struct vcpu *v, uint32_t hsr)
+{
+    uint32_t hifar = sysreg_read_hifar(), hpfar = sysreg_read_hpfar();
+    v->traps[TRAP_PABT]++;
+    report_abort(v, "instruction fetch from unmapped memory", hifar,
+                 ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
+    vcpu_inject_pabt(v, hifar);
+}
+
+static void trap_undef(struct vcpu *v, uint32_t hsr)
+{
+    /* anything Partita does not emulate is undefined for the guest */
+    v->traps[TRAP_UNKNOWN]++;
+    vcpu_inject_undef(v);
+}
+
+static void trap_hcptr(struct vcpu *v, uint32_t hsr)
+{
+    /* trace registers (HCPTR.TTA): not implemented for guests */
+    v->traps[TRAP_CP14]++;
+    vcpu_inject_undef(v);
+}
+
+static const trap_fn trap_table[EC_MAX] = {
+    [EC_WFX] = trap_wfx,
+    [EC_CP15_32] = trap_cp15_32,
+    [EC_CP15_64] = trap_raz_wi_64,
+    [EC_CP14_32] = trap_cp14_32,
+    [EC_CP14_LS] = trap_cp14_ls,
+    [EC_HCPTR] = trap_hcptr,
+    [EC_CP14_64] = trap_raz_wi_64,
+    [EC_HVC] = trap_hvc,
+    [EC_SMC] = trap_smc,
+    [EC_PABT] = trap_pabt,
+    [EC_DABT] = trap_dabt,
+};
+
+void trap_handle_exit(struct vcpu *v, uint32_t reason)
+{
+    v->exits++;
+    if (reason != EXIT_TRAP) {
+        v->traps[TRAP_IRQ]++;
+        gic_handle_irq();
+        return;
+    }
+    uint32_t hsr = sysreg_read_hsr();
+    trap_fn fn = trap_table[HSR_EC(hsr)];
+    (fn ? fn : trap_undef)(v, hsr);
+}

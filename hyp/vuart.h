@@ -1,0 +1,30 @@
+/*
+ * Emulated PL011 (ARM DDI 0183) at the virtual board's UART address, one per
+ * guest.  Pure register model: output goes to a callback, input comes from
+ * vuart_rx_push, and the interrupt line level is reported to a callback.
+ */
+#ifndef HYP_VUART_H
+#define HYP_VUART_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "mmio.h"
+
+#define VUART_FIFO 16
+
+struct vuart {
+    uint32_t cr, lcr_h, ibrd, fbrd, ifls, imsc, ris;
+    uint8_t rx[VUART_FIFO];
+    unsigned int rx_head, rx_count;
+    void (*tx)(void *ctx, char c);
+    void (*irq_level)(void *ctx, bool level);
+    void *ctx;
+    bool level;
+};
+
+void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);
+bool vuart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
+/* false when the receive FIFO is full (the caller keeps the byte) */
+bool vuart_rx_push(struct vuart *u, uint8_t c);
+
+#endif

@@ -1,0 +1,83 @@
+#include <string.h>
+#include <arch/layout.h>
+#include "page_alloc.h"
+#include "hyp/spinlock.h"
+
+#define POOL_MAX_PAGES (64 * 1024 * 1024 / PAGE_SIZE)   /* 64 MiB at most */
+
+static uint32_t bitmap[POOL_MAX_PAGES / 32];    /* 1 = in use */
+static uint64_t pool_pa;
+static unsigned int pool_pages, free_pages;
+static spinlock_t pa_lock = SPINLOCK_INIT;
+
+void page_alloc_init(uint64_t pa, uint64_t size)
+{
+    pool_pa = pa;
+    pool_pages = (unsigned int)(size / PAGE_SIZE);
+    if (pool_pages > POOL_MAX_PAGES)
+        pool_pages = POOL_MAX_PAGES;
+    free_pages = pool_pages;
+    memset(bitmap, 0, sizeof(bitmap));
+}
+
+static int used(unsigned int i) { return (bitmap[i / 32] >> (i % 32)) & 1; }
+static void set(unsigned int i, int v)
+{
+    if (v)
+        bitmap[i / 32] |= 1u << (i % 32);
+    else
+        bitmap[i / 32] &= ~(1u << (i % 32));
+}
+
+void *page_alloc(unsigned int npages, unsigned int align_pages)
+{
+    if (!npages)
+        return NULL;
+    if (!align_pages)
+        align_pages = 1;
+    uint32_t f = spin_lock_irqsave(&pa_lock);
+    void *va = NULL;
+    /* pool_pa is page aligned; align in physical terms */
+    unsigned int first = 0;
+    while ((((pool_pa >> PAGE_SHIFT) + first) % align_pages) != 0)
+        first++;
+    for (unsigned int i = first; i + npages <= pool_pages; i += align_pages) {
+        unsigned int j = 0;
+        while (j < npages && !used(i + j))
+            j++;
+        if (j == npages) {
+            for (j = 0; j < npages; j++)
+                set(i + j, 1);
+            free_pages -= npages;
+            va = (void *)(uint32_t)(pool_pa + (uint64_t)i * PAGE_SIZE);  /* identity */
+            break;
+        }
+    }
+    spin_unlock_irqrestore(&pa_lock, f);
+    if (va)
+        memset(va, 0, (size_t)npages * PAGE_SIZE);
+    return va;
+}
+
+void page_free(void *va, unsigned int npages)
+{
+    if (!va)
+        return;
+    unsigned int i = (unsigned int)(((uint32_t)va - pool_pa) / PAGE_SIZE);
+    uint32_t f = spin_lock_irqsave(&pa_lock);
+    for (unsigned int j = 0; j < npages && i + j < pool_pages; j++) {
+        if (used(i + j)) {
+            set(i + j, 0);
+            free_pages++;
+        }
+    }
+    spin_unlock_irqrestore(&pa_lock, f);
+}
+
+unsigned int page_free_count(void) { return free_pages; }
+unsigned int page_total_count(void) { return pool_pages; }
+void page_pool_range(uint64_t *pa, uint64_t *size)
+{
+    *pa = pool_pa;
+    *size = (uint64_t)pool_pages * PAGE_SIZE;
+}
