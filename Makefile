@@ -152,7 +152,7 @@ $(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
 -include $(FIXTURES:=.d)
 
 # each unit test links the hypervisor sources it names in tests/unit/sources.mk
-include tests/unit/sources.mk
+include $(wildcard tests/unit/*.mk)
 $(BUILD)/unit/test_%: tests/unit/test_%.c $(FIXTURES)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $< $(UNIT_SRCS_$*) -o $@ $(UNIT_LIBS)
