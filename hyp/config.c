@@ -7,7 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <libfdt.h>
+#include "arch/layout.h"
 #include "guest_config.h"
+
+/*
+ * Where hyp/guest.c's loader puts things: the guest's DTB in the top 64 KiB
+ * of the first 256 MiB of its RAM, a Linux initrd page aligned below it.
+ */
+#define GUEST_DTB_ROOM  0x10000u
+#define GUEST_LOW_WINDOW 0x10000000u
 
 struct cfg_ctx {
     config_report_fn report;
@@ -30,6 +38,10 @@ static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *
         snprintf(line, sizeof(line), "guest '%s': property '%s': %s", guest, prop, what);
     else
         snprintf(line, sizeof(line), "guest '%s': %s", guest, what);
+    /* names and values come from the blob: no line breaks or escapes */
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     if (err)
         c->errors++;
     if (c->report)
@@ -59,6 +71,15 @@ static int get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
         return -1;
     *out = fdt32_to_cpu(*v);
     return 1;
+}
+
+/* A string property: NULL when absent; *bad when it is not NUL-terminated. */
+static const char *get_string(const void *fdt, int node, const char *prop, bool *bad)
+{
+    int len;
+    const char *s = fdt_getprop(fdt, node, prop, &len);
+    *bad = s && (len < 1 || strnlen(s, (size_t)len) == (size_t)len);
+    return *bad ? NULL : s;
 }
 
 static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
@@ -129,6 +150,8 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         g->mem_base = ((uint64_t)fdt32_to_cpu(mem[0]) << 32) | fdt32_to_cpu(mem[1]);
         g->mem_size = ((uint64_t)fdt32_to_cpu(mem[2]) << 32) | fdt32_to_cpu(mem[3]);
     }
+    if (mem && (len == 8 || len == 16) && !g->mem_size)
+        cfg_msg(c, true, g->name, "memory", "size is 0");
     g->identity = fdt_getprop(fdt, node, "identity-map", NULL) != NULL;
 
     g->kernel = fdt_getprop(fdt, node, "kernel", &len);
@@ -136,8 +159,11 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     if (!g->kernel_size)
         cfg_msg(c, true, g->name, "kernel", g->kernel ? "empty image" : "missing image");
 
-    const char *fmt = fdt_getprop(fdt, node, "kernel-format", NULL);
-    if (!fmt || strcmp(fmt, "raw") == 0)
+    bool bad;
+    const char *fmt = get_string(fdt, node, "kernel-format", &bad);
+    if (bad)
+        cfg_msg(c, true, g->name, "kernel-format", "not a string");
+    else if (!fmt || strcmp(fmt, "raw") == 0)
         g->format = KERNEL_RAW;
     else if (strcmp(fmt, "linux") == 0)
         g->format = KERNEL_LINUX;
@@ -159,12 +185,16 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     const char *ba = fdt_getprop(fdt, node, "bootargs", &len);
     if (ba && len > GUEST_BOOTARGS_MAX)
         cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
+    else if ((ba = get_string(fdt, node, "bootargs", &bad)), bad)
+        cfg_msg(c, true, g->name, "bootargs", "not a string");
     else if (ba)
         snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
 
     g->autostart = fdt_getprop(fdt, node, "autostart", NULL) != NULL;
-    const char *oc = fdt_getprop(fdt, node, "on-crash", NULL);
-    if (!oc || strcmp(oc, "stop") == 0)
+    const char *oc = get_string(fdt, node, "on-crash", &bad);
+    if (bad)
+        cfg_msg(c, true, g->name, "on-crash", "not a string");
+    else if (!oc || strcmp(oc, "stop") == 0)
         g->on_crash = ON_CRASH_STOP;
     else if (strcmp(oc, "restart") == 0)
         g->on_crash = ON_CRASH_RESTART;
@@ -178,10 +208,24 @@ static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
     return a < b + bs && b < a + as;
 }
 
+/* [base, base+size) inside [rb, rb+rs), also when base+size passes 2^64 */
+static bool inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs)
+{
+    return base >= rb && size <= rs && base - rb <= rs - size;
+}
+
 static bool in_ram(const struct platform *p, uint64_t base, uint64_t size)
 {
     for (unsigned int i = 0; i < p->nmem; i++)
-        if (base >= p->mem[i].base && base + size <= p->mem[i].base + p->mem[i].size)
+        if (inside(base, size, p->mem[i].base, p->mem[i].size))
+            return true;
+    return false;
+}
+
+static bool overlaps_ram(const struct platform *p, uint64_t base, uint64_t size)
+{
+    for (unsigned int i = 0; i < p->nmem; i++)
+        if (overlaps(base, size, p->mem[i].base, p->mem[i].size))
             return true;
     return false;
 }
@@ -196,7 +240,7 @@ static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
             continue;
         struct plat_range r;
         for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++)
-            if (r.size && base >= r.base && base + size <= r.base + r.size)
+            if (r.size && inside(base, size, r.base, r.size))
                 return true;
     }
     return false;
@@ -212,10 +256,17 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
         cfg_msg(c, true, g->name, "memory", "base and size must be 4 KiB aligned");
         return;
     }
+    if (g->mem_size < GUEST_DTB_ROOM)
+        cfg_msg(c, true, g->name, "memory", "less than the 64 KiB the guest's device tree needs");
     if (h->plat && !in_ram(h->plat, g->mem_base, g->mem_size))
         cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM",
                 (unsigned long long)g->mem_base,
                 (unsigned long long)(g->mem_base + g->mem_size));
+    /* the hypervisor loads and scrubs guest RAM through its identity map */
+    else if (!inside(g->mem_base, g->mem_size, 0, HYP_VA_RAM_END))
+        cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is beyond the hypervisor's reach "
+                "(RAM below 0x%x)", (unsigned long long)g->mem_base,
+                (unsigned long long)(g->mem_base + g->mem_size), HYP_VA_RAM_END);
     if (overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
         cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
                 (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
@@ -255,13 +306,54 @@ static bool irq_reserved(const struct platform *p, uint32_t irq)
     return p && (irq == p->gic.maint_irq || irq == p->uart.irq);
 }
 
+/* What of the hypervisor's own devices [base, base+size) overlaps, or NULL */
+static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t size)
+{
+    const struct plat_range *gic[] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich, &p->gic.gicv };
+    for (unsigned int i = 0; i < 4; i++)
+        if (gic[i]->size && overlaps(base, size, gic[i]->base, gic[i]->size))
+            return "GIC";
+    if (p->uart.reg.size && overlaps(base, size, p->uart.reg.base, p->uart.reg.size))
+        return "console UART";
+    return NULL;
+}
+
+/* What of the guest's virtual board a range mapped at IPA = PA hits, or NULL */
+static const char *vboard_device(const struct guest_config *g, uint64_t base, uint64_t size)
+{
+    if (overlaps(base, size, VBOARD_GICD_IPA, 0x1000))
+        return "GIC distributor";
+    if (overlaps(base, size, VBOARD_GICC_IPA, VBOARD_GICC_SIZE))
+        return "GIC CPU interface";
+    if (overlaps(base, size, VBOARD_UART_IPA, 0x1000))
+        return "UART";
+    if (overlaps(base, size, guest_ram_ipa(g), g->mem_size))
+        return "RAM";
+    return NULL;
+}
+
+/* The guest before gi that was given a range overlapping r, or NULL */
+static const char *pt_owner(const struct system_config *sys, unsigned int gi,
+                            const struct plat_range *r)
+{
+    for (unsigned int j = 0; j < gi; j++)
+        for (unsigned int k = 0; k < sys->guests[j].npt_regs; k++)
+            if (overlaps(r->base, r->size, sys->guests[j].pt_regs[k].base,
+                         sys->guests[j].pt_regs[k].size))
+                return sys->guests[j].name;
+    return NULL;
+}
+
 static void check_devices(const struct config_host *h, struct system_config *sys,
                           unsigned int gi, struct cfg_ctx *c)
 {
     struct guest_config *g = &sys->guests[gi];
     for (unsigned int i = 0; i < g->npt_irqs; i++) {
         uint32_t irq = g->pt_irqs[i];
-        if (irq_reserved(h->plat, irq))
+        if (irq >= 1020)        /* 1020-1023 are special; the GIC has no more */
+            cfg_msg(c, true, g->name, "passthrough interrupts",
+                    "interrupt %lu does not exist", (unsigned long)irq);
+        else if (irq_reserved(h->plat, irq))
             cfg_msg(c, true, g->name, "passthrough interrupts",
                     "interrupt %lu is reserved by the hypervisor", (unsigned long)irq);
         else if (irq < VBOARD_UART_IRQ + 1 && irq == VBOARD_UART_IRQ)
@@ -276,10 +368,23 @@ static void check_devices(const struct config_host *h, struct system_config *sys
     }
     for (unsigned int i = 0; i < g->npt_regs; i++) {
         const struct plat_range *r = &g->pt_regs[i];
+        unsigned long long rb = r->base, rs = r->size;
+        const char *what;
         if ((r->base | r->size) & 0xfff || !r->size)
             cfg_msg(c, true, g->name, "passthrough reg",
-                    "0x%llx+0x%llx is not whole 4 KiB pages", (unsigned long long)r->base,
-                    (unsigned long long)r->size);
+                    "0x%llx+0x%llx is not whole 4 KiB pages", rb, rs);
+        else if (h->plat && overlaps_ram(h->plat, r->base, r->size))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is host RAM, not a device", rb, rs);
+        else if (h->plat && (what = hyp_device(h->plat, r->base, r->size)))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx overlaps the hypervisor's %s", rb, rs, what);
+        else if ((what = vboard_device(g, r->base, r->size)))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx collides with the guest's own %s", rb, rs, what);
+        else if ((what = pt_owner(sys, gi, r)))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is already given to guest '%s'", rb, rs, what);
         else if (h->host_fdt && !is_host_device(h->host_fdt, r->base, r->size))
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is not a device of the host", (unsigned long long)r->base,
@@ -289,23 +394,38 @@ static void check_devices(const struct config_host *h, struct system_config *sys
 
 static void check_images(struct guest_config *g, struct cfg_ctx *c)
 {
-    if (!g->mem_size || !g->kernel_size)
+    if (g->mem_size < GUEST_DTB_ROOM || !g->kernel_size)
         return;
+    uint64_t window = g->mem_size < GUEST_LOW_WINDOW ? g->mem_size : GUEST_LOW_WINDOW;
+    uint64_t dtb = window - GUEST_DTB_ROOM;
     if (g->format == KERNEL_RAW) {
-        if ((uint64_t)g->load_offset + g->kernel_size > g->mem_size)
+        uint64_t end = (uint64_t)g->load_offset + g->kernel_size;
+        if (end > g->mem_size)
             cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) does not "
                     "fit in memory", (unsigned long)g->kernel_size,
                     (unsigned long)g->load_offset);
+        else if (overlaps(g->load_offset, g->kernel_size, dtb, GUEST_DTB_ROOM))
+            cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) overlaps "
+                    "the device tree at offset 0x%llx", (unsigned long)g->kernel_size,
+                    (unsigned long)g->load_offset, (unsigned long long)dtb);
         if (g->entry_offset >= g->mem_size)
             cfg_msg(c, true, g->name, "entry-offset", "outside the guest's memory");
         return;
     }
-    /* zImage at +32 KiB, then the initrd and a 64 KiB DTB above it */
-    uint64_t need = LINUX_ZIMAGE_OFFSET + (uint64_t)g->kernel_size + g->initrd_size + 0x10000;
-    if (need > g->mem_size)
+    /* zImage at +32 KiB; the initrd page aligned below the 64 KiB DTB */
+    uint64_t need = LINUX_ZIMAGE_OFFSET + (uint64_t)g->kernel_size;
+    if (g->initrd_size)
+        need = ((need + 0xfff) & ~0xfffull) + g->initrd_size;
+    need += GUEST_DTB_ROOM;
+    if (need > window && window < g->mem_size)
+        cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
+                "kernel, initrd and DTB need %llu KiB of the first 256 MiB of memory",
+                (unsigned long long)((need + 1023) >> 10));
+    else if (need > window)
         cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
                 "kernel, initrd and DTB need %llu KiB, memory is %llu KiB",
-                (unsigned long long)(need >> 10), (unsigned long long)(g->mem_size >> 10));
+                (unsigned long long)((need + 1023) >> 10),
+                (unsigned long long)(g->mem_size >> 10));
 }
 
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,

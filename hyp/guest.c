@@ -18,6 +18,7 @@
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
 
 struct guest guests[GUEST_MAX];
 unsigned int nguests;
@@ -62,6 +63,12 @@ static void guest_uart_tx(void *ctx, char c)
         console_printf("[%s] %s\n", g->cfg->name, g->line);
         g->line_len = 0;
     }
+}
+
+static void guest_uart_irq(void *ctx, bool level)
+{
+    struct guest *g = ctx;
+    vgic_set_level(&g->vgic, 0, VBOARD_UART_IRQ, level);
 }
 
 void guests_init(const struct system_config *sys)
@@ -217,7 +224,7 @@ int guest_start(struct guest *g)
         return -1;
     }
     memset(&g->mmio, 0, sizeof(g->mmio));
-    vuart_init(&g->uart, guest_uart_tx, NULL, g);
+    vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, vuart_mmio, &g->uart);
     g->line_len = 0;
     g->dtb_ipa = dtb;
@@ -232,10 +239,17 @@ int guest_start(struct guest *g)
         v->exits = 0;
         memset(v->traps, 0, sizeof(v->traps));
     }
-    /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB) */
+    vgic_guest_init(g);
+    mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, g);
+    /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB); its
+     * own CPU resets it, so per-CPU state is cleaned where it lives */
     struct vcpu *v0 = &g->vcpu[0];
-    vcpu_reset(v0, entry, 0, 0xffffffffu, dtb);
-    v0->power = VCPU_ON;
+    v0->on_entry = entry;
+    v0->on_r[0] = 0;
+    v0->on_r[1] = 0xffffffffu;
+    v0->on_r[2] = dtb;
+    v0->power = VCPU_ON_PENDING;
+    v0->requests = VCPU_REQ_POWER_ON;
     dsb_ish();
     g->state = GUEST_RUNNING;
     dsb_ish();
@@ -255,6 +269,7 @@ void guest_stop(struct guest *g)
         ;
     if (!guest_vcpus_idle(g))
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
+    vgic_guest_release(g);
 }
 
 void guest_halt(struct guest *g)

@@ -9,6 +9,7 @@
 #include "vcpu.h"
 #include "vuart.h"
 #include "mm/stage2.h"
+#include "vgic/vgic.h"
 
 enum guest_state { GUEST_STOPPED, GUEST_RUNNING, GUEST_HALTED, GUEST_CRASHED };
 
@@ -27,6 +28,7 @@ struct guest {
     struct vcpu vcpu[GUEST_MAX_VCPUS];
     struct mmio_bus mmio;
     struct vuart uart;
+    struct vgic vgic;
     char line[160];                    /* guest console output, line buffered */
     unsigned int line_len;
     uint64_t cntvoff;

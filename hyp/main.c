@@ -17,6 +17,7 @@
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
 #include "guest.h"
 #include "guest_config.h"
 #include "sched.h"
@@ -112,9 +113,10 @@ static void guests_boot(void)
     }
 }
 
-static void uart_irq(unsigned int irq, void *arg)
+static bool uart_irq(unsigned int irq, void *arg)
 {
     pl011_irq(arg);
+    return true;
 }
 
 static void print_banner(void)
@@ -171,6 +173,7 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
         hyp_halt();
     }
     hyp_cpu_init();
+    vgic_hw_cpu_init();
     pcpus[0].online = true;
     pcpu_count = host.ncpus;
     print_banner();
@@ -199,6 +202,7 @@ void secondary_main(unsigned int index, uint32_t start_mode)
     hyp_mmu_harden();
     gic_cpu_init();
     hyp_cpu_init();
+    vgic_hw_cpu_init();
     pr_info("cpu%u: MPIDR 0x%08lx online (start mode %s)\n", index,
             (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
     this_cpu()->online = true;

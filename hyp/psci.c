@@ -59,8 +59,16 @@ static bool partita_call(const struct psci_env *e, uint32_t r[4])
         r[1] = e->ncpus;
         r[2] = e->self;
         return true;
+    case PARTITA_HC_STATS: {
+        uint64_t v;
+        if (!e->stat || !e->stat(e->ctx, r[1], &v))
+            return false;
+        r[0] = (uint32_t)v;
+        r[1] = (uint32_t)(v >> 32);
+        return true;
+    }
     case PARTITA_HC_CALL_COUNT:
-        r[0] = 2;
+        r[0] = 3;
         return true;
     case PARTITA_HC_CALL_UID:
         /* UUID 5061726b-6974-6100-8000-000000000001 ("Partita") */

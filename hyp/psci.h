@@ -38,11 +38,19 @@
 /* Partita's calls: SMC32 fast calls, owning entity 6 (hypervisor service) */
 #define PARTITA_HC_VERSION      0x86000000u  /* r0 = major << 16 | minor */
 #define PARTITA_HC_GUEST_INFO   0x86000001u  /* r0 = guest id, r1 = vCPUs, r2 = this vCPU */
+#define PARTITA_HC_STATS        0x86000002u  /* r1 = counter: r0:r1 = its 64-bit value */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u
 #define PARTITA_VERSION_MAJOR   0
 #define PARTITA_VERSION_MINOR   1
+
+/* PARTITA_HC_STATS counters */
+#define PARTITA_STAT_EXITS      0   /* exits of this vCPU */
+#define PARTITA_STAT_IDLE       1   /* counter ticks its physical CPU slept */
+#define PARTITA_STAT_TRAP(n)    (16 + (n))  /* traps by cause (enum trap_cause) */
+#define PARTITA_STAT_INJECTED   32  /* virtual interrupts put in list registers */
+#define PARTITA_STAT_MAINT      33  /* maintenance interrupts */
 
 enum vcpu_power_state { PSCI_STATE_OFF, PSCI_STATE_ON_PENDING, PSCI_STATE_ON };
 
@@ -61,6 +69,8 @@ struct psci_env {
     void (*suspend_self)(void *ctx);                    /* standby until an interrupt */
     void (*system_off)(void *ctx);
     void (*system_reset)(void *ctx);
+    /* counter n of the calling vCPU (see PARTITA_STAT_*); false if none */
+    bool (*stat)(void *ctx, uint32_t n, uint64_t *value);
     uint32_t guest_id;
     void *ctx;
 };

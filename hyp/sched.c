@@ -11,6 +11,8 @@
 #include "percpu.h"
 #include "traps.h"
 #include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
+#include "hyp.h"
 
 static volatile bool cpu0_work;
 
@@ -31,7 +33,11 @@ static void vcpu_take_requests(struct vcpu *v)
 {
     uint32_t req = __atomic_exchange_n(&v->requests, 0, __ATOMIC_SEQ_CST);
     if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
-        vcpu_reset(v, v->on_entry, v->on_context, 0, 0);
+        vgic_vcpu_reset(&v->guest->vgic, v->id);
+        /* a timer interrupt forwarded to the previous life and never
+         * EOIed stays active in the GIC: end it here, on its own CPU */
+        gic_irq_deactivate(host.timer.irq_virt);
+        vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
         v->power = VCPU_ON;
     }
 }
@@ -79,6 +85,8 @@ void pcpu_loop(void)
         }
         vcpu_load(v);
         while (vcpu_runnable(v) && !(boot_cpu && cpu0_busy())) {
+            if (vgic_needs_flush(&v->vgic))
+                vgic_vcpu_flush(v);
             uint32_t reason = guest_enter(&v->regs);
             trap_handle_exit(v, reason);
         }

@@ -11,6 +11,7 @@
 #include "percpu.h"
 #include "psci.h"
 #include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
 
 #define EC_UNKNOWN   0x00
 #define EC_WFX       0x01
@@ -35,7 +36,7 @@ void vcpu_wait(struct vcpu *v)
 {
     /* IRQs stay masked: WFI still wakes on a pending one, which we then
      * take in HYP before looking again (no lost wake-up) */
-    if (v->requests)
+    if (v->requests || vgic_vcpu_wants_wake(v))
         return;
     uint64_t t0 = sysreg_read_cntpct();
     wfi();
@@ -73,6 +74,12 @@ static void trap_cp15_32(struct vcpu *v, uint32_t hsr)
     bool read = hsr & 1;
     uint32_t val = 0;
 
+    if (crn == 14) {
+        /* the physical timer (CNTHCTL.PL1PCEN = 0) is the hypervisor's:
+         * guests use the virtual timer; this one is undefined for them */
+        vcpu_inject_undef(v);
+        return;
+    }
     if (crn == 1 && opc1 == 0 && crm == 0 && opc2 == 1) {
         /* ACTLR: the guest sees the real value (SMP set), writes are ignored */
         if (read)
@@ -91,6 +98,10 @@ static void trap_cp15_32(struct vcpu *v, uint32_t hsr)
 static void trap_raz_wi_64(struct vcpu *v, uint32_t hsr)
 {
     v->traps[TRAP_CP14]++;
+    if (HSR_EC(hsr) == EC_CP15_64 && ((hsr >> 1) & 0xf) == 14) {
+        vcpu_inject_undef(v);   /* CNTP_CVAL: see trap_cp15_32 */
+        return;
+    }
     if (vcpu_condition_passed(v, hsr) && (hsr & 1)) {
         vcpu_set_reg(v, (hsr >> 5) & 0xf, 0);
         vcpu_set_reg(v, (hsr >> 10) & 0xf, 0);
@@ -139,7 +150,8 @@ static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t con
 {
     struct vcpu *t = &((struct vcpu *)ctx)->guest->vcpu[i];
     t->on_entry = entry;
-    t->on_context = context;
+    t->on_r[0] = context;
+    t->on_r[1] = t->on_r[2] = 0;
     t->power = VCPU_ON_PENDING;
     __atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
     gic_kick_cpu(t->pcpu);
@@ -155,6 +167,24 @@ static void env_system_reset(void *ctx)
     guest_request_restart(g);
 }
 
+static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
+{
+    struct vcpu *v = ctx;
+    if (n == PARTITA_STAT_EXITS)
+        *value = v->exits;
+    else if (n == PARTITA_STAT_IDLE)
+        *value = this_cpu()->idle_ticks;
+    else if (n >= PARTITA_STAT_TRAP(0) && n < PARTITA_STAT_TRAP(TRAP_NR))
+        *value = v->traps[n - PARTITA_STAT_TRAP(0)];
+    else if (n == PARTITA_STAT_INJECTED)
+        *value = v->vgic.stats.injected;
+    else if (n == PARTITA_STAT_MAINT)
+        *value = v->vgic.stats.maintenance;
+    else
+        return false;
+    return true;
+}
+
 static void smccc_call(struct vcpu *v)
 {
     struct psci_env env = {
@@ -163,6 +193,7 @@ static void smccc_call(struct vcpu *v)
         .entry_valid = env_entry_valid, .power_on = env_power_on,
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
+        .stat = env_stat,
         .guest_id = v->guest->id, .ctx = v,
     };
     psci_handle(&env, v->regs.r);

@@ -9,6 +9,7 @@
 #include "guest.h"
 #include "mmio.h"
 #include "insn.h"
+#include "vgic/vgic_hw.h"
 
 /*
  * HCR for every guest (ARM ARM B4.1.65):
@@ -68,12 +69,14 @@ void vcpu_load(struct vcpu *v)
     banked_restore(&v->banked);
     cp15_restore(&v->cp15);
     vtimer_restore(&v->timer);
+    vgic_restore(&v->vgic);
     isb();
     v->loaded = true;
 }
 
 void vcpu_put(struct vcpu *v)
 {
+    vgic_save(&v->vgic);
     vtimer_save(&v->timer);
     cp15_save(&v->cp15);
     banked_save(&v->banked);

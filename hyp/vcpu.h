@@ -16,6 +16,7 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 #include <stdbool.h>
+#include "vgic/vgic.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
 struct vcpu_regs {
@@ -62,12 +63,13 @@ struct vcpu {
     struct vcpu_banked banked;
     struct vcpu_cp15 cp15;
     struct vcpu_timer timer;
+    struct vgic_cpu vgic;
     struct guest *guest;
     unsigned int id;                /* index within the guest */
     unsigned int pcpu;              /* physical CPU it is pinned to */
     uint32_t vmpidr;
     volatile enum vcpu_power power;
-    uint32_t on_entry, on_context;  /* PSCI CPU_ON arguments */
+    uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
     volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
     uint64_t exits;

@@ -72,6 +72,9 @@ int s2_map(struct stage2 *s2, uint64_t ipa, uint64_t pa, uint64_t size, unsigned
     const uint64_t blk = 1ull << L2_SHIFT, pg = 1ull << L3_SHIFT;
     if ((ipa | pa | size) & (pg - 1) || ipa + size > (1ull << 32) || ipa + size < ipa)
         return -1;
+    /* the output address is 40 bits (B3.6.1): more would land in RES0 or XN */
+    if (pa + size > (1ull << 40) || pa + size < pa)
+        return -1;
     uint64_t d = s2_desc_attrs(attrs);
     while (size) {
         uint64_t *l2 = s2_next(s2, &s2->root[(ipa >> L1_SHIFT) & 3]);

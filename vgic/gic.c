@@ -10,8 +10,9 @@
 #include "hyp/percpu.h"
 #include "mm/hyp_mmu.h"
 
-static volatile uint8_t *gicd, *gicc;
+static volatile uint8_t *gicd, *gicc, *gich;
 static struct gic_info info;
+static bool security_extn;     /* GICD_TYPER.SecurityExtn: we see the NS view */
 static struct {
     irq_handler_t fn;
     void *arg;
@@ -37,7 +38,8 @@ int gic_init(const struct platform *p)
     gicd = ioremap(p->gic.gicd.base, 0x1000);
     /* GICC_DIR is at 0x1000: the CPU interface spans 8 KiB */
     gicc = ioremap(p->gic.gicc.base, 0x2000);
-    if (!gicd || !gicc)
+    gich = ioremap(p->gic.gich.base, 0x1000);
+    if (!gicd || !gicc || !gich)
         return -1;
     uint32_t typer = d_rd(GICD_TYPER);
     info.nr_irqs = ((typer & 0x1f) + 1) * 32;
@@ -45,8 +47,19 @@ int gic_init(const struct platform *p)
         info.nr_irqs = GIC_MAX_IRQS;
     info.nr_cpus_if = ((typer >> 5) & 7) + 1;
     info.gicd_iidr = d_rd(GICD_IIDR);
+    security_extn = (typer >> 10) & 1;
 
     d_wr(GICD_CTLR, 0);
+    /*
+     * Every interrupt in Group 1.  With the Security Extensions the secure
+     * side did it (firmware, or Partita itself in a secure start) and these
+     * writes are ignored.  Without them it matters for hardware-linked list
+     * registers: a guest's EOI deactivates the physical interrupt like a
+     * non-secure GICC_DIR write, which QEMU (like a secure GIC) ignores for
+     * Group 0 (GICv2 5.2.1).
+     */
+    for (unsigned int i = 0; i < info.nr_irqs; i += 32)
+        d_wr(GICD_IGROUPR + i / 8, 0xffffffff);
     for (unsigned int i = 32; i < info.nr_irqs; i += 32) {
         d_wr(GICD_ICENABLER + i / 8, 0xffffffff);
         d_wr(GICD_ICPENDR + i / 8, 0xffffffff);
@@ -54,7 +67,8 @@ int gic_init(const struct platform *p)
     }
     for (unsigned int i = 32; i < info.nr_irqs; i++)
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
-    d_wr(GICD_CTLR, 1);     /* non-secure view: enable Group 1 forwarding */
+    /* NS view: bit 0 enables Group 1; otherwise EnableGrp0 | EnableGrp1 */
+    d_wr(GICD_CTLR, security_extn ? 1 : 3);
     gic_cpu_init();
     return 0;
 }
@@ -77,9 +91,13 @@ void gic_cpu_init(void)
     d_wr(GICD_ISENABLER, 0x0000ffff);   /* SGIs always on */
     for (unsigned int i = 0; i < 32; i++)
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
+    d_wr(GICD_IGROUPR, 0xffffffff);     /* banked SGIs/PPIs: Group 1 too */
     c_wr(GICC_PMR, 0xf0);
     c_wr(GICC_BPR, 0);
-    c_wr(GICC_CTLR, 1 | (1 << 9));      /* EnableGrp1, EOImodeNS */
+    if (security_extn)
+        c_wr(GICC_CTLR, 1 | (1 << 9));  /* NS view: EnableGrp1, EOImodeNS */
+    else    /* EnableGrp0|Grp1, AckCtl (ack Group 1 here), EOImodeS|EOImodeNS */
+        c_wr(GICC_CTLR, 1 | 2 | 4 | (1 << 9) | (1 << 10));
 }
 
 uint8_t gic_cpu_if_mask(void)
@@ -100,6 +118,28 @@ void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
     if (irq >= 32)
         d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
     d_wr(GICD_ISENABLER + (irq / 32) * 4, 1u << (irq % 32));
+}
+
+volatile uint8_t *gic_gich(void)
+{
+    return gich;
+}
+
+void gic_irq_set_target(unsigned int irq, unsigned int pcpu)
+{
+    if (irq >= 32 && pcpu < MAX_CPUS)
+        d_wr8(GICD_ITARGETSR + irq, cpu_if_mask[pcpu]);
+}
+
+void gic_irq_set_priority(unsigned int irq, uint8_t prio)
+{
+    d_wr8(GICD_IPRIORITYR + irq, prio);
+}
+
+void gic_irq_deactivate(unsigned int irq)
+{
+    /* for this CPU's PPIs the banked register; SPIs wherever they are */
+    d_wr(GICD_ICACTIVER + (irq / 32) * 4, 1u << (irq % 32));
 }
 
 void gic_irq_disable(unsigned int irq)
@@ -126,13 +166,13 @@ void gic_handle_irq(void)
         unsigned int irq = iar & 0x3ff;
         if (irq >= GIC_MAX_IRQS)
             break;
+        bool done = true;
         if (handlers[irq].fn)
-            handlers[irq].fn(irq, handlers[irq].arg);
-        else if (irq == SGI_KICK)
-            ;   /* the exit it caused was the point */
-        else
+            done = handlers[irq].fn(irq, handlers[irq].arg);
+        else if (irq != SGI_KICK)   /* a kick's exit was the point */
             pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
-        c_wr(GICC_EOIR, iar);
-        c_wr(GICC_DIR, iar);
+        c_wr(GICC_EOIR, iar);       /* priority drop */
+        if (done)
+            c_wr(GICC_DIR, iar);    /* else the guest's EOI deactivates it */
     }
 }

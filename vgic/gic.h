@@ -34,7 +34,9 @@
 #define GIC_SPURIOUS     1023
 #define GIC_MAX_IRQS     1020
 
-typedef void (*irq_handler_t)(unsigned int irq, void *arg);
+/* Returns true when the interrupt is done with (deactivate it now), false
+ * when it was forwarded to a guest, whose EOI will deactivate it. */
+typedef bool (*irq_handler_t)(unsigned int irq, void *arg);
 
 struct gic_info {
     unsigned int nr_irqs;       /* from GICD_TYPER.ITLinesNumber */
@@ -49,6 +51,11 @@ void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg);
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask);
 void gic_irq_disable(unsigned int irq);
 void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask);
+void gic_irq_set_target(unsigned int irq, unsigned int pcpu);
+void gic_irq_set_priority(unsigned int irq, uint8_t prio);
+/* deactivate a forwarded interrupt the guest will never EOI (reset, stop) */
+void gic_irq_deactivate(unsigned int irq);
+volatile uint8_t *gic_gich(void);   /* the hypervisor control interface */
 /* Hypervisor SGI: make a physical CPU leave its guest and look for work */
 #define SGI_KICK 0
 void gic_kick_cpu(unsigned int pcpu);

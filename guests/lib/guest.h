@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stddef.h>
 
 #define VUART_BASE   0x09000000u
 #define GICD_BASE    0x08000000u
@@ -37,13 +38,26 @@ struct smc_ret smc_call(uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3);
 #define PSCI_FEATURES       0x8400000au
 #define PARTITA_VERSION     0x86000000u
 #define PARTITA_GUEST_INFO  0x86000001u
+#define PARTITA_STATS       0x86000002u
+#define STAT_EXITS          0
+#define STAT_IDLE           1
+#define STAT_TRAP(n)        (16 + (n))   /* 0 WFI 1 CP15 2 CP14 3 HVC 4 SMC 5 MMIO 6 abort 7 pabt 8 undef 9 IRQ */
+#define STAT_INJECTED       32
+#define STAT_MAINT          33
+static inline uint64_t partita_stat(uint32_t n);
 
 /* What the last expected exception recorded */
 struct fault_record {
     volatile unsigned int count;
     volatile uint32_t kind;         /* 1 undef, 3 prefetch abort, 4 data abort */
     volatile uint32_t pc, far, fsr;
+    volatile uint32_t spsr;         /* the interrupted state (mode, T, IT) */
+    volatile uint32_t mode;         /* the mode the handler ran in */
+    volatile uint32_t insn;         /* the faulting instruction (undef only) */
 };
+#define FAULT_UNDEF 1
+#define FAULT_PABT  3
+#define FAULT_DABT  4
 extern struct fault_record faults[8];   /* per vCPU */
 
 /* Run fn expecting exactly one exception of kind; returns its record */
@@ -64,10 +78,113 @@ void guest_main(uint32_t dtb);
 void guest_secondary(unsigned int cpu);
 extern void secondary_start(void);
 
-static inline uint32_t mmio_read32(uint32_t a) { return *(volatile uint32_t *)a; }
-static inline void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline void dsb(void) { __asm__ volatile("dsb sy" ::: "memory"); }
 static inline void isb(void) { __asm__ volatile("isb" ::: "memory"); }
+
+/* ---- more of the library (all optional for a guest) ---- */
+
+/* PSCI return codes */
+#define PSCI_SUCCESS             0
+#define PSCI_NOT_SUPPORTED      -1
+#define PSCI_INVALID_PARAMETERS -2
+#define PSCI_DENIED             -3
+#define PSCI_ALREADY_ON         -4
+#define PSCI_ON_PENDING         -5
+#define PSCI_INVALID_ADDRESS    -9
+#define SMCCC_VERSION_FN        0x80000000u
+
+/* Thumb entry point for PSCI CPU_ON (use its address | 1) */
+extern void secondary_start_thumb(void);
+extern volatile uint32_t thumb_entries[8];   /* Thumb starts per vCPU */
+/* how vCPU 0 started (start.S) and the last start of each secondary */
+struct boot_state { uint32_t dtb, r0, r1, cpsr, sctlr; };
+extern struct boot_state boot_state;
+struct secondary_state { volatile uint32_t cpsr, sctlr; };
+extern struct secondary_state secondary_state[8];
+
+/* What the guest's device tree says (filled in before guest_main) */
+struct guest_dt {
+    bool valid;
+    uint32_t mem_base, mem_size;    /* /memory reg */
+    unsigned int ncpus;             /* /cpus/cpu@N nodes */
+    char bootargs[256];             /* /chosen bootargs */
+    char cpu_compatible[32];        /* of /cpus/cpu@0 */
+    char psci_method[8];            /* /psci method */
+};
+extern struct guest_dt guest_dt;
+bool dt_parse(const void *dtb, struct guest_dt *out);
+/* "key=v1,v2,..." in bootargs: numbers (C syntax); returns how many */
+int bootarg_u32s(const char *key, uint32_t *vals, int max);
+bool bootarg_u32(const char *key, uint32_t *val);
+
+/* The image's extent: [RAM_BASE, image_end()) holds code, data, bss, stacks */
+uint32_t image_end(void);
+
+/* Accesses that may abort: true if they did (the fault is in faults[cpu]) */
+bool try_read32(uint32_t addr, uint32_t *val);
+bool try_write32(uint32_t addr, uint32_t val);
+bool try_read8(uint32_t addr, uint32_t *val);
+bool try_exec(uint32_t addr);          /* branch there, come back on a prefetch abort */
+struct fault_record *my_fault(void);
+
+/* SMP helpers */
+typedef struct { volatile uint32_t v; } gspinlock_t;
+void gspin_lock(gspinlock_t *l);
+void gspin_unlock(gspinlock_t *l);
+uint32_t atomic_add(volatile uint32_t *p, uint32_t n);   /* returns the new value */
+uint64_t ms_to_ticks(uint32_t ms);
+void delay_ms(uint32_t ms);
+
+/* Stage-1 MMU: flat (VA = IPA) 1 MiB sections, RAM window normal write-back,
+ * the rest device and execute-never; one table for every vCPU */
+void mmu_enable(void);
+void mmu_disable(void);                /* cleans the data cache first */
+bool mmu_enabled(void);
+#define SECT_NORMAL  0x00011c0eu       /* TEX=001 C=1 B=1 (WBWA), AP=011, S */
+#define SECT_DEVICE  0x00000c16u       /* TEX=000 C=0 B=1 (shareable device), AP=011, XN */
+void mmu_map_section(uint32_t va, uint32_t desc);   /* desc: PA | SECT_*, or a table */
+uint32_t mmu_section(uint32_t va);
+
+/* RAM test over [start, end) (word aligned): each word its own address,
+ * then its complement, then alternating bits, each written in full before
+ * it is read back (so aliased pages show up), and byte/halfword stores.
+ * Returns the number of bad words; *first_bad gets the first one. */
+uint32_t ram_test(uint32_t start, uint32_t end, uint32_t *first_bad);
+/* Words in [start, end) that are not zero (first one in *first) */
+uint32_t ram_count_nonzero(uint32_t start, uint32_t end, uint32_t *first);
+
+/* Cache maintenance by set/way over every level CLIDR reports */
+enum setway_op { SETWAY_DCISW, SETWAY_DCCSW, SETWAY_DCCISW };
+unsigned int dcache_setway_all(enum setway_op op);   /* returns the number of ops */
+
+static inline uint32_t read_cpsr(void)
+{
+    uint32_t v;
+    __asm__ volatile("mrs %0, cpsr" : "=r"(v));
+    return v;
+}
+static inline uint32_t read_sctlr(void)
+{
+    uint32_t v;
+    __asm__ volatile("mrc p15, 0, %0, c1, c0, 0" : "=r"(v));
+    return v;
+}
+static inline uint32_t read_mpidr(void)
+{
+    uint32_t v;
+    __asm__ volatile("mrc p15, 0, %0, c0, c0, 5" : "=r"(v));
+    return v;
+}
+static inline uint64_t cntpct(void)
+{
+    uint32_t lo, hi;
+    isb();
+    __asm__ volatile("mrrc p15, 0, %0, %1, c14" : "=r"(lo), "=r"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint32_t mmio_read32(uint32_t a) { return *(volatile uint32_t *)a; }
+static inline void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline uint64_t cntvct(void)
 {
     uint32_t lo, hi;
@@ -80,6 +197,12 @@ static inline uint32_t cntfrq(void)
     uint32_t v;
     __asm__ volatile("mrc p15, 0, %0, c14, c0, 0" : "=r"(v));
     return v;
+}
+
+static inline uint64_t partita_stat(uint32_t n)
+{
+    struct smc_ret r = hvc_call(PARTITA_STATS, n, 0, 0);
+    return ((uint64_t)r.r1 << 32) | r.r0;
 }
 
 #endif

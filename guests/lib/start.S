@@ -50,6 +50,10 @@ setup_stacks:
 
 boot_primary:
     mov     r5, r2                  @ DTB
+    mov     r6, r0                  @ r0..r2, CPSR and SCTLR as the vCPU started,
+    mov     r7, r1                  @ kept for the tests in boot_state
+    mrs     r8, cpsr
+    mrc     p15, 0, r9, c1, c0, 0
     mov     r4, #0
     bl      setup_stacks
     /* clear .bss */
@@ -59,6 +63,8 @@ boot_primary:
 1:  cmp     r0, r1
     strlo   r2, [r0], #4
     blo     1b
+    ldr     r0, =boot_state
+    stm     r0, {r5-r9}             @ dtb, r0, r1, cpsr, sctlr
     mov     r0, r5
     bl      guest_boot_main
     b       .
@@ -66,10 +72,46 @@ boot_primary:
     .globl secondary_start
 secondary_start:
     mov     r4, r0                  @ context id = vCPU index
+    ldr     r1, =secondary_state    @ CPSR and SCTLR at entry, per vCPU
+    and     r2, r0, #7
+    add     r1, r1, r2, lsl #3
+    mrs     r2, cpsr
+    mrc     p15, 0, r3, c1, c0, 0
+    stm     r1, {r2, r3}
     bl      setup_stacks
     mov     r0, r4
     bl      guest_secondary_main
     b       .
+
+/* the same entry for PSCI CPU_ON with bit 0 of the address set: the vCPU
+ * starts in Thumb state; it notes that in thumb_entries[context id] */
+    .thumb
+    .thumb_func
+    .type   secondary_start_thumb, %function
+    .globl secondary_start_thumb
+secondary_start_thumb:
+    ldr     r1, =thumb_entries
+    lsls    r2, r0, #2
+    ldr     r3, [r1, r2]
+    adds    r3, r3, #1
+    str     r3, [r1, r2]
+    ldr     r1, =secondary_start
+    bx      r1
+    .ltorg
+    .arm
+
+    .bss
+    .align  2
+    .globl  thumb_entries
+thumb_entries:
+    .space  4 * 8
+    .globl  boot_state
+boot_state:
+    .space  4 * 5
+    .globl  secondary_state
+secondary_state:
+    .space  8 * 8
+    .text
 
 /* exceptions: save the caller-saved state and call C with a frame */
 .macro VEC name, handler, lradj

@@ -1,0 +1,191 @@
+/*
+ * libFuzzer target for the configuration parser (hyp/config.c), the host
+ * platform probe (hyp/platform.c) and the guest DT writer (hyp/guest_dt.c).
+ *
+ * Each input is tried twice:
+ *   1. as the configuration blob, validated against QEMU virt (the host
+ *      fixture), and every guest of an accepted configuration gets its DT;
+ *   2. as the host's device tree: platform_probe, then the known-good
+ *      configuration validated against that host (its passthrough ranges
+ *      are looked up in the fuzzed tree) and the guests' DTs written with
+ *      the fuzzed tree as the source of passthrough nodes.
+ * Nothing may crash, and what config_load promises must hold: its result
+ * is the number of error lines, and an accepted configuration is sane.
+ *
+ * Built and run by tests/unit/fuzz.sh; FUZZ_FIXTURES names the folder of
+ * compiled fixtures (qemu-virt.dtb, config-good.dtb).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libfdt.h>
+#include "hyp/guest_config.h"
+#include "hyp/guest_dt.h"
+#include "hyp/platform.h"
+
+#define HYP_START 0x40000000u
+#define HYP_END   0x40800000u
+
+static void *virt_dtb, *good_cfg;
+static struct platform virt;
+static struct system_config sys;
+static uint8_t dt_buf[0x10000];
+
+#define CHECK(cond) do { \
+        if (!(cond)) { \
+            fprintf(stderr, "fuzz_config: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+            abort(); \
+        } \
+    } while (0)
+
+static void *read_file(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "fuzz_config: cannot open %s (set FUZZ_FIXTURES)\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    void *buf = malloc((size_t)n);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+        exit(1);
+    fclose(f);
+    return buf;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    const char *dir = getenv("FUZZ_FIXTURES");
+    char err[160];
+    if (!dir)
+        dir = "build/unit/fixtures";
+    virt_dtb = read_file(dir, "qemu-virt.dtb");
+    good_cfg = read_file(dir, "config-good.dtb");
+    if (platform_probe(virt_dtb, &virt, err, sizeof(err)) != 0) {
+        fprintf(stderr, "fuzz_config: qemu-virt.dtb: %s\n", err);
+        exit(1);
+    }
+    return 0;
+}
+
+struct tally {
+    int errors;
+};
+
+static void report(void *ctx, bool is_error, const char *msg)
+{
+    struct tally *t = ctx;
+    size_t n = strlen(msg);
+    CHECK(n > 0 && n < 256);
+    CHECK(strncmp(msg, "guest '", 7) == 0);
+    CHECK(!strchr(msg, '\n'));
+    t->errors += is_error;
+}
+
+/* what an accepted configuration promises the loader */
+static void check_accepted(const struct config_host *h, const uint8_t *blob, size_t size)
+{
+    CHECK(sys.nguests <= GUEST_MAX);
+    for (unsigned int i = 0; i < sys.nguests; i++) {
+        const struct guest_config *g = &sys.guests[i];
+        CHECK(g->ncpus >= 1 && g->ncpus <= GUEST_MAX_VCPUS);
+        for (unsigned int k = 0; k < g->ncpus; k++)
+            CHECK(!h->plat || g->cpus[k] < h->plat->ncpus);
+        CHECK(g->mem_size >= 0x10000 && !(g->mem_base & 0xfff) && !(g->mem_size & 0xfff));
+        CHECK(g->mem_base + g->mem_size > g->mem_base);
+        CHECK(g->mem_base >= h->hyp_end || g->mem_base + g->mem_size <= h->hyp_start);
+        CHECK(g->kernel_size > 0);
+        CHECK(g->kernel >= blob && g->kernel + g->kernel_size <= blob + size);
+        CHECK(!g->initrd_size || (g->initrd >= blob && g->initrd + g->initrd_size <= blob + size));
+        CHECK(strlen(g->name) < GUEST_NAME_MAX && strlen(g->bootargs) < GUEST_BOOTARGS_MAX);
+        CHECK(g->npt_regs <= GUEST_MAX_PT_REGS && g->npt_irqs <= GUEST_MAX_PT_IRQS);
+        for (unsigned int k = 0; k < g->npt_irqs; k++)
+            CHECK(g->pt_irqs[k] >= 32 && g->pt_irqs[k] < 1020);
+        if (g->format == KERNEL_RAW)
+            CHECK((uint64_t)g->load_offset + g->kernel_size <= g->mem_size &&
+                  g->entry_offset < g->mem_size);
+    }
+}
+
+static void write_guest_dts(const void *host_fdt)
+{
+    for (unsigned int i = 0; i < sys.nguests; i++) {
+        const struct guest_config *g = &sys.guests[i];
+        struct guest_dt_info info = { (uint32_t)guest_ram_ipa(g), 0, 0, "arm,cortex-a15",
+                                      host_fdt };
+        if (g->initrd_size) {
+            info.initrd_ipa = info.ram_ipa + 0x100000;
+            info.initrd_size = g->initrd_size;
+        }
+        int size = guest_dt_build(dt_buf, sizeof(dt_buf), g, &info);
+        CHECK(size > 0 && size <= (int)sizeof(dt_buf));
+        CHECK(fdt_check_full(dt_buf, (size_t)size) == 0);
+    }
+}
+
+static int load(const void *blob, const struct config_host *h)
+{
+    struct tally t = { 0 };
+    int rc = config_load(blob, h, &sys, report, &t);
+    CHECK(rc == t.errors);
+    return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /*
+     * The hypervisor knows how large the linked configuration (and the
+     * copied host DT) is; libfdt trusts the header's totalsize.  So the
+     * blob is a copy that holds a whole header and claims no more bytes
+     * than it has: past that, ASan sees any read beyond the input.
+     */
+    size_t n = size < 64 ? 64 : size;
+    uint8_t *blob = calloc(1, n);
+    if (!blob)
+        return 0;
+    memcpy(blob, data, size);
+    if (fdt32_ld((const fdt32_t *)(blob + 4)) > n)
+        fdt32_st(blob + 4, (uint32_t)n);
+
+    /* 1. the input as the configuration */
+    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb };
+    if (load(blob, &h) == 0) {
+        check_accepted(&h, blob, n);
+        write_guest_dts(virt_dtb);
+    }
+
+    /*
+     * 2. the input as the host's device tree.  Skipped for blobs of format
+     * version < 16: libfdt 1.6.1's fdt_check_full, which platform_probe
+     * calls, dereferences NULL on them (fdt_get_name gives NULL for the
+     * root of an old-format tree).  FUZZ_OLD_VERSIONS=1 tries them anyway.
+     */
+    struct platform plat;
+    char err[160];
+    static int old_versions = -1;
+    if (old_versions < 0)
+        old_versions = getenv("FUZZ_OLD_VERSIONS") != NULL;
+    if (!old_versions && fdt_magic(blob) == FDT_MAGIC && fdt_version(blob) < 16) {
+        free(blob);
+        return 0;
+    }
+    if (platform_probe(blob, &plat, err, sizeof(err)) == 0) {
+        CHECK(plat.ncpus <= PLAT_MAX_CPUS && plat.nmem <= PLAT_MAX_MEM);
+        struct config_host fh = { &plat, HYP_START, HYP_END, blob };
+        if (load(good_cfg, &fh) == 0) {
+            check_accepted(&fh, good_cfg, fdt_totalsize(good_cfg));
+            write_guest_dts(blob);
+        }
+    } else {
+        CHECK(memchr(err, '\0', sizeof(err)) != NULL);
+    }
+    free(blob);
+    return 0;
+}

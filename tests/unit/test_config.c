@@ -1,0 +1,1242 @@
+/*
+ * Host unit tests for the configuration parser and validator (hyp/config.c).
+ *
+ * The host is QEMU virt as its own device tree describes it
+ * (fixtures/qemu-virt.dts through platform_probe: 4 CPUs, 1 GiB at
+ * 0x40000000, UART IRQ 33, maintenance IRQ 25), with the hypervisor at
+ * 0x40000000-0x40800000.  fixtures/config-good.dts is right in every
+ * respect; most error tests break one property of a copy of it and expect
+ * exactly the report lines they name: "guest 'NAME': property 'PROP': ...".
+ * The runner starts us in build/unit, where the fixtures are compiled.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libfdt.h>
+#include "hyp/guest_config.h"
+#include "hyp/platform.h"
+
+#define HYP_START 0x40000000u
+#define HYP_END   0x40800000u
+
+static struct platform virt;            /* QEMU virt, probed once */
+static void *virt_dtb;
+static struct system_config sys;
+
+/* ---- the report ---- */
+
+static struct line {
+    bool error;
+    char text[320];
+} lines[64];
+static int nlines;
+
+static void collect(void *ctx, bool is_error, const char *msg)
+{
+    assert_ptr_equal(ctx, lines);
+    if (nlines == (int)(sizeof(lines) / sizeof(lines[0])))
+        fail_msg("more than %d report lines", nlines);
+    lines[nlines].error = is_error;
+    snprintf(lines[nlines].text, sizeof(lines[nlines].text), "%s", msg);
+    if (strlen(msg) >= sizeof(lines[nlines].text))
+        fail_msg("report line longer than %zu: %s", sizeof(lines[0].text), msg);
+    nlines++;
+}
+
+static void dump_lines(void)
+{
+    for (int i = 0; i < nlines; i++)
+        print_message("  %s %s\n", lines[i].error ? "error:" : "warning:", lines[i].text);
+}
+
+struct want {
+    const char *guest, *prop, *text;
+};
+
+static bool line_matches(const struct line *l, const struct want *w)
+{
+    char prefix[128];
+    if (w->prop)
+        snprintf(prefix, sizeof(prefix), "guest '%s': property '%s': ", w->guest, w->prop);
+    else
+        snprintf(prefix, sizeof(prefix), "guest '%s': ", w->guest);
+    return strncmp(l->text, prefix, strlen(prefix)) == 0 &&
+           strstr(l->text + strlen(prefix), w->text) != NULL;
+}
+
+/* The lines of one kind are exactly the wanted ones (in any order). */
+static void expect_lines(bool errors, const struct want *w)
+{
+    bool used[64] = { false };
+    int n = 0, have = 0;
+    for (int i = 0; i < nlines; i++) {
+        if (strchr(lines[i].text, '\n'))
+            fail_msg("a report line with a newline: \"%s\"", lines[i].text);
+        if (strncmp(lines[i].text, "guest '", 7) != 0)
+            fail_msg("a report line that names no guest: \"%s\"", lines[i].text);
+        have += lines[i].error == errors;
+    }
+    for (; w[n].guest; n++) {
+        int i;
+        for (i = 0; i < nlines; i++)
+            if (!used[i] && lines[i].error == errors && line_matches(&lines[i], &w[n]))
+                break;
+        if (i == nlines) {
+            dump_lines();
+            fail_msg("no %s line \"guest '%s': property '%s': ...%s...\"",
+                     errors ? "error" : "warning", w[n].guest, w[n].prop, w[n].text);
+        }
+        used[i] = true;
+    }
+    if (have != n) {
+        dump_lines();
+        fail_msg("%d %s lines, expected %d", have, errors ? "error" : "warning", n);
+    }
+}
+
+/* config_load's result is the number of error lines, and these are they */
+static void expect_errors(int rc, const struct want *w)
+{
+    int errs = 0;
+    for (int i = 0; i < nlines; i++)
+        errs += lines[i].error;
+    if (rc != errs) {
+        dump_lines();
+        fail_msg("config_load returned %d with %d error lines", rc, errs);
+    }
+    expect_lines(true, w);
+}
+
+#define END { NULL, NULL, NULL }
+#define EXPECT(rc, ...) expect_errors((rc), (const struct want[]){ __VA_ARGS__, END })
+#define EXPECT_OK(rc) expect_errors((rc), (const struct want[]){ END })
+#define EXPECT_WARNINGS(...) expect_lines(false, (const struct want[]){ __VA_ARGS__, END })
+
+/* ---- blobs ---- */
+
+static void *load_dtb(const char *name, size_t extra)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "fixtures/%s.dtb", name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s (the tests run in build/unit)", path);
+    fseek(f, 0, SEEK_END);
+    size_t n = (size_t)ftell(f);
+    rewind(f);
+    void *buf = malloc(n + extra);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, n, f), n);
+    fclose(f);
+    if (extra)
+        assert_int_equal(fdt_open_into(buf, buf, (int)(n + extra)), 0);
+    return buf;
+}
+
+/* a copy of a configuration with room for edits */
+static void *cfg(const char *name)
+{
+    return load_dtb(name, 8192);
+}
+
+static int gnode(const void *b, const char *guest)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/partita/%s", guest);
+    int off = fdt_path_offset(b, path);
+    if (off < 0)
+        fail_msg("no %s in the configuration", path);
+    return off;
+}
+
+static void set_cells(void *b, const char *guest, const char *prop, int n, ...)
+{
+    fdt32_t c[32];
+    va_list ap;
+    assert_true(n <= 32);
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        c[i] = cpu_to_fdt32(va_arg(ap, uint32_t));
+    va_end(ap);
+    assert_int_equal(fdt_setprop(b, gnode(b, guest), prop, c, n * 4), 0);
+}
+
+static void set_str(void *b, const char *guest, const char *prop, const char *s)
+{
+    assert_int_equal(fdt_setprop_string(b, gnode(b, guest), prop, s), 0);
+}
+
+static void set_bytes(void *b, const char *guest, const char *prop, const void *v, int len)
+{
+    assert_int_equal(fdt_setprop(b, gnode(b, guest), prop, v, len), 0);
+}
+
+static void del(void *b, const char *guest, const char *prop)
+{
+    assert_int_equal(fdt_delprop(b, gnode(b, guest), prop), 0);
+}
+
+/* A property of size bytes, in a blob grown for it; the bytes are left as
+ * they are (the validator reads sizes only), so even 256 MiB costs nothing. */
+static void *set_big(void *b, const char *guest, const char *prop, uint32_t size)
+{
+    size_t n = fdt_totalsize(b) + size + 4096;
+    void *nb = malloc(n);
+    assert_non_null(nb);
+    assert_int_equal(fdt_open_into(b, nb, (int)n), 0);
+    free(b);
+    void *p;
+    assert_int_equal(fdt_setprop_placeholder(nb, gnode(nb, guest), prop, (int)size, &p), 0);
+    if (size)
+        memset(p, 0x5a, size < 4096 ? size : 4096);
+    return nb;
+}
+
+/* guest/passthrough/NAME { reg = <base size>; interrupts = <irqs...>; } */
+static void add_pt(void *b, const char *guest, const char *dev, uint32_t base, uint32_t size,
+                   int nirq, ...)
+{
+    int g = gnode(b, guest);
+    int pt = fdt_subnode_offset(b, g, "passthrough");
+    if (pt < 0)
+        pt = fdt_add_subnode(b, g, "passthrough");
+    assert_true(pt >= 0);
+    int d = fdt_add_subnode(b, pt, dev);
+    assert_true(d >= 0);
+    fdt32_t reg[2] = { cpu_to_fdt32(base), cpu_to_fdt32(size) };
+    if (size || base)
+        assert_int_equal(fdt_setprop(b, d, "reg", reg, 8), 0);
+    va_list ap;
+    va_start(ap, nirq);
+    for (int i = 0; i < nirq; i++)
+        assert_int_equal(fdt_appendprop_u32(b, d, "interrupts", va_arg(ap, uint32_t)), 0);
+    va_end(ap);
+}
+
+static struct config_host host_of(const struct platform *p, const void *fdt)
+{
+    return (struct config_host){ p, HYP_START, HYP_END, fdt };
+}
+
+static int load_with(const void *blob, const struct config_host *h)
+{
+    nlines = 0;
+    memset(lines, 0, sizeof(lines));
+    memset(&sys, 0xa5, sizeof(sys));        /* config_load must set every field */
+    return config_load(blob, h, &sys, collect, lines);
+}
+
+/* on QEMU virt */
+static int load(const void *blob)
+{
+    struct config_host h = host_of(&virt, virt_dtb);
+    return load_with(blob, &h);
+}
+
+/* load, then free the blob */
+static int load_free(void *blob)
+{
+    int rc = load(blob);
+    free(blob);
+    return rc;
+}
+
+static const struct guest_config *guest(const char *name)
+{
+    for (unsigned int i = 0; i < sys.nguests && i < GUEST_MAX; i++)
+        if (strcmp(sys.guests[i].name, name) == 0)
+            return &sys.guests[i];
+    fail_msg("no guest '%s' in the parsed configuration", name);
+    return NULL;
+}
+
+static int setup(void **state)
+{
+    char err[160];
+    virt_dtb = load_dtb("qemu-virt", 0);
+    if (platform_probe(virt_dtb, &virt, err, sizeof(err)) != 0)
+        fail_msg("qemu-virt: %s", err);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    free(virt_dtb);
+    return 0;
+}
+
+/* ---- a right configuration, field by field ---- */
+
+static void test_good_config(void **state)
+{
+    void *b = cfg("config-good");
+    EXPECT_OK(load(b));
+    assert_int_equal(nlines, 0);                    /* not even a warning */
+    assert_int_equal(sys.nguests, 3);
+    assert_string_equal(sys.guests[0].name, "linux0");     /* in DT order */
+    assert_string_equal(sys.guests[1].name, "rtos0");
+    assert_string_equal(sys.guests[2].name, "bare0");
+
+    int len;
+    const struct guest_config *g = guest("linux0");
+    assert_int_equal(g->ncpus, 2);
+    assert_int_equal(g->cpus[0], 1);
+    assert_int_equal(g->cpus[1], 2);
+    assert_int_equal(g->mem_base, 0x50000000);
+    assert_int_equal(g->mem_size, 0x10000000);
+    assert_true(g->identity);
+    assert_int_equal(guest_ram_ipa(g), 0x50000000);
+    const void *k = fdt_getprop(b, gnode(b, "linux0"), "kernel", &len);
+    assert_ptr_equal(g->kernel, k);                 /* in place, not copied */
+    assert_int_equal(g->kernel_size, len);
+    assert_int_equal(g->kernel_size, 80);           /* config-kernel.img */
+    assert_memory_equal(g->kernel, "Partita unit-test kernel image", 30);
+    assert_int_equal(g->format, KERNEL_LINUX);
+    assert_int_equal(g->load_offset, 0);
+    assert_int_equal(g->entry_offset, 0);
+    const void *i = fdt_getprop(b, gnode(b, "linux0"), "initrd", &len);
+    assert_ptr_equal(g->initrd, i);
+    assert_int_equal(g->initrd_size, 53);           /* config-initrd.img */
+    assert_memory_equal(g->initrd, "Partita unit-test initrd", 24);
+    assert_string_equal(g->bootargs, "console=ttyAMA0 earlycon");
+    assert_true(g->autostart);
+    assert_int_equal(g->on_crash, ON_CRASH_RESTART);
+    assert_int_equal(g->npt_regs, 2);
+    assert_int_equal(g->pt_regs[0].base, 0x09010000);
+    assert_int_equal(g->pt_regs[0].size, 0x1000);
+    assert_int_equal(g->pt_regs[1].base, 0x09030000);
+    assert_int_equal(g->pt_regs[1].size, 0x1000);
+    assert_int_equal(g->npt_irqs, 2);
+    assert_int_equal(g->pt_irqs[0], 34);
+    assert_int_equal(g->pt_irqs[1], 39);
+
+    g = guest("rtos0");
+    assert_int_equal(g->ncpus, 1);
+    assert_int_equal(g->cpus[0], 3);
+    assert_int_equal(g->mem_base, 0x60000000);      /* two-cell form */
+    assert_int_equal(g->mem_size, 0x01000000);
+    assert_false(g->identity);
+    assert_int_equal(guest_ram_ipa(g), VBOARD_RAM_IPA);
+    assert_int_equal(g->kernel_size, 8);
+    assert_memory_equal(g->kernel, "\xe3\xa0\x00\x00\xea\xff\xff\xfe", 8);
+    assert_int_equal(g->format, KERNEL_RAW);
+    assert_int_equal(g->load_offset, 0x10000);
+    assert_int_equal(g->entry_offset, 0x10000);     /* defaults to the load offset */
+    assert_null(g->initrd);
+    assert_int_equal(g->initrd_size, 0);
+    assert_string_equal(g->bootargs, "");
+    assert_false(g->autostart);
+    assert_int_equal(g->on_crash, ON_CRASH_STOP);
+    assert_int_equal(g->npt_regs, 0);
+    assert_int_equal(g->npt_irqs, 0);
+
+    g = guest("bare0");
+    assert_int_equal(g->ncpus, 1);
+    assert_int_equal(g->cpus[0], 0);
+    assert_int_equal(g->mem_base, 0x48000000);
+    assert_int_equal(g->mem_size, 0x00800000);
+    assert_int_equal(g->kernel_size, 16);
+    assert_int_equal(g->format, KERNEL_RAW);        /* by default */
+    assert_int_equal(g->load_offset, 0x1000);
+    assert_int_equal(g->entry_offset, 0x1040);
+    assert_int_equal(g->on_crash, ON_CRASH_STOP);   /* by default */
+    assert_false(g->autostart);
+    assert_false(g->identity);
+    free(b);
+}
+
+/* no load-offset: image and entry at the start of RAM */
+static void test_offsets_default_to_zero(void **state)
+{
+    void *b = cfg("config-good");
+    del(b, "bare0", "load-offset");
+    del(b, "bare0", "entry-offset");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("bare0")->load_offset, 0);
+    assert_int_equal(guest("bare0")->entry_offset, 0);
+}
+
+static void test_entry_before_load_offset(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "entry-offset", 1, 0);    /* explicitly 0: kept */
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("bare0")->load_offset, 0x1000);
+    assert_int_equal(guest("bare0")->entry_offset, 0);
+}
+
+static void test_good_config_without_host_dt(void **state)
+{
+    void *b = cfg("config-good");
+    struct config_host h = host_of(&virt, NULL);
+    EXPECT_OK(load_with(b, &h));
+    assert_int_equal(sys.nguests, 3);
+    free(b);
+}
+
+/* ---- memory ---- */
+
+static void test_memory_overlap_and_conflicts(void **state)
+{
+    void *b = cfg("config-conflicts");
+    EXPECT(load_free(b),
+           { "second", "memory", "overlaps the memory of guest 'first'" },
+           { "second", "cpus", "CPU 1 is already given to guest 'first'" },
+           { "second", "passthrough interrupts", "interrupt 34 is already given to guest 'first'" });
+    assert_int_equal(sys.nguests, 2);
+}
+
+static void test_memory_overlap_touching_is_fine(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 2, 0x4f000000, 0x01000000);    /* ends at linux0 */
+    set_cells(b, "bare0", "memory", 2, 0x60000000 + 0x01000000, 0x800000);
+    EXPECT_OK(load_free(b));
+}
+
+static void test_memory_overlap_contained(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x58000000, 0x100000);      /* inside linux0 */
+    EXPECT(load_free(b), { "bare0", "memory", "overlaps the memory of guest 'linux0'" });
+}
+
+static void test_memory_outside_ram(void **state)
+{
+    static const uint32_t cases[][2] = {
+        { 0x80000000, 0x100000 },       /* above */
+        { 0x7ff00000, 0x200000 },       /* straddles the end */
+        { 0x30000000, 0x1000000 },      /* below */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        void *b = cfg("config-good");
+        set_cells(b, "rtos0", "memory", 2, cases[i][0], cases[i][1]);
+        EXPECT(load_free(b), { "rtos0", "memory", "is outside host RAM" });
+    }
+    /* straddling the start of RAM, where the hypervisor is: both said */
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 2, 0x3ff00000, 0x200000);
+    EXPECT(load_free(b), { "rtos0", "memory", "0x3ff00000-0x40100000 is outside host RAM" },
+           { "rtos0", "memory", "overlaps the hypervisor" });
+}
+
+static void test_memory_outside_ram_64bit(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 4, 1, 0x40000000, 0, 0x100000);  /* 4 GiB up */
+    EXPECT(load_free(b), { "rtos0", "memory", "0x140000000-0x140100000 is outside host RAM" });
+}
+
+/* base + size past 2^64 must not come round into RAM */
+static void test_memory_wraps_address_space(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 4, 0xffffffff, 0xfffff000, 0, 0x40002000);
+    EXPECT(load_free(b), { "rtos0", "memory", "outside host RAM" });
+}
+
+static void test_memory_over_hypervisor(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x40700000, 0x200000);
+    EXPECT(load_free(b), { "bare0", "memory",
+                           "overlaps the hypervisor (0x40000000-0x40800000)" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x40800000, 0x200000);      /* just above it */
+    EXPECT_OK(load_free(b));
+}
+
+static void test_memory_unaligned(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x48000800, 0x800000);
+    EXPECT(load_free(b), { "bare0", "memory", "base and size must be 4 KiB aligned" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x48000000, 0x800010);
+    EXPECT(load_free(b), { "bare0", "memory", "4 KiB aligned" });
+}
+
+static void test_memory_missing(void **state)
+{
+    void *b = cfg("config-good");
+    del(b, "bare0", "memory");
+    EXPECT(load_free(b), { "bare0", "memory", "missing" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 3, 0, 0x48000000, 0x800000);   /* neither form */
+    EXPECT(load_free(b), { "bare0", "memory", "missing: give <base size>" });
+    b = cfg("config-good");
+    set_bytes(b, "bare0", "memory", "", 0);
+    EXPECT(load_free(b), { "bare0", "memory", "missing" });
+}
+
+/* a guest with no RAM at all is no guest */
+static void test_memory_zero_size(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x48000000, 0);
+    EXPECT(load_free(b), { "bare0", "memory", "size is 0" });
+}
+
+/* the loader writes the guest's 64 KiB device tree at the top of its RAM */
+static void test_memory_smaller_than_device_tree(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x48000000, 0x8000);
+    del(b, "bare0", "load-offset");
+    del(b, "bare0", "entry-offset");
+    EXPECT(load_free(b), { "bare0", "memory", "64 KiB" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x48000000, 0x11000);
+    del(b, "bare0", "load-offset");
+    del(b, "bare0", "entry-offset");
+    EXPECT_OK(load_free(b));
+}
+
+static void test_memory_over_2g_needs_identity(void **state)
+{
+    struct platform big = virt;
+    big.mem[0].size = 0xa0000000;           /* 2.5 GiB from 0x40000000 */
+    struct config_host h = host_of(&big, virt_dtb);
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "memory", 2, 0x49000000, 0x01000000);
+    set_cells(b, "rtos0", "memory", 2, 0x50000000, 0x80001000);
+    EXPECT(load_with(b, &h), { "rtos0", "memory", "more than 2 GiB" });
+    set_bytes(b, "rtos0", "identity-map", "", 0);
+    EXPECT_OK(load_with(b, &h));
+    assert_true(guest("rtos0")->identity);
+    free(b);
+}
+
+/* RAM above the hypervisor's identity map (HYP_VA_RAM_END) cannot be
+ * loaded or scrubbed by it: QEMU virt with -m 3G has RAM up to 4 GiB */
+static void test_memory_beyond_hypervisor_reach(void **state)
+{
+    struct platform big = virt;
+    big.mem[0].size = 0xc0000000;
+    struct config_host h = host_of(&big, virt_dtb);
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 2, 0xdf000000, 0x01000000);    /* ends at the limit */
+    EXPECT_OK(load_with(b, &h));
+    set_cells(b, "rtos0", "memory", 2, 0xf0000000, 0x01000000);
+    EXPECT(load_with(b, &h), { "rtos0", "memory", "beyond the hypervisor's reach" });
+    set_cells(b, "rtos0", "memory", 2, 0xdf000000, 0x01001000);
+    EXPECT(load_with(b, &h), { "rtos0", "memory", "beyond the hypervisor's reach" });
+    free(b);
+}
+
+/* ---- CPUs ---- */
+
+static void test_cpu_does_not_exist(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 4);
+    EXPECT(load_free(b), { "bare0", "cpus", "CPU 4 does not exist (the host has 4)" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 0xffffffff);
+    EXPECT(load_free(b), { "bare0", "cpus", "CPU 4294967295 does not exist" });
+}
+
+static void test_cpu_twice_in_one_guest(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "cpus", 3, 1, 2, 1);
+    EXPECT(load_free(b), { "linux0", "cpus", "CPU 1 given twice" });
+}
+
+static void test_cpu_in_two_guests(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 2);
+    EXPECT(load_free(b), { "bare0", "cpus", "CPU 2 is already given to guest 'linux0'" });
+}
+
+static void test_cpus_missing(void **state)
+{
+    void *b = cfg("config-good");
+    del(b, "rtos0", "cpus");
+    EXPECT(load_free(b), { "rtos0", "cpus", "missing" });
+    b = cfg("config-good");
+    set_bytes(b, "rtos0", "cpus", "", 0);
+    EXPECT(load_free(b), { "rtos0", "cpus", "missing" });
+    b = cfg("config-good");
+    set_bytes(b, "rtos0", "cpus", "\0\0\0", 3);
+    EXPECT(load_free(b), { "rtos0", "cpus", "missing" });
+}
+
+static void test_too_many_vcpus(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 9, 0, 1, 2, 3, 4, 5, 6, 7, 8);
+    EXPECT(load_free(b), { "bare0", "cpus", "9 CPUs, at most 8" });
+}
+
+/* ---- interrupts ---- */
+
+/* a device for the tests of interrupts: QEMU virt's second flash bank */
+#define FLASH1 0x04000000u
+
+static void expect_irq_error(const struct platform *p, uint32_t irq, const char *what)
+{
+    char text[96];
+    struct config_host h = host_of(p, virt_dtb);
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "dev", FLASH1, 0x1000, 1, irq);
+    snprintf(text, sizeof(text), "interrupt %u %s", irq, what);
+    EXPECT(load_with(b, &h), { "rtos0", "passthrough interrupts", text });
+    free(b);
+}
+
+static void expect_irq_ok(const struct platform *p, uint32_t irq)
+{
+    struct config_host h = host_of(p, virt_dtb);
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "dev", FLASH1, 0x1000, 1, irq);
+    EXPECT_OK(load_with(b, &h));
+    assert_int_equal(guest("rtos0")->npt_irqs, 1);
+    assert_int_equal(guest("rtos0")->pt_irqs[0], irq);
+    free(b);
+}
+
+static void test_irq_sgi_ppi_reserved(void **state)
+{
+    static const uint32_t irqs[] = { 0, 7, 15, 16, 25, 26, 27, 30, 31 };
+    for (size_t i = 0; i < sizeof(irqs) / sizeof(irqs[0]); i++)
+        expect_irq_error(&virt, irqs[i], "is reserved by the hypervisor");
+    expect_irq_ok(&virt, 32);
+}
+
+/* a maintenance interrupt wired to an SPI is the hypervisor's too */
+static void test_irq_maintenance_reserved(void **state)
+{
+    struct platform p = virt;
+    p.gic.maint_irq = 50;
+    expect_irq_error(&p, 50, "is reserved by the hypervisor");
+    expect_irq_ok(&virt, 50);
+}
+
+static void test_irq_host_uart_reserved(void **state)
+{
+    struct platform p = virt;
+    p.uart.irq = 40;
+    expect_irq_error(&p, 40, "is reserved by the hypervisor");
+    expect_irq_ok(&virt, 40);
+    /* on QEMU virt the host UART is SPI 1 = 33 as well: reserved first */
+    expect_irq_error(&virt, 33, "is reserved by the hypervisor");
+}
+
+static void test_irq_guest_uart(void **state)
+{
+    struct platform p = virt;
+    p.uart.irq = 40;
+    expect_irq_error(&p, 33, "is the guest's own emulated UART");
+}
+
+static void test_irq_in_two_guests(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "bare0", "dev", FLASH1, 0x1000, 2, 35, 39);
+    EXPECT(load_free(b), { "bare0", "passthrough interrupts",
+                           "interrupt 39 is already given to guest 'linux0'" });
+}
+
+/* INTIDs 1020-1023 are special and the GIC has none above */
+static void test_irq_does_not_exist(void **state)
+{
+    expect_irq_error(&virt, 1020, "does not exist");
+    expect_irq_error(&virt, 5000, "does not exist");
+    expect_irq_ok(&virt, 1019);
+}
+
+static void test_too_many_irqs(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "a", FLASH1, 0x1000, 9, 40, 41, 42, 43, 44, 45, 46, 47, 48);
+    add_pt(b, "rtos0", "b", FLASH1 + 0x1000, 0x1000, 9, 50, 51, 52, 53, 54, 55, 56, 57, 58);
+    EXPECT(load_free(b), { "rtos0", "passthrough interrupts", ": too many" });
+    assert_int_equal(guest("rtos0")->npt_irqs, GUEST_MAX_PT_IRQS);
+}
+
+/* ---- passthrough ranges ---- */
+
+static void test_pt_not_a_host_device(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "ghost", 0x0b000000, 0x1000, 0);
+    EXPECT(load(b), { "rtos0", "passthrough reg", "0xb000000+0x1000 is not a device of the host" });
+    /* without the host's tree nothing says what is a device */
+    struct config_host h = host_of(&virt, NULL);
+    EXPECT_OK(load_with(b, &h));
+    free(b);
+}
+
+/* a range must lie inside one device, not only start in it */
+static void test_pt_larger_than_device(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "v2m", 0x08020000, 0x2000, 0);  /* the frame is 4 KiB */
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "is not a device of the host" });
+}
+
+static void test_pt_nested_device(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "v2m", 0x08020000, 0x1000, 0);   /* /intc/v2m, through ranges */
+    EXPECT_OK(load_free(b));
+}
+
+static void test_pt_unaligned(void **state)
+{
+    static const uint32_t cases[][2] = {
+        { 0x09010800, 0x1000 }, { 0x09010000, 0x800 }, { 0x0a003e00, 0x200 },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[64];
+        void *b = cfg("config-good");
+        add_pt(b, "rtos0", "dev", cases[i][0], cases[i][1], 0);
+        snprintf(text, sizeof(text), "0x%x+0x%x is not whole 4 KiB pages", cases[i][0],
+                 cases[i][1]);
+        EXPECT(load_free(b), { "rtos0", "passthrough reg", text });
+    }
+}
+
+static void test_pt_zero_size(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "dev", 0x09010000, 0, 0);
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "not whole 4 KiB pages" });
+}
+
+static void test_pt_bad_reg(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "noreg", 0, 0, 1, 40);
+    int d = fdt_path_offset(b, "/partita/rtos0/passthrough/noreg");
+    assert_true(d >= 0);
+    /* every passthrough device names its range */
+    EXPECT(load(b), { "rtos0", "passthrough reg", "noreg: reg must be <base size> pairs" });
+    assert_int_equal(fdt_setprop_u32(b, d, "reg", FLASH1), 0);
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "noreg: reg must be <base size> pairs" });
+}
+
+static void test_too_many_ranges(void **state)
+{
+    void *b = cfg("config-good");
+    int g = gnode(b, "rtos0");
+    int pt = fdt_add_subnode(b, g, "passthrough");
+    int d = fdt_add_subnode(b, pt, "flash");
+    assert_true(pt >= 0 && d >= 0);
+    for (uint32_t i = 0; i < GUEST_MAX_PT_REGS + 1; i++) {
+        assert_int_equal(fdt_appendprop_u32(b, d, "reg", i * 0x100000), 0);
+        assert_int_equal(fdt_appendprop_u32(b, d, "reg", 0x1000), 0);
+    }
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "flash: more than 8 ranges" });
+    assert_int_equal(guest("rtos0")->npt_regs, GUEST_MAX_PT_REGS);
+}
+
+/* the hypervisor's own devices are never a guest's */
+static void test_pt_hypervisor_devices(void **state)
+{
+    static const struct { uint32_t base, size; const char *what; } cases[] = {
+        { 0x09000000, 0x1000, "console UART" },
+        { 0x08000000, 0x1000, "GIC" },      /* distributor */
+        { 0x08010000, 0x2000, "GIC" },      /* CPU interface */
+        { 0x08030000, 0x1000, "GIC" },      /* virtual interface control */
+        { 0x08040000, 0x2000, "GIC" },      /* virtual CPU interface */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        void *b = cfg("config-good");
+        add_pt(b, "rtos0", "dev", cases[i].base, cases[i].size, 0);
+        EXPECT(load_free(b), { "rtos0", "passthrough reg", cases[i].what });
+    }
+}
+
+/* RAM is no device, and may be the hypervisor's or another guest's */
+static void test_pt_host_ram(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "ram", 0x50000000, 0x1000, 0);
+    struct config_host h = host_of(&virt, NULL);
+    EXPECT(load_with(b, &h), { "rtos0", "passthrough reg", "is host RAM" });
+    EXPECT(load(b), { "rtos0", "passthrough reg", "0x50000000+0x1000" });
+    /* without the platform, the host's tree still says it is memory */
+    h = host_of(NULL, virt_dtb);
+    EXPECT(load_with(b, &h), { "rtos0", "passthrough reg", "is not a device of the host" });
+    free(b);
+}
+
+static void test_pt_in_two_guests(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt(b, "rtos0", "rtc", 0x09010000, 0x1000, 0);
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "is already given to guest 'linux0'" });
+}
+
+/*
+ * Passthrough ranges are mapped at IPA = PA: on a board whose devices sit
+ * where the virtual board has its GIC, UART or RAM (vexpress: NOR flash at
+ * 0x08000000-0x0c000000), the two would collide in the guest.
+ */
+static void test_pt_collides_with_virtual_board(void **state)
+{
+    static const struct { uint32_t base; const char *what; } cases[] = {
+        { 0x08000000, "GIC" }, { 0x08011000, "GIC" }, { 0x09000000, "UART" },
+    };
+    char err[160];
+    struct platform vx;
+    void *vdtb = load_dtb("vexpress-a15", 0);
+    assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
+    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        void *b = cfg("config-conflicts");
+        fdt_del_node(b, gnode(b, "second"));
+        set_cells(b, "first", "memory", 2, 0x90000000, 0x01000000);
+        fdt_del_node(b, fdt_path_offset(b, "/partita/first/passthrough"));
+        add_pt(b, "first", "flash", cases[i].base, 0x1000, 0);
+        EXPECT(load_with(b, &h), { "first", "passthrough reg", cases[i].what });
+        free(b);
+    }
+    /* a device where the guest's RAM is (0x40000000 when not identity-mapped) */
+    void *vb = malloc(fdt_totalsize(vdtb) + 1024);
+    assert_non_null(vb);
+    assert_int_equal(fdt_open_into(vdtb, vb, (int)fdt_totalsize(vdtb) + 1024), 0);
+    int sram = fdt_add_subnode(vb, 0, "sram@40000000");
+    assert_true(sram >= 0);
+    fdt32_t reg[4] = { 0, cpu_to_fdt32(0x40000000), 0, cpu_to_fdt32(0x2000000) };
+    assert_int_equal(fdt_setprop(vb, sram, "reg", reg, sizeof(reg)), 0);
+    h.host_fdt = vb;
+    void *b = cfg("config-conflicts");
+    fdt_del_node(b, gnode(b, "second"));
+    set_cells(b, "first", "memory", 2, 0x90000000, 0x01000000);
+    fdt_del_node(b, fdt_path_offset(b, "/partita/first/passthrough"));
+    add_pt(b, "first", "sram", 0x40fff000, 0x1000, 0);        /* its last page */
+    EXPECT(load_with(b, &h), { "first", "passthrough reg",
+                               "0x40fff000+0x1000 collides with the guest's own RAM" });
+    set_bytes(b, "first", "identity-map", "", 0);              /* RAM at 0x90000000 */
+    EXPECT_OK(load_with(b, &h));
+    del(b, "first", "identity-map");
+    int d = fdt_path_offset(b, "/partita/first/passthrough/sram");
+    fdt32_t past[2] = { cpu_to_fdt32(0x41000000), cpu_to_fdt32(0x1000) };  /* past 16 MiB */
+    assert_int_equal(fdt_setprop(b, d, "reg", past, sizeof(past)), 0);
+    EXPECT_OK(load_with(b, &h));
+    free(b);
+    free(vb);
+    free(vdtb);
+}
+
+/* ---- images ---- */
+
+static void test_kernel_missing(void **state)
+{
+    void *b = cfg("config-good");
+    del(b, "rtos0", "kernel");
+    EXPECT(load_free(b), { "rtos0", "kernel", "missing image" });
+}
+
+static void test_kernel_empty(void **state)
+{
+    void *b = cfg("config-good");
+    set_bytes(b, "rtos0", "kernel", "", 0);
+    EXPECT(load_free(b), { "rtos0", "kernel", "empty image" });
+}
+
+static void test_initrd_empty(void **state)
+{
+    void *b = cfg("config-good");
+    set_bytes(b, "linux0", "initrd", "", 0);
+    EXPECT(load_free(b), { "linux0", "initrd", "empty image" });
+}
+
+static void test_bad_kernel_format(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "kernel-format", "elf");
+    EXPECT(load_free(b), { "rtos0", "kernel-format", "\"elf\": use \"linux\" or \"raw\"" });
+    b = cfg("config-good");
+    set_str(b, "rtos0", "kernel-format", "Linux");  /* exact */
+    EXPECT(load_free(b), { "rtos0", "kernel-format", "\"Linux\"" });
+}
+
+static void test_bad_on_crash(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "on-crash", "reboot");
+    EXPECT(load_free(b), { "rtos0", "on-crash", "\"reboot\": use \"stop\" or \"restart\"" });
+}
+
+/* strings must be strings: "linux" without its NUL is no kernel-format */
+static void test_unterminated_strings(void **state)
+{
+    static const char *const props[] = { "kernel-format", "on-crash", "bootargs" };
+    for (size_t i = 0; i < 3; i++) {
+        void *b = cfg("config-good");
+        set_bytes(b, "rtos0", props[i], i == 1 ? "stop" : "linux", i == 1 ? 4 : 5);
+        EXPECT(load_free(b), { "rtos0", props[i], "not a string" });
+    }
+}
+
+/*
+ * The same at the very end of the blob: the header is sane, the structure
+ * block ends in the property's last byte ("linu", no NUL).  Reading the
+ * property as a C string runs off the buffer (ASan).
+ *   0 header | 40 rsvmap end | 56 strings | 84 struct ... | 156 end
+ */
+static void test_unterminated_string_at_end_of_blob(void **state)
+{
+    static const char strings[] = "compatible\0kernel-format";   /* 25 bytes */
+    uint8_t *b = calloc(1, 156);
+    assert_non_null(b);
+    uint8_t *p = b + 84;
+#define BE(v) do { fdt32_st(p, (v)); p += 4; } while (0)
+    BE(FDT_BEGIN_NODE); BE(0);
+    BE(FDT_BEGIN_NODE); memcpy(p, "partita", 8); p += 8;
+    BE(FDT_BEGIN_NODE); memcpy(p, "g", 2); p += 4;
+    BE(FDT_PROP); BE(14); BE(0); memcpy(p, "partita,guest", 14); p += 16;
+    BE(FDT_PROP); BE(4); BE(11); memcpy(p, "linu", 4); p += 4;
+#undef BE
+    assert_int_equal(p - b, 156);
+    memcpy(b + 56, strings, sizeof(strings));
+    fdt32_st(b + 0, FDT_MAGIC);
+    fdt32_st(b + 4, 156);               /* totalsize */
+    fdt32_st(b + 8, 84);                /* off_dt_struct */
+    fdt32_st(b + 12, 56);               /* off_dt_strings */
+    fdt32_st(b + 16, 40);               /* off_mem_rsvmap */
+    fdt32_st(b + 20, 17);
+    fdt32_st(b + 24, 16);
+    fdt32_st(b + 32, sizeof(strings));
+    fdt32_st(b + 36, 72);               /* size_dt_struct */
+    assert_int_equal(fdt_check_header(b), 0);
+    int rc = load(b);
+    assert_true(rc > 0);
+    EXPECT(rc, { "g", "cpus", "missing" }, { "g", "memory", "missing" },
+           { "g", "kernel", "missing image" }, { "g", "kernel-format", "not a string" });
+    free(b);
+}
+
+static void test_raw_image_larger_than_memory(void **state)
+{
+    void *b = cfg("config-good");
+    b = set_big(b, "bare0", "kernel", 0x800000);
+    EXPECT(load_free(b), { "bare0", "kernel", "image (8388608 bytes at offset 0x1000) does not "
+                                              "fit in memory" });
+    /* by one byte, high in a large RAM (clear of the device tree) */
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory", 2, 0x50000000, 0x01000000);
+    set_cells(b, "bare0", "memory", 2, 0x61000000, 0x14000000);
+    set_cells(b, "bare0", "load-offset", 1, 0x13fff000);
+    b = set_big(b, "bare0", "kernel", 0x1000);
+    EXPECT_OK(load(b));
+    b = set_big(b, "bare0", "kernel", 0x1001);
+    EXPECT(load_free(b), { "bare0", "kernel", "does not fit in memory" });
+}
+
+/* the loader writes the guest's DTB in the top 64 KiB of the first 256 MiB */
+static void test_raw_image_over_device_tree(void **state)
+{
+    void *b = cfg("config-good");               /* bare0: 8 MiB, image at 0x1000 */
+    b = set_big(b, "bare0", "kernel", 0x7ef000);
+    EXPECT_OK(load(b));
+    b = set_big(b, "bare0", "kernel", 0x7ef001);
+    EXPECT(load(b), { "bare0", "kernel", "overlaps the device tree at offset 0x7f0000" });
+    /* above the first 256 MiB an image is clear of it */
+    set_cells(b, "linux0", "memory", 2, 0x50000000, 0x01000000);
+    set_cells(b, "bare0", "memory", 2, 0x61000000, 0x14000000);
+    set_cells(b, "bare0", "load-offset", 1, 0x10000000);
+    set_cells(b, "bare0", "entry-offset", 1, 0x10000000);
+    EXPECT_OK(load_free(b));
+}
+
+static void test_entry_outside_memory(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "entry-offset", 1, 0x800000);
+    EXPECT(load_free(b), { "bare0", "entry-offset", "outside the guest's memory" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "entry-offset", 1, 0x7ffffc);
+    EXPECT_OK(load_free(b));
+}
+
+static void test_offsets_bad_size(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "load-offset", 2, 0, 0x1000);
+    EXPECT(load_free(b), { "bare0", "load-offset", "must be one 32-bit cell" });
+    b = cfg("config-good");
+    set_bytes(b, "bare0", "entry-offset", "\x10", 1);
+    EXPECT(load_free(b), { "bare0", "entry-offset", "must be one 32-bit cell" });
+}
+
+static void test_linux_does_not_fit(void **state)
+{
+    /* 1 MiB: zImage at 32 KiB, initrd and 64 KiB DTB at the top */
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "memory", 2, 0x50000000, 0x100000);
+    b = set_big(b, "linux0", "initrd", 0x100000 - 0x8000 - 0x1000 - 0x10000);
+    EXPECT_OK(load(b));                         /* 80-byte zImage in a page */
+    b = set_big(b, "linux0", "initrd", 0x100000 - 0x8000 - 0x1000 - 0x10000 + 1);
+    EXPECT(load(b), { "linux0", "initrd", "kernel, initrd and DTB need 1025 KiB, "
+                                          "memory is 1024 KiB" });
+    del(b, "linux0", "initrd");
+    b = set_big(b, "linux0", "kernel", 0x100000 - 0x8000 - 0x10000 + 1);
+    EXPECT(load_free(b), { "linux0", "kernel", "need" });
+}
+
+/* the initrd is page aligned below the DTB: a zImage that ends inside
+ * a page leaves the rest of it unused */
+static void test_linux_initrd_page_rounding(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "memory", 2, 0x50000000, 0x100000);
+    b = set_big(b, "linux0", "kernel", 0x8001);         /* ends at 0x10001 */
+    b = set_big(b, "linux0", "initrd", 0xdf000);        /* from 0x11000 to the DTB */
+    EXPECT_OK(load(b));
+    b = set_big(b, "linux0", "initrd", 0xdf001);        /* would start at 0x10000 */
+    EXPECT(load_free(b), { "linux0", "initrd", "kernel, initrd and DTB need" });
+}
+
+/* the loader puts initrd and DTB in the first 256 MiB, however large RAM is */
+static void test_linux_low_window(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "memory", 2, 0x50000000, 0x20000000);    /* 512 MiB */
+    set_cells(b, "rtos0", "memory", 2, 0x70000000, 0x01000000);
+    b = set_big(b, "linux0", "initrd", 0x10000000 - 0x8000 - 0x1000 - 0x10000);
+    EXPECT_OK(load(b));
+    b = set_big(b, "linux0", "initrd", 0x10000000);
+    EXPECT(load_free(b), { "linux0", "initrd", "the first 256 MiB" });
+}
+
+static void test_bootargs_too_long(void **state)
+{
+    char s[GUEST_BOOTARGS_MAX + 1];
+    memset(s, 'a', sizeof(s));
+    s[GUEST_BOOTARGS_MAX - 1] = '\0';           /* 255 characters: fits */
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "bootargs", s);
+    EXPECT_OK(load(b));
+    assert_string_equal(guest("rtos0")->bootargs, s);
+    s[GUEST_BOOTARGS_MAX - 1] = 'a';
+    s[GUEST_BOOTARGS_MAX] = '\0';               /* 256 characters */
+    set_str(b, "rtos0", "bootargs", s);
+    EXPECT(load_free(b), { "rtos0", "bootargs", "longer than 255 bytes" });
+    assert_string_equal(guest("rtos0")->bootargs, "");
+}
+
+/* ---- the configuration as a whole ---- */
+
+static void test_too_many_guests(void **state)
+{
+    struct platform p = virt;
+    p.ncpus = PLAT_MAX_CPUS;
+    for (unsigned int i = 0; i < PLAT_MAX_CPUS; i++)
+        p.cpus[i] = (struct plat_cpu){ i, CPU_METHOD_PSCI, 0 };
+    struct config_host h = host_of(&p, virt_dtb);
+    h.hyp_start = 0x4f000000;
+    h.hyp_end = 0x4f800000;
+    void *b = load_dtb("config-many", 0);
+    EXPECT(load_with(b, &h), { "g8", NULL, "more than 8 guests" });
+    assert_int_equal(sys.nguests, GUEST_MAX);
+    assert_string_equal(sys.guests[GUEST_MAX - 1].name, "g7");
+    /* eight are fine */
+    fdt_del_node(b, gnode(b, "g8"));
+    EXPECT_OK(load_with(b, &h));
+    free(b);
+}
+
+static void test_unknown_property_is_a_warning(void **state)
+{
+    void *b = load_dtb("config-warnings", 0);
+    EXPECT_OK(load_free(b));
+    EXPECT_WARNINGS({ "solo", "colour", "unknown property" },
+                    { "notes", "compatible", "not partita,guest: node ignored" });
+    assert_int_equal(sys.nguests, 1);
+    assert_string_equal(sys.guests[0].name, "solo");
+}
+
+static void test_partita_not_compatible(void **state)
+{
+    void *b = cfg("config-good");
+    assert_int_equal(fdt_setprop_string(b, fdt_path_offset(b, "/partita"), "compatible",
+                                        "partita,other"), 0);
+    EXPECT_OK(load_free(b));
+    EXPECT_WARNINGS({ "-", "compatible", "not compatible with partita,config" });
+    assert_int_equal(sys.nguests, 3);
+}
+
+static void test_no_partita_node(void **state)
+{
+    void *b = load_dtb("config-none", 0);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(nlines, 0);
+    assert_int_equal(sys.nguests, 0);
+    /* the host's own tree has none either */
+    EXPECT_OK(load(virt_dtb));
+    assert_int_equal(nlines, 0);
+    assert_int_equal(sys.nguests, 0);
+}
+
+static void test_empty_partita_node(void **state)
+{
+    void *b = cfg("config-good");
+    for (int n; (n = fdt_first_subnode(b, fdt_path_offset(b, "/partita"))) >= 0;)
+        assert_int_equal(fdt_del_node(b, n), 0);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.nguests, 0);
+}
+
+static void test_not_a_device_tree(void **state)
+{
+    static const char text[64] = "/dts-v1/; / { partita { }; };  -- source, not a blob";
+    uint8_t buf[4096];
+    EXPECT(load(text), { "-", NULL, "the configuration is not a valid device tree" });
+    memset(buf, 0, sizeof(buf));
+    EXPECT(load(buf), { "-", NULL, "not a valid device tree" });
+    for (size_t i = 0; i < sizeof(buf); i++)
+        buf[i] = (uint8_t)(i * 131 + 7);
+    EXPECT(load(buf), { "-", NULL, "not a valid device tree" });
+    EXPECT(load(NULL), { "-", NULL, "not a valid device tree" });
+    /* a blob with a broken header: byte-swapped magic, future version */
+    void *b = cfg("config-good");
+    fdt32_st(b, 0xedfe0dd0);
+    EXPECT(load(b), { "-", NULL, "not a valid device tree" });
+    fdt32_st(b, FDT_MAGIC);
+    fdt32_st((char *)b + 24, 18);               /* last_comp_version */
+    EXPECT(load_free(b), { "-", NULL, "not a valid device tree" });
+    assert_int_equal(sys.nguests, 0);
+}
+
+/*
+ * Found by fuzz_config: names and values are echoed into the report, and a
+ * blob (not dtc) can put any byte in them.  A newline would split the line,
+ * an escape sequence would reach the console: both come out as '?'.
+ */
+static void test_report_control_characters(void **state)
+{
+    void *b = cfg("config-good");
+    int n = fdt_add_subnode(b, fdt_path_offset(b, "/partita"), "odd\n\x1b[2Jname");
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop_string(b, n, "compatible", "vendor,x"), 0);
+    set_str(b, "rtos0", "on-crash", "re\rboot\x7f");
+    EXPECT(load_free(b), { "rtos0", "on-crash", "\"re?boot?\"" });
+    EXPECT_WARNINGS({ "odd??[2Jname", "compatible", "not partita,guest" });
+    for (int i = 0; i < nlines; i++)
+        for (const char *p = lines[i].text; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                fail_msg("control character 0x%02x in \"%s\"", *p, lines[i].text);
+}
+
+/* many errors in one configuration: each reported, all counted */
+static void test_every_error_reported(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "cpus", 2, 1, 9);
+    set_str(b, "linux0", "on-crash", "explode");
+    set_cells(b, "rtos0", "memory", 2, 0x40000000, 0x01000000);
+    set_str(b, "rtos0", "kernel-format", "coff");
+    del(b, "bare0", "kernel");
+    set_cells(b, "bare0", "cpus", 1, 3);
+    EXPECT(load_free(b),
+           { "linux0", "cpus", "CPU 9 does not exist" },
+           { "linux0", "on-crash", "\"explode\"" },
+           { "rtos0", "memory", "overlaps the hypervisor" },
+           { "rtos0", "kernel-format", "\"coff\"" },
+           { "bare0", "kernel", "missing image" },
+           { "bare0", "cpus", "CPU 3 is already given to guest 'rtos0'" });
+}
+
+/* no report function: the count alone */
+static void test_without_report_function(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 7);
+    struct config_host h = host_of(&virt, virt_dtb);
+    assert_int_equal(config_load(b, &h, &sys, NULL, NULL), 1);
+    free(b);
+}
+
+/* a host without a platform: only what needs no host is checked */
+static void test_without_platform(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 7);
+    set_cells(b, "bare0", "memory", 2, 0x90000000, 0x800000);
+    struct config_host h = { NULL, HYP_START, HYP_END, NULL };
+    EXPECT_OK(load_with(b, &h));
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_config),
+        cmocka_unit_test(test_offsets_default_to_zero),
+        cmocka_unit_test(test_entry_before_load_offset),
+        cmocka_unit_test(test_good_config_without_host_dt),
+        cmocka_unit_test(test_memory_overlap_and_conflicts),
+        cmocka_unit_test(test_memory_overlap_touching_is_fine),
+        cmocka_unit_test(test_memory_overlap_contained),
+        cmocka_unit_test(test_memory_outside_ram),
+        cmocka_unit_test(test_memory_outside_ram_64bit),
+        cmocka_unit_test(test_memory_wraps_address_space),
+        cmocka_unit_test(test_memory_over_hypervisor),
+        cmocka_unit_test(test_memory_unaligned),
+        cmocka_unit_test(test_memory_missing),
+        cmocka_unit_test(test_memory_zero_size),
+        cmocka_unit_test(test_memory_smaller_than_device_tree),
+        cmocka_unit_test(test_memory_over_2g_needs_identity),
+        cmocka_unit_test(test_memory_beyond_hypervisor_reach),
+        cmocka_unit_test(test_cpu_does_not_exist),
+        cmocka_unit_test(test_cpu_twice_in_one_guest),
+        cmocka_unit_test(test_cpu_in_two_guests),
+        cmocka_unit_test(test_cpus_missing),
+        cmocka_unit_test(test_too_many_vcpus),
+        cmocka_unit_test(test_irq_sgi_ppi_reserved),
+        cmocka_unit_test(test_irq_maintenance_reserved),
+        cmocka_unit_test(test_irq_host_uart_reserved),
+        cmocka_unit_test(test_irq_guest_uart),
+        cmocka_unit_test(test_irq_in_two_guests),
+        cmocka_unit_test(test_irq_does_not_exist),
+        cmocka_unit_test(test_too_many_irqs),
+        cmocka_unit_test(test_pt_not_a_host_device),
+        cmocka_unit_test(test_pt_larger_than_device),
+        cmocka_unit_test(test_pt_nested_device),
+        cmocka_unit_test(test_pt_unaligned),
+        cmocka_unit_test(test_pt_zero_size),
+        cmocka_unit_test(test_pt_bad_reg),
+        cmocka_unit_test(test_too_many_ranges),
+        cmocka_unit_test(test_pt_hypervisor_devices),
+        cmocka_unit_test(test_pt_host_ram),
+        cmocka_unit_test(test_pt_in_two_guests),
+        cmocka_unit_test(test_pt_collides_with_virtual_board),
+        cmocka_unit_test(test_kernel_missing),
+        cmocka_unit_test(test_kernel_empty),
+        cmocka_unit_test(test_initrd_empty),
+        cmocka_unit_test(test_bad_kernel_format),
+        cmocka_unit_test(test_bad_on_crash),
+        cmocka_unit_test(test_unterminated_strings),
+        cmocka_unit_test(test_unterminated_string_at_end_of_blob),
+        cmocka_unit_test(test_raw_image_larger_than_memory),
+        cmocka_unit_test(test_raw_image_over_device_tree),
+        cmocka_unit_test(test_entry_outside_memory),
+        cmocka_unit_test(test_offsets_bad_size),
+        cmocka_unit_test(test_linux_does_not_fit),
+        cmocka_unit_test(test_linux_initrd_page_rounding),
+        cmocka_unit_test(test_linux_low_window),
+        cmocka_unit_test(test_bootargs_too_long),
+        cmocka_unit_test(test_too_many_guests),
+        cmocka_unit_test(test_unknown_property_is_a_warning),
+        cmocka_unit_test(test_partita_not_compatible),
+        cmocka_unit_test(test_no_partita_node),
+        cmocka_unit_test(test_empty_partita_node),
+        cmocka_unit_test(test_not_a_device_tree),
+        cmocka_unit_test(test_report_control_characters),
+        cmocka_unit_test(test_every_error_reported),
+        cmocka_unit_test(test_without_report_function),
+        cmocka_unit_test(test_without_platform),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,117 @@
+/*
+ * The virtual GIC (seed article, "Virtual GIC and timers"): the distributor
+ * is emulated per guest; the CPU interface is the hardware GICV, fed through
+ * the GICH list registers.  Guests acknowledge and end interrupts without
+ * trapping.  GICv2 spec (IHI 0048B) chapters 4 (distributor) and 5
+ * (virtualization extensions).
+ */
+#ifndef VGIC_VGIC_H
+#define VGIC_VGIC_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "hyp/mmio.h"
+#include "hyp/spinlock.h"
+
+#define VGIC_MAX_IRQS    256     /* INTIDs a guest can have: SGI, PPI, SPIs */
+#define VGIC_MAX_VCPUS   8
+#define VGIC_MAX_LRS     64
+#define VGIC_NR_PRIVATE  32
+
+struct vgic_irq {
+    uint8_t priority;
+    uint8_t targets;            /* ITARGETSR byte (SPIs) */
+    uint8_t sgi_src;            /* SGIs: source vCPUs with a pending request */
+    uint8_t lr;                 /* list register while in_lr */
+    uint16_t hwirq;             /* physical INTID when hw */
+    bool enabled, pending, active;
+    bool edge;                  /* ICFGR: edge-triggered */
+    bool level;                 /* line level of a level-sensitive source */
+    bool hw;                    /* hardware-linked: the guest's EOI deactivates hwirq */
+    bool group1;
+    bool in_lr;
+};
+
+/* The list registers of the physical CPU a vCPU runs on, or a model of them */
+struct vgic_lr_ops {
+    unsigned int (*nr_lrs)(void *ctx);
+    uint32_t (*read_lr)(void *ctx, unsigned int i);
+    void (*write_lr)(void *ctx, unsigned int i, uint32_t v);
+    uint64_t (*elrsr)(void *ctx);           /* bit set: list register empty */
+    void (*set_underflow)(void *ctx, bool on);  /* GICH_HCR.UIE */
+    uint32_t (*vmcr)(void *ctx);
+    void *ctx;
+};
+
+struct vgic_vcpu_stats {
+    uint32_t injected, maintenance, sgis_sent, overflow;
+};
+
+struct vgic_cpu {
+    struct vgic_irq priv[VGIC_NR_PRIVATE];
+    uint64_t lr_used;           /* list registers holding our interrupts */
+    bool queued;                /* something waits to go into a list register */
+    /* GICH state while the vCPU is away from its physical CPU */
+    uint32_t hcr, vmcr, apr;
+    uint32_t lrs[VGIC_MAX_LRS];
+    struct vgic_vcpu_stats stats;
+};
+
+struct vgic;
+
+/* What the distributor model needs from the rest of the hypervisor */
+struct vgic_env {
+    /* a vCPU has new work: kick it if it runs elsewhere */
+    void (*kick)(void *ctx, unsigned int vcpu);
+    /* a passthrough SPI's guest-visible state changed: mirror it */
+    void (*hw_update)(void *ctx, unsigned int intid, const struct vgic_irq *irq,
+                      unsigned int target_vcpu);
+    void *ctx;
+};
+
+struct vgic {
+    spinlock_t lock;
+    uint32_t ctlr;
+    unsigned int nr_irqs;       /* multiple of 32 */
+    unsigned int nr_vcpus;
+    struct vgic_irq spi[VGIC_MAX_IRQS - VGIC_NR_PRIVATE];
+    struct vgic_cpu *cpu[VGIC_MAX_VCPUS];
+    struct vgic_env env;
+};
+
+void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
+               struct vgic_cpu *const *cpus, const struct vgic_env *env);
+/* Declare a hardware-linked interrupt (passthrough SPI, virtual timer PPI) */
+void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq);
+struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid);
+
+/* The distributor's registers, for the MMIO bus (GICD at 0x08000000) */
+bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off);
+
+/* Sources of interrupts */
+void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
+void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);
+/* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self */
+void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
+
+/* List registers: on the vCPU's own physical CPU, while it is loaded */
+void vgic_sync(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr);
+void vgic_flush(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr);
+/* Is an interrupt pending for the vCPU (a reason to leave WFI)? */
+bool vgic_vcpu_has_pending(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr);
+/* Forget every interrupt of a vCPU (reset, CPU_OFF); LRs must be cleared too */
+void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu);
+
+/* GICH list register fields (GICv2 5.3.13) */
+#define LR_VIRTID(x)     ((x) & 0x3ff)
+#define LR_PHYSID(x)     (((x) & 0x3ff) << 10)
+#define LR_CPUID(x)      (((x) & 7) << 10)
+#define LR_EOI           (1u << 19)
+#define LR_PRIO(p)       ((uint32_t)((p) >> 3) << 23)
+#define LR_PENDING       (1u << 28)
+#define LR_ACTIVE        (1u << 29)
+#define LR_STATE_MASK    (3u << 28)
+#define LR_GROUP1        (1u << 30)
+#define LR_HW            (1u << 31)
+
+#endif

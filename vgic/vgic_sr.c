@@ -1,0 +1,39 @@
+/*
+ * GICH state switched with a vCPU (GICv2 5.3): HCR, VMCR (the guest's view
+ * of its CPU interface control, PMR and BPR), APR and the list registers.
+ * Saved only when the vCPU leaves its physical CPU.
+ */
+#include <arch/sysregs.h>
+#include "vgic_hw.h"
+#include "gic.h"
+
+static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gich() + off); }
+static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
+
+static unsigned int nr_lrs(void)
+{
+    return (h_rd(GICH_VTR) & 0x3f) + 1;
+}
+
+void vgic_save(struct vgic_cpu *c)
+{
+    c->vmcr = h_rd(GICH_VMCR);
+    c->apr = h_rd(GICH_APR);
+    c->hcr = h_rd(GICH_HCR);
+    h_wr(GICH_HCR, 0);      /* no virtual interrupts for whoever comes next */
+    unsigned int n = nr_lrs();
+    for (unsigned int i = 0; i < n && i < VGIC_MAX_LRS; i++) {
+        c->lrs[i] = (c->lr_used >> i) & 1 ? h_rd(GICH_LR0 + 4 * i) : 0;
+        h_wr(GICH_LR0 + 4 * i, 0);
+    }
+}
+
+void vgic_restore(const struct vgic_cpu *c)
+{
+    unsigned int n = nr_lrs();
+    for (unsigned int i = 0; i < n && i < VGIC_MAX_LRS; i++)
+        h_wr(GICH_LR0 + 4 * i, c->lrs[i]);
+    h_wr(GICH_APR, c->apr);
+    h_wr(GICH_VMCR, c->vmcr);
+    h_wr(GICH_HCR, (c->hcr & GICH_HCR_UIE) | GICH_HCR_EN);
+}
