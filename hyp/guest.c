@@ -51,9 +51,21 @@ const char *guest_state_name(enum guest_state s)
 
 /* ---- the guest's console: output line by line behind its name ---- */
 
+struct guest *volatile console_focus;
+
 static void guest_uart_tx(void *ctx, char c)
 {
     struct guest *g = ctx;
+    if (console_focus == g) {
+        /* the focused guest owns the terminal: pass its output through */
+        if (g->line_len) {
+            g->line[g->line_len] = '\0';
+            console_write(g->line, g->line_len);
+            g->line_len = 0;
+        }
+        console_write(&c, 1);
+        return;
+    }
     if (c == '\r')
         return;
     if (c != '\n')
@@ -63,6 +75,46 @@ static void guest_uart_tx(void *ctx, char c)
         console_printf("[%s] %s\n", g->cfg->name, g->line);
         g->line_len = 0;
     }
+}
+
+/* Move typed input into the receive FIFO while it has room (uart_lock held) */
+static void guest_uart_refill(struct guest *g)
+{
+    while (g->in_count && vuart_rx_push(&g->uart, g->input[g->in_head])) {
+        g->in_head = (g->in_head + 1) % sizeof(g->input);
+        g->in_count--;
+    }
+}
+
+void guest_console_input(struct guest *g, char c)
+{
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    if (g->in_count < sizeof(g->input)) {
+        g->input[(g->in_head + g->in_count) % sizeof(g->input)] = (uint8_t)c;
+        g->in_count++;
+    }
+    if (g->state == GUEST_RUNNING)
+        guest_uart_refill(g);
+    spin_unlock_irqrestore(&g->uart_lock, f);
+}
+
+/* The guest's accesses to its PL011: one at a time with the console's */
+static bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    struct guest *g = dev;
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    bool ok = vuart_mmio(&g->uart, a, offset);
+    if (!a->write && offset == 0)
+        guest_uart_refill(g);       /* a byte left the FIFO: room for one */
+    spin_unlock_irqrestore(&g->uart_lock, f);
+    return ok;
+}
+
+uint64_t guest_uptime_s(const struct guest *g)
+{
+    if (g->state != GUEST_RUNNING)
+        return 0;
+    return timer_ticks_to_us(timer_now() - g->start_ticks) / 1000000;
 }
 
 static void guest_uart_irq(void *ctx, bool level)
@@ -225,7 +277,9 @@ int guest_start(struct guest *g)
     }
     memset(&g->mmio, 0, sizeof(g->mmio));
     vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
-    mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, vuart_mmio, &g->uart);
+    mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
+    g->in_count = 0;
+    g->aborts = 0;
     g->line_len = 0;
     g->dtb_ipa = dtb;
     /* guest virtual time starts near zero (CNTVCT = CNTPCT - CNTVOFF) */

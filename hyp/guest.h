@@ -29,8 +29,12 @@ struct guest {
     struct mmio_bus mmio;
     struct vuart uart;
     struct vgic vgic;
+    spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
     char line[160];                    /* guest console output, line buffered */
     unsigned int line_len;
+    uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
+    unsigned int in_head, in_count;
+    uint32_t aborts;                   /* aborts injected (bad accesses) */
     uint64_t cntvoff;
     uint64_t start_ticks;
     uint32_t starts;
@@ -54,6 +58,12 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far);
 /* boot CPU: restarts asked for by guests, once their vCPUs have left */
 void guests_service(void);
 const char *guest_state_name(enum guest_state s);
+/* Console input for the guest (it has focus); never waits for the guest */
+void guest_console_input(struct guest *g, char c);
+/* The guest whose console has input focus, or NULL for the monitor */
+extern struct guest *volatile console_focus;
+/* uptime in seconds, 0 unless running */
+uint64_t guest_uptime_s(const struct guest *g);
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
 bool guest_ipa_is_ram(const struct guest *g, uint32_t ipa);
 

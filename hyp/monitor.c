@@ -14,6 +14,10 @@
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "vgic/gic.h"
+#include "guest.h"
+#include "console_escape.h"
+#include "mm/page_alloc.h"
+#include <stdio.h>
 
 struct monitor_cmd {
     const char *name;
@@ -34,8 +38,142 @@ static void cmd_info(int argc, char **argv)
     hyp_print_info();
 }
 
+static struct guest *arg_guest(int argc, char **argv)
+{
+    if (argc < 2) {
+        pr_info("%s: which guest? (try 'list')\n", argv[0]);
+        return NULL;
+    }
+    struct guest *g = guest_by_name(argv[1]);
+    if (!g)
+        pr_info("%s: no guest '%s' (try 'list')\n", argv[0], argv[1]);
+    return g;
+}
+
+static void cmd_list(int argc, char **argv)
+{
+    pr_info("%-12s %-8s %-16s %-22s %8s %10s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
+            "UPTIME", "EXITS");
+    for (unsigned int i = 0; i < nguests; i++) {
+        struct guest *g = &guests[i];
+        char map[32] = "", mem[32];
+        unsigned int n = 0;
+        uint64_t exits = 0;
+        for (unsigned int v = 0; v < g->cfg->ncpus && n < sizeof(map) - 6; v++) {
+            n += (unsigned int)snprintf(map + n, sizeof(map) - n, "%s%u->%u", v ? "," : "", v,
+                                        g->vcpu[v].pcpu);
+            exits += g->vcpu[v].exits;
+        }
+        snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20, g->cfg->mem_base);
+        pr_info("%-12s %-8s %-16s %-22s %7llus %10llu\n", g->cfg->name,
+                guest_state_name(g->state), map, mem, guest_uptime_s(g), exits);
+    }
+    if (!nguests)
+        pr_info("(no guests configured)\n");
+}
+
+static void cmd_start(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    if (g->state == GUEST_RUNNING) {
+        pr_info("start: guest '%s' is already running\n", g->cfg->name);
+        return;
+    }
+    guest_stop(g);      /* a halted or crashed guest may still hold CPUs */
+    if (guest_start(g) == 0)
+        pr_info("guest '%s' started\n", g->cfg->name);
+}
+
+static void cmd_stop(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    if (g->state == GUEST_STOPPED && !g->restart_pending) {
+        pr_info("stop: guest '%s' is not running\n", g->cfg->name);
+        return;
+    }
+    guest_stop(g);
+    g->state = GUEST_STOPPED;
+    pr_info("guest '%s' stopped\n", g->cfg->name);
+}
+
+static void cmd_restart(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    guest_stop(g);
+    g->state = GUEST_STOPPED;
+    if (guest_start(g) == 0)
+        pr_info("guest '%s' restarted\n", g->cfg->name);
+}
+
+static void focus_announce(void)
+{
+    if (console_focus)
+        pr_info("[partita: input now goes to guest '%s'; Ctrl-A three times to switch]\n",
+                console_focus->cfg->name);
+    else
+        pr_info("[partita: input now goes to the monitor]\n");
+}
+
+static void cmd_console(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    console_focus = g;
+    focus_announce();
+}
+
+static const char *const trap_names[TRAP_NR] = {
+    "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq",
+};
+
+static void stats_guest(struct guest *g)
+{
+    pr_info("guest '%s': %s, started %lu times, %lu aborts injected\n", g->cfg->name,
+            guest_state_name(g->state), (unsigned long)g->starts, (unsigned long)g->aborts);
+    for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
+        struct vcpu *c = &g->vcpu[v];
+        char line[200];
+        int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v, c->exits);
+        for (unsigned int t = 0; t < TRAP_NR && n < (int)sizeof(line) - 20; t++)
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
+                          (unsigned long)c->traps[t]);
+        pr_info("%s\n", line);
+        pr_info("  vcpu%u interrupts injected %lu, maintenance %lu, SGIs sent %lu, "
+                "list register overflows %lu\n", v, (unsigned long)c->vgic.stats.injected,
+                (unsigned long)c->vgic.stats.maintenance, (unsigned long)c->vgic.stats.sgis_sent,
+                (unsigned long)c->vgic.stats.overflow);
+    }
+}
+
+static void cmd_stats(int argc, char **argv)
+{
+    if (argc >= 2) {
+        struct guest *g = arg_guest(argc, argv);
+        if (g)
+            stats_guest(g);
+        return;
+    }
+    for (unsigned int i = 0; i < nguests; i++)
+        stats_guest(&guests[i]);
+    if (!nguests)
+        pr_info("(no guests configured)\n");
+}
+
 static const struct monitor_cmd commands[] = {
     { "help", "list the commands", cmd_help },
+    { "list", "guests: state, vCPU->pCPU, memory, uptime, exits", cmd_list },
+    { "start", "start NAME: start a stopped, halted or crashed guest", cmd_start },
+    { "stop", "stop NAME: take a guest off its CPUs at once", cmd_stop },
+    { "restart", "restart NAME: stop, then start from the pristine image", cmd_restart },
+    { "console", "console NAME: send input to a guest (Ctrl-A x3 comes back)", cmd_console },
+    { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
 };
@@ -85,6 +223,8 @@ void hyp_print_info(void)
             (unsigned long)((__text_end - _start) >> 10),
             (unsigned long)((__stacks_start - __data_start) >> 10),
             (unsigned long)((__stacks_end - __stacks_start) >> 10), hyp_mmu_pages_used());
+    pr_info("hypervisor memory: %u KiB free of %u KiB\n", page_free_count() * 4,
+            page_total_count() * 4);
     pr_info("uptime: %llu s\n", timer_ticks_to_us(timer_now() - hyp_boot_ticks) / 1000000);
 }
 
@@ -114,8 +254,29 @@ void monitor_exec(char *line)
 }
 
 /* Feed one input character to the line editor; returns 1 at end of line. */
+static bool last_was_cr;
+static int esc_state;       /* 0, 1 after ESC, 2 inside ESC [ ... (CSI) */
+
 static int line_feed(char *buf, unsigned int *len, int c)
 {
+    /* terminal escape sequences (arrow keys...) are not commands: drop */
+    if (esc_state == 1) {
+        esc_state = c == '[' ? 2 : 0;
+        return 0;
+    }
+    if (esc_state == 2) {
+        if (c >= 0x40 && c <= 0x7e)
+            esc_state = 0;
+        return 0;
+    }
+    if (c == 0x1b) {
+        esc_state = 1;
+        return 0;
+    }
+    bool cr_lf = c == '\n' && last_was_cr;
+    last_was_cr = c == '\r';
+    if (cr_lf)
+        return 0;   /* CR LF from a terminal: one line end, not two */
     if (c == '\r' || c == '\n') {
         console_write("\n", 1);
         buf[*len] = '\0';
@@ -140,14 +301,47 @@ void monitor_start(void)
     console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
 }
 
+static struct console_escape escape;
+
+/* monitor -> guest 0 -> guest 1 -> ... -> monitor */
+static void focus_next(void)
+{
+    unsigned int next = 0;
+    if (console_focus)
+        next = console_focus->id + 1;
+    console_focus = next < nguests ? &guests[next] : NULL;
+    console_write("\n", 1);
+    focus_announce();
+    if (!console_focus)
+        console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+}
+
+static void monitor_char(char c)
+{
+    if (line_feed(mon_line, &mon_len, c)) {
+        monitor_exec(mon_line);
+        mon_len = 0;
+        if (!console_focus)
+            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+    }
+}
+
 void monitor_poll(void)
 {
     int c;
     while ((c = console_rx_pop()) >= 0) {
-        if (line_feed(mon_line, &mon_len, c)) {
-            monitor_exec(mon_line);
-            mon_len = 0;
-            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+        char out[ESC_COUNT];
+        int n = console_escape_feed(&escape, (char)c, out);
+        if (n < 0) {
+            focus_next();
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            struct guest *g = console_focus;
+            if (g)
+                guest_console_input(g, out[i]);
+            else
+                monitor_char(out[i]);
         }
     }
 }

@@ -91,5 +91,7 @@ void pcpu_loop(void)
             trap_handle_exit(v, reason);
         }
         vcpu_put(v);
+        if (v->guest->restart_pending)
+            sched_cpu0_work();  /* the boot CPU waits for this vCPU to leave */
     }
 }

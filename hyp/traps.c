@@ -241,6 +241,7 @@ static void trap_dabt(struct vcpu *v, uint32_t hsr)
         }
     }
     v->traps[TRAP_DABT_FAULT]++;
+    v->guest->aborts++;
     uint64_t ipa = ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hdfar & 0xfff);
     report_abort(v, (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
                                          : "read of unmapped memory", hdfar, ipa);
@@ -251,6 +252,7 @@ static void trap_pabt(struct vcpu *v, uint32_t hsr)
 {
     uint32_t hifar = sysreg_read_hifar(), hpfar = sysreg_read_hpfar();
     v->traps[TRAP_PABT]++;
+    v->guest->aborts++;
     report_abort(v, "instruction fetch from unmapped memory", hifar,
                  ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
     vcpu_inject_pabt(v, hifar);

@@ -1,0 +1,155 @@
+"""The monitor console (issue 5), driven like a user over the serial port:
+list, start, stop, restart, stats, focus switching with Ctrl-A three times
+(typed input reaching only the focused guest), a guest restarted 50 times
+without losing hypervisor memory, and a configuration with errors."""
+import re
+import time
+
+import pytest
+
+from conftest import command
+
+CTRL_A3 = "\x01\x01\x01"
+
+
+def boot_monitor(qemu, image, cpu="cortex-a15"):
+    vm = qemu(kernel=image("monitor"), cpu=cpu, smp=4)
+    vm.expect(r"\[alpha\] echo 0 ready", timeout=20)
+    vm.expect(r"\[beta\] echo 1 ready", timeout=20)
+    vm.settle(0.3)
+    return vm
+
+
+def wait_for(vm, cond, timeout=10):
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, vm.output[-2000:]
+        time.sleep(0.02)
+    vm.settle(0.1)
+
+
+def list_states(vm):
+    rows = {}
+    for line in command(vm, "list")[1:]:
+        f = line.split()
+        rows[f[0]] = f[1]
+    return rows
+
+
+def free_kib(vm):
+    for line in command(vm, "info"):
+        m = re.match(r"hypervisor memory: (\d+) KiB free of (\d+) KiB", line)
+        if m:
+            return int(m.group(1))
+    raise AssertionError("info shows no free memory line")
+
+
+def test_list_and_lifecycle(qemu, image):
+    vm = boot_monitor(qemu, image)
+    assert list_states(vm) == {"alpha": "running", "beta": "running", "gamma": "stopped"}
+    vm.sendline("start gamma")
+    wait_for(vm, lambda: "guest 'gamma' halted (PSCI SYSTEM_OFF)\r\n" in vm.output)
+    assert "guest 'gamma' started" in vm.output
+    assert "[gamma] hello from guest 2" in vm.output
+    assert list_states(vm)["gamma"] == "halted"
+    assert "guest 'alpha' stopped" in command(vm, "stop alpha")
+    assert list_states(vm)["alpha"] == "stopped"
+    assert "stop: guest 'alpha' is not running" in command(vm, "stop alpha")
+    assert "start: guest 'beta' is already running" in command(vm, "start beta")
+    vm.sendline("start alpha")
+    wait_for(vm, lambda: vm.output.count("[alpha] echo 0 ready") == 2)
+    assert "guest 'alpha' started" in vm.output
+    assert command(vm, "start nosuch") == ["start: no guest 'nosuch' (try 'list')"]
+    assert command(vm, "stop") == ["stop: which guest? (try 'list')"]
+
+
+def test_stats(qemu, image):
+    vm = boot_monitor(qemu, image)
+    out = command(vm, "stats alpha")
+    assert out[0].startswith("guest 'alpha': running, started 1 times")
+    m = re.match(r"\s+vcpu0 exits (\d+): wfi (\d+) cp15 \d+ cp14 \d+ hvc (\d+) .* mmio (\d+)", out[1])
+    assert m, out
+    assert int(m.group(3)) >= 1 and int(m.group(4)) > 10   # its hypercall, its UART
+    assert "interrupts injected" in out[2]
+    everything = command(vm, "stats")
+    assert any(l.startswith("guest 'beta'") for l in everything)
+    assert any(l.startswith("guest 'gamma'") for l in everything)
+
+
+def test_focus_switching(qemu, image):
+    vm = boot_monitor(qemu, image)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'alpha'")
+    vm.sendline("hello alpha")
+    vm.expect(r"echo 0 got: hello alpha")
+    vm.expect_not(r"echo 1 got", within=0.5)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'beta'")
+    vm.sendline("hi beta")
+    vm.expect(r"echo 1 got: hi beta")
+    assert "echo 0 got: hi beta" not in vm.output
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'gamma'")
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to the monitor")
+    # a lone Ctrl-A is passed on, not an escape: the monitor ignores it
+    vm.send("\x01")
+    assert "help" in " ".join(command(vm, "help"))
+    assert list_states(vm)["alpha"] == "running"
+
+
+def test_console_command_and_guest_output(qemu, image):
+    vm = boot_monitor(qemu, image)
+    vm.sendline("console beta")
+    vm.expect(r"input now goes to guest 'beta'")
+    vm.sendline("exit")
+    vm.expect(r"echo 1 got: exit")
+    vm.expect(r"guest 'beta' halted")
+    vm.send(CTRL_A3)        # beta -> gamma
+    vm.send(CTRL_A3)        # gamma -> monitor
+    vm.expect(r"input now goes to the monitor")
+    assert list_states(vm)["beta"] == "halted"
+
+
+def test_guest_reset_from_its_console(qemu, image):
+    vm = boot_monitor(qemu, image)
+    vm.send(CTRL_A3)
+    vm.sendline("reset")
+    vm.expect(r"guest 'alpha' asked for a reset \(PSCI SYSTEM_RESET\)")
+    vm.expect(r"guest 'alpha': restarting")
+    vm.expect(r"echo 0 ready", timeout=10)
+
+
+@pytest.mark.deadline(240)
+def test_restart_50_times_keeps_memory(qemu, image):
+    vm = boot_monitor(qemu, image)
+    before = free_kib(vm)
+    for i in range(50):
+        vm.sendline("restart beta")
+        # the banner must be out before the next command is typed, or the
+        # two interleave on the one console
+        wait_for(vm, lambda: vm.output.count("guest 'beta' restarted") == i + 1 and
+                 vm.output.count("[beta] echo 1 ready") == i + 2)
+    assert free_kib(vm) == before
+    assert list_states(vm)["beta"] == "running"
+    assert command(vm, "stats beta")[0].startswith("guest 'beta': running, started 51 times")
+
+
+def test_invalid_configuration(qemu, image):
+    vm = qemu(kernel=image("badconfig"), smp=4)
+    vm.expect(r"partita> ", timeout=20)
+    out = vm.output
+    want = [
+        r"config: error: guest 'one': property 'memory': overlaps the memory of guest|"
+        r"config: error: guest 'two': property 'memory': overlaps the memory of guest 'one'",
+        r"config: error: guest 'two': property 'cpus': CPU 7 does not exist",
+        r"config: error: guest 'two': property 'cpus': CPU 1 is already given to guest 'one'",
+        r"config: error: guest 'two': property 'kernel-format': \"elf\"",
+        r"config: warning: guest 'two': property 'colour': unknown property",
+        r"error: configuration has \d+ errors: no guest started",
+    ]
+    for w in want:
+        assert re.search(w, out), (w, out)
+    assert "[one]" not in out and "[two]" not in out
+    assert command(vm, "list") == ["(no guests configured)"] or "NAME" in command(vm, "list")[0]
+    assert "help" in " ".join(command(vm, "help"))
