@@ -29,6 +29,18 @@ ASFLAGS := $(ARCHFLAGS) -Iinclude -I. -I$(BUILD)/include -D__ASSEMBLER__
 LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
            -Wl,-z,max-page-size=4096 -Wl,--build-id=none -Wl,--no-warn-execstack
 
+# `make IMAGE=guest.bin` wraps any image in a single-guest configuration
+IMAGE_FORMAT ?= raw
+VCPUS   ?= 1
+LOAD    ?= 0
+INITRD  ?=
+BOOTARGS ?= console=ttyAMA0
+ifdef IMAGE
+GUEST_MEM ?= $(if $(filter linux,$(IMAGE_FORMAT)),256,64)
+CONFIG  := $(BUILD)/config/image.dts
+$(shell sh scripts/mkconfig.sh $(CONFIG) "$(IMAGE)" "$(IMAGE_FORMAT)" "$(VCPUS)" \
+    "$(GUEST_MEM)" "$(INITRD)" "$(BOOTARGS)" "$(LOAD)" >&2)
+endif
 CONFIG  ?= guests/configs/demo.dts
 CONFIG_DTB := $(BUILD)/config/$(notdir $(CONFIG:.dts=.dtb))
 CONFIG_OBJ := $(CONFIG_DTB:.dtb=.o)
@@ -124,14 +136,17 @@ $(BUILD)/images/%.bin: $(BUILD)/images/%.elf
             $(CONFIGS:%=$(BUILD)/images/%.elf)
 
 QEMU_MACHINE ?= virt,virtualization=on
+# QEMU's own escape moves to Ctrl-] so that Ctrl-A reaches Partita
 QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic \
-            -kernel $(BUILD)/partita.bin
+            -echr 0x1d -kernel $(BUILD)/partita.bin $(QEMU_EXTRA)
 
-run: deps all
-	@echo "Partita in QEMU: Ctrl-A x quits QEMU"
+run: deps
+	@$(MAKE) --no-print-directory all
+	@echo "Partita in QEMU: Ctrl-A three times switches consoles; Ctrl-] x quits QEMU"
 	$(QEMU) $(QEMU_ARGS)
 
-debug: deps all
+debug: deps
+	@$(MAKE) --no-print-directory all
 	@echo "QEMU waits for gdb on :1234. In another terminal:"
 	@echo "  gdb-multiarch $(BUILD)/partita.elf -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_ARGS) -S -gdb tcp::1234
@@ -153,7 +168,8 @@ $(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
 
 # each unit test links the hypervisor sources it names in tests/unit/sources.mk
 include $(wildcard tests/unit/*.mk)
-$(BUILD)/unit/test_%: tests/unit/test_%.c $(FIXTURES)
+.SECONDEXPANSION:
+$(BUILD)/unit/test_%: tests/unit/test_%.c $(FIXTURES) $$(UNIT_SRCS_$$*)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $< $(UNIT_SRCS_$*) -o $@ $(UNIT_LIBS)
 

@@ -328,6 +328,8 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
 {
     memset(p, 0, sizeof(*p));
     int rc = fdt_check_header(fdt);
+    if (rc == 0 && fdt_version(fdt) < 16)
+        rc = -FDT_ERR_BADVERSION;   /* libfdt 1.6.1's fdt_check_full crashes on them */
     if (rc == 0)    /* the whole structure block, so no string runs off it */
         rc = fdt_check_full(fdt, fdt_totalsize(fdt));
     if (rc != 0)

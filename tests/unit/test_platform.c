@@ -656,6 +656,24 @@ static const struct hdr_case {
     { HDR(off_mem_rsvmap), 0, 1, "FDT_ERR_" },
 };
 
+/*
+ * fdt_check_full of libfdt 1.6.1 dereferences NULL for a blob of version
+ * below 16 that claims compatibility with it (found by tests/unit/fuzz.sh):
+ * the probe must refuse such blobs before it gets there.
+ */
+static void test_old_version_refused(void **state)
+{
+    size_t size;
+    for (uint32_t v = 2; v < 16; v++) {
+        uint8_t *buf = load_dtb("qemu-virt", 0, &size);
+        put_hdr(buf, HDR(version), v);
+        put_hdr(buf, HDR(last_comp_version), 2);
+        assert_invalid_dt(buf);
+        assert_contains(err, "FDT_ERR_BADVERSION");
+        free(buf);
+    }
+}
+
 static void test_garbage_header(void **state)
 {
     size_t size;
@@ -770,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_garbage_random),
         cmocka_unit_test(test_garbage_truncated),
         cmocka_unit_test(test_garbage_header),
+        cmocka_unit_test(test_old_version_refused),
         cmocka_unit_test(test_garbage_cut_structure),
         cmocka_unit_test(test_garbage_flipped_bytes),
     };
