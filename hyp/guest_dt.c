@@ -3,6 +3,7 @@
  * virtual board mirrors QEMU virt, so software written for virt runs as is.
  */
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 #include <libfdt.h>
 #include "guest_dt.h"
@@ -98,37 +99,77 @@ static int write_uart(void *fdt)
     return fdt_end_node(fdt);
 }
 
-/* Copy the host node describing a passthrough range, addresses unchanged. */
+static bool irq_given(const struct guest_config *cfg, int irq)
+{
+    for (unsigned int i = 0; i < cfg->npt_irqs; i++)
+        if ((int)cfg->pt_irqs[i] == irq)
+            return true;
+    return false;
+}
+
+/* A host device inside the range whose interrupts are all the guest's */
+static bool node_belongs(const void *host, int node, const struct plat_range *r,
+                         const struct guest_config *cfg)
+{
+    struct plat_range hr;
+    if (platform_node_reg(host, node, 0, &hr) != 0 || hr.size == 0 ||
+        hr.base < r->base || hr.base + hr.size > r->base + r->size)
+        return false;
+    const char *dt = fdt_getprop(host, node, "device_type", NULL);
+    if (dt && strcmp(dt, "memory") == 0)
+        return false;
+    int irq;
+    for (int i = 0; (irq = platform_node_irq(host, node, i)) >= 0; i++)
+        if (!irq_given(cfg, irq))
+            return false;
+    return true;
+}
+
+/* One guest node for a device: the host's description, addresses unchanged */
+static int write_device(void *fdt, const void *host, int node, uint32_t base, uint32_t size)
+{
+    char name[48];
+    snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
+    TRY(fdt_begin_node(fdt, name));
+    int len;
+    const void *p = node >= 0 ? fdt_getprop(host, node, "compatible", &len) : NULL;
+    if (p)
+        TRY(fdt_property(fdt, "compatible", p, len));
+    const uint32_t reg[] = { base, size };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    p = node >= 0 ? fdt_getprop(host, node, "interrupts", &len) : NULL;
+    if (p)
+        TRY(fdt_property(fdt, "interrupts", p, len));
+    if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL))
+        TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+    return fdt_end_node(fdt);
+}
+
+/*
+ * Passthrough ranges: every host device inside a range whose interrupts
+ * were all given to the guest (a page of QEMU's virtio-mmio transports
+ * holds eight, only the one with the guest's interrupt is its device);
+ * failing that the device at the range's base, or the bare range.
+ */
 static int write_passthrough(void *fdt, const struct guest_config *cfg, const void *host)
 {
     for (unsigned int i = 0; i < cfg->npt_regs; i++) {
         const struct plat_range *r = &cfg->pt_regs[i];
-        char name[48];
-        const char *compat = NULL;
-        int compat_len = 0, node = -1;
-        if (host) {
-            for (node = fdt_next_node(host, -1, NULL); node >= 0;
-                 node = fdt_next_node(host, node, NULL)) {
-                struct plat_range hr;
-                if (platform_node_reg(host, node, 0, &hr) == 0 && hr.base == r->base)
-                    break;
+        int found = 0, at_base = -1, node;
+        for (node = host ? fdt_next_node(host, -1, NULL) : -1; node >= 0;
+             node = fdt_next_node(host, node, NULL)) {
+            struct plat_range hr;
+            if (platform_node_reg(host, node, 0, &hr) != 0 || hr.size == 0)
+                continue;
+            if (hr.base == r->base && at_base < 0)
+                at_base = node;
+            if (cfg->npt_irqs && node_belongs(host, node, r, cfg)) {
+                TRY(write_device(fdt, host, node, (uint32_t)hr.base, (uint32_t)hr.size));
+                found++;
             }
-            if (node >= 0)
-                compat = fdt_getprop(host, node, "compatible", &compat_len);
         }
-        snprintf(name, sizeof(name), "passthrough@%llx", (unsigned long long)r->base);
-        TRY(fdt_begin_node(fdt, name));
-        if (compat)
-            TRY(fdt_property(fdt, "compatible", compat, compat_len));
-        const uint32_t reg[] = { (uint32_t)r->base, (uint32_t)r->size };
-        TRY(prop_cells(fdt, "reg", reg, 2));
-        int len;
-        const void *irq = node >= 0 ? fdt_getprop(host, node, "interrupts", &len) : NULL;
-        if (irq)
-            TRY(fdt_property(fdt, "interrupts", irq, len));
-        if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL))
-            TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
-        TRY(fdt_end_node(fdt));
+        if (!found)
+            TRY(write_device(fdt, host, at_base, (uint32_t)r->base, (uint32_t)r->size));
     }
     return 0;
 }

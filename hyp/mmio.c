@@ -39,6 +39,14 @@ int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handl
     return 0;
 }
 
+bool mmio_owned(const struct mmio_bus *bus, uint64_t ipa)
+{
+    for (unsigned int i = 0; i < bus->n; i++)
+        if (ipa >= bus->r[i].base && ipa < bus->r[i].base + bus->r[i].size)
+            return true;
+    return false;
+}
+
 bool mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a)
 {
     for (unsigned int i = 0; i < bus->n; i++) {

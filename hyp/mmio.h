@@ -62,6 +62,8 @@ struct mmio_bus {
 
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
                   void *dev);
+/* Does a device own this address? */
+bool mmio_owned(const struct mmio_bus *bus, uint64_t ipa);
 /* Route to the owner.  False: no owner or the device refused the access. */
 bool mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a);
 

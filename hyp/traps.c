@@ -81,9 +81,10 @@ static void trap_cp15_32(struct vcpu *v, uint32_t hsr)
         return;
     }
     if (crn == 1 && opc1 == 0 && crm == 0 && opc2 == 1) {
-        /* ACTLR: the guest sees the real value (SMP set), writes are ignored */
+        /* ACTLR: the guest sees itself in the coherency domain (SMP, bit 6,
+         * as Linux checks) over the real value; writes are ignored */
         if (read)
-            val = sysreg_read_actlr();
+            val = sysreg_read_actlr() | (1u << 6);
     } else if (crn == 7 && opc1 == 0 && opc2 == 2 && (crm == 6 || crm == 10 || crm == 14)) {
         if (!read)
             cp15_setway(crm, vcpu_get_reg(v, rt));
@@ -225,6 +226,37 @@ static void report_abort(struct vcpu *v, const char *what, uint32_t va, uint64_t
             (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
 }
 
+/*
+ * Can the guest take this exception itself?  Not if its vector would be
+ * fetched from outside its RAM (another abort, forever), nor if the same
+ * instruction keeps faulting: then it is crashed, per its on-crash policy.
+ */
+#define ABORT_REPEAT_LIMIT 64
+
+static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, uint32_t far)
+{
+    uint32_t sctlr = sysreg_read_sctlr();
+    uint32_t vbar = (sctlr & (1u << 13)) ? 0xffff0000u : sysreg_read_vbar();
+    if (v->regs.pc == v->last_fault_pc)
+        v->fault_repeats++;
+    else
+        v->fault_repeats = 0;
+    v->last_fault_pc = v->regs.pc;
+    /* with its MMU off the vector address is an IPA we can check; with it
+     * on, a vector outside RAM shows up as a fault at the vector itself */
+    bool vector_ok = (sctlr & 1) ? v->regs.pc != vbar + vector_off
+                                 : guest_ipa_is_ram(v->guest, vbar + vector_off);
+    if (!vector_ok) {
+        guest_crash(v, "exception vector not in guest memory", hsr, far);
+        return false;
+    }
+    if (v->fault_repeats >= ABORT_REPEAT_LIMIT) {
+        guest_crash(v, "the same instruction keeps faulting", hsr, far);
+        return false;
+    }
+    return true;
+}
+
 static void trap_dabt(struct vcpu *v, uint32_t hsr)
 {
     uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
@@ -242,9 +274,19 @@ static void trap_dabt(struct vcpu *v, uint32_t hsr)
     }
     v->traps[TRAP_DABT_FAULT]++;
     v->guest->aborts++;
-    uint64_t ipa = ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hdfar & 0xfff);
-    report_abort(v, (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
-                                         : "read of unmapped memory", hdfar, ipa);
+    /* HPFAR is the faulting IPA's page; the offset is HDFAR's, except for a
+     * stage-1 walk, whose descriptor address HDFAR does not give */
+    uint64_t ipa = (uint64_t)(hpfar & 0xfffffff0u) << 8;
+    if (!(hsr & HSR_DABT_S1PTW))
+        ipa |= hdfar & 0xfff;
+    const char *what = (hsr & HSR_DABT_S1PTW) ? "page-table walk outside its memory"
+                       : !(hsr & HSR_DABT_ISV) && mmio_owned(&v->guest->mmio, ipa)
+                           ? "device access without a syndrome (LDM/STM/LDRD/exclusive)"
+                       : (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
+                                              : "read of unmapped memory";
+    if (!guest_can_take(v, 0x10, hsr, hdfar))
+        return;
+    report_abort(v, what, hdfar, ipa);
     vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
 }
 
@@ -253,6 +295,8 @@ static void trap_pabt(struct vcpu *v, uint32_t hsr)
     uint32_t hifar = sysreg_read_hifar(), hpfar = sysreg_read_hpfar();
     v->traps[TRAP_PABT]++;
     v->guest->aborts++;
+    if (!guest_can_take(v, 0x0c, hsr, hifar))
+        return;
     report_abort(v, "instruction fetch from unmapped memory", hifar,
                  ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
     vcpu_inject_pabt(v, hifar);
@@ -262,7 +306,8 @@ static void trap_undef(struct vcpu *v, uint32_t hsr)
 {
     /* anything Partita does not emulate is undefined for the guest */
     v->traps[TRAP_UNKNOWN]++;
-    vcpu_inject_undef(v);
+    if (guest_can_take(v, 0x04, hsr, 0))
+        vcpu_inject_undef(v);
 }
 
 static void trap_hcptr(struct vcpu *v, uint32_t hsr)

@@ -53,6 +53,8 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
     v->regs.pc = entry & ~1u;
     /* SCTLR as on reset of a Cortex-A15: MMU and caches off */
     v->cp15.sctlr = 0x00c50078;
+    v->last_fault_pc = 0xffffffffu;
+    v->fault_repeats = 0;
 }
 
 void vcpu_load(struct vcpu *v)
@@ -222,8 +224,11 @@ static void inject(struct vcpu *v, uint32_t mode, uint32_t vector_off, uint32_t 
         v->banked.spsr_und = spsr;
         v->banked.lr_und = lr;
     }
-    /* new CPSR: mode, I and A set, IT/J cleared, T from SCTLR.TE, E from EE */
-    uint32_t cpsr = (spsr & (PSR_F | 0xf8000000u)) | mode | PSR_I | PSR_A;
+    /* new CPSR: mode, I set (and A for aborts: B1.8.3, Table B1-6), IT/J
+     * cleared, T from SCTLR.TE, E from SCTLR.EE */
+    uint32_t cpsr = (spsr & (PSR_F | PSR_A | 0xf8000000u)) | mode | PSR_I;
+    if (mode == PSR_MODE_ABT)
+        cpsr |= PSR_A;
     if (sctlr & (1u << 30))
         cpsr |= PSR_T;
     if (sctlr & (1u << 25))

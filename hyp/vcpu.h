@@ -72,6 +72,7 @@ struct vcpu {
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
     volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
+    uint32_t last_fault_pc, fault_repeats;  /* an abort it cannot get out of */
     uint64_t exits;
     uint32_t traps[TRAP_NR];
 };

@@ -38,6 +38,16 @@ struct smc_ret smc_call(uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3);
 #define PSCI_FEATURES       0x8400000au
 #define PARTITA_VERSION     0x86000000u
 #define PARTITA_GUEST_INFO  0x86000001u
+#define PARTITA_STATS       0x86000002u     /* r1 = counter: r0:r1 = its value */
+#define PARTITA_STAT_EXITS  0
+#define PARTITA_STAT_TRAP(n) (16 + (n))     /* n: the hypervisor's enum trap_cause */
+#define TRAP_CAUSE_CP15     1
+#define TRAP_CAUSE_CP14     2
+#define TRAP_CAUSE_HVC      3
+#define TRAP_CAUSE_SMC      4
+#define TRAP_CAUSE_MMIO     5
+#define TRAP_CAUSE_DABT     6
+#define TRAP_CAUSE_PABT     7
 #define PARTITA_STATS       0x86000002u
 #define STAT_EXITS          0
 #define STAT_IDLE           1
@@ -54,6 +64,7 @@ struct fault_record {
     volatile uint32_t spsr;         /* the interrupted state (mode, T, IT) */
     volatile uint32_t mode;         /* the mode the handler ran in */
     volatile uint32_t insn;         /* the faulting instruction (undef only) */
+    volatile uint32_t cpsr;         /* the handler's CPSR (how it was entered) */
 };
 #define FAULT_UNDEF 1
 #define FAULT_PABT  3

@@ -122,7 +122,8 @@ static void record(uint32_t *frame, uint32_t kind, uint32_t pc, uint32_t far, ui
     f->far = far;
     f->fsr = fsr;
     f->spsr = spsr;
-    f->mode = read_cpsr() & 0x1f;
+    f->cpsr = read_cpsr();
+    f->mode = f->cpsr & 0x1f;
     if (skip) {
         bool thumb = spsr & PSR_T;
         frame[13] = pc + (thumb ? thumb_insn_len(pc) : 4);

@@ -13,7 +13,7 @@
 
 #define MAX_CPUS 8
 
-enum job { JOB_COUNT, JOB_PARK, JOB_SPIN };
+enum job { JOB_COUNT, JOB_PARK, JOB_SPIN, JOB_RETURN };
 
 static gspinlock_t lock;
 static volatile uint32_t counter;           /* plain increments under the lock */
@@ -83,6 +83,9 @@ void guest_secondary(unsigned int cpu)
         atomic_add(&arrived, 1);
         for (;;)
             spins[cpu]++;
+    case JOB_RETURN:
+        atomic_add(&arrived, 1);
+        break;
     }
 }
 
@@ -262,6 +265,43 @@ static void test_thumb_entry(void)
     test_end();
 }
 
+/* CPU_ON again as soon as AFFINITY_INFO says OFF, many times: races
+ * between a vCPU leaving and being started again */
+static void test_on_off_storm(void)
+{
+    test_begin("cpu_on_off_storm");
+    const uint32_t rounds = 40;
+    uint32_t runs_before[MAX_CPUS];
+    for (unsigned int i = 1; i < ncpus; i++)
+        runs_before[i] = runs[i];
+    job = JOB_RETURN;
+    arrived = 0;
+    dsb();
+    uint64_t t0 = cntvct();
+    uint32_t started = 0;
+    for (uint32_t r = 0; r < rounds; r++) {
+        for (unsigned int i = 1; i < ncpus; i++) {
+            uint64_t end = cntvct() + ms_to_ticks(3000);
+            int32_t e;
+            while ((e = cpu_on(i, (uint32_t)secondary_start, i)) != PSCI_SUCCESS) {
+                if ((e != PSCI_ALREADY_ON && e != PSCI_ON_PENDING) || cntvct() > end)
+                    break;
+            }
+            CHECK(e == PSCI_SUCCESS, "round %lu: CPU_ON(%u) = %ld", (unsigned long)r, i, (long)e);
+            started += e == PSCI_SUCCESS;
+        }
+    }
+    CHECK(wait_for(&arrived, started, 5000), "%lu of %lu starts ran", (unsigned long)arrived,
+          (unsigned long)started);
+    CHECK(wait_all_off(3000), "not all OFF after the storm");
+    for (unsigned int i = 1; i < ncpus; i++)
+        CHECK(runs[i] - runs_before[i] == rounds, "vCPU %u ran %lu times in %lu rounds", i,
+              (unsigned long)(runs[i] - runs_before[i]), (unsigned long)rounds);
+    gprintf("smp: %lu CPU_ON/CPU_OFF cycles in %lu ms\n", (unsigned long)started,
+            (unsigned long)((cntvct() - t0) * 1000 / cntfrq()));
+    test_end();
+}
+
 static void test_spinning(void)
 {
     test_begin("secondaries_spinning");
@@ -293,6 +333,7 @@ void guest_main(uint32_t dtb)
     counting_round("cpu_on_again_fresh", false, 2);
     test_errors();
     test_thumb_entry();
+    test_on_off_storm();
     test_spinning();
     tests_finish();
     /* returning powers the guest off (SYSTEM_OFF) with the others spinning */

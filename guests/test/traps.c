@@ -6,7 +6,8 @@
  * on unmapped devices (DFAR/IFAR, DFSR/IFSR in both formats, the mode and
  * state the handler sees), emulated MMIO of every size into banked
  * registers, Thumb MMIO and IT blocks, a stage-1 MMU whose VAs differ from
- * the IPAs, and set/way cache maintenance.
+ * the IPAs, set/way cache maintenance, and (PARTITA_STATS) that the
+ * accesses meant to trap do reach the hypervisor.
  *
  * bootargs: none needed.  Ends with PSCI SYSTEM_OFF.
  */
@@ -534,6 +535,47 @@ static void test_hvc_thumb(void)
     test_end();
 }
 
+/* ---- what traps: Partita's counters (PARTITA_STATS) ---- */
+
+static uint32_t stat(uint32_t n)
+{
+    struct smc_ret r = hvc_call(PARTITA_STATS, n, 0, 0);
+    return r.r0;
+}
+
+#define STAT_DELTA(cause, expr) ({                                  \
+    uint32_t _b = stat(PARTITA_STAT_TRAP(cause));                   \
+    expr;                                                           \
+    stat(PARTITA_STAT_TRAP(cause)) - _b; })
+
+static void test_traps_taken(void)
+{
+    /* the emulation tests elsewhere would pass vacuously if these did not
+     * reach the hypervisor (QEMU's own ACTLR ignores writes too) */
+    test_begin("traps_taken");
+    uint32_t e0 = stat(PARTITA_STAT_EXITS), e1 = stat(PARTITA_STAT_EXITS);
+    CHECK(e0 != 0xffffffffu && e1 > e0, "PARTITA_STATS(exits): %lu then %lu",
+          (unsigned long)e0, (unsigned long)e1);
+    uint32_t v, d;
+    d = STAT_DELTA(TRAP_CAUSE_CP15, __asm__ volatile("mrc p15, 0, %0, c1, c0, 1" : "=r"(v)));
+    CHECK(d == 1, "an ACTLR read counted %lu CP15 traps (HCR.TAC)", (unsigned long)d);
+    d = STAT_DELTA(TRAP_CAUSE_CP15, __asm__ volatile("mcr p15, 0, %0, c1, c0, 1" : : "r"(v)));
+    CHECK(d == 1, "an ACTLR write counted %lu CP15 traps (HCR.TAC)", (unsigned long)d);
+    /* (set/way operations are not counted: QEMU 7.2 applies HCR.TSW to
+     * ARMv8 CPUs only, so on cortex-a15/a7 they never reach Partita) */
+    d = STAT_DELTA(TRAP_CAUSE_CP15, __asm__ volatile("mrc p15, 4, %0, c15, c0, 0" : "=r"(v)));
+    CHECK(d == 1, "a CBAR read counted %lu CP15 traps (HSTR.T15)", (unsigned long)d);
+    d = STAT_DELTA(TRAP_CAUSE_SMC, smc_call(PSCI_VERSION, 0, 0, 0));
+    CHECK(d == 1, "an SMC counted %lu SMC traps (HCR.TSC)", (unsigned long)d);
+    d = STAT_DELTA(TRAP_CAUSE_MMIO, v = mmio_read32(UART_FR));
+    CHECK(d == 1, "a UART read counted %lu MMIO traps", (unsigned long)d);
+    d = STAT_DELTA(TRAP_CAUSE_DABT, try_read32(ram_end, &v));
+    CHECK(d == 1, "an access outside RAM counted %lu aborts", (unsigned long)d);
+    d = STAT_DELTA(TRAP_CAUSE_PABT, try_exec(ram_end));
+    CHECK(d == 1, "a branch outside RAM counted %lu prefetch aborts", (unsigned long)d);
+    test_end();
+}
+
 /* ---- ID and control registers ---- */
 
 static uint32_t read_actlr(void)
@@ -649,14 +691,24 @@ static void test_undef_thumb(void)
 static void test_undef_trapped(void)
 {
     /* trace registers (CP14, opc1 = 1) trap to the hypervisor (HCPTR.TTA),
-     * which has no trace for guests: undefined, like on a CPU without it */
+     * which has no trace for guests: undefined, like on a CPU without it.
+     * An injected undef must enter the handler like one the CPU takes
+     * itself: I set, A and F unchanged (B1.9.6); A is clear here. */
     test_begin("undef_trapped");
     struct fault_record *f = my_fault();
+    __asm__ volatile("cpsie a\n udf #7\n cpsid a" ::: "memory");
+    uint32_t real = f->cpsr;
+    CHECK((real & 0x19f) == (0x80 | MODE_UND), "the CPU's own undef entered with CPSR 0x%08lx",
+          (unsigned long)real);
     unsigned int n0 = f->count;
     uint32_t pc, v = 0x5a5a5a5a;
+    uint32_t t0 = stat(PARTITA_STAT_TRAP(TRAP_CAUSE_CP14));
     __asm__ volatile("adr %0, 1f\n"
+                     "cpsie a\n"
                      "1: mrc p14, 1, %1, c0, c0, 0\n"
+                     "cpsid a\n"
                      : "=&r"(pc), "+r"(v) : : "memory");
+    uint32_t trapped = stat(PARTITA_STAT_TRAP(TRAP_CAUSE_CP14)) - t0;
     CHECK(f->count == n0 + 1, "%u exceptions from a trace register read, expected 1",
           f->count - n0);
     CHECK(f->kind == FAULT_UNDEF && f->pc == pc && f->mode == MODE_UND,
@@ -664,6 +716,12 @@ static void test_undef_trapped(void)
           (unsigned long)f->kind, (unsigned long)f->pc, (unsigned long)pc,
           (unsigned long)f->mode);
     CHECK(v == 0x5a5a5a5a, "the undefined MRC wrote 0x%08lx", (unsigned long)v);
+    CHECK(!trapped || (f->cpsr & 0x3ff) == (real & 0x3ff),
+          "the injected undef entered with CPSR 0x%08lx, the CPU's own with 0x%08lx",
+          (unsigned long)f->cpsr, (unsigned long)real);
+    gprintf("undef: the trace register read %s\n",
+            trapped ? "trapped to Partita, which injected the exception"
+                    : "was undefined without reaching Partita");
     test_end();
 }
 
@@ -823,7 +881,8 @@ static void test_mmio_unmapped(void)
      * (GICH) and the physical address of GICV, PCIe ECAM and MMIO */
     static const uint32_t devs[] = { 0x09010000, 0x09020000, 0x09030000, 0x0a000000,
                                      0x0a003e00, 0x08020000, 0x08030000, 0x08040000,
-                                     0x3f000000, 0x10000000, 0x04000000, 0x09001000 };
+                                     0x3f000000, 0x10000000, 0x04000000, 0x09001000,
+                                     GICC_BASE + 0x2000 };
     for (unsigned int i = 0; i < sizeof(devs) / 4; i++)
         expect_no_access("device", devs[i]);
     uint32_t v;
@@ -903,6 +962,40 @@ static void test_mmio_sizes(void)
     v = a_mmio_fiq(base + 0xff8);
     CHECK(v == 2 * 0x05, "LDR r8_fiq, r12_fiq = 0x%08lx in total, want 0x0a", (unsigned long)v);
     /* a store of a banked register: SP_irq's low byte */
+    test_end();
+}
+
+static void test_mmio_odd(void)
+{
+    /* accesses the emulation cannot or should not perform: a load into the
+     * PC and exclusives.  Any outcome but a hang or a jump is fine: the
+     * load ignored, or an abort back to the guest */
+    test_begin("mmio_odd_accesses");
+    struct fault_record *f = my_fault();
+    unsigned int n0 = f->count;
+    uint32_t after = 0;
+    __asm__ volatile("mov r0, %1\n"
+                     "adr r12, 1f\n"           /* a prefetch abort returns here */
+                     "ldr pc, [r0]\n"
+                     "add %0, %0, #1\n"
+                     "1:\n"
+                     : "+r"(after) : "r"(UART_FR) : "r0", "r12", "memory");
+    CHECK(after == 1 && (f->count == n0 || (f->kind == FAULT_DABT && f->far == UART_FR)),
+          "LDR PC from the UART: %u exceptions (kind %lu, FAR 0x%08lx), %lu instructions after",
+          f->count - n0, (unsigned long)f->kind, (unsigned long)f->far, (unsigned long)after);
+    n0 = f->count;
+    uint32_t v = 0x5a5a5a5a;
+    __asm__ volatile("ldrex %0, [%1]\n clrex" : "+r"(v) : "r"(UART_FR) : "memory");
+    CHECK((f->count == n0 + 1 && f->far == UART_FR && v == 0x5a5a5a5a) ||
+          (f->count == n0 && (v & FR_TXFE)),
+          "LDREX from the UART: %u exceptions, FAR 0x%08lx, value 0x%08lx", f->count - n0,
+          (unsigned long)f->far, (unsigned long)v);
+    n0 = f->count;
+    uint32_t fail = 7;
+    __asm__ volatile("strex %0, %1, [%2]" : "=&r"(fail) : "r"('!'), "r"(UART_DR) : "memory");
+    CHECK(f->count == n0 + 1 ? f->far == UART_DR : fail <= 1,
+          "STREX to the UART: %u exceptions, FAR 0x%08lx, status %lu", f->count - n0,
+          (unsigned long)f->far, (unsigned long)fail);
     test_end();
 }
 
@@ -1049,6 +1142,7 @@ void guest_main(uint32_t dtb)
     test_call_preserves_registers();
     test_smc_conditional();
     test_hvc_thumb();
+    test_traps_taken();
     test_actlr();
     test_mpidr();
     test_midr();
@@ -1065,6 +1159,7 @@ void guest_main(uint32_t dtb)
     test_prefetch_abort();
     test_mmio_sizes();
     test_mmio_thumb();
+    test_mmio_odd();
     test_mmu_va_ipa();
     test_cache_setway();
     tests_finish();

@@ -63,7 +63,8 @@ void guest_main(uint32_t dtb)
         if (w[i] != watch_value(i) && !bad++)
             first = watch + 4 * i;
     CHECK(bad == 0, "%lu words of the watched page changed, the first at 0x%08lx = 0x%08lx",
-          (unsigned long)bad, (unsigned long)first, (unsigned long)*(volatile uint32_t *)first);
+          (unsigned long)bad, (unsigned long)first,
+          (unsigned long)(bad ? *(volatile uint32_t *)first : 0));
     test_end();
     tests_finish();
 }
