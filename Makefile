@@ -52,7 +52,7 @@ SRCS_S := $(filter-out hyp/config_blob.S,$(SRCS_S))
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
 
-.PHONY: all run debug test unit systest deps clean guests-build images FORCE
+.PHONY: all run debug test unit systest deps clean guests-build images linux-payload FORCE
 all: $(BUILD)/partita.bin
 
 deps:

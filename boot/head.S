@@ -330,8 +330,9 @@ build_early_tables:
     orr     r1, r2, #(PTE_VALID | PTE_TABLE)
     ldr     r3, =(((HYP_VA_BASE >> BLOCK_SHIFT) & 511) * 8)
     str     r1, [r0, r3]
-    /* L3: every page of the footprint, normal memory, RWX */
-    ldr     r3, =__footprint_size
+    /* L3: every page up to the end of .bss and the stacks (at most 2 MiB,
+     * linker.ld checks): not the configuration blob after it, which C maps */
+    ldr     r3, =__early_map_size
     add     r3, r3, r9              @ physical end
     mov     r1, r9
     ldr     r5, =(PTE_VALID | PTE_TABLE | PTE_LO_NORMAL | PTE_AP_RW)
@@ -368,13 +369,15 @@ build_early_tables:
     str     r1, [r0, r3, lsl #3]
     /*
      * The tables were written with the MMU and D-cache off, straight to
-     * memory.  Invalidate any stale lines the bootloader left over the
-     * footprint so the walker and the caches see what we wrote (a real
+     * memory.  Invalidate any stale lines left over .bss (the bootloader
+     * cleaned the image it loaded, as the Linux boot protocol wants), so
+     * the walker and the caches see what we wrote (a real
      * Cortex-A15 can hold such lines; QEMU models no caches and would not
      * catch a missing invalidate).
      */
-    mov     r0, r9
-    ldr     r1, =__footprint_size
+    ldr     r0, =__bss_start
+    sub     r0, r0, r7
+    ldr     r1, =__early_map_size
     add     r1, r1, r9
     bl      dcache_inval_range_pa
     bx      r8

@@ -9,7 +9,18 @@ GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c
 GUEST_NAMES   := $(patsubst guests/test/%.c,%,$(wildcard guests/test/*.c))
 GUEST_BINS    := $(GUEST_NAMES:%=$(BUILD)/guests/%.bin)
 
-guests-build: $(GUEST_BINS)
+# The Linux guest: Debian's armmp kernel and a busybox initramfs, fetched
+# with apt-get download and built once (guests/linux/build.sh)
+LINUX_DIR     := $(BUILD)/guests/linux
+LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
+
+guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
+
+$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown
+	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
+	$(Q)bash guests/linux/build.sh $(LINUX_DIR)
+	@touch $@
+linux-payload: $(LINUX_DIR)/.built
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)

@@ -230,8 +230,8 @@ static bool overlaps_ram(const struct platform *p, uint64_t base, uint64_t size)
     return false;
 }
 
-/* Is [base, base+size) inside the reg of some non-memory node of the host DT? */
-static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
+/* Does some non-memory node of the host DT have registers in [base, base+size)? */
+static bool host_device_overlaps(const void *fdt, uint64_t base, uint64_t size)
 {
     int node;
     for (node = fdt_next_node(fdt, -1, NULL); node >= 0; node = fdt_next_node(fdt, node, NULL)) {
@@ -240,10 +240,23 @@ static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
             continue;
         struct plat_range r;
         for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++)
-            if (r.size && inside(base, size, r.base, r.size))
+            if (r.size && (inside(base, size, r.base, r.size) || overlaps(base, size, r.base, r.size)))
                 return true;
     }
     return false;
+}
+
+/*
+ * Is every page of [base, base+size) a host device's?  Stage-2 maps whole
+ * pages, so a page holding small devices (QEMU's 0x200-byte virtio-mmio
+ * transports, eight to a page) counts when a device lies in it.
+ */
+static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
+{
+    for (uint64_t p = base; p < base + size; p += 0x1000)
+        if (!host_device_overlaps(fdt, p, 0x1000))
+            return false;
+    return true;
 }
 
 static void check_memory(const struct config_host *h, struct system_config *sys,

@@ -41,6 +41,16 @@ void console_write(const char *s, unsigned int len)
     spin_unlock_irqrestore(&console_lock, f);
 }
 
+void console_write_raw(const char *s, unsigned int len)
+{
+    if (!console_ops)
+        return;
+    uint32_t f = spin_lock_irqsave(&console_lock);
+    for (unsigned int i = 0; i < len; i++)
+        console_ops->putc(console_ops->ctx, s[i]);
+    spin_unlock_irqrestore(&console_lock, f);
+}
+
 void console_vprintf(const char *fmt, va_list ap)
 {
     char buf[320];

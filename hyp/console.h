@@ -17,6 +17,8 @@ void console_attach(const struct console_ops *ops);
 void console_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void console_vprintf(const char *fmt, va_list ap);
 void console_write(const char *s, unsigned int len);
+/* bytes as they are: a focused guest's output (its own CR LF) */
+void console_write_raw(const char *s, unsigned int len);
 /* receive path: the UART interrupt feeds, the monitor reads */
 void console_rx_push(char c);
 int console_rx_pop(void);

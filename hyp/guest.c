@@ -59,11 +59,10 @@ static void guest_uart_tx(void *ctx, char c)
     if (console_focus == g) {
         /* the focused guest owns the terminal: pass its output through */
         if (g->line_len) {
-            g->line[g->line_len] = '\0';
             console_write(g->line, g->line_len);
             g->line_len = 0;
         }
-        console_write(&c, 1);
+        console_write_raw(&c, 1);
         return;
     }
     if (c == '\r')

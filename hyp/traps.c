@@ -12,6 +12,7 @@
 #include "psci.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
+#include "hyp.h"
 
 #define EC_UNKNOWN   0x00
 #define EC_WFX       0x01
@@ -38,6 +39,15 @@ void vcpu_wait(struct vcpu *v)
      * take in HYP before looking again (no lost wake-up) */
     if (v->requests || vgic_vcpu_wants_wake(v))
         return;
+    /*
+     * QEMU 7.2's GIC does not re-signal a level interrupt whose line is
+     * still high when a guest's EOI deactivates it through a hardware-linked
+     * list register (it re-evaluates only the virtual interface): a virtual
+     * timer whose deadline already passed would never fire again.  Any
+     * distributor write makes it look; re-enabling the timer PPI is one that
+     * changes nothing.  Real GICs need none of this; it costs one write.
+     */
+    gic_irq_enable(host.timer.irq_virt, 0);
     uint64_t t0 = sysreg_read_cntpct();
     wfi();
     this_cpu()->idle_ticks += sysreg_read_cntpct() - t0;

@@ -115,7 +115,7 @@ void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg)
 
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
 {
-    if (irq >= 32)
+    if (irq >= 32 && cpu_target_mask)  /* 0: keep the target it has */
         d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
     d_wr(GICD_ISENABLER + (irq / 32) * 4, 1u << (irq % 32));
 }

@@ -48,6 +48,7 @@ int gic_init(const struct platform *p);      /* boot CPU: distributor + own inte
 void gic_cpu_init(void);                     /* every CPU: its interface */
 const struct gic_info *gic_get_info(void);
 void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg);
+/* enable; an SPI is routed to cpu_target_mask unless that is 0 */
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask);
 void gic_irq_disable(unsigned int irq);
 void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask);

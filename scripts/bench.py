@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""Partita's benchmarks (issue 7): `make bench` and `make bench-check`.
+
+Builds the benchmark guest (tests/bench/) and its Partita images, then runs
+QEMU under `-icount shift=0,sleep=off`, where one instruction is one virtual
+nanosecond, so every number is an exact, repeatable instruction count:
+
+  native   the guest ELF straight on QEMU's virt board (SVC, no hypervisor), -smp 1
+  partita  build/bench/images/bench.bin: the guest on two vCPUs, -smp 2
+  boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
+           only reports its first instruction's CNTPCT; then the monitor's
+           `info` gives the footprint
+
+Each configuration runs twice (--runs) and must print the same numbers both
+times.  Prints a table, writes build/bench/results.json (one record per
+metric: name, value, unit, iterations, and native/ratio where there is a
+native value).  --check compares with tests/bench/baseline.json and fails
+when a metric is more than 2% worse (every metric is lower-is-better);
+--update-baseline writes that file from this run.
+"""
+import argparse
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+BUILD = os.environ.get("BUILD", "build")
+QEMU = os.environ.get("QEMU", "qemu-system-arm")
+CROSS = os.environ.get("CROSS", "arm-none-eabi-")
+BASELINE = os.path.join(ROOT, "tests", "bench", "baseline.json")
+TOLERANCE = 0.02            # a metric may get this much worse
+QEMU_LIFETIME = 120         # `timeout` kills any QEMU after this many seconds
+ICOUNT = ["-icount", "shift=0,sleep=off"]
+
+# metrics also measured natively, where the ratio is worth a metric of its own
+RATIO_METRICS = ("cpu_int", "cpu_mem")
+
+DESCRIPTIONS = {
+    "counter_read": "counter-read overhead (isb; mrrc), subtracted everywhere",
+    "boot_first_insn": "reset to the guest's first instruction (bench config: 2 CPUs, 16 MiB guest)",
+    "boot_first_insn_min": "reset to the guest's first instruction (1 CPU, 1 MiB guest)",
+    "hvc_unknown": "HVC round trip, unknown function ID (returns -1)",
+    "hvc_version": "HVC round trip, Partita version call 0x86000000",
+    "psci_version": "HVC round trip, PSCI_VERSION",
+    "mmio_gicd_typer_read": "trapped read of GICD_TYPER",
+    "mmio_gicd_isenabler_write": "trapped write of GICD_ISENABLER0 (vtimer bit)",
+    "mmio_uart_fr_read": "trapped read of the UART flag register",
+    "s2_fault_roundtrip": "unmapped-IPA load: Stage-2 fault, abort injected, guest handler returns",
+    "eoi_ack": "ACK (GICC_IAR) + EOI (GICC_EOIR) of a virtual SGI",
+    "eoi_ack_exits": "exits caused by ACK + EOI (must be 0)",
+    "vtimer_latency": "virtual timer deadline to the guest's IRQ vector, guest busy",
+    "vtimer_latency_wfi": "virtual timer deadline to the guest's IRQ vector, guest in WFI",
+    "cpu_int": "integer workload (xorshift/multiply, 2M iterations)",
+    "cpu_mem": "memory workload (8 MiB: fill, read, strided, copy)",
+    "cpu_int_ratio": "integer workload time, guest / native",
+    "cpu_mem_ratio": "memory workload time, guest / native",
+    "ipi_send": "virtual IPI, sender: GICD_SGIR write trapped and emulated",
+    "ipi_recv": "virtual IPI, receiver busy: target CPU's instructions to its IRQ vector",
+    "ipi_latency": "virtual IPI end to end (send + recv), target busy",
+    "wfi_wake_ipi": "virtual IPI, receiver in WFI: target CPU's instructions to its IRQ vector",
+    "ipi_latency_wfi": "virtual IPI end to end (send + wake), target in WFI",
+    "hyp_text": "hypervisor text + rodata (bytes)",
+    "hyp_data": "hypervisor data (bytes)",
+    "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
+    "guest_s2_tables": "Stage-2 tables of a 1 MiB guest, from the page pool (bytes)",
+    "guest_state": "static state per guest (struct guest, its 8 vCPU slots included)",
+    "vcpu_state": "state per vCPU (struct vcpu)",
+}
+
+
+class BenchError(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# ---------------------------------------------------------------- build ----
+
+def build():
+    cmd = ["make", "--no-print-directory", "-f", "Makefile", "-f", "tests/bench/bench.mk",
+           "bench-build"]
+    r = subprocess.run(cmd, cwd=ROOT)
+    if r.returncode != 0:
+        raise BenchError("build failed: " + " ".join(cmd))
+
+
+# ----------------------------------------------------------------- QEMU ----
+
+class Run:
+    """One QEMU under `timeout`, its console read until `until` matches."""
+
+    def __init__(self, name, argv):
+        self.name = name
+        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(QEMU_LIFETIME)] + argv
+        self.out = ""
+
+    def run(self, until, deadline=QEMU_LIFETIME, send_after=None, send=None, then=None):
+        """Read the console until the regex `until`; when `send_after`
+        matches, type `send` (slowly) and then read until `then`."""
+        p = subprocess.Popen(self.argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, bufsize=0, start_new_session=True)
+        buf = b""
+        end = time.monotonic() + deadline
+        sent = False
+        target = re.compile(until)
+        ok = False
+        try:
+            while time.monotonic() < end:
+                r, _, _ = select.select([p.stdout], [], [], 0.1)
+                if r:
+                    data = os.read(p.stdout.fileno(), 65536)
+                    if not data:
+                        break
+                    buf += data
+                text = buf.decode("utf-8", "replace")
+                if send_after and not sent and re.search(send_after, text):
+                    time.sleep(0.2)
+                    for ch in send.encode():
+                        p.stdin.write(bytes([ch]))
+                        p.stdin.flush()
+                        time.sleep(0.01)
+                    sent = True
+                    target = re.compile(then)
+                if (sent or not send_after) and target.search(text):
+                    ok = True
+                    break
+                if p.poll() is not None and not r:
+                    break
+        finally:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+            rest = p.stdout.read() or b""
+            buf += rest
+        self.out = buf.decode("utf-8", "replace").replace("\r\n", "\n")
+        if not ok and (sent or not send_after) and target.search(self.out):
+            ok = True       # it came with the last output, as QEMU exited
+        if not ok:
+            raise BenchError("%s: QEMU did not get to /%s/ (status %s); command: %s\n"
+                             "---- output ----\n%s\n---- end ----"
+                             % (self.name, target.pattern, p.returncode,
+                                " ".join(self.argv), self.out[-4000:]))
+        return self.out
+
+
+def parse_bench(text, prefix):
+    """BENCH lines (and BENCHERR) of one console output."""
+    metrics, errors = {}, []
+    rx = re.compile(r"^" + re.escape(prefix) + r"(BENCH|BENCHERR|BENCHINFO) (.*)$")
+    for line in text.split("\n"):
+        m = rx.match(line.rstrip())
+        if not m:
+            continue
+        kind, rest = m.group(1), m.group(2)
+        if kind == "BENCHERR":
+            errors.append(rest)
+        elif kind == "BENCH":
+            f = rest.split()
+            if f == ["done"]:
+                continue
+            if len(f) != 4:
+                errors.append("unparseable: " + line)
+                continue
+            metrics[f[0]] = {"value": float(f[1]), "unit": f[2], "iterations": int(f[3])}
+    return metrics, errors
+
+
+def qemu_native():
+    argv = [QEMU, "-M", "virt", "-cpu", "cortex-a15", "-smp", "1", "-m", "1G", "-nographic",
+            "-monitor", "none"] + ICOUNT + ["-kernel", os.path.join(BUILD, "bench/guest/bench.elf")]
+    r = Run("native", argv)
+    out = r.run(r"BENCH done")
+    return parse_bench(out, "")
+
+
+def qemu_partita(image, smp):
+    argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", str(smp),
+            "-m", "1G", "-nographic", "-monitor", "none"] + ICOUNT + \
+           ["-kernel", os.path.join(BUILD, "bench/images", image)]
+    return Run("partita " + image, argv)
+
+
+def run_partita():
+    r = qemu_partita("bench.bin", 2)
+    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest 'bench'.*crash")
+    if "halted (PSCI SYSTEM_OFF)" not in out:
+        raise BenchError("the benchmark guest did not finish:\n" + out[-4000:])
+    return parse_bench(out, "[bench] ")
+
+
+def run_boot():
+    r = qemu_partita("boot.bin", 1)
+    out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
+                then=r"hypervisor memory: \d+ KiB free of \d+ KiB")
+    metrics, errors = parse_bench(out, "[bench] ")
+    m = re.search(r"hypervisor memory: (\d+) KiB free of (\d+) KiB", out)
+    if m:
+        used = int(m.group(2)) - int(m.group(1))
+        metrics["guest_s2_tables"] = {"value": float(used * 1024), "unit": "bytes",
+                                      "iterations": 1}
+    else:
+        errors.append("no 'hypervisor memory' line from the monitor's info")
+    m = re.search(r"footprint: (.*)", out)
+    info = m.group(1).strip() if m else ""
+    return metrics, errors, info
+
+
+# ------------------------------------------------------------ footprint ----
+
+def footprint(elf):
+    """Hypervisor text/data/bss from the ELF's sections (the .config blob,
+    which holds the guest images, left out); per-guest state from DWARF."""
+    out = subprocess.run([CROSS + "size", "-A", elf], capture_output=True, text=True,
+                         cwd=ROOT, check=True).stdout
+    sec = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0].startswith(".") and f[1].isdigit():
+            sec[f[0]] = int(f[1])
+    text = sum(v for k, v in sec.items()
+               if k in (".text", ".rodata", ".ARM.exidx", ".ARM.extab") or k.startswith(".note"))
+    data = sum(v for k, v in sec.items() if k in (".data", ".got", ".got.plt"))
+    bss = sec.get(".bss", 0)
+    m = {"hyp_text": text, "hyp_data": data, "hyp_bss": bss}
+    sizes = struct_sizes(elf)
+    m.update(sizes)
+    return {k: {"value": float(v), "unit": "bytes", "iterations": 1} for k, v in m.items()}
+
+
+def struct_sizes(elf):
+    gdb = shutil.which("gdb-multiarch") or shutil.which(CROSS + "gdb")
+    if gdb:
+        r = subprocess.run([gdb, "-batch", "-nx", "-ex", "print sizeof(struct guest)",
+                            "-ex", "print sizeof(struct vcpu)", elf],
+                           capture_output=True, text=True, cwd=ROOT)
+        vals = re.findall(r"^\$\d+ = (\d+)", r.stdout, re.M)
+        if len(vals) == 2:
+            return {"guest_state": int(vals[0]), "vcpu_state": int(vals[1])}
+    # no debugger: the guests[] array over GUEST_MAX
+    nm = subprocess.run([CROSS + "nm", "-S", elf], capture_output=True, text=True,
+                        cwd=ROOT).stdout
+    m = re.search(r"^[0-9a-f]+ ([0-9a-f]+) [bBdD] guests$", nm, re.M)
+    hdr = open(os.path.join(ROOT, "hyp/guest_config.h")).read()
+    g = re.search(r"#define\s+GUEST_MAX\s+(\d+)", hdr)
+    if m and g:
+        return {"guest_state": int(m.group(1), 16) // int(g.group(1))}
+    return {}
+
+
+# ---------------------------------------------------------------- main -----
+
+def collect():
+    """One full set of measurements."""
+    errors = []
+    times = []
+    t = time.monotonic()
+    native, e = qemu_native()
+    errors += ["native: " + x for x in e]
+    times.append("native %.1f s" % (time.monotonic() - t))
+    t = time.monotonic()
+    partita, e = run_partita()
+    errors += ["partita: " + x for x in e]
+    times.append("partita %.1f s" % (time.monotonic() - t))
+    t = time.monotonic()
+    boot, e, info = run_boot()
+    errors += ["boot: " + x for x in e]
+    times.append("boot %.1f s" % (time.monotonic() - t))
+    log("bench: QEMU runs: " + ", ".join(times))
+    partita.update(boot)
+    for name in RATIO_METRICS:
+        if name in partita and name in native and native[name]["value"]:
+            partita[name + "_ratio"] = {
+                "value": round(partita[name]["value"] / native[name]["value"], 6),
+                "unit": "x", "iterations": partita[name]["iterations"]}
+    return partita, native, errors, info
+
+
+def records(partita, native):
+    out = []
+    for name in sorted(partita, key=order_key):
+        m = partita[name]
+        rec = {"name": name, "value": m["value"], "unit": m["unit"],
+               "iterations": m["iterations"]}
+        if name in native:
+            rec["native"] = native[name]["value"]
+            if native[name]["value"]:
+                rec["ratio"] = round(m["value"] / native[name]["value"], 4)
+        rec["description"] = DESCRIPTIONS.get(name, "")
+        out.append(rec)
+    return out
+
+
+ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
+         "mmio_gicd_isenabler_write", "mmio_uart_fr_read", "s2_fault_roundtrip",
+         "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
+         "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
+         "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "boot_first_insn",
+         "boot_first_insn_min", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",
+         "guest_state", "vcpu_state", "counter_read"]
+
+
+def order_key(name):
+    return (ORDER.index(name) if name in ORDER else len(ORDER), name)
+
+
+def fmt(v):
+    if v is None:
+        return ""
+    if abs(v - round(v)) < 1e-9:
+        return "%d" % round(v)
+    if abs(v) < 10:
+        return "%.4f" % v
+    return "%.2f" % v
+
+
+def print_table(recs):
+    head = ("metric", "value", "unit", "iterations", "native", "ratio")
+    rows = [(r["name"], fmt(r["value"]), r["unit"], str(r["iterations"]),
+             fmt(r.get("native")), ("%.2fx" % r["ratio"]) if "ratio" in r else "")
+            for r in recs]
+    w = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
+    line = "  ".join("%-*s" % (w[0], head[0]) if i == 0 else "%*s" % (w[i], h)
+                     for i, h in enumerate(head))
+    log(line)
+    log("-" * len(line))
+    for row in rows:
+        log("  ".join("%-*s" % (w[0], c) if i == 0 else "%*s" % (w[i], c)
+                      for i, c in enumerate(row)))
+
+
+def qemu_version():
+    r = subprocess.run([QEMU, "--version"], capture_output=True, text=True)
+    return r.stdout.split("\n")[0].strip()
+
+
+def check(recs, baseline):
+    """Failures (metrics more than TOLERANCE worse, or gone) and notes."""
+    fails, notes = [], []
+    now = {r["name"]: r for r in recs}
+    for name, b in sorted(baseline["metrics"].items(), key=lambda kv: order_key(kv[0])):
+        if name not in now:
+            fails.append("%s: in the baseline but not measured any more" % name)
+            continue
+        old, new = b["value"], now[name]["value"]
+        limit = old * (1 + TOLERANCE)
+        if new > limit and new - old > 1e-9:
+            pct = ("+%.1f%%" % (100.0 * (new - old) / old)) if old > 0 else \
+                  "up by %s" % fmt(new - old)
+            fails.append("%s got worse: %s -> %s %s (%s; at most +%d%% allowed)"
+                         % (name, fmt(old), fmt(new), now[name]["unit"], pct,
+                            round(TOLERANCE * 100)))
+        elif new < old * (1 - TOLERANCE):
+            notes.append("%s improved: %s -> %s %s (refresh the baseline: "
+                         "scripts/bench.py --update-baseline)"
+                         % (name, fmt(old), fmt(new), now[name]["unit"]))
+    for name in now:
+        if name not in baseline["metrics"]:
+            notes.append("%s is new (not in the baseline)" % name)
+    return fails, notes
+
+
+def write_baseline(path, base):
+    """JSON with one line per metric, so that diffs of it read well."""
+    lines = ["{"]
+    for k in ("qemu", "icount", "tolerance"):
+        lines.append(" %s: %s," % (json.dumps(k), json.dumps(base[k])))
+    lines.append(' "metrics": {')
+    items = list(base["metrics"].items())
+    for i, (name, m) in enumerate(items):
+        lines.append("  %s: %s%s" % (json.dumps(name), json.dumps(m),
+                                     "," if i + 1 < len(items) else ""))
+    lines += [" }", "}"]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true",
+                    help="compare with tests/bench/baseline.json; fail if >2%% worse")
+    ap.add_argument("--update-baseline", action="store_true",
+                    help="write tests/bench/baseline.json from this run")
+    ap.add_argument("--no-build", action="store_true", help="use what is built")
+    ap.add_argument("--runs", type=int, default=2,
+                    help="run everything this many times; the numbers must agree (default 2)")
+    ap.add_argument("--baseline", default=BASELINE, help="the baseline file (%(default)s)")
+    ap.add_argument("--json", default=os.path.join(BUILD, "bench", "results.json"))
+    args = ap.parse_args()
+    os.chdir(ROOT)
+
+    try:
+        if not args.no_build:
+            build()
+        t0 = time.monotonic()
+        sets = []
+        for i in range(max(1, args.runs)):
+            sets.append(collect())
+            log("bench: run %d of %d done (%.1f s)" % (i + 1, args.runs, time.monotonic() - t0))
+    except BenchError as e:
+        print("bench: " + str(e), file=sys.stderr)
+        return 2
+
+    # static: from the ELF, once
+    fp = footprint(os.path.join(BUILD, "bench/images/boot.elf"))
+    partita, native, errors, info = sets[0]
+    partita.update(fp)
+    recs = records(partita, native)
+    repeatable = True
+    for k, (p2, n2, _, _) in enumerate(sets[1:], 2):
+        p2.update(fp)
+        r2 = records(p2, n2)
+        if r2 != recs:
+            repeatable = False
+            a = {r["name"]: r for r in recs}
+            for r in r2:
+                if a.get(r["name"]) != r:
+                    errors.append("not repeatable: %s: run 1 %s, run %d %s"
+                                  % (r["name"], a.get(r["name"]), k, r))
+
+    log("")
+    print_table(recs)
+    log("")
+    log("QEMU: %s, -icount shift=0,sleep=off (1 instruction = 1 virtual ns)" % qemu_version())
+    if info:
+        log("monitor: footprint: " + info)
+    if len(sets) > 1:
+        log("repeatable: %s (%d identical runs)" % ("yes" if repeatable else "NO", len(sets))
+            if repeatable else "repeatable: NO")
+
+    result = {"qemu": qemu_version(), "icount": "shift=0,sleep=off", "repeatable": repeatable,
+              "runs": len(sets), "metrics": recs}
+    os.makedirs(os.path.dirname(args.json), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    log("results: " + os.path.relpath(args.json, ROOT))
+
+    status = 0
+    for e in errors:
+        print("bench: error: " + e, file=sys.stderr)
+        status = 1
+
+    if args.update_baseline:
+        if status:
+            print("bench: not writing the baseline from a run with errors", file=sys.stderr)
+        else:
+            base = {"qemu": result["qemu"], "icount": result["icount"],
+                    "tolerance": TOLERANCE,
+                    "metrics": {r["name"]: {"value": r["value"], "unit": r["unit"]}
+                                for r in recs}}
+            write_baseline(args.baseline, base)
+            log("baseline written: " + os.path.relpath(args.baseline, ROOT))
+
+    if args.check:
+        try:
+            with open(args.baseline) as f:
+                baseline = json.load(f)
+        except (OSError, ValueError) as e:
+            print("bench-check: cannot read %s: %s" % (args.baseline, e), file=sys.stderr)
+            return 1
+        if baseline.get("qemu") != result["qemu"]:
+            log("bench-check: note: the baseline was taken with %s" % baseline.get("qemu"))
+        fails, notes = check(recs, baseline)
+        for n in notes:
+            log("bench-check: note: " + n)
+        for f in fails:
+            print("bench-check: FAIL: " + f, file=sys.stderr)
+        if fails:
+            print("bench-check: FAILED: %d of %d metrics worse than the baseline (%s)"
+                  % (len(fails), len(baseline["metrics"]), os.path.relpath(args.baseline, ROOT)),
+                  file=sys.stderr)
+            status = 1
+        else:
+            log("bench-check: %d metrics within %d%% of the baseline"
+                % (len(baseline["metrics"]), round(TOLERANCE * 100)))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
