@@ -188,3 +188,12 @@ clean:
 
 -include $(OBJS:.o=.d) $(CONFIG_DTB).d $(wildcard $(BUILD)/config/*.dtb.d)
 include guests/guests.mk
+
+# ---- benchmarks: instruction counts under -icount (tests/bench/README.md) ----
+include tests/bench/bench.mk
+
+.PHONY: bench bench-check
+bench: deps bench-build
+	$(Q)/usr/bin/python3 scripts/bench.py --no-build
+bench-check: deps bench-build
+	$(Q)/usr/bin/python3 scripts/bench.py --no-build --check
