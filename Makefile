@@ -38,8 +38,11 @@ BOOTARGS ?= console=ttyAMA0
 ifdef IMAGE
 GUEST_MEM ?= $(if $(filter linux,$(IMAGE_FORMAT)),256,64)
 CONFIG  := $(BUILD)/config/image.dts
-$(shell sh scripts/mkconfig.sh $(CONFIG) "$(IMAGE)" "$(IMAGE_FORMAT)" "$(VCPUS)" \
-    "$(GUEST_MEM)" "$(INITRD)" "$(BOOTARGS)" "$(LOAD)" >&2)
+MKCONFIG := $(shell sh scripts/mkconfig.sh $(CONFIG) "$(IMAGE)" "$(IMAGE_FORMAT)" "$(VCPUS)" \
+    "$(GUEST_MEM)" "$(INITRD)" "$(BOOTARGS)" "$(LOAD)" >&2 || echo failed)
+ifeq ($(MKCONFIG),failed)
+$(error cannot make a configuration for IMAGE=$(IMAGE) (see above))
+endif
 endif
 CONFIG  ?= guests/configs/demo.dts
 CONFIG_DTB := $(BUILD)/config/$(notdir $(CONFIG:.dts=.dtb))

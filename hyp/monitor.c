@@ -166,6 +166,38 @@ static void cmd_stats(int argc, char **argv)
         pr_info("(no guests configured)\n");
 }
 
+/* Recurse with 512-byte frames until the stack runs into its guard page */
+static volatile unsigned int selftest_limit = 0xffffffffu;
+
+static unsigned int __attribute__((noinline)) selftest_recurse(unsigned int depth)
+{
+    volatile uint8_t frame[512];
+    frame[0] = (uint8_t)depth;
+    if (depth < selftest_limit)
+        frame[511] = (uint8_t)(selftest_recurse(depth + 1) + frame[0]);
+    return frame[511];
+}
+
+/*
+ * Check on a live system that a fault in the hypervisor is reported and
+ * contained: the boot CPU takes a data abort (fault) or overflows its stack
+ * into the guard page below it (stack), reports, and stops; the other CPUs
+ * and their guests go on.  The monitor goes with the boot CPU.
+ */
+static void cmd_selftest(int argc, char **argv)
+{
+    if (argc < 2 || (strcmp(argv[1], "fault") != 0 && strcmp(argv[1], "stack") != 0)) {
+        pr_info("selftest fault|stack: make this CPU fault in HYP (it stops)\n");
+        return;
+    }
+    pr_info("selftest: cpu%u will %s\n", this_cpu()->index,
+            argv[1][0] == 'f' ? "read its stack's guard page" : "overflow its stack");
+    if (argv[1][0] == 'f')
+        (void)*(volatile uint32_t *)(void *)(__stacks_start + this_cpu()->index * STACK_REGION);
+    else
+        selftest_recurse(0);
+}
+
 static const struct monitor_cmd commands[] = {
     { "help", "list the commands", cmd_help },
     { "list", "guests: state, vCPU->pCPU, memory, uptime, exits", cmd_list },
@@ -176,6 +208,7 @@ static const struct monitor_cmd commands[] = {
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
+    { "selftest", "selftest fault|stack: check a HYP fault is reported and contained", cmd_selftest },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

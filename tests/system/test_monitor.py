@@ -2,7 +2,9 @@
 list, start, stop, restart, stats, focus switching with Ctrl-A three times
 (typed input reaching only the focused guest), a guest restarted 50 times
 without losing hypervisor memory, and a configuration with errors."""
+import os
 import re
+import subprocess
 import time
 
 import pytest
@@ -153,3 +155,25 @@ def test_invalid_configuration(qemu, image):
     assert "[one]" not in out and "[two]" not in out
     assert command(vm, "list") == ["(no guests configured)"] or "NAME" in command(vm, "list")[0]
     assert "help" in " ".join(command(vm, "help"))
+
+
+@pytest.mark.deadline(300)
+def test_make_run_image():
+    """`make run IMAGE=...` wraps any raw image in a one-guest system and boots it."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, MAKEFLAGS="")
+    p = subprocess.run(["make", "--no-print-directory", "-C", root, "run",
+                        "IMAGE=build/guests/hello.bin", "VCPUS=2",
+                        "QEMU=timeout 20 qemu-system-arm"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=280, env=env)
+    out = p.stdout.decode(errors="replace")
+    assert "guest 'guest': 2 vCPUs, 64 MiB at 0x50000000, raw image" in out, out[-3000:]
+    assert "[guest] hello from guest 0 (2 vCPUs)" in out, out[-3000:]
+    assert "guest 'guest' halted (PSCI SYSTEM_OFF)" in out
+    # and a bad IMAGE is refused before anything is built
+    p = subprocess.run(["make", "--no-print-directory", "-C", root, "IMAGE=/nonexistent.bin"],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=120, env=env)
+    assert "IMAGE=/nonexistent.bin: no such file" in p.stdout.decode(errors="replace")
+    assert p.returncode != 0

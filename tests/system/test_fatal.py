@@ -1,0 +1,32 @@
+"""A fault in the hypervisor (issue 2 item 9): the boot CPU is made to take
+a data abort, or to overflow its stack into the guard page below it; it must
+print mode, PC, HSR, HDFAR/HIFAR/HPFAR and the registers and stop, while the
+other CPUs and the guest on them go on."""
+import re
+
+import pytest
+
+from conftest import command
+
+
+@pytest.mark.parametrize("kind,headline", [
+    ("fault", r"\*\*\* cpu0: fatal HYP exception: data abort"),
+    ("stack", r"\*\*\* cpu0: HYP stack overflow \(guard page hit\) during data abort"),
+])
+def test_hyp_fault_is_reported_and_contained(qemu, image, kind, headline):
+    vm = qemu(kernel=image("fatal"), smp=4)
+    vm.expect(r"\[rt\] tick 1000:", timeout=30)
+    assert command(vm, "help")      # the monitor answers before
+    vm.sendline("selftest " + kind)
+    vm.expect(headline, timeout=10)
+    m = vm.expect(r"mode 0x1a \(HYP\)  PC 0x(f[0-9a-f]{7})  CPSR 0x[0-9a-f]{8}  HSR 0x([0-9a-f]{8})")
+    assert int(m.group(2), 16) >> 26 == 0x25     # data abort taken in HYP
+    m = vm.expect(r"HDFAR 0x([0-9a-f]{8})  HIFAR 0x[0-9a-f]{8}  HPFAR 0x[0-9a-f]{8}")
+    vm.expect(r"r0  0x[0-9a-f]{8}  r1  0x[0-9a-f]{8}  r2  0x[0-9a-f]{8}  r3  0x[0-9a-f]{8}")
+    vm.expect(r"sp  0x[0-9a-f]{8}  lr  0x[0-9a-f]{8}")
+    vm.expect(r"\*\*\* cpu0 stopped; the other CPUs go on")
+    # the guest on CPU 2 keeps ticking
+    last = int(re.findall(r"\[rt\] tick (\d+):", vm.output)[-1])
+    m = vm.expect(r"\[rt\] tick (\d+):", timeout=15)
+    m = vm.expect(r"\[rt\] tick (\d+):", timeout=15)
+    assert int(m.group(1)) >= last + 2000

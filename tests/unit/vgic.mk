@@ -1,0 +1,2 @@
+UNIT_SRCS_vgic := vgic/vgic_dist.c
+$(BUILD)/unit/test_vgic: vgic/vgic_dist.c vgic/vgic.h hyp/mmio.h hyp/spinlock.h
