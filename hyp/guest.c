@@ -13,6 +13,7 @@
 #include "hyp.h"
 #include "percpu.h"
 #include "sched.h"
+#include "traps.h"
 #include "mm/cache.h"
 #include "mm/page_alloc.h"
 #include "mm/hyp_mmu.h"
@@ -136,6 +137,7 @@ void guests_init(const struct system_config *sys)
             g->vcpu[v].id = v;
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
+            vcpu_psci_init(&g->vcpu[v]);
             pcpus[g->cfg->cpus[v]].vcpu = &g->vcpu[v];
         }
     }

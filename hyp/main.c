@@ -116,6 +116,7 @@ static void guests_boot(void)
 static bool uart_irq(unsigned int irq, void *arg)
 {
     pl011_irq(arg);
+    sched_console_input();
     return true;
 }
 

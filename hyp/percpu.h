@@ -16,6 +16,7 @@ struct pcpu {
     volatile bool online;
     volatile bool parked;       /* stopped after a fatal HYP exception */
     struct vcpu *volatile vcpu; /* the vCPU pinned here, if any */
+    volatile uint32_t attention; /* work for this CPU's loop outside the guest */
     uint64_t idle_ticks;        /* time spent in WFI with nothing to run */
 };
 

@@ -19,7 +19,13 @@ static volatile bool cpu0_work;
 void sched_cpu0_work(void)
 {
     cpu0_work = true;
+    pcpus[0].attention = 1;
     gic_kick_cpu(0);
+}
+
+void sched_console_input(void)
+{
+    pcpus[0].attention = 1;     /* the UART interrupt runs on the boot CPU */
 }
 
 static bool vcpu_runnable(struct vcpu *v)
@@ -44,6 +50,7 @@ static void vcpu_take_requests(struct vcpu *v)
 
 static void cpu0_service(void)
 {
+    this_cpu()->attention = 0;
     cpu0_work = false;
     monitor_poll();
     guests_service();
@@ -84,11 +91,24 @@ void pcpu_loop(void)
             continue;
         }
         vcpu_load(v);
-        while (vcpu_runnable(v) && !(boot_cpu && cpu0_busy())) {
+        /*
+         * The fast path: one word per side says whether anything else wants
+         * this CPU (requests for the vCPU, console or lifecycle work for the
+         * boot CPU); everything else is decided outside the inner loop.
+         */
+        bool polled = boot_cpu && console_is_polled();
+        while (!(v->requests | c->attention) && !polled) {
             if (vgic_needs_flush(&v->vgic))
                 vgic_vcpu_flush(v);
             uint32_t reason = guest_enter(&v->regs);
             trap_handle_exit(v, reason);
+        }
+        if (polled && vcpu_runnable(v)) {   /* no console interrupt: poll it */
+            while (vcpu_runnable(v) && !cpu0_busy()) {
+                if (vgic_needs_flush(&v->vgic))
+                    vgic_vcpu_flush(v);
+                trap_handle_exit(v, guest_enter(&v->regs));
+            }
         }
         vcpu_put(v);
         if (v->guest->restart_pending)

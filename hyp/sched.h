@@ -5,4 +5,6 @@
 void pcpu_loop(void) __attribute__((noreturn));
 /* the boot CPU has monitor or lifecycle work: leave the guest for it */
 void sched_cpu0_work(void);
+/* console input arrived (the UART interrupt, on the boot CPU) */
+void sched_console_input(void);
 #endif

@@ -168,7 +168,12 @@ static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t con
     gic_kick_cpu(t->pcpu);
 }
 
-static void env_power_off_self(void *ctx) { ((struct vcpu *)ctx)->power = VCPU_OFF; }
+static void env_power_off_self(void *ctx)
+{
+    struct vcpu *v = ctx;
+    v->power = VCPU_OFF;
+    __atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
+}
 static void env_suspend_self(void *ctx) { vcpu_wait(ctx); }
 static void env_system_off(void *ctx) { guest_halt(((struct vcpu *)ctx)->guest); }
 static void env_system_reset(void *ctx)
@@ -196,9 +201,9 @@ static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
     return true;
 }
 
-static void smccc_call(struct vcpu *v)
+void vcpu_psci_init(struct vcpu *v)
 {
-    struct psci_env env = {
+    v->psci = (struct psci_env){
         .ncpus = v->guest->cfg->ncpus, .self = v->id,
         .vcpu_of_mpidr = env_vcpu_of_mpidr, .state = env_state,
         .entry_valid = env_entry_valid, .power_on = env_power_on,
@@ -207,7 +212,21 @@ static void smccc_call(struct vcpu *v)
         .stat = env_stat,
         .guest_id = v->guest->id, .ctx = v,
     };
-    psci_handle(&env, v->regs.r);
+}
+
+static void smccc_call(struct vcpu *v)
+{
+    /*
+     * SMCCC (DEN 0028, 2.5): only SMC32 fast calls of the Arm architecture
+     * (OEN 0), standard secure (4: PSCI) and hypervisor (6: Partita's own)
+     * services exist here; anything else is NOT_SUPPORTED at once.
+     */
+    uint32_t fn = v->regs.r[0];
+    uint32_t oen = (fn >> 24) & 0x7f;   /* with the SMC64 bit 30 */
+    if ((fn & 0x80000000u) && (oen == 0 || oen == 4 || oen == 6))
+        psci_handle(&v->psci, v->regs.r);
+    else
+        v->regs.r[0] = 0xffffffffu;
 }
 
 static void trap_hvc(struct vcpu *v, uint32_t hsr)

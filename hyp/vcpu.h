@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "vgic/vgic.h"
+#include "psci.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
 struct vcpu_regs {
@@ -64,6 +65,7 @@ struct vcpu {
     struct vcpu_cp15 cp15;
     struct vcpu_timer timer;
     struct vgic_cpu vgic;
+    struct psci_env psci;           /* what PSCI calls act on, set up once */
     struct guest *guest;
     unsigned int id;                /* index within the guest */
     unsigned int pcpu;              /* physical CPU it is pinned to */

@@ -169,8 +169,14 @@ static void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_
         if (!irq)
             continue;
         irq->active = (v & LR_ACTIVE) != 0;
-        if (v & LR_STATE_MASK)
-            continue;   /* still pending or active in the hardware */
+        if (v & LR_STATE_MASK) {
+            /* still pending or active in the hardware; if it came again
+             * meanwhile, hear when the guest ends this one (EOI maintenance,
+             * 5.3.9), or nothing brings the next one in */
+            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
+                lr->write_lr(lr->ctx, i, v | LR_EOI);
+            continue;
+        }
         /* the guest has EOIed it: the list register is free again */
         irq->in_lr = false;
         c->lr_used &= ~(1ull << i);
@@ -528,8 +534,11 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
             a->value = sgi_pend_read(d, vcpu, off) >> (8 * (off & 3));
         return true;
     }
-    if (a->size != 4)
-        return true;        /* other registers are word-only: RAZ/WI */
+    if (a->size != 4) {     /* other registers are word-only: RAZ/WI */
+        if (!a->write)
+            a->value = 0;
+        return true;
+    }
     if (a->write) {
         if (off == 0x000) {
             bool was = d->ctlr & 1;
@@ -567,12 +576,18 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
     }
     if (off == 0xf00 && a->write)
         return a->size == 4 ? (vgic_send_sgi(d, vcpu, a->value), true) : true;
+    /* TYPER and IIDR are constant: no lock on the hot read path */
+    if ((off == 0x004 || off == 0x008) && !a->write && a->size == 4)
+        return misc_access(d, vcpu, a, off);
+    /* the table is sorted and its ranges follow the GICv2 map: index it */
+    const struct vgic_reg *r = NULL;
+    if (off >= 0x080 && off < 0xd00) {
+        unsigned int i = off < 0x400 ? (off >> 7) - 1 : off < 0x800 ? 7 : off < 0xc00 ? 8 : 9;
+        if (off < dist_regs[i].base + dist_regs[i].len)
+            r = &dist_regs[i];
+    }
     bool ok = true;
     uint32_t f = spin_lock_irqsave(&d->lock);
-    const struct vgic_reg *r = NULL;
-    for (unsigned int i = 0; i < sizeof(dist_regs) / sizeof(dist_regs[0]); i++)
-        if (off >= dist_regs[i].base && off < dist_regs[i].base + dist_regs[i].len)
-            r = &dist_regs[i];
     if (r && (a->size == 4 || r->byte_ok))
         ok = field_access(d, vcpu, r, a, off);
     else if (r)
