@@ -230,31 +230,40 @@ static bool overlaps_ram(const struct platform *p, uint64_t base, uint64_t size)
     return false;
 }
 
-/* Does some non-memory node of the host DT have registers in [base, base+size)? */
-static bool host_device_overlaps(const void *fdt, uint64_t base, uint64_t size)
+#define PT_MAX_SIZE (64u << 20)         /* one passthrough range at most */
+static uint32_t pt_pages[PT_MAX_SIZE / 0x1000 / 32];
+
+/*
+ * Is every page of [base, base+size) a host device's?  Stage-2 maps whole
+ * pages, so a page holding small devices (QEMU's 0x200-byte virtio-mmio
+ * transports, eight to a page) counts when a device lies in it.  One walk
+ * over the tree marks the pages devices touch (the fuzzer found that a
+ * walk per page of a huge range never ends).
+ */
+static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
 {
+    uint64_t npages = size / 0x1000;
+    if (size > PT_MAX_SIZE)
+        return false;
+    memset(pt_pages, 0, sizeof(pt_pages));
     int node;
     for (node = fdt_next_node(fdt, -1, NULL); node >= 0; node = fdt_next_node(fdt, node, NULL)) {
         const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
         if (dt && strcmp(dt, "memory") == 0)
             continue;
         struct plat_range r;
-        for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++)
-            if (r.size && (inside(base, size, r.base, r.size) || overlaps(base, size, r.base, r.size)))
-                return true;
+        for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++) {
+            if (!r.size || !overlaps(base, size, r.base, r.size))
+                continue;
+            uint64_t first = r.base > base ? (r.base - base) / 0x1000 : 0;
+            uint64_t end = r.base + r.size < r.base || r.base + r.size >= base + size
+                               ? npages : (r.base + r.size - base + 0xfff) / 0x1000;
+            for (uint64_t p = first; p < end; p++)
+                pt_pages[p / 32] |= 1u << (p % 32);
+        }
     }
-    return false;
-}
-
-/*
- * Is every page of [base, base+size) a host device's?  Stage-2 maps whole
- * pages, so a page holding small devices (QEMU's 0x200-byte virtio-mmio
- * transports, eight to a page) counts when a device lies in it.
- */
-static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
-{
-    for (uint64_t p = base; p < base + size; p += 0x1000)
-        if (!host_device_overlaps(fdt, p, 0x1000))
+    for (uint64_t p = 0; p < npages; p++)
+        if (!(pt_pages[p / 32] & (1u << (p % 32))))
             return false;
     return true;
 }

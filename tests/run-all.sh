@@ -50,8 +50,23 @@ if [ "$sys_rc" -ne 0 ] && [ "$sys_fail" -eq 0 ]; then
     sys_fail=1
 fi
 
-pass=$((unit_pass + sys_pass))
-fail=$((unit_fail + sys_fail))
+# ---- checks that are one test each: the benchmark regression guard
+# (instruction counts under -icount are exact, so this is a check, not a
+# timed test) and a bounded fuzzing run of the configuration parser
+check_pass=0; check_fail=0
+check() {   # check NAME COMMAND...
+    name=$1; shift
+    if "$@" >"$tmp/$name.log" 2>&1; then
+        check_pass=$((check_pass + 1)); echo "check $name: passed"
+    else
+        check_fail=$((check_fail + 1)); cat "$tmp/$name.log"; echo "check $name: FAILED"
+    fi
+}
+check bench-check $MAKE --no-print-directory bench-check
+check fuzz-config sh tests/unit/fuzz.sh "${FUZZ_SECONDS:-20}"
+
+pass=$((unit_pass + sys_pass + check_pass))
+fail=$((unit_fail + sys_fail + check_fail))
 result="$pass passed, $fail failed"
 [ "$sys_skip" -eq 0 ] || result="$result, $sys_skip skipped"
 echo "$result"
