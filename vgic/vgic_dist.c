@@ -231,25 +231,37 @@ struct candidate {
  * register, highest priority (lowest value) first, ties by INTID.  Returns
  * how many there are in all, which may exceed max.
  */
+static void keep_best(struct candidate *out, unsigned int max, unsigned int *n,
+                      unsigned int id, struct vgic_irq *irq)
+{
+    if (*n == max && out[*n - 1].irq->priority <= irq->priority)
+        return;
+    unsigned int j = *n < max ? (*n)++ : *n - 1;
+    while (j > 0 && out[j - 1].irq->priority > irq->priority) {
+        out[j] = out[j - 1];
+        j--;
+    }
+    out[j] = (struct candidate){ id, irq };
+}
+
 static unsigned int collect(struct vgic *d, unsigned int vcpu, struct candidate *out,
                             unsigned int max, unsigned int *kept)
 {
     unsigned int total = 0, n = 0;
-    for (unsigned int id = 0; id < d->nr_irqs; id++) {
-        struct vgic_irq *irq = vgic_get_irq(d, vcpu, id);
-        if (!irq_wants_lr(irq, id))
-            continue;
-        if (id >= VGIC_NR_PRIVATE && spi_target(d, irq) != (int)vcpu)
+    struct vgic_irq *priv = d->cpu[vcpu]->priv;
+    for (unsigned int id = 0; id < VGIC_NR_PRIVATE; id++) {
+        if (irq_wants_lr(&priv[id], id)) {
+            total++;
+            keep_best(out, max, &n, id, &priv[id]);
+        }
+    }
+    /* SPIs: the cheap test first, the target only for the few pending */
+    for (unsigned int id = VGIC_NR_PRIVATE; id < d->nr_irqs; id++) {
+        struct vgic_irq *irq = &d->spi[id - VGIC_NR_PRIVATE];
+        if (!irq->pending || !irq->enabled || irq->in_lr || spi_target(d, irq) != (int)vcpu)
             continue;
         total++;
-        if (n == max && out[n - 1].irq->priority <= irq->priority)
-            continue;
-        unsigned int j = n < max ? n++ : n - 1;
-        while (j > 0 && out[j - 1].irq->priority > irq->priority) {
-            out[j] = out[j - 1];
-            j--;
-        }
-        out[j] = (struct candidate){ id, irq };
+        keep_best(out, max, &n, id, irq);
     }
     *kept = n;
     return total;
