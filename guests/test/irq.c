@@ -314,8 +314,33 @@ static void test_level(void)
     test_end();
 }
 
+static volatile unsigned int phase2_ticks;
+
+/* after CPU_OFF and CPU_ON: the virtual timer still ticks on this vCPU */
+static void secondary_timer_again(unsigned int cpu)
+{
+    cpu_if_init();
+    period = 0;
+    ticks[cpu] = 0;
+    irq_on();
+    for (int i = 0; i < 5; i++) {
+        unsigned int t = ticks[cpu];
+        timer_set(cntfrq() / 200, true);
+        uint64_t t0 = cntvct();
+        while (ticks[cpu] == t && cntvct() - t0 < cntfrq())
+            __asm__ volatile("wfi");
+    }
+    irq_off();
+    timer_set(0, false);
+    phase2_ticks = ticks[cpu];
+}
+
 void guest_secondary(unsigned int cpu)
 {
+    if (all_done) {
+        secondary_timer_again(cpu);
+        return;
+    }
     cpu_if_init();
     __atomic_fetch_add(&online, 1, __ATOMIC_SEQ_CST);
     irq_on();
@@ -332,6 +357,25 @@ void guest_secondary(unsigned int cpu)
     while (!all_done)
         __asm__ volatile("wfi");
     irq_off();
+}
+
+static void test_timer_after_cpu_off_on(void)
+{
+    test_begin("vtimer_after_cpu_off_on");
+    /* vCPU 1 ticked before (IPI test runs beside its timer-less loop); it
+     * is OFF now: power it on again and let it take five timer ticks */
+    uint64_t t0 = cntvct();
+    while (hvc_call(PSCI_AFFINITY_INFO, 1, 0, 0).r0 != 1 && cntvct() - t0 < cntfrq())
+        ;
+    CHECK(hvc_call(PSCI_AFFINITY_INFO, 1, 0, 0).r0 == 1, "vCPU 1 did not turn off");
+    phase2_ticks = 0;
+    struct smc_ret r = hvc_call(PSCI_CPU_ON, 1, (uint32_t)secondary_start, 1);
+    CHECK(r.r0 == 0, "CPU_ON again: %ld", (long)r.r0);
+    t0 = cntvct();
+    while (phase2_ticks == 0 && cntvct() - t0 < 5ull * cntfrq())
+        ;
+    CHECK(phase2_ticks == 5, "vCPU 1 took %u timer ticks after CPU_ON, want 5", phase2_ticks);
+    test_end();
 }
 
 void guest_main(uint32_t dtb)
@@ -355,6 +399,7 @@ void guest_main(uint32_t dtb)
         test_sgi_filters();
         all_done = true;
         mmio_write32(GICD_SGIR, (1u << 24) | 4);   /* wake them to leave */
+        test_timer_after_cpu_off_on();
     }
     tests_finish();
 }
