@@ -4,31 +4,10 @@
 #include "guest.h"
 
 struct fault_record faults[8];
-static volatile int lock;
+static gspinlock_t lock;     /* one console line at a time */
 static unsigned int passed, failed;
 static const char *cur_test;
 static bool cur_ok;
-
-static void spin_lock(volatile int *l)
-{
-    int tmp, one = 1;
-    __asm__ volatile(
-        "1: ldrex %0, [%1]\n"
-        "   teq   %0, #0\n"
-        "   wfene\n"
-        "   strexeq %0, %2, [%1]\n"
-        "   teqeq %0, #0\n"
-        "   bne   1b\n"
-        "   dmb\n"
-        : "=&r"(tmp) : "r"(l), "r"(one) : "cc", "memory");
-}
-
-static void spin_unlock(volatile int *l)
-{
-    __asm__ volatile("dmb" ::: "memory");
-    *l = 0;
-    __asm__ volatile("dsb\n sev" ::: "memory");
-}
 
 static void uart_putc(char c)
 {
@@ -39,10 +18,10 @@ static void uart_putc(char c)
 
 void gputs(const char *s)
 {
-    spin_lock(&lock);
+    gspin_lock(&lock);
     while (*s)
         uart_putc(*s++);
-    spin_unlock(&lock);
+    gspin_unlock(&lock);
 }
 
 void gprintf(const char *fmt, ...)

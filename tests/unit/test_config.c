@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
+#include "fixture.h"
 #include "hyp/guest_config.h"
 #include "hyp/platform.h"
 
@@ -121,21 +122,7 @@ static void expect_errors(int rc, const struct want *w)
 
 static void *load_dtb(const char *name, size_t extra)
 {
-    char path[128];
-    snprintf(path, sizeof(path), "fixtures/%s.dtb", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (the tests run in build/unit)", path);
-    fseek(f, 0, SEEK_END);
-    size_t n = (size_t)ftell(f);
-    rewind(f);
-    void *buf = malloc(n + extra);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, n, f), n);
-    fclose(f);
-    if (extra)
-        assert_int_equal(fdt_open_into(buf, buf, (int)(n + extra)), 0);
-    return buf;
+    return fixture_load(name, extra, NULL);
 }
 
 /* a copy of a configuration with room for edits */

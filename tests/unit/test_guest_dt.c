@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
+#include "fixture.h"
 #include "hyp/guest_dt.h"
 #include "hyp/guest_config.h"
 #include "hyp/platform.h"
@@ -29,19 +30,7 @@ static uint8_t *dtb;            /* the last tree written */
 
 static void *load_dtb(const char *name)
 {
-    char path[128];
-    snprintf(path, sizeof(path), "fixtures/%s.dtb", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (the tests run in build/unit)", path);
-    fseek(f, 0, SEEK_END);
-    size_t n = (size_t)ftell(f);
-    rewind(f);
-    void *buf = malloc(n);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, n, f), n);
-    fclose(f);
-    return buf;
+    return fixture_load(name, 0, NULL);
 }
 
 static struct guest_config make_cfg(const char *name, unsigned int ncpus)

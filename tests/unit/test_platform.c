@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
+#include "fixture.h"
 #include "hyp/platform.h"
 
 #define IOFPGA "/smb@8000000/motherboard/iofpga@3,00000000"
@@ -29,23 +30,7 @@ static char err[160];
  * with room for extra bytes of edits when extra > 0. */
 static void *load_dtb(const char *name, size_t extra, size_t *size)
 {
-    char path[128];
-    snprintf(path, sizeof(path), "fixtures/%s.dtb", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (the tests run in build/unit)", path);
-    fseek(f, 0, SEEK_END);
-    size_t n = (size_t)ftell(f);
-    rewind(f);
-    void *buf = malloc(n + extra);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, n, f), n);
-    fclose(f);
-    if (extra)
-        assert_int_equal(fdt_open_into(buf, buf, (int)(n + extra)), 0);
-    if (size)
-        *size = n + extra;
-    return buf;
+    return fixture_load(name, extra, size);
 }
 
 static int probe_blob(const void *fdt)
