@@ -50,7 +50,8 @@ static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *
 
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
-    "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash", NULL,
+    "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
+    "watchdog", "watchdog-action", NULL,
 };
 
 static bool is_known(const char *name)
@@ -200,6 +201,19 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         g->on_crash = ON_CRASH_RESTART;
     else
         cfg_msg(c, true, g->name, "on-crash", "\"%s\": use \"stop\" or \"restart\"", oc);
+    if (get_u32(fdt, node, "watchdog", &g->watchdog_ms) < 0)
+        cfg_msg(c, true, g->name, "watchdog", "must be one 32-bit cell (milliseconds)");
+    else if (fdt_getprop(fdt, node, "watchdog", NULL) && g->watchdog_ms < 10)
+        cfg_msg(c, true, g->name, "watchdog", "%lu ms: at least 10 ms",
+                (unsigned long)g->watchdog_ms);
+    const char *wa = get_string(fdt, node, "watchdog-action", &bad);
+    g->watchdog_action = ON_CRASH_RESTART;
+    if (bad)
+        cfg_msg(c, true, g->name, "watchdog-action", "not a string");
+    else if (wa && strcmp(wa, "stop") == 0)
+        g->watchdog_action = ON_CRASH_STOP;
+    else if (wa && strcmp(wa, "restart") != 0)
+        cfg_msg(c, true, g->name, "watchdog-action", "\"%s\": use \"restart\" or \"stop\"", wa);
     parse_passthrough(fdt, node, g, c);
 }
 

@@ -18,6 +18,7 @@
 #include "mm/page_alloc.h"
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
+#include "timer/hyp_timer.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 
@@ -108,6 +109,56 @@ static bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
         guest_uart_refill(g);       /* a byte left the FIFO: room for one */
     spin_unlock_irqrestore(&g->uart_lock, f);
     return ok;
+}
+
+/* ---- the watchdog: checked on the boot CPU's hypervisor timer ---- */
+
+static uint64_t ms_to_ticks(uint32_t ms)
+{
+    return (uint64_t)ms * timer_freq() / 1000;
+}
+
+/* Boot CPU: the earliest armed deadline on the hypervisor timer */
+static void watchdog_check(void);
+static void watchdog_arm(void)
+{
+    uint64_t next = 0;
+    for (unsigned int i = 0; i < nguests; i++) {
+        uint64_t d = guests[i].wd_deadline;
+        if (d && (!next || d < next))
+            next = d;
+    }
+    if (next)
+        hyp_timer_set(next, watchdog_check);
+    else
+        hyp_timer_cancel();
+}
+
+/* Interrupt context on the boot CPU: flag what expired, act outside it */
+static void watchdog_check(void)
+{
+    uint64_t now = timer_now();
+    bool any = false;
+    for (unsigned int i = 0; i < nguests; i++) {
+        struct guest *g = &guests[i];
+        if (g->wd_deadline && now >= g->wd_deadline && g->state == GUEST_RUNNING) {
+            g->wd_deadline = 0;
+            g->wd_expired = true;
+            any = true;
+        }
+    }
+    if (any)
+        sched_cpu0_work();
+    watchdog_arm();
+}
+
+int guest_watchdog_feed(struct guest *g)
+{
+    if (!g->cfg->watchdog_ms || g->state != GUEST_RUNNING)
+        return -1;
+    /* the boot CPU's timer fires at the old deadline and finds this one */
+    g->wd_deadline = timer_now() + ms_to_ticks(g->cfg->watchdog_ms);
+    return 0;
 }
 
 uint64_t guest_uptime_s(const struct guest *g)
@@ -283,6 +334,10 @@ int guest_start(struct guest *g)
     g->aborts = 0;
     g->line_len = 0;
     g->dtb_ipa = dtb;
+    g->wd_expired = false;
+    g->wd_deadline = c->watchdog_ms ? timer_now() + ms_to_ticks(c->watchdog_ms) : 0;
+    if (g->wd_deadline && this_cpu()->index == 0)
+        watchdog_arm();
     /* guest virtual time starts near zero (CNTVCT = CNTPCT - CNTVOFF) */
     g->cntvoff = timer_now();
     g->start_ticks = g->cntvoff;
@@ -315,6 +370,7 @@ int guest_start(struct guest *g)
 
 void guest_stop(struct guest *g)
 {
+    g->wd_deadline = 0;
     if (g->state == GUEST_RUNNING)
         g->state = GUEST_STOPPED;
     g->restart_pending = false;
@@ -366,6 +422,18 @@ void guests_service(void)
 {
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
+        if (g->wd_expired) {
+            g->wd_expired = false;
+            g->wd_fires++;
+            bool restart = g->cfg->watchdog_action == ON_CRASH_RESTART;
+            pr_info("guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
+                    (unsigned long)g->cfg->watchdog_ms, restart ? "restarting" : "stopping");
+            guest_stop(g);
+            g->state = GUEST_STOPPED;
+            if (restart)
+                guest_start(g);
+            continue;
+        }
         if (!g->restart_pending || !guest_vcpus_idle(g))
             continue;
         g->restart_pending = false;

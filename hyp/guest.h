@@ -35,6 +35,9 @@ struct guest {
     uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
     unsigned int in_head, in_count;
     uint32_t aborts;                   /* aborts injected (bad accesses) */
+    volatile uint64_t wd_deadline;     /* watchdog: counter value, 0 = off */
+    volatile bool wd_expired;
+    uint32_t wd_fires;
     uint64_t cntvoff;
     uint64_t start_ticks;
     uint32_t starts;
@@ -64,6 +67,8 @@ void guest_console_input(struct guest *g, char c);
 extern struct guest *volatile console_focus;
 /* uptime in seconds, 0 unless running */
 uint64_t guest_uptime_s(const struct guest *g);
+/* PARTITA_HC_WATCHDOG: push the guest's watchdog deadline; -1 if it has none */
+int guest_watchdog_feed(struct guest *g);
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
 bool guest_ipa_is_ram(const struct guest *g, uint32_t ipa);
 

@@ -45,6 +45,8 @@ struct guest_config {
     char bootargs[GUEST_BOOTARGS_MAX];
     bool autostart;
     enum on_crash on_crash;
+    uint32_t watchdog_ms;                   /* 0: no watchdog */
+    enum on_crash watchdog_action;          /* restart or stop */
     unsigned int npt_regs;
     struct plat_range pt_regs[GUEST_MAX_PT_REGS];
     unsigned int npt_irqs;

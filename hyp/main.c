@@ -16,6 +16,7 @@
 #include "smp.h"
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
+#include "timer/hyp_timer.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "guest.h"
@@ -175,6 +176,7 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
     }
     hyp_cpu_init();
     vgic_hw_cpu_init();
+    hyp_timer_cpu_init();
     pcpus[0].online = true;
     pcpu_count = host.ncpus;
     print_banner();
@@ -204,6 +206,7 @@ void secondary_main(unsigned int index, uint32_t start_mode)
     gic_cpu_init();
     hyp_cpu_init();
     vgic_hw_cpu_init();
+    hyp_timer_cpu_init();
     pr_info("cpu%u: MPIDR 0x%08lx online (start mode %s)\n", index,
             (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
     this_cpu()->online = true;

@@ -67,8 +67,11 @@ static bool partita_call(const struct psci_env *e, uint32_t r[4])
         r[1] = (uint32_t)(v >> 32);
         return true;
     }
+    case PARTITA_HC_WATCHDOG:
+        r[0] = (uint32_t)(e->watchdog_feed ? e->watchdog_feed(e->ctx) : -1);
+        return true;
     case PARTITA_HC_CALL_COUNT:
-        r[0] = 3;
+        r[0] = 4;
         return true;
     case PARTITA_HC_CALL_UID:
         /* UUID 5061726b-6974-6100-8000-000000000001 ("Partita") */

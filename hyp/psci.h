@@ -39,6 +39,7 @@
 #define PARTITA_HC_VERSION      0x86000000u  /* r0 = major << 16 | minor */
 #define PARTITA_HC_GUEST_INFO   0x86000001u  /* r0 = guest id, r1 = vCPUs, r2 = this vCPU */
 #define PARTITA_HC_STATS        0x86000002u  /* r1 = counter: r0:r1 = its 64-bit value */
+#define PARTITA_HC_WATCHDOG     0x86000003u  /* feed the watchdog: r0 = 0, or -1 if none */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u
@@ -71,6 +72,7 @@ struct psci_env {
     void (*system_reset)(void *ctx);
     /* counter n of the calling vCPU (see PARTITA_STAT_*); false if none */
     bool (*stat)(void *ctx, uint32_t n, uint64_t *value);
+    int (*watchdog_feed)(void *ctx);
     uint32_t guest_id;
     void *ctx;
 };

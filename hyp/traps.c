@@ -201,6 +201,11 @@ static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
     return true;
 }
 
+static int env_watchdog_feed(void *ctx)
+{
+    return guest_watchdog_feed(((struct vcpu *)ctx)->guest);
+}
+
 void vcpu_psci_init(struct vcpu *v)
 {
     v->psci = (struct psci_env){
@@ -209,7 +214,7 @@ void vcpu_psci_init(struct vcpu *v)
         .entry_valid = env_entry_valid, .power_on = env_power_on,
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
-        .stat = env_stat,
+        .stat = env_stat, .watchdog_feed = env_watchdog_feed,
         .guest_id = v->guest->id, .ctx = v,
     };
 }

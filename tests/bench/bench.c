@@ -47,7 +47,7 @@
 #define SGI_PING        1
 #define SGI_WAKE        2
 #define UNMAPPED_IPA    0x0c000000u     /* nothing there on the virtual board */
-#define UNKNOWN_HVC     0x8600ff00u     /* in Partita's range, not a call */
+#define UNKNOWN_HVC     0x8600fe00u     /* in Partita's range, not a call */
 
 /* instructions of the IRQ entry before its counter read (bench_asm.S) */
 #define IRQ_STUB_INSNS  6
