@@ -266,6 +266,65 @@ static void test_priorities(void)
     test_end();
 }
 
+/*
+ * Binary point (GICv2 3.3.3): an interrupt preempts the running one only if
+ * its group priority is higher.  Priorities 0xa0 and 0x90 differ in bit 4:
+ * with BPR 4 the group priority is bits [7:5] (101 vs 100: 0x90 preempts),
+ * with BPR 5 bits [7:6] (10 vs 10: it does not).  Seen through IAR with IRQs
+ * masked, no nesting needed.
+ */
+static uint32_t ack_self_sgi(unsigned int sgi)
+{
+    mmio_write32(GICD_SGIR, (2u << 24) | sgi);
+    uint32_t iar = 1023;
+    for (int i = 0; i < 100 && (iar & 0x3ff) != sgi; i++) {
+        iar = mmio_read32(GICC_IAR);
+        if ((iar & 0x3ff) != sgi && (iar & 0x3ff) < 1020)
+            mmio_write32(GICC_EOIR, iar);   /* something else: end it */
+    }
+    return iar;
+}
+
+/* With SGI 7 (0xa0) active, does a pending SGI 8 (0x90) preempt? */
+static bool preempts_with_bpr(uint32_t bpr)
+{
+    mmio_write32(GICC_BPR, bpr);            /* before the running priority is set */
+    uint32_t first = ack_self_sgi(7);
+    CHECK((first & 0x3ff) == 7, "BPR %lu: IAR %lu, want SGI 7", (unsigned long)bpr,
+          (unsigned long)first);
+    mmio_write32(GICD_SGIR, (2u << 24) | 8);
+    uint32_t iar = 1023;
+    for (int i = 0; i < 50 && (iar & 0x3ff) == 1023; i++)
+        iar = mmio_read32(GICC_IAR);
+    if ((iar & 0x3ff) < 1020)
+        mmio_write32(GICC_EOIR, iar);
+    mmio_write32(GICC_EOIR, first);
+    if ((iar & 0x3ff) == 1023) {            /* not preempting: take it now */
+        uint32_t late = ack_self_sgi(8);
+        if ((late & 0x3ff) < 1020)
+            mmio_write32(GICC_EOIR, late);
+    }
+    return (iar & 0x3ff) == 8;
+}
+
+/*
+ * Binary point (GICv2 3.3.3): an interrupt preempts the running one only if
+ * its group priority is higher.  0xa0 and 0x90 differ in bit 4: with BPR 4
+ * the group priority is bits [7:5] (101 vs 100: 0x90 preempts), with BPR 5
+ * bits [7:6] (10 vs 10: it does not).  Seen through IAR, IRQs masked.
+ */
+static void test_binary_point(void)
+{
+    test_begin("binary_point_preemption");
+    irq_off();
+    set_prio(7, 0xa0);
+    set_prio(8, 0x90);
+    CHECK(preempts_with_bpr(4), "BPR 4: SGI 8 (0x90) did not preempt SGI 7 (0xa0)");
+    CHECK(!preempts_with_bpr(5), "BPR 5: SGI 8 (0x90) preempted SGI 7 (0xa0)");
+    mmio_write32(GICC_BPR, 0);
+    test_end();
+}
+
 static void test_pending_active(void)
 {
     test_begin("pending_active_state");
@@ -389,6 +448,7 @@ void guest_main(uint32_t dtb)
     test_eoi_no_trap();
     test_pending_active();
     test_priorities();
+    test_binary_point();
     test_level();
     if (ncpus > 1) {
         for (unsigned int c = 1; c < ncpus; c++)
