@@ -325,6 +325,25 @@ static void test_binary_point(void)
     test_end();
 }
 
+/* The physical timer is the hypervisor's: CNTP_* are undefined for guests */
+static void test_physical_timer_refused(void)
+{
+    test_begin("physical_timer_undefined");
+    expect_fault_begin();
+    __asm__ volatile("mcr p15, 0, %0, c14, c2, 1" : : "r"(1u));      /* CNTP_CTL */
+    CHECK(fault_count() == 1 && faults[cpu_id()].kind == 1, "CNTP_CTL write: %u faults",
+          fault_count());
+    uint32_t lo = 0, hi = 0;
+    __asm__ volatile("mrrc p15, 2, %0, %1, c14" : "=r"(lo), "=r"(hi));  /* CNTP_CVAL */
+    CHECK(fault_count() == 2 && faults[cpu_id()].kind == 1, "CNTP_CVAL read: %u faults",
+          fault_count());
+    /* the physical counter stays readable */
+    uint32_t a, b;
+    __asm__ volatile("isb\n mrrc p15, 0, %0, %1, c14" : "=r"(a), "=r"(b));
+    CHECK(fault_count() == 2, "CNTPCT read faulted");
+    test_end();
+}
+
 static void test_pending_active(void)
 {
     test_begin("pending_active_state");
@@ -449,6 +468,7 @@ void guest_main(uint32_t dtb)
     test_pending_active();
     test_priorities();
     test_binary_point();
+    test_physical_timer_refused();
     test_level();
     if (ncpus > 1) {
         for (unsigned int c = 1; c < ncpus; c++)

@@ -22,7 +22,7 @@ def test_interrupt_guest(qemu, image, cpu, config, vcpus):
     assert not fails, "failing interrupt tests: %s" % fails
     passed = int(m.group(1))
     # the IPI and SGI-filter tests need at least two vCPUs
-    assert passed == (11 if vcpus > 1 else 8), out
+    assert passed == (12 if vcpus > 1 else 9), out
     assert int(m.group(2)) == 0
     vm.expect(r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % config, timeout=10)
     assert "help" in " ".join(command(vm, "help"))
