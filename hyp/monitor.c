@@ -186,16 +186,20 @@ static unsigned int __attribute__((noinline)) selftest_recurse(unsigned int dept
  */
 static void cmd_selftest(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "fault") != 0 && strcmp(argv[1], "stack") != 0)) {
-        pr_info("selftest fault|stack: make this CPU fault in HYP (it stops)\n");
-        return;
-    }
-    pr_info("selftest: cpu%u will %s\n", this_cpu()->index,
-            argv[1][0] == 'f' ? "read its stack's guard page" : "overflow its stack");
-    if (argv[1][0] == 'f')
+    const char *what = argc < 2 ? "" : argv[1];
+    if (strcmp(what, "fault") == 0) {
+        pr_info("selftest: cpu%u will read its stack's guard page\n", this_cpu()->index);
         (void)*(volatile uint32_t *)(void *)(__stacks_start + this_cpu()->index * STACK_REGION);
-    else
+    } else if (strcmp(what, "stack") == 0) {
+        pr_info("selftest: cpu%u will overflow its stack\n", this_cpu()->index);
         selftest_recurse(0);
+    } else if (strcmp(what, "text") == 0) {
+        /* text is mapped read-only (and data never executable, WXN) */
+        pr_info("selftest: cpu%u will write to the hypervisor's text\n", this_cpu()->index);
+        *(volatile uint32_t *)(void *)_start = 0;
+    } else {
+        pr_info("selftest fault|stack|text: make this CPU fault in HYP (it stops)\n");
+    }
 }
 
 static const struct monitor_cmd commands[] = {
@@ -208,7 +212,7 @@ static const struct monitor_cmd commands[] = {
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
-    { "selftest", "selftest fault|stack: check a HYP fault is reported and contained", cmd_selftest },
+    { "selftest", "selftest fault|stack|text: check a HYP fault is reported and contained", cmd_selftest },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -11,17 +11,24 @@ import pytest
 @pytest.mark.parametrize("kind,headline", [
     ("fault", r"\*\*\* cpu0: fatal HYP exception: data abort"),
     ("stack", r"\*\*\* cpu0: HYP stack overflow \(guard page hit\) during data abort"),
+    ("text", r"\*\*\* cpu0: fatal HYP exception: data abort"),
 ])
 def test_hyp_fault_is_reported_and_contained(qemu, image, kind, headline):
     vm = qemu(kernel=image("fatal"), smp=4)
     vm.expect(r"\[rt\] tick 1000:", timeout=30)
     vm.sendline("help")             # the monitor answers before
-    vm.expect(r"selftest fault\|stack")
+    vm.expect(r"selftest fault\|stack\|text")
     vm.sendline("selftest " + kind)
     vm.expect(headline, timeout=10)
     m = vm.expect(r"mode 0x1a \(HYP\)  PC 0x(f[0-9a-f]{7})  CPSR 0x[0-9a-f]{8}  HSR 0x([0-9a-f]{8})")
-    assert int(m.group(2), 16) >> 26 == 0x25     # data abort taken in HYP
+    hsr = int(m.group(2), 16)
+    assert hsr >> 26 == 0x25                    # data abort taken in HYP
+    if kind == "text":
+        assert hsr & 0x3c == 0x0c, hex(hsr)     # DFSC: permission fault
+        assert hsr & (1 << 6)                   # a write (WnR)
     m = vm.expect(r"HDFAR 0x([0-9a-f]{8})  HIFAR 0x[0-9a-f]{8}  HPFAR 0x[0-9a-f]{8}")
+    if kind == "text":      # a permission fault on the image's first page
+        assert int(m.group(1), 16) == 0xf0000000
     vm.expect(r"r0  0x[0-9a-f]{8}  r1  0x[0-9a-f]{8}  r2  0x[0-9a-f]{8}  r3  0x[0-9a-f]{8}")
     vm.expect(r"sp  0x[0-9a-f]{8}  lr  0x[0-9a-f]{8}")
     vm.expect(r"\*\*\* cpu0 stopped; the other CPUs go on")
