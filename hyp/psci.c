@@ -48,12 +48,14 @@ static int32_t psci_affinity_info(const struct psci_env *e, uint32_t mpidr, uint
     }
 }
 
-static bool partita_call(const struct psci_env *e, uint32_t r[4])
+bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
 {
-    switch (r[0]) {
-    case PARTITA_HC_VERSION:
+    /* the version call is the null hypercall guests time: answer it first */
+    if (r[0] == PARTITA_HC_VERSION) {
         r[0] = (PARTITA_VERSION_MAJOR << 16) | PARTITA_VERSION_MINOR;
         return true;
+    }
+    switch (r[0]) {
     case PARTITA_HC_GUEST_INFO:
         r[0] = e->guest_id;
         r[1] = e->ncpus;
@@ -125,7 +127,7 @@ bool psci_handle(const struct psci_env *e, uint32_t r[4])
         ret = 0x10001;      /* SMCCC 1.1 */
         break;
     default:
-        if (partita_call(e, r))
+        if (psci_partita_call(e, r))
             return true;
         ret = PSCI_NOT_SUPPORTED;   /* also MIGRATE, SMC64 IDs, unknown calls */
         break;

@@ -83,5 +83,7 @@ struct psci_env {
  * to the caller (CPU_OFF, SYSTEM_OFF, SYSTEM_RESET).
  */
 bool psci_handle(const struct psci_env *env, uint32_t r[4]);
+/* Partita's own calls alone (owning entity 6); false for an unknown ID */
+bool psci_partita_call(const struct psci_env *e, uint32_t r[4]);
 
 #endif

@@ -228,10 +228,16 @@ static void smccc_call(struct vcpu *v)
      */
     uint32_t fn = v->regs.r[0];
     uint32_t oen = (fn >> 24) & 0x7f;   /* with the SMC64 bit 30 */
-    if ((fn & 0x80000000u) && (oen == 0 || oen == 4 || oen == 6))
+    if (oen == 6 && (fn & 0x80000000u)) {
+        uint32_t num = fn & 0xffff;     /* 0..3 and 0xff00..0xff03 exist */
+        if ((num > 3 && (num < 0xff00 || num > 0xff03)) ||
+            !psci_partita_call(&v->psci, v->regs.r))
+            v->regs.r[0] = 0xffffffffu;
+    } else if ((fn & 0x80000000u) && (oen == 0 || oen == 4)) {
         psci_handle(&v->psci, v->regs.r);
-    else
+    } else {
         v->regs.r[0] = 0xffffffffu;
+    }
 }
 
 static void trap_hvc(struct vcpu *v, uint32_t hsr)
