@@ -77,7 +77,7 @@ $(BUILD)/include/version.h: FORCE
 $(BUILD)/obj/hyp/main.o $(BUILD)/obj/hyp/monitor.o: $(BUILD)/include/version.h
 
 # offsets of C structures for assembly, generated from C (hyp/asm-offsets.c)
-$(ASM_OFFSETS): hyp/asm-offsets.c hyp/vcpu.h $(LIBFDT)/lib/libfdt.a
+$(ASM_OFFSETS): hyp/asm-offsets.c $(wildcard hyp/*.h vgic/*.h mm/*.h include/arch/*.h) $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -S $< -o $@.s
 	$(Q)(echo "/* generated from hyp/asm-offsets.c: do not edit */"; \

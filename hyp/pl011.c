@@ -42,8 +42,10 @@ void pl011_rx_irq_enable(struct pl011 *u)
 
 void pl011_irq(struct pl011 *u)
 {
+    /* clear first, then drain: a byte that lands after the last read
+     * raises the interrupt again instead of waiting, unseen, in the FIFO */
+    wr(u, PL011_ICR, PL011_INT_RX | PL011_INT_RT);
     int c;
     while ((c = pl011_getc(u)) >= 0)
         console_rx_push((char)c);
-    wr(u, PL011_ICR, PL011_INT_RX | PL011_INT_RT);
 }
