@@ -261,7 +261,7 @@ static int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
      * drop stale instructions.  QEMU has no caches to show a mistake here.
      */
     dcache_clean_range(ram, (uint32_t)c->mem_size);
-    icache_sync_range(ram, 0);
+    icache_invalidate_all();
     return 0;
 }
 

@@ -29,9 +29,8 @@ void dcache_clean_inval_range(const void *va, uint32_t len)
     dsb();
 }
 
-void icache_sync_range(const void *va, uint32_t len)
+void icache_invalidate_all(void)
 {
-    dcache_clean_range(va, len);
     /* every CPU may run the new code: inner-shareable invalidate-all */
     sysreg_op_icialluis(0);
     sysreg_op_bpiallis(0);

@@ -12,7 +12,7 @@
 void dcache_clean_range(const void *va, uint32_t len);
 /* clean and invalidate [va, va+len) to the point of coherency */
 void dcache_clean_inval_range(const void *va, uint32_t len);
-/* make newly written instructions visible: clean D, invalidate I */
-void icache_sync_range(const void *va, uint32_t len);
+/* drop every instruction cache and branch predictor entry, all CPUs */
+void icache_invalidate_all(void);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include "hyp/psci.h"
 #include <stddef.h>
 
 #define VUART_BASE   0x09000000u
@@ -26,21 +27,10 @@ struct smc_ret { uint32_t r0, r1, r2, r3; };
 struct smc_ret hvc_call(uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3);
 struct smc_ret smc_call(uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3);
 
-#define PSCI_VERSION        0x84000000u
-#define PSCI_CPU_SUSPEND    0x84000001u
-#define PSCI_CPU_OFF        0x84000002u
-#define PSCI_CPU_ON         0x84000003u
-#define PSCI_AFFINITY_INFO  0x84000004u
-#define PSCI_MIGRATE        0x84000005u
-#define PSCI_MIGRATE_INFO_TYPE 0x84000006u
-#define PSCI_SYSTEM_OFF     0x84000008u
-#define PSCI_SYSTEM_RESET   0x84000009u
-#define PSCI_FEATURES       0x8400000au
-#define PARTITA_VERSION     0x86000000u
-#define PARTITA_GUEST_INFO  0x86000001u
-#define PARTITA_STATS       0x86000002u     /* r1 = counter: r0:r1 = its value */
-#define PARTITA_STAT_EXITS  0
-#define PARTITA_STAT_TRAP(n) (16 + (n))     /* n: the hypervisor's enum trap_cause */
+/* call IDs, return codes and statistics counters: the hypervisor's own ABI header */
+#define PARTITA_VERSION     PARTITA_HC_VERSION
+#define PARTITA_GUEST_INFO  PARTITA_HC_GUEST_INFO
+#define PARTITA_STATS       PARTITA_HC_STATS
 #define TRAP_CAUSE_CP15     1
 #define TRAP_CAUSE_CP14     2
 #define TRAP_CAUSE_HVC      3
@@ -48,12 +38,11 @@ struct smc_ret smc_call(uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3);
 #define TRAP_CAUSE_MMIO     5
 #define TRAP_CAUSE_DABT     6
 #define TRAP_CAUSE_PABT     7
-#define PARTITA_STATS       0x86000002u
-#define STAT_EXITS          0
-#define STAT_IDLE           1
-#define STAT_TRAP(n)        (16 + (n))   /* 0 WFI 1 CP15 2 CP14 3 HVC 4 SMC 5 MMIO 6 abort 7 pabt 8 undef 9 IRQ */
-#define STAT_INJECTED       32
-#define STAT_MAINT          33
+#define STAT_EXITS          PARTITA_STAT_EXITS
+#define STAT_IDLE           PARTITA_STAT_IDLE
+#define STAT_TRAP(n)        PARTITA_STAT_TRAP(n)   /* 0 WFI 1 CP15 2 CP14 3 HVC 4 SMC 5 MMIO 6 abort 7 pabt 8 undef 9 IRQ */
+#define STAT_INJECTED       PARTITA_STAT_INJECTED
+#define STAT_MAINT          PARTITA_STAT_MAINT
 static inline uint64_t partita_stat(uint32_t n);
 
 /* What the last expected exception recorded */
@@ -94,14 +83,6 @@ static inline void isb(void) { __asm__ volatile("isb" ::: "memory"); }
 
 /* ---- more of the library (all optional for a guest) ---- */
 
-/* PSCI return codes */
-#define PSCI_SUCCESS             0
-#define PSCI_NOT_SUPPORTED      -1
-#define PSCI_INVALID_PARAMETERS -2
-#define PSCI_DENIED             -3
-#define PSCI_ALREADY_ON         -4
-#define PSCI_ON_PENDING         -5
-#define PSCI_INVALID_ADDRESS    -9
 #define SMCCC_VERSION_FN        0x80000000u
 
 /* Thumb entry point for PSCI CPU_ON (use its address | 1) */

@@ -187,15 +187,15 @@ done
 closure() {	# all (indirect) dependencies of $1, users first (depmod's order)
 	local m=$1 d more
 	declare -A seen=()
-	local todo out=()
-	read -ra todo <<<"${deps[$m]:-}"
-	while [ ${#todo[@]} -gt 0 ]; do
-		d=${todo[0]}; todo=("${todo[@]:1}")
+	local pending out=()
+	read -ra pending <<<"${deps[$m]:-}"
+	while [ ${#pending[@]} -gt 0 ]; do
+		d=${pending[0]}; pending=("${pending[@]:1}")
 		[ -n "${seen[$d]:-}" ] && continue
 		seen[$d]=1
 		[ -n "${modpath[$d]:-}" ] && out+=("${modpath[$d]}")
 		read -ra more <<<"${deps[$d]:-}"
-		todo+=("${more[@]}")
+		pending+=("${more[@]}")
 	done
 	echo "${out[*]:-}"
 }
