@@ -126,8 +126,10 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
 
     int prop;
     fdt_for_each_property_offset(prop, fdt, node) {
-        const char *pn;
-        fdt_getprop_by_offset(fdt, prop, &pn, NULL);
+        /* a name offset outside the strings block fails: pn is then unset */
+        const char *pn = NULL;
+        if (!fdt_getprop_by_offset(fdt, prop, &pn, NULL))
+            continue;
         if (pn && !is_known(pn))
             cfg_msg(c, false, g->name, pn, "unknown property (ignored)");
     }

@@ -63,7 +63,7 @@ check() {   # check NAME COMMAND...
     fi
 }
 check bench-check $MAKE --no-print-directory bench-check
-check fuzz-config sh tests/unit/fuzz.sh "${FUZZ_SECONDS:-20}"
+check fuzz-config sh tests/unit/fuzz.sh "${FUZZ_SECONDS:-20}" -seed=1   # repeatable
 
 pass=$((unit_pass + sys_pass + check_pass))
 fail=$((unit_fail + sys_fail + check_fail))

@@ -47,4 +47,4 @@ echo "fuzz.sh: fuzzing for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
 FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \
     -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -dict=tests/unit/corpus/config.dict -print_final_stats=1 \
-    -artifact_prefix="$out/" "$@" "$out/corpus" "$seeds"
+    -artifact_prefix="$out/" "$@" "$out/corpus" "$seeds"   # seeds include kept crashers, replayed first
