@@ -297,17 +297,25 @@ secondary_va:
     b       .
 _start_pa_probe:
 
-/* Zero .bss (includes the early tables and stacks), MMU off: physical. */
+/*
+ * Zero .bss (includes the early tables; not the stacks or .noinit), MMU
+ * off: physical.  Both ends are 32-byte aligned (linker.ld): four double
+ * words a round.  No stack yet, so only r0-r3 and r12.
+ */
 clear_bss:
     ldr     r0, =__bss_start
     ldr     r1, =__bss_end
     sub     r0, r0, r7
     sub     r1, r1, r7
     mov     r2, #0
+    mov     r3, #0
 1:  cmp     r0, r1
-    strlo   r2, [r0], #4
-    blo     1b
-    bx      lr
+    bxhs    lr
+    strd    r2, r3, [r0], #8
+    strd    r2, r3, [r0], #8
+    strd    r2, r3, [r0], #8
+    strd    r2, r3, [r0], #8
+    b       1b
 
 /*
  * Early tables (LPAE, ARM ARM B3.6): the image at HYP_VA_BASE with 4 KiB
@@ -373,12 +381,19 @@ build_early_tables:
      * cleaned the image it loaded, as the Linux boot protocol wants), so
      * the walker and the caches see what we wrote (a real
      * Cortex-A15 can hold such lines; QEMU models no caches and would not
-     * catch a missing invalidate).
+     * catch a missing invalidate).  The stacks too (the boot CPU's is
+     * written before the MMU is on); not .noinit, which nothing writes
+     * until the caches are on.
      */
     ldr     r0, =__bss_start
     sub     r0, r0, r7
-    ldr     r1, =__early_map_size
-    add     r1, r1, r9
+    ldr     r1, =__bss_end
+    sub     r1, r1, r7
+    bl      dcache_inval_range_pa
+    ldr     r0, =__stacks_start
+    sub     r0, r0, r7
+    ldr     r1, =__stacks_end
+    sub     r1, r1, r7
     bl      dcache_inval_range_pa
     bx      r8
 

@@ -22,11 +22,13 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 
-struct guest guests[GUEST_MAX];
+/* zeroed by guests_init, the configured ones only: not with .bss */
+struct guest guests[GUEST_MAX] __attribute__((section(".noinit.guests")));
 unsigned int nguests;
 
 #define GUEST_DTB_MAX 0x10000
-static uint8_t dt_scratch[GUEST_DTB_MAX] __attribute__((aligned(8)));
+/* fdt_create() initializes what it uses: not zeroed at boot */
+static uint8_t dt_scratch[GUEST_DTB_MAX] __attribute__((aligned(8), section(".noinit.dt_scratch")));
 
 /* Stage-2 tables come from the hypervisor page pool (identity mapped) */
 static void *s2_alloc(void *ctx, uint64_t *pa)
@@ -179,6 +181,7 @@ void guests_init(const struct system_config *sys)
     nguests = sys->nguests;
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
+        memset(g, 0, sizeof(*g));
         g->cfg = &sys->guests[i];
         g->id = i;
         g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
@@ -329,6 +332,9 @@ int guest_start(struct guest *g)
     }
     memset(&g->mmio, 0, sizeof(g->mmio));
     vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
+    /* the distributor first: the bus is searched in order, and it is the
+     * device guests touch most (every interrupt enable, every IPI) */
+    mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, g);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     g->in_count = 0;
     g->aborts = 0;
@@ -350,7 +356,6 @@ int guest_start(struct guest *g)
         memset(v->traps, 0, sizeof(v->traps));
     }
     vgic_guest_init(g);
-    mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, g);
     /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB); its
      * own CPU resets it, so per-CPU state is cleaned where it lives */
     struct vcpu *v0 = &g->vcpu[0];

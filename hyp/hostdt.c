@@ -5,7 +5,8 @@
 #include "hostdt.h"
 
 #define HOSTDT_MAX (128 * 1024)
-static uint8_t hostdt_buf[HOSTDT_MAX] __attribute__((aligned(8)));
+/* filled by the copy before use: not zeroed at boot */
+static uint8_t hostdt_buf[HOSTDT_MAX] __attribute__((aligned(8), section(".noinit.hostdt")));
 
 void *hostdt_copy(uint32_t dtb_pa, char *err, unsigned int errlen)
 {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <libfdt.h>
 #include "platform.h"
+#include "dt_index.h"
 
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -34,9 +35,9 @@ static int cells_of(const void *fdt, int node, const char *name, int dflt)
  */
 static int translate(const void *fdt, int node, uint64_t *addr)
 {
-    int child = fdt_parent_offset(fdt, node);
+    int child = dt_parent(fdt, node);
     while (child > 0) {
-        int parent = fdt_parent_offset(fdt, child);
+        int parent = dt_parent(fdt, child);
         if (parent < 0)
             break;
         int len;
@@ -72,11 +73,11 @@ static int translate(const void *fdt, int node, uint64_t *addr)
 
 int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r)
 {
-    int parent = fdt_parent_offset(fdt, node);
+    int parent = dt_parent(fdt, node);
     if (parent < 0)
         return parent;
-    int ac = fdt_address_cells(fdt, parent);
-    int sc = fdt_size_cells(fdt, parent);
+    int ac = dt_address_cells(fdt, parent);
+    int sc = dt_size_cells(fdt, parent);
     if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
         return -FDT_ERR_BADNCELLS;
     int len;
@@ -122,9 +123,8 @@ static void copy_str(char *dst, size_t n, const char *src)
 static int probe_memory(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int node;
-    fdt_for_each_subnode(node, fdt, 0) {
-        const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
-        if (!dt || strcmp(dt, "memory") != 0)
+    dt_for_each_child(node, fdt, 0) {
+        if (!dt_is_type(fdt, node, "memory"))
             continue;
         const char *st = fdt_getprop(fdt, node, "status", NULL);
         if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
@@ -146,9 +146,9 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
         if (fdt_get_mem_rsv(fdt, i, &a, &s) == 0 && s)
             p->rsv[p->nrsv++] = (struct plat_range){ a, s };
     }
-    int rm = fdt_path_offset(fdt, "/reserved-memory");
+    int rm = dt_path_offset(fdt, "/reserved-memory");
     if (rm >= 0) {
-        fdt_for_each_subnode(node, fdt, rm) {
+        dt_for_each_child(node, fdt, rm) {
             struct plat_range r;
             if (p->nrsv < PLAT_MAX_RSV && platform_node_reg(fdt, node, 0, &r) == 0 && r.size)
                 p->rsv[p->nrsv++] = r;
@@ -159,13 +159,12 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
 
 static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
-    int cpus = fdt_path_offset(fdt, "/cpus");
+    int cpus = dt_path_offset(fdt, "/cpus");
     if (cpus < 0)
         ERR("no CPUs: the device tree has no /cpus node");
     int node;
-    fdt_for_each_subnode(node, fdt, cpus) {
-        const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
-        if (!dt || strcmp(dt, "cpu") != 0)
+    dt_for_each_child(node, fdt, cpus) {
+        if (!dt_is_type(fdt, node, "cpu"))
             continue;
         const char *st = fdt_getprop(fdt, node, "status", NULL);
         if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
@@ -206,7 +205,7 @@ static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errl
 {
     int node = -1;
     for (int i = 0; gic_compat[i] && node < 0; i++) {
-        node = fdt_node_offset_by_compatible(fdt, -1, gic_compat[i]);
+        node = dt_find_compatible(fdt, -1, gic_compat[i]);
         if (node >= 0)
             copy_str(p->gic.compatible, sizeof(p->gic.compatible), gic_compat[i]);
     }
@@ -231,7 +230,7 @@ static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errl
 
 static int probe_timer(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
-    int node = fdt_node_offset_by_compatible(fdt, -1, "arm,armv7-timer");
+    int node = dt_find_compatible(fdt, -1, "arm,armv7-timer");
     if (node < 0)
         ERR("no generic timer: no node compatible with arm,armv7-timer");
     int irq[4];
@@ -252,7 +251,7 @@ static int probe_timer(const void *fdt, struct platform *p, char *err, size_t er
 /* The console: /chosen stdout-path (a path or an alias, ":options" cut). */
 static int find_console(const void *fdt)
 {
-    int chosen = fdt_path_offset(fdt, "/chosen");
+    int chosen = dt_path_offset(fdt, "/chosen");
     if (chosen >= 0) {
         const char *names[] = { "stdout-path", "linux,stdout-path" };
         for (int i = 0; i < 2; i++) {
@@ -262,12 +261,12 @@ static int find_console(const void *fdt)
                 continue;
             const char *colon = strchr(sp, ':');
             int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
-            int node = fdt_path_offset_namelen(fdt, sp, n);
+            int node = dt_path_offset_namelen(fdt, sp, n);
             if (node >= 0)
                 return node;
         }
     }
-    return fdt_node_offset_by_compatible(fdt, -1, "arm,pl011");
+    return dt_find_compatible(fdt, -1, "arm,pl011");
 }
 
 static int probe_uart(const void *fdt, struct platform *p, char *err, size_t errlen)
@@ -275,7 +274,7 @@ static int probe_uart(const void *fdt, struct platform *p, char *err, size_t err
     int node = find_console(fdt);
     if (node < 0)
         ERR("no console UART: /chosen has no stdout-path and no arm,pl011 node exists");
-    if (fdt_get_path(fdt, node, p->uart.path, sizeof(p->uart.path)) < 0)
+    if (dt_get_path(fdt, node, p->uart.path, sizeof(p->uart.path)) < 0)
         copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
     copy_str(p->uart.compatible, sizeof(p->uart.compatible),
              fdt_getprop(fdt, node, "compatible", NULL));
@@ -294,7 +293,7 @@ static void probe_psci(const void *fdt, struct platform *p)
     static const char *const compat[] = { "arm,psci-1.0", "arm,psci-0.2", "arm,psci", NULL };
     int node = -1;
     for (int i = 0; compat[i] && node < 0; i++) {
-        node = fdt_node_offset_by_compatible(fdt, -1, compat[i]);
+        node = dt_find_compatible(fdt, -1, compat[i]);
         if (node >= 0)
             copy_str(p->psci.compatible, sizeof(p->psci.compatible), compat[i]);
     }
@@ -330,8 +329,8 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
     int rc = fdt_check_header(fdt);
     if (rc == 0 && fdt_version(fdt) < 16)
         rc = -FDT_ERR_BADVERSION;   /* libfdt 1.6.1's fdt_check_full crashes on them */
-    if (rc == 0)    /* the whole structure block, so no string runs off it */
-        rc = fdt_check_full(fdt, fdt_totalsize(fdt));
+    if (rc == 0)    /* the whole structure block checked, and indexed */
+        rc = dt_index_build(fdt);
     if (rc != 0)
         ERR("invalid device tree: %s", fdt_strerror(rc));
     copy_str(p->model, sizeof(p->model), fdt_getprop(fdt, 0, "model", NULL));

@@ -297,21 +297,10 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
     return true;
 }
 
-static void trap_dabt(struct vcpu *v, uint32_t hsr)
+/* A data abort no device answered: an abort for the guest, or a crash */
+static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, uint32_t hdfar,
+                                                 uint32_t hpfar)
 {
-    uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
-    struct mmio_access a;
-    if (mmio_decode(hsr, hdfar, hpfar, &a)) {
-        if (a.write)
-            a.value = vcpu_get_reg(v, a.reg);
-        if (mmio_dispatch(&v->guest->mmio, &a)) {
-            v->traps[TRAP_DABT_MMIO]++;
-            if (!a.write)
-                vcpu_set_reg(v, a.reg, mmio_load_value(&a, a.value));
-            vcpu_skip_instr(v, hsr);
-            return;
-        }
-    }
     v->traps[TRAP_DABT_FAULT]++;
     v->guest->aborts++;
     /* HPFAR is the faulting IPA's page; the offset is HDFAR's, except for a
@@ -328,6 +317,27 @@ static void trap_dabt(struct vcpu *v, uint32_t hsr)
         return;
     report_abort(v, what, hdfar, ipa);
     vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
+}
+
+/* The MMIO fast path: decode, route, complete the load or store, step */
+static void trap_dabt(struct vcpu *v, uint32_t hsr)
+{
+    uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
+    struct mmio_access a;
+    if (!mmio_decode(hsr, hdfar, hpfar, &a)) {
+        dabt_fault(v, hsr, hdfar, hpfar);
+        return;
+    }
+    if (a.write)
+        a.value = vcpu_reg(v, a.reg);
+    if (!mmio_dispatch(&v->guest->mmio, &a)) {
+        dabt_fault(v, hsr, hdfar, hpfar);
+        return;
+    }
+    v->traps[TRAP_DABT_MMIO]++;
+    if (!a.write)
+        vcpu_set_reg_fast(v, a.reg, a.size == 4 ? a.value : mmio_load_value(&a, a.value));
+    vcpu_skip_instr_fast(v, hsr);
 }
 
 static void trap_pabt(struct vcpu *v, uint32_t hsr)

@@ -21,7 +21,8 @@
 
 typedef uint64_t pte_t;
 
-static pte_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE), section(".bss.pagetables")));
+/* zeroed by pt_alloc, one table at a time: not with .bss */
+static pte_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE), section(".noinit.pagetables")));
 static unsigned int pt_used;
 static pte_t *pt_l1;
 static uint32_t image_pa_base;
@@ -84,8 +85,10 @@ static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
         pte_t *l3 = pt_next(e2);
         if (!l3)
             return -1;
-        l3[(va >> PAGE_SHIFT) & 511] = pa | attrs | PTE_VALID | PTE_TABLE;
-        va += PAGE_SIZE; pa += PAGE_SIZE; size -= PAGE_SIZE;
+        do {    /* the pages of this 2 MiB block */
+            l3[(va >> PAGE_SHIFT) & 511] = pa | attrs | PTE_VALID | PTE_TABLE;
+            va += PAGE_SIZE; pa += PAGE_SIZE; size -= PAGE_SIZE;
+        } while (size && (va & (BLOCK_SIZE - 1)));
         if (va == 0)
             break;  /* wrapped at 4 GiB */
     }
@@ -173,7 +176,7 @@ void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
      * but a secondary CPU turns its MMU on before it joins coherency on
      * some cores: clean the tables to PoC for it (QEMU would not notice).
      */
-    dcache_clean_range(pt_pool, sizeof(pt_pool));
+    dcache_clean_range(pt_pool, pt_used * PAGE_SIZE);
     hyp_httbr_pa = (uint32_t)hyp_virt_to_phys(pt_l1);
     dcache_clean_range(&hyp_httbr_pa, sizeof(hyp_httbr_pa));
     hyp_mmu_switch(hyp_httbr_pa);

@@ -10,7 +10,8 @@
 #include "hyp/percpu.h"
 #include "mm/hyp_mmu.h"
 
-static volatile uint8_t *gicd, *gicc, *gich;
+static volatile uint8_t *gicd, *gicc;
+volatile uint8_t *gic_gich_va;
 static struct gic_info info;
 static bool security_extn;     /* GICD_TYPER.SecurityExtn: we see the NS view */
 static struct {
@@ -38,8 +39,8 @@ int gic_init(const struct platform *p)
     gicd = ioremap(p->gic.gicd.base, 0x1000);
     /* GICC_DIR is at 0x1000: the CPU interface spans 8 KiB */
     gicc = ioremap(p->gic.gicc.base, 0x2000);
-    gich = ioremap(p->gic.gich.base, 0x1000);
-    if (!gicd || !gicc || !gich)
+    gic_gich_va = ioremap(p->gic.gich.base, 0x1000);
+    if (!gicd || !gicc || !gic_gich_va)
         return -1;
     uint32_t typer = d_rd(GICD_TYPER);
     info.nr_irqs = ((typer & 0x1f) + 1) * 32;
@@ -118,11 +119,6 @@ void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
     if (irq >= 32 && cpu_target_mask)  /* 0: keep the target it has */
         d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
     d_wr(GICD_ISENABLER + (irq / 32) * 4, 1u << (irq % 32));
-}
-
-volatile uint8_t *gic_gich(void)
-{
-    return gich;
 }
 
 void gic_irq_set_target(unsigned int irq, unsigned int pcpu)

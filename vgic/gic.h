@@ -56,7 +56,9 @@ void gic_irq_set_target(unsigned int irq, unsigned int pcpu);
 void gic_irq_set_priority(unsigned int irq, uint8_t prio);
 /* deactivate a forwarded interrupt the guest will never EOI (reset, stop) */
 void gic_irq_deactivate(unsigned int irq);
-volatile uint8_t *gic_gich(void);   /* the hypervisor control interface */
+/* the hypervisor control interface (GICH), mapped by gic_init */
+extern volatile uint8_t *gic_gich_va;
+static inline volatile uint8_t *gic_gich(void) { return gic_gich_va; }
 /* Hypervisor SGI: make a physical CPU leave its guest and look for work */
 #define SGI_KICK 0
 void gic_kick_cpu(unsigned int pcpu);

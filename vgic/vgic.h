@@ -15,7 +15,7 @@
 
 #define VGIC_MAX_IRQS    256     /* INTIDs a guest can have: SGI, PPI, SPIs */
 #define VGIC_MAX_VCPUS   8
-#define VGIC_MAX_LRS     64
+#define VGIC_MAX_LRS     32      /* GICv2 allows 64; GIC-400 has 4 */
 #define VGIC_NR_PRIVATE  32
 
 struct vgic_irq {
@@ -37,7 +37,6 @@ struct vgic_lr_ops {
     unsigned int (*nr_lrs)(void *ctx);
     uint32_t (*read_lr)(void *ctx, unsigned int i);
     void (*write_lr)(void *ctx, unsigned int i, uint32_t v);
-    uint64_t (*elrsr)(void *ctx);           /* bit set: list register empty */
     void (*set_underflow)(void *ctx, bool on);  /* GICH_HCR.UIE */
     uint32_t (*vmcr)(void *ctx);
     void *ctx;
@@ -49,8 +48,13 @@ struct vgic_vcpu_stats {
 
 struct vgic_cpu {
     struct vgic_irq priv[VGIC_NR_PRIVATE];
-    uint64_t lr_used;           /* list registers holding our interrupts */
+    uint32_t lr_used;           /* list registers holding our interrupts */
     bool queued;                /* something waits to go into a list register */
+    bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
+    /* INTIDs that may want a list register (a superset: set whenever one
+     * becomes deliverable, cleared when a flush finds it does not), so a
+     * flush looks at a few bits instead of every interrupt's state */
+    uint32_t maybe[VGIC_MAX_IRQS / 32];
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
@@ -94,11 +98,7 @@ void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool 
 /* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self */
 void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
 
-/* List registers: on the vCPU's own physical CPU, while it is loaded */
-void vgic_sync(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr);
-void vgic_flush(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr);
-/* Is an interrupt pending for the vCPU (a reason to leave WFI)? */
-bool vgic_vcpu_has_pending(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr);
+/* List registers (sync, flush): vgic_lr.h */
 /* Forget every interrupt of a vCPU (reset, CPU_OFF); LRs must be cleared too */
 void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu);
 

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "vgic.h"
+#include "vgic_lr.h"
 
 /* ---- interrupt state ---- */
 
@@ -19,26 +20,11 @@ struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int in
     return &d->spi[intid - VGIC_NR_PRIVATE];
 }
 
-/* The vCPU an SPI is delivered to: the lowest one in its target list */
-static int spi_target(struct vgic *d, const struct vgic_irq *irq)
-{
-    for (unsigned int i = 0; i < d->nr_vcpus; i++)
-        if (irq->targets & (1u << i))
-            return (int)i;
-    return -1;
-}
-
 static int irq_owner(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
     if (intid < VGIC_NR_PRIVATE)
         return (int)vcpu;
     return spi_target(d, vgic_get_irq(d, vcpu, intid));
-}
-
-static bool irq_wants_lr(const struct vgic_irq *irq, unsigned int intid)
-{
-    bool pend = irq->pending || (intid < 16 && irq->sgi_src);
-    return pend && irq->enabled && !irq->in_lr;
 }
 
 /* Note new work for the owner of intid and kick it. */
@@ -53,6 +39,7 @@ static void irq_queue(struct vgic *d, unsigned int vcpu, unsigned int intid)
     if (owner < 0 || !(d->ctlr & 1) || !pend || !irq->enabled)
         return;
     d->cpu[owner]->queued = true;
+    mark(d->cpu[owner], intid);
     if (d->env.kick)
         d->env.kick(d->env.ctx, (unsigned int)owner);
 }
@@ -88,7 +75,7 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
         if (d->spi[j].in_lr && spi_target(d, &d->spi[j]) == (int)vcpu)
             d->spi[j].in_lr = false;
     c->lr_used = 0;
-    c->queued = false;
+    c->queued = c->underflow = false;
     c->hcr = c->vmcr = c->apr = 0;
     memset(c->lrs, 0, sizeof(c->lrs));
 }
@@ -142,224 +129,24 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     case 2: targets = 1u << src; break;                     /* self */
     default: return;                                        /* reserved */
     }
+    targets &= (1u << d->nr_vcpus) - 1;
     uint32_t f = spin_lock_irqsave(&d->lock);
     d->cpu[src]->stats.sgis_sent++;
-    for (unsigned int t = 0; t < d->nr_vcpus; t++) {
-        if (!(targets & (1u << t)))
-            continue;
-        d->cpu[t]->priv[sgi].sgi_src |= (uint8_t)(1u << src);
-        irq_queue(d, t, sgi);
-    }
-    spin_unlock_irqrestore(&d->lock, f);
-}
-
-/* ---- list registers ---- */
-
-/* Take back what the hardware did with our list registers. */
-static void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    uint64_t used = c->lr_used;
-    while (used) {
-        unsigned int i = (unsigned int)__builtin_ctzll(used);
-        used &= used - 1;
-        uint32_t v = lr->read_lr(lr->ctx, i);
-        unsigned int intid = LR_VIRTID(v);
-        struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-        if (!irq)
-            continue;
-        irq->active = (v & LR_ACTIVE) != 0;
-        if (v & LR_STATE_MASK) {
-            /* still pending or active in the hardware; if it came again
-             * meanwhile, hear when the guest ends this one (EOI maintenance,
-             * 5.3.9), or nothing brings the next one in */
-            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
-                lr->write_lr(lr->ctx, i, v | LR_EOI);
-            continue;
-        }
-        /* the guest has EOIed it: the list register is free again */
-        irq->in_lr = false;
-        c->lr_used &= ~(1ull << i);
-        lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
-        if (!irq->edge && !irq->hw && irq->level)
-            irq->pending = true;        /* a level source still asserted */
-        if (irq_wants_lr(irq, intid))
+    /* irq_queue for SGIs, which are always enabled and owned by their
+     * target: the IPI fast path */
+    bool on = d->ctlr & 1;
+    for (uint32_t t = targets; t; t &= t - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(t);
+        struct vgic_cpu *c = d->cpu[i];
+        c->priv[sgi].sgi_src |= (uint8_t)(1u << src);
+        if (on) {
             c->queued = true;
+            mark(c, sgi);
+            if (d->env.kick)
+                d->env.kick(d->env.ctx, i);
+        }
     }
-}
-
-void vgic_sync(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    uint32_t f = spin_lock_irqsave(&d->lock);
-    lr_sync_locked(d, vcpu, lr);
     spin_unlock_irqrestore(&d->lock, f);
-}
-
-static uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
-{
-    uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
-    if (irq->group1)
-        v |= LR_GROUP1;
-    if (irq->hw) {
-        irq->pending = false;   /* the list register owns it now */
-        v |= LR_HW | LR_PHYSID(irq->hwirq);
-        if (irq->active)
-            v |= LR_ACTIVE;
-        return v;
-    }
-    if (intid < 16) {
-        unsigned int src = (unsigned int)__builtin_ctz(irq->sgi_src);
-        irq->sgi_src &= (uint8_t)~(1u << src);
-        v |= LR_CPUID(src);
-        if (irq->sgi_src)
-            v |= LR_EOI;    /* more sources wait: hear when this one ends */
-    } else {
-        irq->pending = false;
-        if (!irq->edge)
-            v |= LR_EOI;    /* re-sample the level at EOI (5.2.2) */
-    }
-    return v;
-}
-
-struct candidate {
-    unsigned int intid;
-    struct vgic_irq *irq;
-};
-
-/*
- * The best max pending, enabled interrupts of the vCPU not yet in a list
- * register, highest priority (lowest value) first, ties by INTID.  Returns
- * how many there are in all, which may exceed max.
- */
-static void keep_best(struct candidate *out, unsigned int max, unsigned int *n,
-                      unsigned int id, struct vgic_irq *irq)
-{
-    if (*n == max && out[*n - 1].irq->priority <= irq->priority)
-        return;
-    unsigned int j = *n < max ? (*n)++ : *n - 1;
-    while (j > 0 && out[j - 1].irq->priority > irq->priority) {
-        out[j] = out[j - 1];
-        j--;
-    }
-    out[j] = (struct candidate){ id, irq };
-}
-
-static unsigned int collect(struct vgic *d, unsigned int vcpu, struct candidate *out,
-                            unsigned int max, unsigned int *kept)
-{
-    unsigned int total = 0, n = 0;
-    struct vgic_irq *priv = d->cpu[vcpu]->priv;
-    for (unsigned int id = 0; id < VGIC_NR_PRIVATE; id++) {
-        if (irq_wants_lr(&priv[id], id)) {
-            total++;
-            keep_best(out, max, &n, id, &priv[id]);
-        }
-    }
-    /* SPIs: the cheap test first, the target only for the few pending */
-    for (unsigned int id = VGIC_NR_PRIVATE; id < d->nr_irqs; id++) {
-        struct vgic_irq *irq = &d->spi[id - VGIC_NR_PRIVATE];
-        if (!irq->pending || !irq->enabled || irq->in_lr || spi_target(d, irq) != (int)vcpu)
-            continue;
-        total++;
-        keep_best(out, max, &n, id, irq);
-    }
-    *kept = n;
-    return total;
-}
-
-/* A pending-only list register of lower priority than prio, to make room */
-static int lr_victim(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
-                     uint8_t prio)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    int victim = -1;
-    uint32_t worst = (uint32_t)prio >> 3;
-    for (uint64_t used = c->lr_used; used; used &= used - 1) {
-        unsigned int i = (unsigned int)__builtin_ctzll(used);
-        uint32_t v = lr->read_lr(lr->ctx, i);
-        uint32_t p = (v >> 23) & 0x1f;
-        if ((v & LR_STATE_MASK) == LR_PENDING && p > worst) {
-            worst = p;
-            victim = (int)i;
-        }
-    }
-    return victim;
-}
-
-static void lr_evict(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
-                     unsigned int i)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    uint32_t v = lr->read_lr(lr->ctx, i);
-    unsigned int intid = LR_VIRTID(v);
-    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (intid < 16 && !(v & LR_HW))
-        irq->sgi_src |= (uint8_t)(1u << ((v >> 10) & 7));
-    else
-        irq->pending = true;
-    irq->in_lr = false;
-    c->lr_used &= ~(1ull << i);
-    lr->write_lr(lr->ctx, i, 0);
-}
-
-void vgic_flush(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    struct candidate cand[VGIC_MAX_LRS];
-    uint32_t f = spin_lock_irqsave(&d->lock);
-    struct vgic_cpu *c = d->cpu[vcpu];
-    lr_sync_locked(d, vcpu, lr);
-    c->queued = false;
-    unsigned int nlr = lr->nr_lrs(lr->ctx);
-    unsigned int n = 0, total = 0;
-    if (d->ctlr & 1)
-        total = collect(d, vcpu, cand, nlr < VGIC_MAX_LRS ? nlr : VGIC_MAX_LRS, &n);
-    bool left = total > n;
-    if (left)
-        c->stats.overflow++;
-    for (unsigned int k = 0; k < n; k++) {
-        uint64_t free = lr->elrsr(lr->ctx) & ~c->lr_used;
-        if (nlr < 64)
-            free &= (1ull << nlr) - 1;
-        int i = free ? __builtin_ctzll(free) : -1;
-        if (i < 0) {
-            i = lr_victim(d, vcpu, lr, cand[k].irq->priority);
-            if (i < 0) {
-                left = true;    /* all list registers busy with better ones */
-                break;
-            }
-            lr_evict(d, vcpu, lr, (unsigned int)i);
-            left = true;        /* the evicted one waits again */
-        }
-        struct vgic_irq *irq = cand[k].irq;
-        lr->write_lr(lr->ctx, (unsigned int)i, lr_value(irq, cand[k].intid));
-        irq->in_lr = true;
-        irq->lr = (uint8_t)i;
-        c->lr_used |= 1ull << i;
-        c->stats.injected++;
-        if (irq_wants_lr(irq, cand[k].intid))
-            left = true;        /* an SGI with more sources */
-    }
-    /* interrupts still waiting: ask for a maintenance interrupt when the
-     * list registers run (nearly) empty - underflow, GICv2 5.3.2 */
-    lr->set_underflow(lr->ctx, left);
-    if (left)
-        c->queued = true;
-    spin_unlock_irqrestore(&d->lock, f);
-}
-
-bool vgic_vcpu_has_pending(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    if (c->queued)
-        return true;
-    /* a pending list register above the guest's priority mask (VMCR.VMPriMask) */
-    uint32_t pmr = (lr->vmcr(lr->ctx) >> 27) & 0x1f;
-    for (uint64_t used = c->lr_used; used; used &= used - 1) {
-        uint32_t v = lr->read_lr(lr->ctx, (unsigned int)__builtin_ctzll(used));
-        if ((v & LR_PENDING) && ((v >> 23) & 0x1f) < pmr)
-            return true;
-    }
-    return false;
 }
 
 /* ---- the distributor's registers ---- */
@@ -536,6 +323,13 @@ static void sgi_pend_write(struct vgic *d, unsigned int vcpu, uint32_t off, uint
     }
 }
 
+/* TYPER: ITLinesNumber, CPUNumber, no SecurityExtn; IIDR: ARM, GICv2 */
+static inline uint32_t dist_typer(const struct vgic *d)
+{
+    return (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
+}
+#define DIST_IIDR 0x0000043bu
+
 static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a,
                         uint32_t off)
 {
@@ -557,6 +351,7 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
             d->ctlr = a->value & 1;
             for (unsigned int i = 0; !was && (d->ctlr & 1) && i < d->nr_vcpus; i++) {
                 d->cpu[i]->queued = true;   /* forwarding starts: look again */
+                memset(d->cpu[i]->maybe, 0xff, sizeof(d->cpu[i]->maybe));
                 if (d->env.kick)
                     d->env.kick(d->env.ctx, i);
             }
@@ -565,10 +360,10 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
     }
     if (off == 0x000)
         a->value = d->ctlr;
-    else if (off == 0x004)  /* TYPER: ITLinesNumber, CPUNumber, no SecurityExtn */
-        a->value = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
-    else if (off == 0x008)  /* IIDR: ARM, GICv2 */
-        a->value = 0x0000043b;
+    else if (off == 0x004)
+        a->value = dist_typer(d);
+    else if (off == 0x008)
+        a->value = DIST_IIDR;
     else if (off >= 0xfd0)
         a->value = dist_id[(off - 0xfd0) / 4];
     else
@@ -578,6 +373,11 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
 
 bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off)
 {
+    /* TYPER and IIDR are constant: answered first, without the lock */
+    if ((off == 0x004 || off == 0x008) && !a->write && a->size == 4) {
+        a->value = off == 0x004 ? dist_typer(d) : DIST_IIDR;
+        return true;
+    }
     if (off & (a->size - 1))
         return false;       /* unaligned: the guest gets an abort */
     if (a->size == 2) {
@@ -588,9 +388,6 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
     }
     if (off == 0xf00 && a->write)
         return a->size == 4 ? (vgic_send_sgi(d, vcpu, a->value), true) : true;
-    /* TYPER and IIDR are constant: no lock on the hot read path */
-    if ((off == 0x004 || off == 0x008) && !a->write && a->size == 4)
-        return misc_access(d, vcpu, a, off);
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
     if (off >= 0x080 && off < 0xd00) {

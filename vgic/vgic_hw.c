@@ -6,33 +6,39 @@
  */
 #include <arch/sysregs.h>
 #include "vgic_hw.h"
+#include "vgic_lr.h"
 #include "gic.h"
 #include "hyp/console.h"
 #include "hyp/guest.h"
 #include "hyp/hyp.h"
 #include "hyp/percpu.h"
 
+/* the list register count, read once (it is per CPU interface; GIC-400
+ * gives every interface the same) */
+static unsigned int nr_lrs;
+
 static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gich() + off); }
 static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
 
-static unsigned int hw_nr_lrs(void *ctx) { return (h_rd(GICH_VTR) & 0x3f) + 1; }
-static uint32_t hw_read_lr(void *ctx, unsigned int i) { return h_rd(GICH_LR0 + 4 * i); }
-static void hw_write_lr(void *ctx, unsigned int i, uint32_t v) { h_wr(GICH_LR0 + 4 * i, v); }
-static uint64_t hw_elrsr(void *ctx)
+static inline unsigned int hw_nr_lrs(void *ctx) { return nr_lrs; }
+static inline uint32_t hw_read_lr(void *ctx, unsigned int i) { return h_rd(GICH_LR0 + 4 * i); }
+static inline void hw_write_lr(void *ctx, unsigned int i, uint32_t v)
 {
-    return h_rd(GICH_ELRSR0) | ((uint64_t)h_rd(GICH_ELRSR1) << 32);
+    h_wr(GICH_LR0 + 4 * i, v);
 }
-static void hw_set_underflow(void *ctx, bool on)
+static inline void hw_set_underflow(void *ctx, bool on)
 {
     uint32_t hcr = h_rd(GICH_HCR);
     uint32_t want = on ? (hcr | GICH_HCR_UIE) : (hcr & ~GICH_HCR_UIE);
     if (want != hcr)
         h_wr(GICH_HCR, want);
 }
-static uint32_t hw_vmcr(void *ctx) { return h_rd(GICH_VMCR); }
+static inline uint32_t hw_vmcr(void *ctx) { return h_rd(GICH_VMCR); }
 
-const struct vgic_lr_ops vgic_hw_lr_ops = {
-    hw_nr_lrs, hw_read_lr, hw_write_lr, hw_elrsr, hw_set_underflow, hw_vmcr, NULL,
+/* GICH as list-register ops: static const, so the inline code of vgic_lr.h
+ * calls these directly */
+static const struct vgic_lr_ops hw_ops = {
+    hw_nr_lrs, hw_read_lr, hw_write_lr, hw_set_underflow, hw_vmcr, NULL,
 };
 
 /* The vCPU loaded on this physical CPU, if any */
@@ -44,12 +50,12 @@ static struct vcpu *loaded_vcpu(void)
 
 void vgic_vcpu_flush(struct vcpu *v)
 {
-    vgic_flush(&v->guest->vgic, v->id, &vgic_hw_lr_ops);
+    vgic_flush_with(&v->guest->vgic, v->id, &hw_ops);
 }
 
 bool vgic_vcpu_wants_wake(struct vcpu *v)
 {
-    return vgic_vcpu_has_pending(&v->guest->vgic, v->id, &vgic_hw_lr_ops);
+    return vgic_has_pending_with(&v->guest->vgic, v->id, &hw_ops);
 }
 
 /* Maintenance interrupt: list registers ended (EOI) or ran low (underflow) */
@@ -61,10 +67,13 @@ static bool maintenance_irq(unsigned int irq, void *arg)
         return true;
     }
     v->vgic.stats.maintenance++;
+    /* the flush below writes GICH_HCR.UIE only when it changes; take the
+     * hardware's word for it here, where a stale copy would mean a storm */
+    v->vgic.underflow = (h_rd(GICH_HCR) & GICH_HCR_UIE) != 0;
     /* syncing frees the ended list registers (their EISR bits with them)
      * and flushing refills them or clears UIE: the condition is gone
      * before the EOI, so it does not fire again */
-    vgic_flush(&v->guest->vgic, v->id, &vgic_hw_lr_ops);
+    vgic_flush_with(&v->guest->vgic, v->id, &hw_ops);
     return true;
 }
 
@@ -115,7 +124,8 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
 void vgic_hw_cpu_init(void)
 {
     h_wr(GICH_HCR, 0);
-    unsigned int n = hw_nr_lrs(NULL);
+    unsigned int n = (h_rd(GICH_VTR) & 0x3f) + 1;
+    nr_lrs = n;
     for (unsigned int i = 0; i < n; i++)
         h_wr(GICH_LR0 + 4 * i, 0);
     gic_irq_register(host.gic.maint_irq, maintenance_irq, NULL);
@@ -158,11 +168,11 @@ void vgic_guest_release(struct guest *g)
 
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
 {
-    struct vcpu *v = this_cpu()->vcpu;
     struct guest *g = dev;
+    unsigned int vcpu = this_cpu()->vcpu->id;
     /* the list registers of this vCPU hold the freshest state of its
      * interrupts: take it back before the guest reads the distributor */
     if (!a->write && offset >= 0x200 && offset < 0x400)
-        vgic_sync(&g->vgic, v->id, &vgic_hw_lr_ops);
-    return vgic_dist_mmio(&g->vgic, v->id, a, offset);
+        vgic_sync_with(&g->vgic, vcpu, &hw_ops);
+    return vgic_dist_mmio(&g->vgic, vcpu, a, offset);
 }

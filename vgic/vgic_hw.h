@@ -8,8 +8,6 @@
 struct vcpu;
 struct guest;
 
-extern const struct vgic_lr_ops vgic_hw_lr_ops;
-
 /* once per physical CPU, after gic_cpu_init */
 void vgic_hw_cpu_init(void);
 /* a guest's distributor, timer and passthrough interrupts at its start */

@@ -31,6 +31,7 @@ BUILD = os.environ.get("BUILD", "build")
 QEMU = os.environ.get("QEMU", "qemu-system-arm")
 CROSS = os.environ.get("CROSS", "arm-none-eabi-")
 HYP_BASE = 0xf0000000
+SEQ_EXIT = [100]    # which exit --seq shows
 
 
 def symbols(elf):
@@ -78,10 +79,15 @@ def attribute(trace, hyp, guest, stop_at_guest_entry=False):
         return n[i] if i >= 0 else "?"
 
     tbsize, cur, n = {}, None, 0
+    tbs = collections.Counter()     # executions per TB start (for --tbs)
+    seqs = {}                       # (cpu, guest fn) -> TB sequence of its 100th exit
+    cur_seq = {}
     seg, last = {}, {}
     paths = collections.defaultdict(lambda: [0, collections.Counter()])
     total = collections.Counter()
     entries = 0
+    owner, by_owner = "(before the MMU)", collections.Counter()
+    lib = re.compile(r"^(fdt_|_fdt|mem|str|__)")
     with open(trace, errors="replace") as f:
         for line in f:
             if line.startswith("IN:"):
@@ -107,18 +113,27 @@ def attribute(trace, hyp, guest, stop_at_guest_entry=False):
                     entries += 1
                     if entries == 2:
                         break
-                total["(before the MMU)" if pc < HYP_BASE else sym(pc)] += k
+                fn = "(before the MMU)" if pc < HYP_BASE else sym(pc)
+                total[fn] += k
+                if not lib.match(fn):
+                    owner = fn
+                by_owner[owner] += k
                 continue
             if pc >= HYP_BASE:
+                tbs[pc] += 1
                 seg.setdefault(cpu, collections.Counter())[sym(pc)] += k
+                cur_seq.setdefault(cpu, []).append((pc, k))
             else:
                 s = seg.pop(cpu, None)
+                q = cur_seq.pop(cpu, None)
                 if s and cpu in last:
                     p = paths[(cpu, sym(last[cpu]))]
                     p[0] += 1
                     p[1].update(s)
+                    if p[0] == SEQ_EXIT[0]:
+                        seqs[(cpu, sym(last[cpu]))] = q
                 last[cpu] = pc
-    return paths, total
+    return paths, total, by_owner, (tbs, tbsize, sym, seqs)
 
 
 def main():
@@ -129,8 +144,14 @@ def main():
     ap.add_argument("--until", default=r"BENCH ipi_latency_wfi",
                     help="stop once the console shows this regex")
     ap.add_argument("--top", type=int, default=14)
+    ap.add_argument("--tbs", metavar="FUNC",
+                    help="also list FUNC's translation blocks: start, size, executions")
+    ap.add_argument("--seq", type=int, metavar="N",
+                    help="also print the TB sequence of exit N of each path")
     ap.add_argument("--keep", action="store_true", help="keep the trace file")
     args = ap.parse_args()
+    if args.seq:
+        SEQ_EXIT[0] = args.seq
     os.chdir(ROOT)
     name = "boot" if args.boot else "bench"
     image_elf = os.path.join(BUILD, "bench/images/%s.elf" % name)
@@ -138,7 +159,7 @@ def main():
     run_traced(os.path.join(BUILD, "bench/images/%s.bin" % name), 1 if args.boot else 2,
                r"BENCH done" if args.boot else args.until, trace)
     try:
-        paths, total = attribute(trace, symbols(image_elf),
+        paths, total, by_owner, tbinfo = attribute(trace, symbols(image_elf),
                                  symbols(os.path.join(BUILD, "bench/guest/bench.elf")),
                                  stop_at_guest_entry=args.boot)
     finally:
@@ -149,7 +170,15 @@ def main():
         print("reset to the guest's first instruction: %d instructions" % all_)
         for fn, v in total.most_common(args.top):
             print("  %9d %5.1f%%  %s" % (v, 100.0 * v / all_, fn))
+        print("by calling function (libfdt and string routines counted in their caller):")
+        for fn, v in by_owner.most_common(args.top):
+            print("  %9d %5.1f%%  %s" % (v, 100.0 * v / all_, fn))
         return 0
+    if args.tbs:
+        tbs, tbsize, sym, seqs = tbinfo
+        for pc in sorted(tbs):
+            if sym(pc) == args.tbs:
+                print("  tb 0x%08x  %3d insns  x%d" % (pc, tbsize.get(pc, 1), tbs[pc]))
     for (cpu, gfn), (count, fns) in sorted(paths.items(), key=lambda kv: -sum(kv[1][1].values())):
         if args.paths and gfn not in args.paths:
             continue
@@ -157,6 +186,9 @@ def main():
               % (cpu, gfn, count, sum(fns.values()) / count))
         for fn, v in fns.most_common(args.top):
             print("  %8.1f  %s" % (v / count, fn))
+        if args.seq and (cpu, gfn) in tbinfo[3]:
+            for pc, k in tbinfo[3][(cpu, gfn)]:
+                print("      0x%08x %3d  %s" % (pc, k, tbinfo[2](pc)))
     return 0
 
 

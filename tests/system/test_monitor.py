@@ -16,8 +16,11 @@ CTRL_A3 = "\x01\x01\x01"
 
 def boot_monitor(qemu, image, cpu="cortex-a15"):
     vm = qemu(kernel=image("monitor"), cpu=cpu, smp=4)
-    vm.expect(r"\[alpha\] echo 0 ready", timeout=20)
-    vm.expect(r"\[beta\] echo 1 ready", timeout=20)
+    # the two start on their own CPUs: either may be ready first
+    either = r"\[alpha\] echo 0 ready|\[beta\] echo 1 ready"
+    first = vm.expect(either, timeout=20).group(0)
+    second = vm.expect(either, timeout=20).group(0)
+    assert first != second, vm.output
     vm.settle(0.3)
     return vm
 

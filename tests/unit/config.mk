@@ -1,6 +1,6 @@
 # Sources of the configuration, guest device tree and vUART tests
-UNIT_SRCS_config := hyp/config.c hyp/platform.c
-UNIT_SRCS_guest_dt := hyp/guest_dt.c hyp/platform.c hyp/config.c
+UNIT_SRCS_config := hyp/config.c hyp/platform.c hyp/dt_index.c
+UNIT_SRCS_guest_dt := hyp/guest_dt.c hyp/platform.c hyp/dt_index.c hyp/config.c
 UNIT_SRCS_vuart := hyp/vuart.c
 
 # rebuild when the code under test changes, not only the test

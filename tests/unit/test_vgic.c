@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "vgic/vgic.h"
+#include "vgic/vgic_lr.h"
 
 #define NCPU VGIC_MAX_VCPUS
 
@@ -107,7 +108,7 @@ static void setup_n(unsigned int nr_irqs, unsigned int nr_vcpus, unsigned int nl
         cpus[i] = &CPU[i];
         LRS[i].n = nlrs;
         LRS[i].vmcr = 0x1fu << 27;      /* priority mask: everything passes */
-        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr, f_elrsr,
+        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
     struct vgic_env env = { e_kick, e_hw_update, &ENV };
@@ -146,8 +147,8 @@ static void wr(unsigned int vcpu, uint32_t off, unsigned int size, uint32_t v)
 static uint32_t rd32(unsigned int vcpu, uint32_t off) { return rd(vcpu, off, 4); }
 static void wr32(unsigned int vcpu, uint32_t off, uint32_t v) { wr(vcpu, off, 4, v); }
 
-static void flush(unsigned int vcpu) { vgic_flush(&D, vcpu, &OPS[vcpu]); }
-static void sync_(unsigned int vcpu) { vgic_sync(&D, vcpu, &OPS[vcpu]); }
+static void flush(unsigned int vcpu) { vgic_flush_with(&D, vcpu, &OPS[vcpu]); }
+static void sync_(unsigned int vcpu) { vgic_sync_with(&D, vcpu, &OPS[vcpu]); }
 
 /* an edge-triggered SPI targeted at one vCPU, with a priority, enabled */
 static void spi_setup(unsigned int intid, unsigned int target, uint8_t prio)
@@ -243,7 +244,7 @@ static bool maintenance_due(unsigned int vcpu)
 static bool delivery_assured(unsigned int vcpu)
 {
     return lrs_in_state(vcpu, LR_PENDING) || lrs_in_state(vcpu, LR_PENDING | LR_ACTIVE) ||
-           maintenance_due(vcpu) || vgic_vcpu_has_pending(&D, vcpu, &OPS[vcpu]);
+           maintenance_due(vcpu) || vgic_has_pending_with(&D, vcpu, &OPS[vcpu]);
 }
 
 /* ================= distributor registers ================= */
@@ -626,7 +627,7 @@ static void test_more_pending_than_lrs(void **s)
     assert_true(LRS[0].underflow);
     assert_true(CPU[0].queued);
     assert_int_equal(CPU[0].stats.overflow, 1);
-    assert_true(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_true(vgic_has_pending_with(&D, 0, &OPS[0]));
     assert_int_equal(rd32(0, 0x204), 0x3f);
     /* the guest handles two; the underflow maintenance brings in the rest */
     assert_int_equal(LR_VIRTID(guest_take(0)), 37);
@@ -713,7 +714,7 @@ static void test_level_repended_while_high(void **s)
     assert_int_equal(LRS[0].lr[0], 0);
     assert_int_equal(CPU[0].lr_used, 0);
     assert_int_equal(rd32(0, 0x204), 0);
-    assert_false(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
     /* a line that drops before delivery is not pending either */
     vgic_set_level(&D, 0, 50, true);
     vgic_set_level(&D, 0, 50, false);
@@ -745,7 +746,7 @@ static void test_sgi_two_sources_delivered_twice(void **s)
     flush(2);
     assert_int_equal(LRS[2].lr[0], 0);
     assert_int_equal(CPU[2].lr_used, 0);
-    assert_false(vgic_vcpu_has_pending(&D, 2, &OPS[2]));
+    assert_false(vgic_has_pending_with(&D, 2, &OPS[2]));
     assert_int_equal(CPU[2].stats.injected, 2);
 }
 
@@ -755,23 +756,23 @@ static void test_has_pending_honours_priority_mask(void **s)
     wr32(0, 0x000, 1);
     flush(0);
     flush(1);
-    assert_false(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
     spi_setup(40, 0, 0x80);
     vgic_inject_edge(&D, 0, 40);
-    assert_true(vgic_vcpu_has_pending(&D, 0, &OPS[0]));     /* queued */
+    assert_true(vgic_has_pending_with(&D, 0, &OPS[0]));     /* queued */
     LRS[0].vmcr = 0x10u << 27;          /* mask 0x80: priority 0x80 masked */
     flush(0);
-    assert_false(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
-    assert_false(vgic_vcpu_has_pending(&D, 1, &OPS[1]));
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
+    assert_false(vgic_has_pending_with(&D, 1, &OPS[1]));
     LRS[0].vmcr = 0x11u << 27;          /* mask 0x88: passes */
-    assert_true(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_true(vgic_has_pending_with(&D, 0, &OPS[0]));
     LRS[0].vmcr = 0;
-    assert_false(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
     /* once acknowledged, nothing pending, whatever the mask */
     LRS[0].vmcr = 0x1fu << 27;
     int i = guest_ack(0);
     assert_int_equal(i, 0);
-    assert_false(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
 }
 
 static void test_disabled_distributor_injects_nothing(void **s)
@@ -784,10 +785,10 @@ static void test_disabled_distributor_injects_nothing(void **s)
     flush(0);
     assert_int_equal(LRS[0].writes, 0);
     assert_false(LRS[0].underflow);
-    assert_false(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
     wr32(0, 0x000, 1);
     assert_int_equal(ENV.nkicks, 2);
-    assert_true(vgic_vcpu_has_pending(&D, 0, &OPS[0]));
+    assert_true(vgic_has_pending_with(&D, 0, &OPS[0]));
     flush(0);
     assert_int_equal(LRS[0].lr[0], lr_expect(1, 0) | LR_CPUID(0));
     assert_int_equal(LRS[0].lr[1], lr_expect(40, 0x80));

@@ -1,0 +1,52 @@
+/*
+ * An index of a device tree, built in one pass: every node's parent and a
+ * few properties the probe asks of many nodes.  libfdt answers "parent of"
+ * and "first node compatible with" by walking the tree from its start, and
+ * each walk over QEMU's virt tree costs ~70,000 instructions (every tag is
+ * bounds-checked); the probe asks dozens of such questions, so it builds
+ * this once and asks it instead.  All reads still go through libfdt.
+ */
+#ifndef HYP_DT_INDEX_H
+#define HYP_DT_INDEX_H
+
+#include <stdbool.h>
+
+#define DT_INDEX_MAX_NODES 1024
+#define DT_INDEX_MAX_DEPTH 32
+
+/*
+ * Index fdt (replacing any index of another tree) and check its structure
+ * block on the way: tags in bounds, nodes nested and closed, property names
+ * in the strings block.  Returns 0 or a negative libfdt error.  A tree with
+ * more nodes than the index holds is checked but not indexed: the lookups
+ * below then fall back to libfdt's walks.
+ */
+int dt_index_build(const void *fdt);
+
+/* The parent of node, like fdt_parent_offset */
+int dt_parent(const void *fdt, int node);
+/* The first node after startoffset compatible with compat, like
+ * fdt_node_offset_by_compatible */
+int dt_find_compatible(const void *fdt, int startoffset, const char *compat);
+/* The child of parent after prev (-1: the first); -FDT_ERR_NOTFOUND at the end */
+int dt_next_child(const void *fdt, int parent, int prev);
+/* An absolute path's node, like fdt_path_offset_namelen ("/cpus",
+ * "/pl011@9000000"; a component without a unit address matches one with);
+ * aliases go to libfdt */
+int dt_path_offset_namelen(const void *fdt, const char *path, int namelen);
+static inline int dt_path_offset(const void *fdt, const char *path)
+{
+    return dt_path_offset_namelen(fdt, path, (int)__builtin_strlen(path));
+}
+/* Like fdt_get_path, fdt_address_cells, fdt_size_cells */
+int dt_get_path(const void *fdt, int node, char *buf, int buflen);
+int dt_address_cells(const void *fdt, int node);
+int dt_size_cells(const void *fdt, int node);
+/* The node's "device_type" is type (memory, cpu) */
+bool dt_is_type(const void *fdt, int node, const char *type);
+
+#define dt_for_each_child(node, fdt, parent)                          \
+    for ((node) = dt_next_child((fdt), (parent), -1); (node) >= 0;    \
+         (node) = dt_next_child((fdt), (parent), (node)))
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * Host unit tests for the device tree index (hyp/dt_index.c): every lookup
+ * answers exactly what libfdt's own walk answers, on every fixture tree and
+ * on damaged copies of them; the index refuses broken structure blocks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libfdt.h>
+#include "fixture.h"
+#include "hyp/dt_index.h"
+
+static const char *const trees[] = {
+    "qemu-virt", "qemu-virt-secure", "qemu-virt-a7-up", "qemu-virt-novirt",
+    "vexpress-a15", "virt-spin-table", "virt-psci-0.1", "config-good",
+};
+
+/* A node name holding '/' (a damaged tree): libfdt's fdt_get_path then
+ * builds wrong paths for the nodes after it, so paths are not compared */
+static bool slash_in_a_name(const void *fdt)
+{
+    int node = -1, depth = 0;
+    while ((node = fdt_next_node(fdt, node, &depth)) >= 0)
+        if (strchr(fdt_get_name(fdt, node, NULL), '/'))
+            return true;
+    return false;
+}
+
+/* Every node: parent, path (and back), cells, type, children in order */
+static void check_nodes(const void *fdt, const char *name)
+{
+    int node = -1, depth = 0, count = 0;
+    bool paths = !slash_in_a_name(fdt);
+    while ((node = fdt_next_node(fdt, node, &depth)) >= 0) {
+        count++;
+        if (dt_parent(fdt, node) != fdt_parent_offset(fdt, node))
+            fail_msg("%s: parent of %d: %d, libfdt %d", name, node,
+                     dt_parent(fdt, node), fdt_parent_offset(fdt, node));
+        char a[256], b[256];
+        int ra = dt_get_path(fdt, node, a, sizeof(a));
+        int rb = fdt_get_path(fdt, node, b, sizeof(b));
+        if (paths) {
+            assert_int_equal(ra, rb);
+            assert_int_equal(ra, 0);
+            assert_string_equal(a, b);
+            /* the node itself, unless damage gave two nodes one name */
+            assert_int_equal(dt_path_offset(fdt, a), fdt_path_offset(fdt, a));
+        }
+        assert_int_equal(dt_address_cells(fdt, node), fdt_address_cells(fdt, node));
+        assert_int_equal(dt_size_cells(fdt, node), fdt_size_cells(fdt, node));
+        int len;
+        const char *t = fdt_getprop(fdt, node, "device_type", &len);
+        bool mem = t && len > 0 && t[len - 1] == '\0' && strcmp(t, "memory") == 0;
+        bool cpu = t && len > 0 && t[len - 1] == '\0' && strcmp(t, "cpu") == 0;
+        assert_int_equal(dt_is_type(fdt, node, "memory"), mem);
+        assert_int_equal(dt_is_type(fdt, node, "cpu"), cpu);
+        int c1 = dt_next_child(fdt, node, -1), c2 = fdt_first_subnode(fdt, node);
+        while (c1 >= 0 || c2 >= 0) {
+            if (c1 != c2)
+                fail_msg("%s: children of %d: %d, libfdt %d", name, node, c1, c2);
+            c1 = dt_next_child(fdt, node, c1);
+            c2 = fdt_next_subnode(fdt, c2);
+        }
+    }
+    assert_true(count > 0);
+}
+
+/* First and every later match of each compatible string in the tree */
+static void check_compatibles(const void *fdt, const char *name)
+{
+    int node = -1, depth = 0;
+    while ((node = fdt_next_node(fdt, node, &depth)) >= 0) {
+        int len;
+        const char *c = fdt_getprop(fdt, node, "compatible", &len);
+        for (int pos = 0; c && pos < len; pos += (int)strlen(c + pos) + 1) {
+            const char *s = c + pos;
+            for (int start = -1;;) {
+                int x = dt_find_compatible(fdt, start, s);
+                int y = fdt_node_offset_by_compatible(fdt, start, s);
+                if (x != y)
+                    fail_msg("%s: '%s' after %d: %d, libfdt %d", name, s, start, x, y);
+                if (x < 0)
+                    break;
+                start = x;
+            }
+        }
+    }
+    assert_int_equal(dt_find_compatible(fdt, -1, "no,such-device"), -FDT_ERR_NOTFOUND);
+}
+
+static void test_lookups_match_libfdt(void **state)
+{
+    for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+        void *fdt = fixture_load(trees[i], 0, NULL);
+        assert_int_equal(dt_index_build(fdt), 0);
+        check_nodes(fdt, trees[i]);
+        /* intact trees: every path leads back to its node */
+        int node = -1, depth = 0;
+        while ((node = fdt_next_node(fdt, node, &depth)) >= 0) {
+            char path[256];
+            assert_int_equal(dt_get_path(fdt, node, path, sizeof(path)), 0);
+            assert_int_equal(dt_path_offset(fdt, path), node);
+        }
+        check_compatibles(fdt, trees[i]);
+        free(fdt);
+    }
+}
+
+/* Not the tree indexed: every lookup is libfdt's own */
+static void test_other_tree_falls_back(void **state)
+{
+    void *a = fixture_load("qemu-virt", 0, NULL);
+    void *b = fixture_load("vexpress-a15", 0, NULL);
+    assert_int_equal(dt_index_build(a), 0);
+    check_nodes(b, "vexpress-a15 (not indexed)");
+    check_compatibles(b, "vexpress-a15 (not indexed)");
+    free(a);
+    free(b);
+}
+
+static void test_paths(void **state)
+{
+    void *fdt = fixture_load("qemu-virt", 0, NULL);
+    assert_int_equal(dt_index_build(fdt), 0);
+    const char *paths[] = { "/", "/cpus", "/cpus/cpu@0", "/pl011@9000000", "/pl011",
+                            "//cpus//", "/nonexistent", "/cpus/cpu@7", "/pl011@9", "/psci" };
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+        if (dt_path_offset(fdt, paths[i]) != fdt_path_offset(fdt, paths[i]))
+            fail_msg("path %s: %d, libfdt %d", paths[i], dt_path_offset(fdt, paths[i]),
+                     fdt_path_offset(fdt, paths[i]));
+    /* a prefix of a longer string: only namelen counts */
+    assert_int_equal(dt_path_offset_namelen(fdt, "/cpus:115200", 5),
+                     fdt_path_offset(fdt, "/cpus"));
+    free(fdt);
+}
+
+/*
+ * Damaged trees: flip each byte of the structure block in turn.  The index
+ * never reads out of bounds (ASan), and whenever it accepts a tree its
+ * answers are libfdt's.
+ */
+static void test_flipped_bytes(void **state)
+{
+    size_t size;
+    void *orig = fixture_load("virt-spin-table", 0, &size);
+    uint32_t off = fdt_off_dt_struct(orig), end = off + fdt_size_dt_struct(orig);
+    int accepted = 0, refused = 0;
+    for (uint32_t i = off; i < end; i += 3) {
+        uint8_t *buf = malloc(size);
+        memcpy(buf, orig, size);
+        buf[i] ^= (uint8_t)(0x55 + i);
+        if (dt_index_build(buf) == 0) {
+            accepted++;
+            check_nodes(buf, "flipped");
+        } else {
+            refused++;
+        }
+        free(buf);
+    }
+    assert_true(accepted > 0 && refused > 0);
+    free(orig);
+}
+
+/* Structure errors the index must refuse (it replaces fdt_check_full) */
+static void test_broken_structure_refused(void **state)
+{
+    size_t size;
+    uint8_t *buf = fixture_load("qemu-virt", 0, &size);
+    uint32_t st = fdt_off_dt_struct(buf);
+    /* the root's FDT_BEGIN_NODE turned into FDT_END_NODE */
+    uint8_t *b1 = malloc(size);
+    memcpy(b1, buf, size);
+    fdt32_st(b1 + st, FDT_END_NODE);
+    assert_true(dt_index_build(b1) < 0);
+    /* the structure block cut before the root closes */
+    memcpy(b1, buf, size);
+    fdt32_st(b1 + 36, 16);     /* size_dt_struct: just the root's first tags */
+    assert_true(dt_index_build(b1) < 0);
+    /* a property name outside the strings block */
+    memcpy(b1, buf, size);
+    int node = fdt_path_offset(b1, "/cpus");
+    int prop = fdt_first_property_offset(b1, node);
+    fdt32_st(b1 + st + prop + 8, 0x7fffff00);
+    assert_true(dt_index_build(b1) < 0);
+    free(b1);
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lookups_match_libfdt),
+        cmocka_unit_test(test_other_tree_falls_back),
+        cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_flipped_bytes),
+        cmocka_unit_test(test_broken_structure_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

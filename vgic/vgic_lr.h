@@ -1,0 +1,260 @@
+/*
+ * The list-register half of the virtual GIC (GICv2 5.3.13-5.3.14): taking
+ * back what the hardware did with a vCPU's list registers (sync) and filling
+ * them with its best pending interrupts (flush).
+ *
+ * Inline code over a vgic_lr_ops table, instantiated twice: by the unit
+ * tests with their list-register model (tests/unit/test_vgic.c), by vgic_hw.c with
+ * GICH's own static const ops, which the compiler then calls directly - the
+ * interrupt delivery fast path without an indirect call per register, and
+ * still one implementation, the one the unit tests run.
+ * Callers hold the distributor lock where the names say _locked.
+ */
+#ifndef VGIC_VGIC_LR_H
+#define VGIC_VGIC_LR_H
+
+#include "vgic.h"
+
+/* The vCPU an SPI is delivered to: the lowest one in its target list */
+static inline int spi_target(struct vgic *d, const struct vgic_irq *irq)
+{
+    for (unsigned int i = 0; i < d->nr_vcpus; i++)
+        if (irq->targets & (1u << i))
+            return (int)i;
+    return -1;
+}
+
+static inline bool irq_wants_lr(const struct vgic_irq *irq, unsigned int intid)
+{
+    bool pend = irq->pending || (intid < 16 && irq->sgi_src);
+    return pend && irq->enabled && !irq->in_lr;
+}
+
+static inline void mark(struct vgic_cpu *c, unsigned int intid)
+{
+    c->maybe[intid / 32] |= 1u << (intid % 32);
+}
+
+/* an interrupt named by a list register we wrote: always in range */
+static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsigned int intid)
+{
+    return intid < VGIC_NR_PRIVATE ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
+}
+
+/* Take back what the hardware did with our list registers. */
+static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(used);
+        uint32_t v = lr->read_lr(lr->ctx, i);
+        unsigned int intid = LR_VIRTID(v);
+        struct vgic_irq *irq = lr_irq(d, c, intid);
+        irq->active = (v & LR_ACTIVE) != 0;
+        if (v & LR_STATE_MASK) {
+            /* still pending or active in the hardware; if it came again
+             * meanwhile, hear when the guest ends this one (EOI maintenance,
+             * 5.3.9), or nothing brings the next one in */
+            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
+                lr->write_lr(lr->ctx, i, v | LR_EOI);
+            continue;
+        }
+        /* the guest has EOIed it: the list register is free again */
+        irq->in_lr = false;
+        c->lr_used &= ~(1u << i);
+        lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
+        if (!irq->edge && !irq->hw && irq->level)
+            irq->pending = true;        /* a level source still asserted */
+        if (irq_wants_lr(irq, intid)) {
+            c->queued = true;
+            mark(c, intid);
+        }
+    }
+}
+
+static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
+                                   const struct vgic_lr_ops *lr)
+{
+    uint32_t f = spin_lock_irqsave(&d->lock);
+    lr_sync_locked(d, vcpu, lr);
+    spin_unlock_irqrestore(&d->lock, f);
+}
+
+static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
+{
+    uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
+    if (irq->group1)
+        v |= LR_GROUP1;
+    if (irq->hw) {
+        irq->pending = false;   /* the list register owns it now */
+        v |= LR_HW | LR_PHYSID(irq->hwirq);
+        if (irq->active)
+            v |= LR_ACTIVE;
+        return v;
+    }
+    if (intid < 16) {
+        unsigned int src = (unsigned int)__builtin_ctz(irq->sgi_src);
+        irq->sgi_src &= (uint8_t)~(1u << src);
+        v |= LR_CPUID(src);
+        if (irq->sgi_src)
+            v |= LR_EOI;    /* more sources wait: hear when this one ends */
+    } else {
+        irq->pending = false;
+        if (!irq->edge)
+            v |= LR_EOI;    /* re-sample the level at EOI (5.2.2) */
+    }
+    return v;
+}
+
+struct candidate {
+    unsigned int intid;
+    struct vgic_irq *irq;
+};
+
+/*
+ * The best max pending, enabled interrupts of the vCPU not yet in a list
+ * register, highest priority (lowest value) first, ties by INTID.  Returns
+ * how many there are in all, which may exceed max.
+ */
+static inline void keep_best(struct candidate *out, unsigned int max, unsigned int *n,
+                      unsigned int id, struct vgic_irq *irq)
+{
+    if (*n == max && out[*n - 1].irq->priority <= irq->priority)
+        return;
+    unsigned int j = *n < max ? (*n)++ : *n - 1;
+    while (j > 0 && out[j - 1].irq->priority > irq->priority) {
+        out[j] = out[j - 1];
+        j--;
+    }
+    out[j] = (struct candidate){ id, irq };
+}
+
+static inline unsigned int collect(struct vgic *d, unsigned int vcpu, struct candidate *out,
+                            unsigned int max, unsigned int *kept)
+{
+    unsigned int total = 0, n = 0;
+    struct vgic_cpu *c = d->cpu[vcpu];
+    for (unsigned int w = 0; w < d->nr_irqs / 32; w++) {
+        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
+            unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
+            struct vgic_irq *irq = id < VGIC_NR_PRIVATE ? &c->priv[id]
+                                                        : &d->spi[id - VGIC_NR_PRIVATE];
+            if (!irq_wants_lr(irq, id) ||
+                (id >= VGIC_NR_PRIVATE && spi_target(d, irq) != (int)vcpu)) {
+                c->maybe[w] &= ~(1u << (id % 32));  /* not (or no longer) ours */
+                continue;
+            }
+            total++;
+            keep_best(out, max, &n, id, irq);
+        }
+    }
+    *kept = n;
+    return total;
+}
+
+/* A pending-only list register of lower priority than prio, to make room */
+static inline int lr_victim(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
+                     uint8_t prio)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    int victim = -1;
+    uint32_t worst = (uint32_t)prio >> 3;
+    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(used);
+        uint32_t v = lr->read_lr(lr->ctx, i);
+        uint32_t p = (v >> 23) & 0x1f;
+        if ((v & LR_STATE_MASK) == LR_PENDING && p > worst) {
+            worst = p;
+            victim = (int)i;
+        }
+    }
+    return victim;
+}
+
+static inline void lr_evict(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
+                     unsigned int i)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    uint32_t v = lr->read_lr(lr->ctx, i);
+    unsigned int intid = LR_VIRTID(v);
+    struct vgic_irq *irq = lr_irq(d, c, intid);
+    if (intid < 16 && !(v & LR_HW))
+        irq->sgi_src |= (uint8_t)(1u << ((v >> 10) & 7));
+    else
+        irq->pending = true;
+    irq->in_lr = false;
+    mark(c, intid);
+    c->lr_used &= ~(1u << i);
+    lr->write_lr(lr->ctx, i, 0);
+}
+
+static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
+                                    const struct vgic_lr_ops *lr)
+{
+    struct candidate cand[VGIC_MAX_LRS];
+    uint32_t f = spin_lock_irqsave(&d->lock);
+    struct vgic_cpu *c = d->cpu[vcpu];
+    if (c->lr_used)
+        lr_sync_locked(d, vcpu, lr);
+    c->queued = false;
+    unsigned int nlr = lr->nr_lrs(lr->ctx);
+    if (nlr > VGIC_MAX_LRS)
+        nlr = VGIC_MAX_LRS;
+    unsigned int n = 0, total = 0;
+    if (d->ctlr & 1)
+        total = collect(d, vcpu, cand, nlr, &n);
+    bool left = total > n;
+    if (left)
+        c->stats.overflow++;
+    /* every list register we do not hold is empty: sync wrote 0 to each
+     * one it freed, so GICH_ELRSR need not be read */
+    uint32_t all = nlr == 32 ? ~0u : (1u << nlr) - 1;
+    for (unsigned int k = 0; k < n; k++) {
+        uint32_t free = all & ~c->lr_used;
+        int i = free ? __builtin_ctz(free) : -1;
+        if (i < 0) {
+            i = lr_victim(d, vcpu, lr, cand[k].irq->priority);
+            if (i < 0) {
+                left = true;    /* all list registers busy with better ones */
+                break;
+            }
+            lr_evict(d, vcpu, lr, (unsigned int)i);
+            left = true;        /* the evicted one waits again */
+        }
+        struct vgic_irq *irq = cand[k].irq;
+        lr->write_lr(lr->ctx, (unsigned int)i, lr_value(irq, cand[k].intid));
+        irq->in_lr = true;
+        irq->lr = (uint8_t)i;
+        c->lr_used |= 1u << i;
+        c->stats.injected++;
+        if (irq_wants_lr(irq, cand[k].intid))
+            left = true;        /* an SGI with more sources */
+    }
+    /* interrupts still waiting: ask for a maintenance interrupt when the
+     * list registers run (nearly) empty - underflow, GICv2 5.3.2 */
+    if (left != c->underflow) {
+        c->underflow = left;
+        lr->set_underflow(lr->ctx, left);
+    }
+    if (left)
+        c->queued = true;
+    spin_unlock_irqrestore(&d->lock, f);
+}
+
+static inline bool vgic_has_pending_with(struct vgic *d, unsigned int vcpu,
+                                         const struct vgic_lr_ops *lr)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    if (c->queued)
+        return true;
+    /* a pending list register above the guest's priority mask (VMCR.VMPriMask) */
+    uint32_t pmr = (lr->vmcr(lr->ctx) >> 27) & 0x1f;
+    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+        uint32_t v = lr->read_lr(lr->ctx, (unsigned int)__builtin_ctz(used));
+        if ((v & LR_PENDING) && ((v >> 23) & 0x1f) < pmr)
+            return true;
+    }
+    return false;
+}
+
+#endif
