@@ -15,5 +15,8 @@ void asm_offsets(void)
     DEFINE(VCPU_REGS_LR, offsetof(struct vcpu_regs, lr_usr));
     DEFINE(VCPU_REGS_PC, offsetof(struct vcpu_regs, pc));
     DEFINE(VCPU_REGS_CPSR, offsetof(struct vcpu_regs, cpsr));
+    /* hyp/entry.S moves pc and cpsr with one LDRD/STRD */
+    _Static_assert(offsetof(struct vcpu_regs, cpsr) == offsetof(struct vcpu_regs, pc) + 4 &&
+                   offsetof(struct vcpu_regs, pc) % 8 == 0, "pc, cpsr: a doubleword");
     DEFINE(VCPU_REGS_HOST_SP, offsetof(struct vcpu_regs, host_sp));
 }

@@ -18,10 +18,9 @@
 guest_enter:
     push    {r4-r12, lr}
     str     sp, [r0, #VCPU_REGS_HOST_SP]
-    ldr     r1, [r0, #VCPU_REGS_PC]
-    ldr     r2, [r0, #VCPU_REGS_CPSR]
-    msr     ELR_hyp, r1
-    msr     spsr_cxsf, r2
+    ldrd    r2, r3, [r0, #VCPU_REGS_PC]     @ pc and cpsr, adjacent (vcpu.h)
+    msr     ELR_hyp, r2
+    msr     spsr_cxsf, r3
     add     sp, r0, #VCPU_REGS_PC
     ldr     lr, [r0, #VCPU_REGS_LR]
     ldm     r0, {r0-r12}
@@ -30,9 +29,8 @@ guest_enter:
 /* exception entry from a guest: r0-r12, lr already pushed; r0 = reason */
     .globl guest_exit
 guest_exit:
-    mrs     r1, ELR_hyp
-    mrs     r2, spsr
-    str     r1, [sp, #VCPU_REGS_PC]
-    str     r2, [sp, #VCPU_REGS_CPSR]
+    mrs     r2, ELR_hyp
+    mrs     r3, spsr
+    strd    r2, r3, [sp, #VCPU_REGS_PC]
     ldr     sp, [sp, #VCPU_REGS_HOST_SP]
     pop     {r4-r12, pc}

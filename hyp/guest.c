@@ -352,7 +352,6 @@ int guest_start(struct guest *g)
         struct vcpu *v = &g->vcpu[i];
         v->power = VCPU_OFF;
         v->requests = 0;
-        v->exits = 0;
         memset(v->traps, 0, sizeof(v->traps));
     }
     vgic_guest_init(g);

@@ -12,7 +12,6 @@
 
 struct mmio_access {
     uint64_t ipa;
-    uint32_t va;            /* the guest's virtual address (HDFAR) */
     unsigned int size;      /* bytes: 1, 2 or 4 */
     bool write;
     unsigned int reg;       /* transfer register Rt */
@@ -50,7 +49,6 @@ static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
     /* HPFAR holds IPA[39:12] in bits [31:4] (B4.1.68); the page offset
      * comes from the VA, which shares it */
     a->ipa = ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hdfar & 0xfff);
-    a->va = hdfar;
     a->size = 1u << HSR_DABT_SAS(hsr);
     a->write = (hsr & HSR_DABT_WNR) != 0;
     a->reg = HSR_DABT_SRT(hsr);

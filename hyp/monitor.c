@@ -62,7 +62,7 @@ static void cmd_list(int argc, char **argv)
         for (unsigned int v = 0; v < g->cfg->ncpus && n < sizeof(map) - 6; v++) {
             n += (unsigned int)snprintf(map + n, sizeof(map) - n, "%s%u->%u", v ? "," : "", v,
                                         g->vcpu[v].pcpu);
-            exits += g->vcpu[v].exits;
+            exits += vcpu_exits(&g->vcpu[v]);
         }
         snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20, g->cfg->mem_base);
         pr_info("%-12s %-8s %-16s %-22s %7llus %10llu\n", g->cfg->name,
@@ -140,7 +140,8 @@ static void stats_guest(struct guest *g)
     for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
         struct vcpu *c = &g->vcpu[v];
         char line[200];
-        int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v, c->exits);
+        int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v,
+                         (unsigned long long)vcpu_exits(c));
         for (unsigned int t = 0; t < TRAP_NR && n < (int)sizeof(line) - 20; t++)
             n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
                           (unsigned long)c->traps[t]);

@@ -27,9 +27,6 @@
 #define EC_SMC       0x13
 #define EC_PABT      0x20
 #define EC_DABT      0x24
-#define EC_MAX       0x40
-
-typedef void (*trap_fn)(struct vcpu *v, uint32_t hsr);
 
 /* ---- WFI: the vCPU sleeps in HYP, the physical CPU in WFI ---- */
 
@@ -187,7 +184,7 @@ static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
 {
     struct vcpu *v = ctx;
     if (n == PARTITA_STAT_EXITS)
-        *value = v->exits;
+        *value = vcpu_exits(v);
     else if (n == PARTITA_STAT_IDLE)
         *value = this_cpu()->idle_ticks;
     else if (n >= PARTITA_STAT_TRAP(0) && n < PARTITA_STAT_TRAP(TRAP_NR))
@@ -352,7 +349,7 @@ static void trap_pabt(struct vcpu *v, uint32_t hsr)
     vcpu_inject_pabt(v, hifar);
 }
 
-static void trap_undef(struct vcpu *v, uint32_t hsr)
+void trap_undef(struct vcpu *v, uint32_t hsr)
 {
     /* anything Partita does not emulate is undefined for the guest */
     v->traps[TRAP_UNKNOWN]++;
@@ -367,7 +364,7 @@ static void trap_hcptr(struct vcpu *v, uint32_t hsr)
     vcpu_inject_undef(v);
 }
 
-static const trap_fn trap_table[EC_MAX] = {
+const trap_fn trap_table[TRAP_EC_MAX] = {
     [EC_WFX] = trap_wfx,
     [EC_CP15_32] = trap_cp15_32,
     [EC_CP15_64] = trap_raz_wi_64,
@@ -381,15 +378,8 @@ static const trap_fn trap_table[EC_MAX] = {
     [EC_DABT] = trap_dabt,
 };
 
-void trap_handle_exit(struct vcpu *v, uint32_t reason)
+void trap_irq(struct vcpu *v)
 {
-    v->exits++;
-    if (reason != EXIT_TRAP) {
-        v->traps[TRAP_IRQ]++;
-        gic_handle_irq();
-        return;
-    }
-    uint32_t hsr = sysreg_read_hsr();
-    trap_fn fn = trap_table[HSR_EC(hsr)];
-    (fn ? fn : trap_undef)(v, hsr);
+    v->traps[TRAP_IRQ]++;
+    gic_handle_irq();
 }

@@ -76,7 +76,6 @@ struct vcpu {
     volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
     uint32_t last_fault_pc, fault_repeats;  /* an abort it cannot get out of */
-    uint64_t exits;
     uint32_t traps[TRAP_NR];
 };
 
@@ -88,6 +87,16 @@ uint32_t guest_enter(struct vcpu_regs *regs);     /* hyp/entry.S */
 void vcpu_load(struct vcpu *v);
 void vcpu_put(struct vcpu *v);
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2);
+
+/* Exits so far: one trap counter moves for each (the IRQ one for interrupts),
+ * so the total is their sum - not another count on the way into every trap */
+static inline uint64_t vcpu_exits(const struct vcpu *v)
+{
+    uint64_t n = 0;
+    for (unsigned int i = 0; i < TRAP_NR; i++)
+        n += v->traps[i];
+    return n;
+}
 
 /* The guest's view of Rn in its current mode (banked SP, LR, FIQ r8-r12) */
 uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n);

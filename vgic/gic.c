@@ -162,10 +162,18 @@ void gic_handle_irq(void)
         unsigned int irq = iar & 0x3ff;
         if (irq >= GIC_MAX_IRQS)
             break;
+        if (irq == SGI_KICK) {
+            /* a kick's exit was the point; its own priority drop and
+             * deactivation, and no second IAR read: anything else pending
+             * exits the guest again at once (the IPI path's common case) */
+            c_wr(GICC_EOIR, iar);
+            c_wr(GICC_DIR, iar);
+            return;
+        }
         bool done = true;
         if (handlers[irq].fn)
             done = handlers[irq].fn(irq, handlers[irq].arg);
-        else if (irq != SGI_KICK)   /* a kick's exit was the point */
+        else
             pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
         c_wr(GICC_EOIR, iar);       /* priority drop */
         if (done)

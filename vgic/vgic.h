@@ -37,6 +37,9 @@ struct vgic_lr_ops {
     unsigned int (*nr_lrs)(void *ctx);
     uint32_t (*read_lr)(void *ctx, unsigned int i);
     void (*write_lr)(void *ctx, unsigned int i, uint32_t v);
+    /* GICH_ELRSR0: bit set, the list register is empty (no state, no EOI
+     * maintenance pending, GICv2 5.3.10) */
+    uint32_t (*empty)(void *ctx);
     void (*set_underflow)(void *ctx, bool on);  /* GICH_HCR.UIE */
     uint32_t (*vmcr)(void *ctx);
     void *ctx;
@@ -49,12 +52,14 @@ struct vgic_vcpu_stats {
 struct vgic_cpu {
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
+    uint16_t lr_intid[VGIC_MAX_LRS];    /* what each of them holds */
     bool queued;                /* something waits to go into a list register */
     bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
     /* INTIDs that may want a list register (a superset: set whenever one
      * becomes deliverable, cleared when a flush finds it does not), so a
      * flush looks at a few bits instead of every interrupt's state */
     uint32_t maybe[VGIC_MAX_IRQS / 32];
+    uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
@@ -88,6 +93,20 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 /* Declare a hardware-linked interrupt (passthrough SPI, virtual timer PPI) */
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq);
 struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid);
+
+/* GICD_TYPER (ITLinesNumber, CPUNumber, no SecurityExtn) and GICD_IIDR (ARM,
+ * GICv2): constant, so read without the lock (GICv2 4.3.2, 4.3.3).  True with
+ * *val set when a word read at off is one of them. */
+static inline bool vgic_dist_const_read(const struct vgic *d, uint32_t off, uint32_t *val)
+{
+    if (off == 0x004)
+        *val = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
+    else if (off == 0x008)
+        *val = 0x0000043b;
+    else
+        return false;
+    return true;
+}
 
 /* The distributor's registers, for the MMIO bus (GICD at 0x08000000) */
 bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off);

@@ -3,7 +3,8 @@
  * per-interrupt field accessor (as Linux's vgic-mmio.c), over the guest's
  * interrupt state.  GICv2 spec IHI 0048B, 4.3 (register descriptions).
  * Pure model: the list registers and the hardware come in through ops, so
- * the host unit tests run all of it.
+ * the host unit tests run all of it.  The lock is taken without masking
+ * IRQs: HYP never unmasks them (see vgic_lr.h).
  */
 #include <string.h>
 #include "vgic.h"
@@ -93,18 +94,18 @@ void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned
 
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
-    uint32_t f = spin_lock_irqsave(&d->lock);
+    spin_lock(&d->lock);
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
     if (irq) {
         irq->pending = true;
         irq_queue(d, vcpu, intid);
     }
-    spin_unlock_irqrestore(&d->lock, f);
+    spin_unlock(&d->lock);
 }
 
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level)
 {
-    uint32_t f = spin_lock_irqsave(&d->lock);
+    spin_lock(&d->lock);
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
     if (irq) {
         irq->level = level;
@@ -115,7 +116,7 @@ void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool 
             irq->pending = false;   /* the line dropped before delivery */
         }
     }
-    spin_unlock_irqrestore(&d->lock, f);
+    spin_unlock(&d->lock);
 }
 
 void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
@@ -130,7 +131,7 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     default: return;                                        /* reserved */
     }
     targets &= (1u << d->nr_vcpus) - 1;
-    uint32_t f = spin_lock_irqsave(&d->lock);
+    spin_lock(&d->lock);
     d->cpu[src]->stats.sgis_sent++;
     /* irq_queue for SGIs, which are always enabled and owned by their
      * target: the IPI fast path */
@@ -146,7 +147,7 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
                 d->env.kick(d->env.ctx, i);
         }
     }
-    spin_unlock_irqrestore(&d->lock, f);
+    spin_unlock(&d->lock);
 }
 
 /* ---- the distributor's registers ---- */
@@ -323,13 +324,6 @@ static void sgi_pend_write(struct vgic *d, unsigned int vcpu, uint32_t off, uint
     }
 }
 
-/* TYPER: ITLinesNumber, CPUNumber, no SecurityExtn; IIDR: ARM, GICv2 */
-static inline uint32_t dist_typer(const struct vgic *d)
-{
-    return (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
-}
-#define DIST_IIDR 0x0000043bu
-
 static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a,
                         uint32_t off)
 {
@@ -352,6 +346,7 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
             for (unsigned int i = 0; !was && (d->ctlr & 1) && i < d->nr_vcpus; i++) {
                 d->cpu[i]->queued = true;   /* forwarding starts: look again */
                 memset(d->cpu[i]->maybe, 0xff, sizeof(d->cpu[i]->maybe));
+                d->cpu[i]->maybe_words = (1u << (d->nr_irqs / 32)) - 1;
                 if (d->env.kick)
                     d->env.kick(d->env.ctx, i);
             }
@@ -360,10 +355,8 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
     }
     if (off == 0x000)
         a->value = d->ctlr;
-    else if (off == 0x004)
-        a->value = dist_typer(d);
-    else if (off == 0x008)
-        a->value = DIST_IIDR;
+    else if (vgic_dist_const_read(d, off, &a->value))
+        ;
     else if (off >= 0xfd0)
         a->value = dist_id[(off - 0xfd0) / 4];
     else
@@ -373,11 +366,8 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
 
 bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off)
 {
-    /* TYPER and IIDR are constant: answered first, without the lock */
-    if ((off == 0x004 || off == 0x008) && !a->write && a->size == 4) {
-        a->value = off == 0x004 ? dist_typer(d) : DIST_IIDR;
+    if (!a->write && a->size == 4 && vgic_dist_const_read(d, off, &a->value))
         return true;
-    }
     if (off & (a->size - 1))
         return false;       /* unaligned: the guest gets an abort */
     if (a->size == 2) {
@@ -396,13 +386,13 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
             r = &dist_regs[i];
     }
     bool ok = true;
-    uint32_t f = spin_lock_irqsave(&d->lock);
+    spin_lock(&d->lock);
     if (r && (a->size == 4 || r->byte_ok))
         ok = field_access(d, vcpu, r, a, off);
     else if (r)
         a->value = a->write ? a->value : 0;     /* byte access to a word register: RAZ/WI */
     else
         ok = misc_access(d, vcpu, a, off);
-    spin_unlock_irqrestore(&d->lock, f);
+    spin_unlock(&d->lock);
     return ok;
 }

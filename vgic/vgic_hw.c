@@ -26,6 +26,7 @@ static inline void hw_write_lr(void *ctx, unsigned int i, uint32_t v)
 {
     h_wr(GICH_LR0 + 4 * i, v);
 }
+static inline uint32_t hw_empty(void *ctx) { return h_rd(GICH_ELRSR0); }
 static inline void hw_set_underflow(void *ctx, bool on)
 {
     uint32_t hcr = h_rd(GICH_HCR);
@@ -38,7 +39,7 @@ static inline uint32_t hw_vmcr(void *ctx) { return h_rd(GICH_VMCR); }
 /* GICH as list-register ops: static const, so the inline code of vgic_lr.h
  * calls these directly */
 static const struct vgic_lr_ops hw_ops = {
-    hw_nr_lrs, hw_read_lr, hw_write_lr, hw_set_underflow, hw_vmcr, NULL,
+    hw_nr_lrs, hw_read_lr, hw_write_lr, hw_empty, hw_set_underflow, hw_vmcr, NULL,
 };
 
 /* The vCPU loaded on this physical CPU, if any */
@@ -169,7 +170,14 @@ void vgic_guest_release(struct guest *g)
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct guest *g = dev;
+    /* the hot ones first: constant reads, and SGIR (every IPI) */
+    if (!a->write && a->size == 4 && vgic_dist_const_read(&g->vgic, offset, &a->value))
+        return true;
     unsigned int vcpu = this_cpu()->vcpu->id;
+    if (a->write && offset == 0xf00 && a->size == 4) {
+        vgic_send_sgi(&g->vgic, vcpu, a->value);
+        return true;
+    }
     /* the list registers of this vCPU hold the freshest state of its
      * interrupts: take it back before the guest reads the distributor */
     if (!a->write && offset >= 0x200 && offset < 0x400)

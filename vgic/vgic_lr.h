@@ -8,11 +8,15 @@
  * GICH's own static const ops, which the compiler then calls directly - the
  * interrupt delivery fast path without an indirect call per register, and
  * still one implementation, the one the unit tests run.
- * Callers hold the distributor lock where the names say _locked.
+ * Callers hold the distributor lock where the names say _locked.  The
+ * others take it without masking IRQs: they run in HYP, which never unmasks
+ * them (boot/head.S masks them at entry; the IRQ vector's HYP half is only a
+ * backstop), so there is no handler to race with on this CPU.
  */
 #ifndef VGIC_VGIC_LR_H
 #define VGIC_VGIC_LR_H
 
+#include <stddef.h>
 #include "vgic.h"
 
 /* The vCPU an SPI is delivered to: the lowest one in its target list */
@@ -33,6 +37,7 @@ static inline bool irq_wants_lr(const struct vgic_irq *irq, unsigned int intid)
 static inline void mark(struct vgic_cpu *c, unsigned int intid)
 {
     c->maybe[intid / 32] |= 1u << (intid % 32);
+    c->maybe_words |= 1u << (intid / 32);
 }
 
 /* an interrupt named by a list register we wrote: always in range */
@@ -41,11 +46,38 @@ static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsign
     return intid < VGIC_NR_PRIVATE ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
 }
 
-/* Take back what the hardware did with our list registers. */
+/* List register i is free again: its interrupt back to the distributor */
+static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq *irq,
+                            unsigned int intid)
+{
+    irq->in_lr = false;
+    c->lr_used &= ~(1u << i);
+    if (!irq->edge && !irq->hw && irq->level)
+        irq->pending = true;            /* a level source still asserted */
+    if (irq_wants_lr(irq, intid)) {
+        c->queued = true;
+        mark(c, intid);
+    }
+}
+
+/*
+ * Take back what the hardware did with our list registers.  The ones the
+ * guest has ended are found from GICH_ELRSR alone, without reading them
+ * (their interrupt is in lr_intid); the others are read.
+ */
 static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
 {
     struct vgic_cpu *c = d->cpu[vcpu];
-    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+    uint32_t empty = c->lr_used & lr->empty(lr->ctx);
+    for (uint32_t e = empty; e; e &= e - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(e);
+        unsigned int intid = c->lr_intid[i];
+        struct vgic_irq *irq = lr_irq(d, c, intid);
+        irq->active = false;
+        lr->write_lr(lr->ctx, i, 0);    /* nothing stale left behind */
+        lr_freed(c, i, irq, intid);
+    }
+    for (uint32_t used = c->lr_used & ~empty; used; used &= used - 1) {
         unsigned int i = (unsigned int)__builtin_ctz(used);
         uint32_t v = lr->read_lr(lr->ctx, i);
         unsigned int intid = LR_VIRTID(v);
@@ -59,25 +91,18 @@ static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struc
                 lr->write_lr(lr->ctx, i, v | LR_EOI);
             continue;
         }
-        /* the guest has EOIed it: the list register is free again */
-        irq->in_lr = false;
-        c->lr_used &= ~(1u << i);
+        /* ended with EOI maintenance asked for */
         lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
-        if (!irq->edge && !irq->hw && irq->level)
-            irq->pending = true;        /* a level source still asserted */
-        if (irq_wants_lr(irq, intid)) {
-            c->queued = true;
-            mark(c, intid);
-        }
+        lr_freed(c, i, irq, intid);
     }
 }
 
 static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
                                    const struct vgic_lr_ops *lr)
 {
-    uint32_t f = spin_lock_irqsave(&d->lock);
+    spin_lock(&d->lock);
     lr_sync_locked(d, vcpu, lr);
-    spin_unlock_irqrestore(&d->lock, f);
+    spin_unlock(&d->lock);
 }
 
 static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
@@ -134,7 +159,10 @@ static inline unsigned int collect(struct vgic *d, unsigned int vcpu, struct can
 {
     unsigned int total = 0, n = 0;
     struct vgic_cpu *c = d->cpu[vcpu];
-    for (unsigned int w = 0; w < d->nr_irqs / 32; w++) {
+    for (uint32_t ws = c->maybe_words; ws; ws &= ws - 1) {
+        unsigned int w = (unsigned int)__builtin_ctz(ws);
+        if (!c->maybe[w])
+            c->maybe_words &= ~(1u << w);
         for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
             unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
             struct vgic_irq *irq = id < VGIC_NR_PRIVATE ? &c->priv[id]
@@ -188,11 +216,82 @@ static inline void lr_evict(struct vgic *d, unsigned int vcpu, const struct vgic
     lr->write_lr(lr->ctx, i, 0);
 }
 
-static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
-                                    const struct vgic_lr_ops *lr)
+/* Put irq (intid) in free list register i */
+static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, unsigned int i,
+                            struct vgic_irq *irq, unsigned int intid)
+{
+    lr->write_lr(lr->ctx, i, lr_value(irq, intid));
+    irq->in_lr = true;
+    irq->lr = (uint8_t)i;
+    c->lr_intid[i] = (uint16_t)intid;
+    c->lr_used |= 1u << i;
+    c->stats.injected++;
+}
+
+/*
+ * The best interrupts into the list registers, evicting pending-only ones of
+ * lower priority when they are full.  Returns whether some still wait.
+ * Out of line: the rare case, kept from crowding the common one's registers.
+ */
+static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
+                                unsigned int nlr)
 {
     struct candidate cand[VGIC_MAX_LRS];
-    uint32_t f = spin_lock_irqsave(&d->lock);
+    struct vgic_cpu *c = d->cpu[vcpu];
+    unsigned int n;
+    bool left = collect(d, vcpu, cand, nlr, &n) > n;
+    if (left)
+        c->stats.overflow++;
+    uint32_t all = nlr == 32 ? ~0u : (1u << nlr) - 1;
+    for (unsigned int k = 0; k < n; k++) {
+        uint32_t free = all & ~c->lr_used;
+        int i = free ? __builtin_ctz(free) : -1;
+        if (i < 0) {
+            i = lr_victim(d, vcpu, lr, cand[k].irq->priority);
+            if (i < 0)
+                return true;    /* all list registers busy with better ones */
+            lr_evict(d, vcpu, lr, (unsigned int)i);
+            left = true;        /* the evicted one waits again */
+        }
+        lr_place(c, lr, (unsigned int)i, cand[k].irq, cand[k].intid);
+    }
+    return left;
+}
+
+/*
+ * The one interrupt that wants a list register when exactly one does (the
+ * common case: one IPI, one timer tick): its INTID, or -1 for none, -2 for
+ * more than one.  Clears the bits of those that do not on the way.
+ */
+static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_irq **out)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    int found = -1;
+    for (uint32_t ws = c->maybe_words; ws; ws &= ws - 1) {
+        unsigned int w = (unsigned int)__builtin_ctz(ws);
+        if (!c->maybe[w])
+            c->maybe_words &= ~(1u << w);
+        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
+            unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
+            struct vgic_irq *irq = lr_irq(d, c, id);
+            if (!irq_wants_lr(irq, id) ||
+                (id >= VGIC_NR_PRIVATE && spi_target(d, irq) != (int)vcpu)) {
+                c->maybe[w] &= ~(1u << (id % 32));
+                continue;
+            }
+            if (found >= 0)
+                return -2;
+            found = (int)id;
+            *out = irq;
+        }
+    }
+    return found;
+}
+
+static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
+                                   const struct vgic_lr_ops *lr)
+{
+    spin_lock(&d->lock);
     struct vgic_cpu *c = d->cpu[vcpu];
     if (c->lr_used)
         lr_sync_locked(d, vcpu, lr);
@@ -200,35 +299,19 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
     unsigned int nlr = lr->nr_lrs(lr->ctx);
     if (nlr > VGIC_MAX_LRS)
         nlr = VGIC_MAX_LRS;
-    unsigned int n = 0, total = 0;
-    if (d->ctlr & 1)
-        total = collect(d, vcpu, cand, nlr, &n);
-    bool left = total > n;
-    if (left)
-        c->stats.overflow++;
-    /* every list register we do not hold is empty: sync wrote 0 to each
-     * one it freed, so GICH_ELRSR need not be read */
-    uint32_t all = nlr == 32 ? ~0u : (1u << nlr) - 1;
-    for (unsigned int k = 0; k < n; k++) {
-        uint32_t free = all & ~c->lr_used;
-        int i = free ? __builtin_ctz(free) : -1;
-        if (i < 0) {
-            i = lr_victim(d, vcpu, lr, cand[k].irq->priority);
-            if (i < 0) {
-                left = true;    /* all list registers busy with better ones */
-                break;
-            }
-            lr_evict(d, vcpu, lr, (unsigned int)i);
-            left = true;        /* the evicted one waits again */
+    bool left = false;
+    if (d->ctlr & 1) {
+        /* every list register we do not hold is empty: sync wrote 0 to
+         * each one it freed, so GICH_ELRSR need not be read */
+        uint32_t free = (nlr == 32 ? ~0u : (1u << nlr) - 1) & ~c->lr_used;
+        struct vgic_irq *irq = NULL;
+        int id = only_candidate(d, vcpu, &irq);
+        if (id >= 0 && free) {
+            lr_place(c, lr, (unsigned int)__builtin_ctz(free), irq, (unsigned int)id);
+            c->maybe[id / 32] &= ~(1u << (id % 32));
+        } else if (id != -1) {
+            left = place_sorted(d, vcpu, lr, nlr);
         }
-        struct vgic_irq *irq = cand[k].irq;
-        lr->write_lr(lr->ctx, (unsigned int)i, lr_value(irq, cand[k].intid));
-        irq->in_lr = true;
-        irq->lr = (uint8_t)i;
-        c->lr_used |= 1u << i;
-        c->stats.injected++;
-        if (irq_wants_lr(irq, cand[k].intid))
-            left = true;        /* an SGI with more sources */
     }
     /* interrupts still waiting: ask for a maintenance interrupt when the
      * list registers run (nearly) empty - underflow, GICv2 5.3.2 */
@@ -238,7 +321,7 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
     }
     if (left)
         c->queued = true;
-    spin_unlock_irqrestore(&d->lock, f);
+    spin_unlock(&d->lock);
 }
 
 static inline bool vgic_has_pending_with(struct vgic *d, unsigned int vcpu,

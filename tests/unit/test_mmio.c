@@ -146,12 +146,10 @@ static void test_decode_ipa(void **state)
     /* the guest's VA (MMU on) differs from the IPA but for the page offset */
     assert_true(decode(hsr, 0xc0801ffc, hpfar_of(0x09000ffc), &a));
     assert_int_equal(a.ipa, 0x09000ffc);
-    assert_int_equal(a.va, 0xc0801ffc);
 
     /* a 40-bit IPA; HPFAR[3:0] are reserved and ignored */
     assert_true(decode(hsr, 0x00000234, hpfar_of(0xabcdef1000ull) | 0xf, &a));
     assert_int_equal(a.ipa, 0xabcdef1234ull);
-    assert_int_equal(a.va, 0x00000234);
 
     /* every HPFAR bit lands at its place */
     for (unsigned int bit = 4; bit < 32; bit++) {
@@ -162,7 +160,6 @@ static void test_decode_ipa(void **state)
     for (unsigned int bit = 0; bit < 32; bit++) {
         assert_true(decode(hsr, 1u << bit, hpfar_of(0x08000000), &a));
         assert_int_equal(a.ipa, 0x08000000 | ((1u << bit) & 0xfff));
-        assert_int_equal(a.va, 1u << bit);
     }
 }
 
@@ -268,10 +265,10 @@ static void test_decode_real_instructions(void **state)
         if (!decode(c->hsr, c->hdfar, hpfar_of(c->ipa), &a))
             fail_msg("'%s': syndrome 0x%08x refused", c->text, c->hsr);
         if (a.size != c->size || a.write != c->write || a.sign_extend != c->sign ||
-            a.reg != c->reg || a.ipa != c->ipa || a.va != c->hdfar)
-            fail_msg("'%s': decoded size %u write %d sign %d reg %u ipa 0x%llx va 0x%08x",
+            a.reg != c->reg || a.ipa != c->ipa)
+            fail_msg("'%s': decoded size %u write %d sign %d reg %u ipa 0x%llx",
                      c->text, a.size, a.write, a.sign_extend, a.reg,
-                     (unsigned long long)a.ipa, a.va);
+                     (unsigned long long)a.ipa);
     }
 }
 
@@ -380,7 +377,7 @@ static void reset_calls(void)
 
 static struct mmio_access mk_access(uint64_t ipa, unsigned int size, bool write)
 {
-    return (struct mmio_access){ .ipa = ipa, .va = (uint32_t)ipa, .size = size,
+    return (struct mmio_access){ .ipa = ipa, .size = size,
                                  .write = write, .reg = 0, .value = 0 };
 }
 

@@ -43,15 +43,15 @@ static void f_write_lr(void *ctx, unsigned int i, uint32_t v)
     f->writes++;
 }
 
-/* GICH_ELRSR (5.3.10): empty = no state and no pending EOI maintenance */
-static uint64_t f_elrsr(void *ctx)
+/* GICH_ELRSR0 (5.3.10): empty = no state and no pending EOI maintenance */
+static uint32_t f_elrsr(void *ctx)
 {
     struct fake_lrs *f = ctx;
-    uint64_t e = 0;
+    uint32_t e = 0;
     for (unsigned int i = 0; i < f->n; i++) {
         uint32_t v = f->lr[i];
         if (!(v & LR_STATE_MASK) && ((v & LR_HW) || !(v & LR_EOI)))
-            e |= 1ull << i;
+            e |= 1u << i;
     }
     return e;
 }
@@ -108,7 +108,7 @@ static void setup_n(unsigned int nr_irqs, unsigned int nr_vcpus, unsigned int nl
         cpus[i] = &CPU[i];
         LRS[i].n = nlrs;
         LRS[i].vmcr = 0x1fu << 27;      /* priority mask: everything passes */
-        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr,
+        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr, f_elrsr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
     struct vgic_env env = { e_kick, e_hw_update, &ENV };
