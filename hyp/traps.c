@@ -6,6 +6,7 @@
 #include <arch/sysregs.h>
 #include "traps.h"
 #include "console.h"
+#include "channel.h"
 #include "guest.h"
 #include "mmio.h"
 #include "percpu.h"
@@ -206,6 +207,11 @@ static int env_watchdog_feed(void *ctx)
     return guest_watchdog_feed(((struct vcpu *)ctx)->guest);
 }
 
+static int env_doorbell(void *ctx, uint32_t channel)
+{
+    return channel_ring(((struct vcpu *)ctx)->guest, channel);
+}
+
 void vcpu_psci_init(struct vcpu *v)
 {
     v->psci = (struct psci_env){
@@ -214,7 +220,7 @@ void vcpu_psci_init(struct vcpu *v)
         .entry_valid = env_entry_valid, .power_on = env_power_on,
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
-        .stat = env_stat, .watchdog_feed = env_watchdog_feed,
+        .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
         .guest_id = v->guest->id, .ctx = v,
     };
 }
@@ -229,8 +235,8 @@ static void smccc_call(struct vcpu *v)
     uint32_t fn = v->regs.r[0];
     uint32_t oen = (fn >> 24) & 0x7f;   /* with the SMC64 bit 30 */
     if (oen == 6 && (fn & 0x80000000u)) {
-        uint32_t num = fn & 0xffff;     /* 0..3 and 0xff00..0xff03 exist */
-        if ((num > 3 && (num < 0xff00 || num > 0xff03)) ||
+        uint32_t num = fn & 0xffff;     /* 0..LAST and 0xff00..0xff03 exist */
+        if ((num > (PARTITA_HC_LAST & 0xffff) && (num < 0xff00 || num > 0xff03)) ||
             !psci_partita_call(&v->psci, v->regs.r))
             v->regs.r[0] = 0xffffffffu;
     } else if ((fn & 0x80000000u) && (oen == 0 || oen == 4)) {
