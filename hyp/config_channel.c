@@ -120,8 +120,9 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
                 "\"%s\": use \"rw\" or \"ro\"", acc);
         ok = false;
     }
-    if (!ok)
-        return;
+    /* a member with a bad property still counts (no second error for the
+     * channel), but its checks are skipped: the first error says it all */
+    gc->parse_error = !ok;
     ch->members[ch->nmembers++] = (struct channel_member){ (unsigned int)gi, g->nchannels };
     g->nchannels++;
 }
@@ -142,6 +143,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
     const fdt32_t *mem = fdt_getprop(fdt, node, "memory", &len);
     if (!mem || (len != 8 && len != 16)) {
         cfg_report(c, true, "channel", ch->name, "memory", "missing: give <base size> (physical)");
+        ch->parse_error = true;
     } else if (len == 8) {
         ch->base = fdt32_to_cpu(mem[0]);
         ch->size = fdt32_to_cpu(mem[1]);
@@ -153,6 +155,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
     if (ch->size > 0x80000000ull) {
         cfg_report(c, true, "channel", ch->name, "memory", "more than 2 GiB");
         ch->size = 0;
+        ch->parse_error = true;
     }
     int sub;
     fdt_for_each_subnode(sub, fdt, node)
@@ -164,6 +167,11 @@ static void check_channel_memory(const struct config_host *h, const struct syste
 {
     const struct channel_config *ch = &sys->channels[ci];
     unsigned long long b = ch->base, e = ch->base + ch->size;
+    if (ch->nmembers < 2)
+        cfg_report(c, true, "channel", ch->name, NULL,
+                   "needs at least two guests (has %u)", ch->nmembers);
+    if (ch->parse_error)
+        return;
     if (!ch->size) {
         cfg_report(c, true, "channel", ch->name, "memory", "size is 0");
         return;
@@ -196,9 +204,6 @@ static void check_channel_memory(const struct config_host *h, const struct syste
             cfg_report(c, true, "channel", ch->name, "memory",
                        "overlaps the memory of channel '%s'", o->name);
     }
-    if (ch->nmembers < 2)
-        cfg_report(c, true, "channel", ch->name, NULL,
-                   "needs at least two guests (has %u)", ch->nmembers);
 }
 
 /* The guest's window for channel k: the memory and the doorbell page */
@@ -235,7 +240,7 @@ static void check_member(const struct system_config *sys, const struct guest_con
                         "range 0x%llx", ipa, ipa + ws,
                         (unsigned long long)g->pt_regs[i].base);
         for (unsigned int j = 0; j < k; j++)
-            if (g->channels[j].size && cfg_overlaps(gc->ipa, ws, g->channels[j].ipa,
+            if (g->channels[j].size && !g->channels[j].parse_error && cfg_overlaps(gc->ipa, ws, g->channels[j].ipa,
                                                     window_size(&g->channels[j])))
                 cfg_msg(c, true, g->name, p, "0x%llx-0x%llx collides with channel '%s'", ipa,
                         ipa + ws, sys->channels[g->channels[j].id].name);
@@ -264,5 +269,6 @@ void config_check_channels(const struct config_host *h, struct system_config *sy
         check_channel_memory(h, sys, i, c);
     for (unsigned int i = 0; i < sys->nguests; i++)
         for (unsigned int k = 0; k < sys->guests[i].nchannels; k++)
-            check_member(sys, &sys->guests[i], k, c);
+            if (!sys->guests[i].channels[k].parse_error)
+                check_member(sys, &sys->guests[i], k, c);
 }

@@ -54,6 +54,7 @@ struct guest_channel {
     uint64_t base;                          /* physical */
     bool read_only;
     uint32_t doorbell;                      /* INTID raised in this guest */
+    bool parse_error;                       /* reported; not checked further */
 };
 
 struct guest_config {
@@ -89,6 +90,7 @@ struct channel_member {
 struct channel_config {
     char name[GUEST_NAME_MAX];
     uint64_t base, size;                    /* physical, 4 KiB aligned */
+    bool parse_error;                       /* its memory is reported missing or too big */
     unsigned int nmembers;
     struct channel_member members[CHANNEL_MAX_MEMBERS];
 };
