@@ -52,6 +52,14 @@ uint32_t channel_max_doorbell(const struct guest_config *c)
     return m;
 }
 
+const char *channel_at(const struct guest_config *c, uint64_t ipa)
+{
+    for (unsigned int k = 0; k < c->nchannels; k++)
+        if (ipa >= c->channels[k].ipa && ipa - c->channels[k].ipa < c->channels[k].size)
+            return c->channels[k].name;
+    return NULL;
+}
+
 /* g's slot for channel id, or NULL */
 static const struct guest_channel *membership(const struct guest *g, uint32_t id)
 {

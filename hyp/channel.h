@@ -27,6 +27,8 @@ int channel_map(const struct guest_config *c, struct stage2 *s2);
 void channel_guest_start(struct guest *g);
 /* Ring channel id from guest g: 0, or -2 (PSCI_INVALID_PARAMETERS) if g is no member */
 int channel_ring(struct guest *g, uint32_t id);
+/* The name of the guest's channel whose memory holds ipa, or NULL */
+const char *channel_at(const struct guest_config *c, uint64_t ipa);
 /* The highest doorbell INTID of a guest, or 0 */
 uint32_t channel_max_doorbell(const struct guest_config *c);
 

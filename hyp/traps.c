@@ -3,6 +3,7 @@
  * B3.13.6, Table B3-22), as Jailhouse's traps.c does.  Each handler steps
  * the guest's PC itself when the instruction completes.
  */
+#include <stdio.h>
 #include <arch/sysregs.h>
 #include "traps.h"
 #include "console.h"
@@ -325,7 +326,16 @@ static void trap_dabt(struct vcpu *v, uint32_t hsr)
     uint64_t ipa = (uint64_t)(hpfar & 0xfffffff0u) << 8;
     if (!(hsr & HSR_DABT_S1PTW))
         ipa |= hdfar & 0xfff;
+    /* a permission fault (LPAE FSC 0b0011LL, B3.13.6) is a write to memory
+     * the guest may only read: a read-only channel */
+    bool perm = (HSR_DABT_FSC(hsr) & 0x3c) == 0x0c;
+    const char *chan = perm ? channel_at(v->guest->cfg, ipa) : NULL;
+    char buf[64];
+    if (chan)
+        snprintf(buf, sizeof(buf), "write to read-only channel '%s'", chan);
     const char *what = (hsr & HSR_DABT_S1PTW) ? "page-table walk outside its memory"
+                       : chan ? buf
+                       : perm ? "write to read-only memory"
                        : !(hsr & HSR_DABT_ISV) && mmio_owned(&v->guest->mmio, ipa)
                            ? "device access without a syndrome (LDM/STM/LDRD/exclusive)"
                        : (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
