@@ -33,3 +33,27 @@ bool chan_setup(struct chan *c)
     mmio_write32(GICC_CTLR, 1);
     return true;
 }
+
+unsigned int chan_answer(struct chan *c, const char *who)
+{
+    uint8_t buf[CHAN_MSG_BYTES + 1];
+    uint32_t len, seq;
+    unsigned int n = 0;
+    while (chan_get(c->rx, buf, &len, &seq)) {
+        buf[len] = 0;
+        if (++c->answered <= 4 || c->answered % 1000 == 0)
+            gprintf("%s: channel %u message %lu: '%s'\n", who, c->id, (unsigned long)seq,
+                    (const char *)buf);
+        for (uint32_t i = 0; i < len; i++)
+            if (buf[i] >= 'a' && buf[i] <= 'z')
+                buf[i] = (uint8_t)(buf[i] - 'a' + 'A');
+        while (!chan_put(c->tx, buf, len, seq)) {
+            chan_ring_mmio(c);      /* full: make sure the peer knows, let it drain */
+            delay_ms(1);
+        }
+        n++;
+    }
+    if (n)
+        chan_ring_mmio(c);
+    return n;
+}
