@@ -5,9 +5,11 @@
  * contents); the page after it is emulated as the doorbell page; a ring
  * raises the doorbell SPI in every other running member.
  */
+#include <stdio.h>
 #include <string.h>
 #include <arch/sysregs.h>
 #include "channel.h"
+#include "console.h"
 #include "guest.h"
 #include "hyp.h"
 #include "psci.h"
@@ -20,6 +22,23 @@ static const struct system_config *chan_sys;
 static uint32_t received[CHANNEL_MAX][CHANNEL_MAX_MEMBERS];
 static uint32_t sent[CHANNEL_MAX][CHANNEL_MAX_MEMBERS];
 
+/* One boot line per channel: where it is and how each member sees it */
+static void channel_describe(const struct system_config *sys, unsigned int i)
+{
+    const struct channel_config *ch = &sys->channels[i];
+    char line[200];
+    int n = snprintf(line, sizeof(line), "channel '%s': %llu KiB at 0x%08llx:", ch->name,
+                     (unsigned long long)(ch->size >> 10), (unsigned long long)ch->base);
+    for (unsigned int m = 0; m < ch->nmembers && n > 0 && n < (int)sizeof(line); m++) {
+        const struct guest_config *g = &sys->guests[ch->members[m].guest];
+        const struct guest_channel *gc = &g->channels[ch->members[m].slot];
+        n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu%s)",
+                      m ? "," : "", g->name, (unsigned long)gc->ipa, (unsigned long)gc->doorbell,
+                      gc->read_only ? ", read-only" : "");
+    }
+    pr_info("%s\n", line);
+}
+
 void channels_init(const struct system_config *sys)
 {
     chan_sys = sys;
@@ -29,6 +48,7 @@ void channels_init(const struct system_config *sys)
         /* guests see it uncached: no line of ours may be written back over
          * their data later, nor hide the zeroes from them (B2.2.6) */
         dcache_clean_inval_range(va, (uint32_t)sys->channels[i].size);
+        channel_describe(sys, i);
     }
 }
 
