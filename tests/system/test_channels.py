@@ -33,6 +33,9 @@ def test_flood_and_read_only(qemu, image):
     wait_for(vm, r"\[sender\] RESULT", start, 120)
     wait_halted(vm, list(FLOOD), start)
     text = vm.since(start)
+    check(vm, "channel 'flood': 64 KiB at 0x4f000000: sender at 0x60000000 (SPI 40), receiver "
+              "at 0x70000000 (SPI 41), reader at 0x60100000 (SPI 50, read-only)" in vm.output,
+          "no boot line for the channel")
     for g, n in FLOOD.items():
         check_guest(vm, g, n, text)
     m = re.search(r"\[receiver\] chanflood: received (\d+) messages; (\d+) doorbells raised, "
