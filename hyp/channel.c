@@ -52,6 +52,16 @@ void channels_init(const struct system_config *sys)
     }
 }
 
+void channel_print_map(void)
+{
+    for (unsigned int i = 0; chan_sys && i < chan_sys->nchannels; i++) {
+        const struct channel_config *ch = &chan_sys->channels[i];
+        pr_info("  channel    0x%08llx-0x%08llx  %llu KiB  '%s'\n",
+                (unsigned long long)ch->base, (unsigned long long)(ch->base + ch->size),
+                (unsigned long long)(ch->size >> 10), ch->name);
+    }
+}
+
 int channel_map(const struct guest_config *c, struct stage2 *s2)
 {
     for (unsigned int k = 0; k < c->nchannels; k++) {

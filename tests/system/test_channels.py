@@ -51,6 +51,8 @@ def test_flood_and_read_only(qemu, image):
           "abort lines: %s" % aborts)
     check_hypervisor_clean(vm, text.replace("abort injected", ""))
     monitor_answers(vm)
+    check(vm, re.search(r"  channel    0x4f000000-0x4f010000  64 KiB  'flood'", vm.output),
+          "info shows no channel in the memory map")
 
 
 @pytest.mark.deadline(420)
