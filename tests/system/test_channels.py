@@ -28,8 +28,9 @@ LINUX_BOOT = 240
 
 
 @pytest.mark.deadline(180)
-def test_flood_and_read_only(qemu, image):
-    vm, start = boot_image(qemu, image, "channel", "cortex-a15")
+@pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
+def test_flood_and_read_only(qemu, image, cpu):
+    vm, start = boot_image(qemu, image, "channel", cpu)
     wait_for(vm, r"\[sender\] RESULT", start, 120)
     wait_halted(vm, list(FLOOD), start)
     text = vm.since(start)
