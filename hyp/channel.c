@@ -62,6 +62,19 @@ void channel_print_map(void)
     }
 }
 
+void channel_print_stats(const struct guest *g)
+{
+    for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
+        const struct guest_channel *gc = &g->cfg->channels[k];
+        pr_info("  channel '%s': member %u at 0x%08lx%s, doorbells rung %lu, raised here %lu "
+                "(SPI %lu)\n", gc->name, gc->member, (unsigned long)gc->ipa,
+                gc->read_only ? " (read-only)" : "",
+                (unsigned long)__atomic_load_n(&sent[gc->id][gc->member], __ATOMIC_RELAXED),
+                (unsigned long)__atomic_load_n(&received[gc->id][gc->member], __ATOMIC_RELAXED),
+                (unsigned long)gc->doorbell);
+    }
+}
+
 int channel_map(const struct guest_config *c, struct stage2 *s2)
 {
     for (unsigned int k = 0; k < c->nchannels; k++) {

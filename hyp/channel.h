@@ -23,6 +23,8 @@ struct stage2;
 void channels_init(const struct system_config *sys);
 /* The channels' lines of the monitor's memory map */
 void channel_print_map(void);
+/* The guest's channels for `stats`: doorbells rung and raised in it */
+void channel_print_stats(const struct guest *g);
 /* Stage-2 entries for the guest's channels (at guest start) */
 int channel_map(const struct guest_config *c, struct stage2 *s2);
 /* The doorbell pages on the guest's MMIO bus, counters reset (at guest start) */

@@ -151,6 +151,7 @@ static void stats_guest(struct guest *g)
                 (unsigned long)c->vgic.stats.maintenance, (unsigned long)c->vgic.stats.sgis_sent,
                 (unsigned long)c->vgic.stats.overflow);
     }
+    channel_print_stats(g);
 }
 
 static void cmd_stats(int argc, char **argv)

@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from conftest import check
+from conftest import check, command
 from test_guests import (boot_image, check_guest, check_hypervisor_clean, monitor_answers,
                          wait_for, wait_halted)
 
@@ -54,6 +54,17 @@ def test_flood_and_read_only(qemu, image, cpu):
     monitor_answers(vm)
     check(vm, re.search(r"  channel    0x4f000000-0x4f010000  64 KiB  'flood'", vm.output),
           "info shows no channel in the memory map")
+    # stats: the counters the guests read from their doorbell pages
+    out = "\n".join(command(vm, "stats"))
+    # (the receiver rings twice: its hello and its summary)
+    for name, member, rung, raised in (("sender", 0, COUNT, 2), ("receiver", 1, 2, COUNT)):
+        check(vm, "  channel 'flood': member %d at 0x%s, doorbells rung %d, raised here %d"
+              % (member, "60000000" if name == "sender" else "70000000", rung, raised) in out,
+              "stats for %s: %s" % (name, out))
+    # the reader's count stops when it halts (a stopped guest's doorbells are dropped)
+    check(vm, re.search(r"  channel 'flood': member 2 at 0x60100000 \(read-only\), doorbells "
+                        r"rung 0, raised here \d+ \(SPI 50\)", out),
+          "stats for the reader: %s" % out)
 
 
 @pytest.mark.deadline(420)
