@@ -92,6 +92,10 @@ def test_demo_linux_beside_realtime_guest(qemu, image):
     vm.sendline("")
     out, rc = shell(vm, "cat /sys/devices/system/cpu/online")
     assert out[-1].strip() == "0-1", out
+    # the channel outlives a restart of one end: the rings' indices live in
+    # the shared memory, so the new Linux goes on where the old one stopped
+    out, rc = shell(vm, "partita-chan send again")
+    assert rc == 0 and re.match(r"reply \d+: AGAIN$", out[-1]), out
     # poweroff: halted in `list`
     vm.sendline("poweroff")
     vm.expect(r"guest 'linux' halted \(PSCI SYSTEM_OFF\)", timeout=60)
