@@ -11,7 +11,6 @@
 #include "channel.h"
 #include "console.h"
 #include "guest.h"
-#include "hyp.h"
 #include "psci.h"
 #include "mm/cache.h"
 #include "mm/stage2.h"
@@ -43,7 +42,7 @@ void channels_init(const struct system_config *sys)
 {
     chan_sys = sys;
     for (unsigned int i = 0; i < sys->nchannels; i++) {
-        void *va = (void *)(uint32_t)sys->channels[i].base;     /* identity mapped */
+        void *va = (void *)(uintptr_t)sys->channels[i].base;    /* identity mapped */
         memset(va, 0, (size_t)sys->channels[i].size);
         /* guests see it uncached: no line of ours may be written back over
          * their data later, nor hide the zeroes from them (B2.2.6) */
