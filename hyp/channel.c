@@ -127,8 +127,12 @@ int channel_ring(struct guest *g, uint32_t id)
         if (m == self->member)
             continue;
         struct guest *peer = &guests[ch->members[m].guest];
+        /* a stopped guest has no interrupt state to raise.  A peer that
+         * restarts right after this check may find the doorbell pending
+         * in its fresh vGIC: a spurious doorbell, which the protocol
+         * tolerates (the consumer finds the ring empty) */
         if (peer->state != GUEST_RUNNING)
-            continue;       /* a stopped guest has no interrupt state to raise */
+            continue;
         const struct guest_channel *pc = &peer->cfg->channels[ch->members[m].slot];
         __atomic_add_fetch(&received[id][m], 1, __ATOMIC_RELAXED);
         vgic_inject_edge(&peer->vgic, 0, pc->doorbell);
