@@ -5,7 +5,7 @@ GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffre
                  -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I.
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
-GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c
+GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c
 GUEST_NAMES   := $(patsubst guests/test/%.c,%,$(wildcard guests/test/*.c))
 GUEST_BINS    := $(GUEST_NAMES:%=$(BUILD)/guests/%.bin)
 
@@ -16,13 +16,15 @@ LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
 
 guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
-$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown
+$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
+                     guests/linux/partita-chan.c guests/lib/chan_ring.h
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@
 linux-payload: $(LINUX_DIR)/.built
 
-$(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/guest.ld
+$(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h \
+                       guests/lib/chan_ring.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) $(GUEST_LIB) $< -o $@ -lc -lgcc

@@ -9,6 +9,7 @@
 #include <libfdt.h>
 #include "arch/layout.h"
 #include "guest_config.h"
+#include "config_internal.h"
 
 /*
  * Where hyp/guest.c's loader puts things: the guest's DTB in the top 64 KiB
@@ -17,17 +18,8 @@
 #define GUEST_DTB_ROOM  0x10000u
 #define GUEST_LOW_WINDOW 0x10000000u
 
-struct cfg_ctx {
-    config_report_fn report;
-    void *ctx;
-    int errors;
-};
-
-static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *prop,
-                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *prop,
-                    const char *fmt, ...)
+void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
+                const char *prop, const char *fmt, ...)
 {
     char what[160], line[256];
     va_list ap;
@@ -35,9 +27,9 @@ static void cfg_msg(struct cfg_ctx *c, bool err, const char *guest, const char *
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
     if (prop)
-        snprintf(line, sizeof(line), "guest '%s': property '%s': %s", guest, prop, what);
+        snprintf(line, sizeof(line), "%s '%s': property '%s': %s", kind, name, prop, what);
     else
-        snprintf(line, sizeof(line), "guest '%s': %s", guest, what);
+        snprintf(line, sizeof(line), "%s '%s': %s", kind, name, what);
     /* names and values come from the blob: no line breaks or escapes */
     for (char *p = line; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -62,7 +54,7 @@ static bool is_known(const char *name)
     return false;
 }
 
-static int get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
+int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
 {
     int len;
     const fdt32_t *v = fdt_getprop(fdt, node, prop, &len);
@@ -74,8 +66,7 @@ static int get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
     return 1;
 }
 
-/* A string property: NULL when absent; *bad when it is not NUL-terminated. */
-static const char *get_string(const void *fdt, int node, const char *prop, bool *bad)
+const char *cfg_get_string(const void *fdt, int node, const char *prop, bool *bad)
 {
     int len;
     const char *s = fdt_getprop(fdt, node, prop, &len);
@@ -163,7 +154,7 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         cfg_msg(c, true, g->name, "kernel", g->kernel ? "empty image" : "missing image");
 
     bool bad;
-    const char *fmt = get_string(fdt, node, "kernel-format", &bad);
+    const char *fmt = cfg_get_string(fdt, node, "kernel-format", &bad);
     if (bad)
         cfg_msg(c, true, g->name, "kernel-format", "not a string");
     else if (!fmt || strcmp(fmt, "raw") == 0)
@@ -173,9 +164,9 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     else
         cfg_msg(c, true, g->name, "kernel-format", "\"%s\": use \"linux\" or \"raw\"", fmt);
 
-    if (get_u32(fdt, node, "load-offset", &g->load_offset) < 0)
+    if (cfg_get_u32(fdt, node, "load-offset", &g->load_offset) < 0)
         cfg_msg(c, true, g->name, "load-offset", "must be one 32-bit cell");
-    if (get_u32(fdt, node, "entry-offset", &g->entry_offset) < 0)
+    if (cfg_get_u32(fdt, node, "entry-offset", &g->entry_offset) < 0)
         cfg_msg(c, true, g->name, "entry-offset", "must be one 32-bit cell");
     else if (!fdt_getprop(fdt, node, "entry-offset", NULL))
         g->entry_offset = g->load_offset;
@@ -188,13 +179,13 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     const char *ba = fdt_getprop(fdt, node, "bootargs", &len);
     if (ba && len > GUEST_BOOTARGS_MAX)
         cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
-    else if ((ba = get_string(fdt, node, "bootargs", &bad)), bad)
+    else if ((ba = cfg_get_string(fdt, node, "bootargs", &bad)), bad)
         cfg_msg(c, true, g->name, "bootargs", "not a string");
     else if (ba)
         snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
 
     g->autostart = fdt_getprop(fdt, node, "autostart", NULL) != NULL;
-    const char *oc = get_string(fdt, node, "on-crash", &bad);
+    const char *oc = cfg_get_string(fdt, node, "on-crash", &bad);
     if (bad)
         cfg_msg(c, true, g->name, "on-crash", "not a string");
     else if (!oc || strcmp(oc, "stop") == 0)
@@ -203,12 +194,12 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         g->on_crash = ON_CRASH_RESTART;
     else
         cfg_msg(c, true, g->name, "on-crash", "\"%s\": use \"stop\" or \"restart\"", oc);
-    if (get_u32(fdt, node, "watchdog", &g->watchdog_ms) < 0)
+    if (cfg_get_u32(fdt, node, "watchdog", &g->watchdog_ms) < 0)
         cfg_msg(c, true, g->name, "watchdog", "must be one 32-bit cell (milliseconds)");
     else if (fdt_getprop(fdt, node, "watchdog", NULL) && g->watchdog_ms < 10)
         cfg_msg(c, true, g->name, "watchdog", "%lu ms: at least 10 ms",
                 (unsigned long)g->watchdog_ms);
-    const char *wa = get_string(fdt, node, "watchdog-action", &bad);
+    const char *wa = cfg_get_string(fdt, node, "watchdog-action", &bad);
     g->watchdog_action = ON_CRASH_RESTART;
     if (bad)
         cfg_msg(c, true, g->name, "watchdog-action", "not a string");
@@ -219,21 +210,20 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_passthrough(fdt, node, g, c);
 }
 
-static bool overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
+bool cfg_overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
 {
     return a < b + bs && b < a + as;
 }
 
-/* [base, base+size) inside [rb, rb+rs), also when base+size passes 2^64 */
-static bool inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs)
+bool cfg_inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs)
 {
     return base >= rb && size <= rs && base - rb <= rs - size;
 }
 
-static bool in_ram(const struct platform *p, uint64_t base, uint64_t size)
+bool cfg_in_ram(const struct platform *p, uint64_t base, uint64_t size)
 {
     for (unsigned int i = 0; i < p->nmem; i++)
-        if (inside(base, size, p->mem[i].base, p->mem[i].size))
+        if (cfg_inside(base, size, p->mem[i].base, p->mem[i].size))
             return true;
     return false;
 }
@@ -241,7 +231,7 @@ static bool in_ram(const struct platform *p, uint64_t base, uint64_t size)
 static bool overlaps_ram(const struct platform *p, uint64_t base, uint64_t size)
 {
     for (unsigned int i = 0; i < p->nmem; i++)
-        if (overlaps(base, size, p->mem[i].base, p->mem[i].size))
+        if (cfg_overlaps(base, size, p->mem[i].base, p->mem[i].size))
             return true;
     return false;
 }
@@ -269,7 +259,7 @@ static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
             continue;
         struct plat_range r;
         for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++) {
-            if (!r.size || !overlaps(base, size, r.base, r.size))
+            if (!r.size || !cfg_overlaps(base, size, r.base, r.size))
                 continue;
             uint64_t first = r.base > base ? (r.base - base) / 0x1000 : 0;
             uint64_t end = r.base + r.size < r.base || r.base + r.size >= base + size
@@ -296,23 +286,23 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
     }
     if (g->mem_size < GUEST_DTB_ROOM)
         cfg_msg(c, true, g->name, "memory", "less than the 64 KiB the guest's device tree needs");
-    if (h->plat && !in_ram(h->plat, g->mem_base, g->mem_size))
+    if (h->plat && !cfg_in_ram(h->plat, g->mem_base, g->mem_size))
         cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM",
                 (unsigned long long)g->mem_base,
                 (unsigned long long)(g->mem_base + g->mem_size));
     /* the hypervisor loads and scrubs guest RAM through its identity map */
-    else if (!inside(g->mem_base, g->mem_size, 0, HYP_VA_RAM_END))
+    else if (!cfg_inside(g->mem_base, g->mem_size, 0, HYP_VA_RAM_END))
         cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is beyond the hypervisor's reach "
                 "(RAM below 0x%x)", (unsigned long long)g->mem_base,
                 (unsigned long long)(g->mem_base + g->mem_size), HYP_VA_RAM_END);
-    if (overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
+    if (cfg_overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
         cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
                 (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
     if (!g->identity && g->mem_size > 0x80000000ull)
         cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
     for (unsigned int j = 0; j < gi; j++) {
         const struct guest_config *o = &sys->guests[j];
-        if (o->mem_size && overlaps(g->mem_base, g->mem_size, o->mem_base, o->mem_size))
+        if (o->mem_size && cfg_overlaps(g->mem_base, g->mem_size, o->mem_base, o->mem_size))
             cfg_msg(c, true, g->name, "memory", "overlaps the memory of guest '%s'", o->name);
     }
 }
@@ -349,23 +339,22 @@ static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t 
 {
     const struct plat_range *gic[] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich, &p->gic.gicv };
     for (unsigned int i = 0; i < 4; i++)
-        if (gic[i]->size && overlaps(base, size, gic[i]->base, gic[i]->size))
+        if (gic[i]->size && cfg_overlaps(base, size, gic[i]->base, gic[i]->size))
             return "GIC";
-    if (p->uart.reg.size && overlaps(base, size, p->uart.reg.base, p->uart.reg.size))
+    if (p->uart.reg.size && cfg_overlaps(base, size, p->uart.reg.base, p->uart.reg.size))
         return "console UART";
     return NULL;
 }
 
-/* What of the guest's virtual board a range mapped at IPA = PA hits, or NULL */
-static const char *vboard_device(const struct guest_config *g, uint64_t base, uint64_t size)
+const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint64_t size)
 {
-    if (overlaps(base, size, VBOARD_GICD_IPA, 0x1000))
+    if (cfg_overlaps(base, size, VBOARD_GICD_IPA, 0x1000))
         return "GIC distributor";
-    if (overlaps(base, size, VBOARD_GICC_IPA, VBOARD_GICC_SIZE))
+    if (cfg_overlaps(base, size, VBOARD_GICC_IPA, VBOARD_GICC_SIZE))
         return "GIC CPU interface";
-    if (overlaps(base, size, VBOARD_UART_IPA, 0x1000))
+    if (cfg_overlaps(base, size, VBOARD_UART_IPA, 0x1000))
         return "UART";
-    if (overlaps(base, size, guest_ram_ipa(g), g->mem_size))
+    if (cfg_overlaps(base, size, guest_ram_ipa(g), g->mem_size))
         return "RAM";
     return NULL;
 }
@@ -376,7 +365,7 @@ static const char *pt_owner(const struct system_config *sys, unsigned int gi,
 {
     for (unsigned int j = 0; j < gi; j++)
         for (unsigned int k = 0; k < sys->guests[j].npt_regs; k++)
-            if (overlaps(r->base, r->size, sys->guests[j].pt_regs[k].base,
+            if (cfg_overlaps(r->base, r->size, sys->guests[j].pt_regs[k].base,
                          sys->guests[j].pt_regs[k].size))
                 return sys->guests[j].name;
     return NULL;
@@ -417,7 +406,7 @@ static void check_devices(const struct config_host *h, struct system_config *sys
         else if (h->plat && (what = hyp_device(h->plat, r->base, r->size)))
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx overlaps the hypervisor's %s", rb, rs, what);
-        else if ((what = vboard_device(g, r->base, r->size)))
+        else if ((what = cfg_vboard_device(g, r->base, r->size)))
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx collides with the guest's own %s", rb, rs, what);
         else if ((what = pt_owner(sys, gi, r)))
@@ -442,7 +431,7 @@ static void check_images(struct guest_config *g, struct cfg_ctx *c)
             cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) does not "
                     "fit in memory", (unsigned long)g->kernel_size,
                     (unsigned long)g->load_offset);
-        else if (overlaps(g->load_offset, g->kernel_size, dtb, GUEST_DTB_ROOM))
+        else if (cfg_overlaps(g->load_offset, g->kernel_size, dtb, GUEST_DTB_ROOM))
             cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) overlaps "
                     "the device tree at offset 0x%llx", (unsigned long)g->kernel_size,
                     (unsigned long)g->load_offset, (unsigned long long)dtb);
@@ -482,6 +471,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
     int node;
     fdt_for_each_subnode(node, blob, root) {
+        if (config_is_channel(blob, node))
+            continue;       /* after the guests, whose names they use */
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
             cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
                     "not partita,guest: node ignored");
@@ -495,11 +486,15 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         parse_guest(blob, node, &sys->guests[sys->nguests], &c);
         sys->nguests++;
     }
+    fdt_for_each_subnode(node, blob, root)
+        if (config_is_channel(blob, node))
+            config_parse_channel(blob, node, sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
         check_cpus(host, sys, i, &c);
         check_devices(host, sys, i, &c);
         check_images(&sys->guests[i], &c);
     }
+    config_check_channels(host, sys, &c);
     return c.errors;
 }

@@ -9,6 +9,7 @@
 #include <arch/sysregs.h>
 #include "guest.h"
 #include "guest_dt.h"
+#include "channel.h"
 #include "console.h"
 #include "hyp.h"
 #include "percpu.h"
@@ -195,6 +196,7 @@ void guests_init(const struct system_config *sys)
             pcpus[g->cfg->cpus[v]].vcpu = &g->vcpu[v];
         }
     }
+    channels_init(sys);
 }
 
 struct guest *guest_by_name(const char *name)
@@ -284,6 +286,8 @@ static int guest_build_s2(struct guest *g)
         if (s2_map(&g->s2, c->pt_regs[i].base, c->pt_regs[i].base, c->pt_regs[i].size,
                    S2_RW | S2_DEVICE) != 0)
             return -1;
+    if (channel_map(c, &g->s2) != 0)
+        return -1;
     /*
      * The walker reads the new tables through the cache (VTCR: WB, inner
      * shareable): a DSB makes them visible.  The VMID may have served an
@@ -336,6 +340,7 @@ int guest_start(struct guest *g)
      * device guests touch most (every interrupt enable, every IPI) */
     mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, g);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
+    channel_guest_start(g);
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;

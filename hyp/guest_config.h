@@ -27,8 +27,35 @@
 #define VBOARD_VTIMER_IRQ  27u
 #define LINUX_ZIMAGE_OFFSET 0x8000u
 
+/*
+ * Channels: shared memory between guests with a doorbell each (README,
+ * "Channels").  A member maps the region at its own IPA; the 4 KiB page
+ * right after it is the doorbell page Partita emulates (a write rings the
+ * other members).  The doorbell is a virtual SPI in each member.
+ */
+#define CHANNEL_MAX            8
+#define CHANNEL_MAX_MEMBERS    4
+#define GUEST_MAX_CHANNELS     4
+#define CHANNEL_DOORBELL_SIZE  0x1000u
+#define CHANNEL_SPI_MAX        255u     /* the vGIC models INTIDs up to 255 */
+/* the Linux input event code of channel N's doorbell: BTN_TRIGGER_HAPPY1 + N */
+#define CHANNEL_DOORBELL_KEY   0x2c0u
+
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
+
+/* One guest's view of a channel it is a member of */
+struct guest_channel {
+    char name[GUEST_NAME_MAX];              /* the channel's node name */
+    unsigned int id;                        /* index in system_config.channels */
+    unsigned int member;                    /* this guest's index among its members */
+    uint32_t ipa;                           /* the shared memory; doorbell page after it */
+    uint32_t size;
+    uint64_t base;                          /* physical */
+    bool read_only;
+    uint32_t doorbell;                      /* INTID raised in this guest */
+    bool parse_error;                       /* reported; not checked further */
+};
 
 struct guest_config {
     char name[GUEST_NAME_MAX];
@@ -51,11 +78,28 @@ struct guest_config {
     struct plat_range pt_regs[GUEST_MAX_PT_REGS];
     unsigned int npt_irqs;
     uint32_t pt_irqs[GUEST_MAX_PT_IRQS];    /* INTIDs */
+    unsigned int nchannels;
+    struct guest_channel channels[GUEST_MAX_CHANNELS];
+};
+
+struct channel_member {
+    unsigned int guest;                     /* index in system_config.guests */
+    unsigned int slot;                      /* in that guest's channels[] */
+};
+
+struct channel_config {
+    char name[GUEST_NAME_MAX];
+    uint64_t base, size;                    /* physical, 4 KiB aligned */
+    bool parse_error;                       /* its memory is reported missing or too big */
+    unsigned int nmembers;
+    struct channel_member members[CHANNEL_MAX_MEMBERS];
 };
 
 struct system_config {
     unsigned int nguests;
     struct guest_config guests[GUEST_MAX];
+    unsigned int nchannels;
+    struct channel_config channels[CHANNEL_MAX];
 };
 
 /* What the validator checks the configuration against. */

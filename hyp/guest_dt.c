@@ -11,6 +11,7 @@
 
 #define PH_GIC   1
 #define PH_CLK   2
+#define PH_CHAN  16     /* + the guest's channel slot: its reserved-memory node */
 
 #define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
 
@@ -174,6 +175,74 @@ static int write_passthrough(void *fdt, const struct guest_config *cfg, const vo
     return 0;
 }
 
+/*
+ * Channels (README, "Channels"): the memory as a no-map reserved-memory
+ * node (outside the guest's RAM, so Linux never uses it and /dev/mem may
+ * map it: it is no System RAM), the channel itself for software to find
+ * (compatible "partita,channel": memory and doorbell page, interrupt,
+ * id), and the doorbells as interrupt-only gpio-keys buttons: Debian's
+ * kernel builds gpio-keys in and has no UIO driver for a DT node, so a
+ * doorbell reaches user space as a key event on /dev/input/eventN.
+ */
+static int write_channels(void *fdt, const struct guest_config *cfg)
+{
+    char name[48];
+    if (!cfg->nchannels)
+        return 0;
+    TRY(fdt_begin_node(fdt, "reserved-memory"));
+    TRY(fdt_property_u32(fdt, "#address-cells", 1));
+    TRY(fdt_property_u32(fdt, "#size-cells", 1));
+    TRY(fdt_property(fdt, "ranges", NULL, 0));
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        const struct guest_channel *gc = &cfg->channels[k];
+        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
+        TRY(fdt_begin_node(fdt, name));
+        const uint32_t reg[] = { gc->ipa, gc->size };
+        TRY(prop_cells(fdt, "reg", reg, 2));
+        TRY(fdt_property(fdt, "no-map", NULL, 0));
+        TRY(fdt_property_u32(fdt, "phandle", PH_CHAN + k));
+        TRY(fdt_end_node(fdt));
+    }
+    TRY(fdt_end_node(fdt));
+
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        const struct guest_channel *gc = &cfg->channels[k];
+        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "compatible", "partita,channel"));
+        const uint32_t reg[] = { gc->ipa, gc->size, gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE };
+        TRY(prop_cells(fdt, "reg", reg, 4));
+        TRY(prop_strings(fdt, "reg-names", "memory", "doorbell"));
+        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };     /* SPI, rising edge */
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+        TRY(fdt_property_u32(fdt, "memory-region", PH_CHAN + k));
+        TRY(fdt_property_string(fdt, "label", gc->name));
+        TRY(fdt_property_u32(fdt, "partita,channel-id", gc->id));
+        TRY(fdt_property_u32(fdt, "partita,member", gc->member));
+        if (gc->read_only)
+            TRY(fdt_property(fdt, "partita,read-only", NULL, 0));
+        TRY(fdt_end_node(fdt));
+    }
+
+    TRY(fdt_begin_node(fdt, "partita-doorbells"));
+    TRY(fdt_property_string(fdt, "compatible", "gpio-keys"));
+    TRY(fdt_property_string(fdt, "label", "partita-doorbells"));
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        const struct guest_channel *gc = &cfg->channels[k];
+        snprintf(name, sizeof(name), "channel-%u", gc->id);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "label", gc->name));
+        TRY(fdt_property_u32(fdt, "linux,code", CHANNEL_DOORBELL_KEY + gc->id));
+        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+        /* 0: a press and a release per interrupt, no release timer that
+         * would swallow doorbells arriving within it */
+        TRY(fdt_property_u32(fdt, "debounce-interval", 0));
+        TRY(fdt_end_node(fdt));
+    }
+    return fdt_end_node(fdt);
+}
+
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
                    const struct guest_dt_info *info)
 {
@@ -218,6 +287,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(write_gic_timer(fdt, cfg));
     TRY(write_uart(fdt));
     TRY(write_passthrough(fdt, cfg, info->host_fdt));
+    TRY(write_channels(fdt, cfg));
     TRY(fdt_end_node(fdt));
     TRY(fdt_finish(fdt));
     return (int)fdt_totalsize(fdt);

@@ -6,6 +6,7 @@
 #include <arch/boot.h>
 #include <arch/sysregs.h>
 #include "monitor.h"
+#include "channel.h"
 #include "console.h"
 #include "version.h"
 #include "hyp.h"
@@ -151,6 +152,7 @@ static void stats_guest(struct guest *g)
                 (unsigned long)c->vgic.stats.maintenance, (unsigned long)c->vgic.stats.sgis_sent,
                 (unsigned long)c->vgic.stats.overflow);
     }
+    channel_print_stats(g);
 }
 
 static void cmd_stats(int argc, char **argv)
@@ -245,6 +247,7 @@ void hyp_print_info(void)
         pr_info("  reserved   0x%08llx-0x%08llx\n", host.rsv[i].base,
                 host.rsv[i].base + host.rsv[i].size);
     pr_info("  partita    0x%08llx-0x%08llx  %llu KiB\n", fs, fe, (fe - fs) >> 10);
+    channel_print_map();
     pr_info("  GICD 0x%08llx  GICC 0x%08llx  GICH 0x%08llx  GICV 0x%08llx\n",
             host.gic.gicd.base, host.gic.gicc.base, host.gic.gich.base, host.gic.gicv.base);
     pr_info("  UART %s 0x%08llx IRQ %lu\n", host.uart.path, host.uart.reg.base,

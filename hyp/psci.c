@@ -72,8 +72,11 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
     case PARTITA_HC_WATCHDOG:
         r[0] = (uint32_t)(e->watchdog_feed ? e->watchdog_feed(e->ctx) : -1);
         return true;
+    case PARTITA_HC_DOORBELL:
+        r[0] = (uint32_t)(e->doorbell ? e->doorbell(e->ctx, r[1]) : PSCI_INVALID_PARAMETERS);
+        return true;
     case PARTITA_HC_CALL_COUNT:
-        r[0] = 4;
+        r[0] = (PARTITA_HC_LAST & 0xff) + 1;
         return true;
     case PARTITA_HC_CALL_UID:
         /* UUID 5061726b-6974-6100-8000-000000000001 ("Partita") */

@@ -40,6 +40,8 @@
 #define PARTITA_HC_GUEST_INFO   0x86000001u  /* r0 = guest id, r1 = vCPUs, r2 = this vCPU */
 #define PARTITA_HC_STATS        0x86000002u  /* r1 = counter: r0:r1 = its 64-bit value */
 #define PARTITA_HC_WATCHDOG     0x86000003u  /* feed the watchdog: r0 = 0, or -1 if none */
+#define PARTITA_HC_DOORBELL     0x86000004u  /* r1 = channel: ring its other members; r0 = 0 or -2 */
+#define PARTITA_HC_LAST         0x86000004u  /* the highest call number but the 0xff00 ones */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u
@@ -73,6 +75,7 @@ struct psci_env {
     /* counter n of the calling vCPU (see PARTITA_STAT_*); false if none */
     bool (*stat)(void *ctx, uint32_t n, uint64_t *value);
     int (*watchdog_feed)(void *ctx);
+    int (*doorbell)(void *ctx, uint32_t channel);       /* 0 or PSCI_INVALID_PARAMETERS */
     uint32_t guest_id;
     void *ctx;
 };

@@ -3,9 +3,11 @@
  * B3.13.6, Table B3-22), as Jailhouse's traps.c does.  Each handler steps
  * the guest's PC itself when the instruction completes.
  */
+#include <stdio.h>
 #include <arch/sysregs.h>
 #include "traps.h"
 #include "console.h"
+#include "channel.h"
 #include "guest.h"
 #include "mmio.h"
 #include "percpu.h"
@@ -13,6 +15,28 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp.h"
+
+/* vcpu_get_reg/set_reg/skip_instr inline for the MMIO fast path */
+/* r0-r7, which no mode banks */
+static inline uint32_t vcpu_reg(struct vcpu *v, unsigned int n)
+{
+    return n < 8 ? v->regs.r[n] : vcpu_get_reg(v, n);
+}
+static inline void vcpu_set_reg_fast(struct vcpu *v, unsigned int n, uint32_t val)
+{
+    if (n < 8)
+        v->regs.r[n] = val;
+    else
+        vcpu_set_reg(v, n, val);
+}
+/* ARM state: no IT block to advance */
+static inline void vcpu_skip_instr_fast(struct vcpu *v, uint32_t hsr)
+{
+    if (!(v->regs.cpsr & PSR_T))
+        v->regs.pc += 4;
+    else
+        vcpu_skip_instr(v, hsr);
+}
 
 #define EC_UNKNOWN   0x00
 #define EC_WFX       0x01
@@ -203,6 +227,11 @@ static int env_watchdog_feed(void *ctx)
     return guest_watchdog_feed(((struct vcpu *)ctx)->guest);
 }
 
+static int env_doorbell(void *ctx, uint32_t channel)
+{
+    return channel_ring(((struct vcpu *)ctx)->guest, channel);
+}
+
 void vcpu_psci_init(struct vcpu *v)
 {
     v->psci = (struct psci_env){
@@ -211,7 +240,7 @@ void vcpu_psci_init(struct vcpu *v)
         .entry_valid = env_entry_valid, .power_on = env_power_on,
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
-        .stat = env_stat, .watchdog_feed = env_watchdog_feed,
+        .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
         .guest_id = v->guest->id, .ctx = v,
     };
 }
@@ -226,8 +255,8 @@ static void smccc_call(struct vcpu *v)
     uint32_t fn = v->regs.r[0];
     uint32_t oen = (fn >> 24) & 0x7f;   /* with the SMC64 bit 30 */
     if (oen == 6 && (fn & 0x80000000u)) {
-        uint32_t num = fn & 0xffff;     /* 0..3 and 0xff00..0xff03 exist */
-        if ((num > 3 && (num < 0xff00 || num > 0xff03)) ||
+        uint32_t num = fn & 0xffff;     /* 0..LAST and 0xff00..0xff03 exist */
+        if ((num > (PARTITA_HC_LAST & 0xffff) && (num < 0xff00 || num > 0xff03)) ||
             !psci_partita_call(&v->psci, v->regs.r))
             v->regs.r[0] = 0xffffffffu;
     } else if ((fn & 0x80000000u) && (oen == 0 || oen == 4)) {
@@ -305,7 +334,16 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, u
     uint64_t ipa = (uint64_t)(hpfar & 0xfffffff0u) << 8;
     if (!(hsr & HSR_DABT_S1PTW))
         ipa |= hdfar & 0xfff;
+    /* a permission fault (LPAE FSC 0b0011LL, B3.13.6) is a write to memory
+     * the guest may only read: a read-only channel */
+    bool perm = (HSR_DABT_FSC(hsr) & 0x3c) == 0x0c;
+    const char *chan = perm ? channel_at(v->guest->cfg, ipa) : NULL;
+    char buf[64];
+    if (chan)
+        snprintf(buf, sizeof(buf), "write to read-only channel '%s'", chan);
     const char *what = (hsr & HSR_DABT_S1PTW) ? "page-table walk outside its memory"
+                       : chan ? buf
+                       : perm ? "write to read-only memory"
                        : !(hsr & HSR_DABT_ISV) && mmio_owned(&v->guest->mmio, ipa)
                            ? "device access without a syndrome (LDM/STM/LDRD/exclusive)"
                        : (hsr & HSR_DABT_WNR) ? "write to unmapped memory"

@@ -1,6 +1,7 @@
 #ifndef HYP_TRAPS_H
 #define HYP_TRAPS_H
 #include <stdint.h>
+#include <arch/sysregs.h>
 #include "vcpu.h"
 
 typedef void (*trap_fn)(struct vcpu *v, uint32_t hsr);

@@ -16,7 +16,6 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 #include <stdbool.h>
-#include <arch/sysregs.h>
 #include "vgic/vgic.h"
 #include "psci.h"
 
@@ -101,30 +100,10 @@ static inline uint64_t vcpu_exits(const struct vcpu *v)
 /* The guest's view of Rn in its current mode (banked SP, LR, FIQ r8-r12) */
 uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n);
 void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val);
-/* The same, inline for r0-r7, which no mode banks (the trap fast paths) */
-static inline uint32_t vcpu_reg(struct vcpu *v, unsigned int n)
-{
-    return n < 8 ? v->regs.r[n] : vcpu_get_reg(v, n);
-}
-static inline void vcpu_set_reg_fast(struct vcpu *v, unsigned int n, uint32_t val)
-{
-    if (n < 8)
-        v->regs.r[n] = val;
-    else
-        vcpu_set_reg(v, n, val);
-}
 /* Did a trapped instruction pass its condition check (B3.13.4)? */
 bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr);
 /* Step past the trapped instruction: 16/32-bit length, Thumb IT state */
 void vcpu_skip_instr(struct vcpu *v, uint32_t hsr);
-/* The same, inline for ARM state (no IT block to advance) */
-static inline void vcpu_skip_instr_fast(struct vcpu *v, uint32_t hsr)
-{
-    if (!(v->regs.cpsr & PSR_T))
-        v->regs.pc += 4;
-    else
-        vcpu_skip_instr(v, hsr);
-}
 void vcpu_inject_undef(struct vcpu *v);
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write);
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va);

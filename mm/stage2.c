@@ -6,6 +6,10 @@
 #define S2_MEMATTR(x) ((uint64_t)(x) << 2)
 #define S2_MA_NORMAL  S2_MEMATTR(0xf)    /* outer WB, inner WB (B3.6.2) */
 #define S2_MA_DEVICE  S2_MEMATTR(0x1)    /* device */
+/* outer and inner non-cacheable: whatever cacheability a guest's stage 1
+ * asks for, the combination is non-cacheable (B3.8.2 "Combining..."), so
+ * two guests sharing memory never see each other's stale cache lines */
+#define S2_MA_NC      S2_MEMATTR(0x5)
 #define S2_HAP_R      (1ull << 6)
 #define S2_HAP_W      (1ull << 7)
 #define S2_SH_INNER   (3ull << 8)
@@ -20,7 +24,10 @@
 static uint64_t s2_desc_attrs(unsigned int attrs)
 {
     uint64_t d = S2_AF;
-    d |= (attrs & S2_DEVICE) ? S2_MA_DEVICE : (S2_MA_NORMAL | S2_SH_INNER);
+    if (attrs & S2_DEVICE)
+        d |= S2_MA_DEVICE;
+    else
+        d |= ((attrs & S2_NOCACHE) ? S2_MA_NC : S2_MA_NORMAL) | S2_SH_INNER;
     if (attrs & S2_READ)
         d |= S2_HAP_R;
     if (attrs & S2_WRITE)
@@ -41,6 +48,8 @@ static unsigned int s2_attrs_of(uint64_t d)
         a |= S2_EXEC;
     if ((d & S2_MEMATTR(0xf)) == S2_MA_DEVICE)
         a |= S2_DEVICE;
+    if ((d & S2_MEMATTR(0xf)) == S2_MA_NC)
+        a |= S2_NOCACHE;
     return a;
 }
 

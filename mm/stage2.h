@@ -13,6 +13,7 @@
 #define S2_WRITE   (1u << 1)
 #define S2_EXEC    (1u << 2)
 #define S2_DEVICE  (1u << 3)     /* device memory instead of normal WB */
+#define S2_NOCACHE (1u << 4)     /* normal non-cacheable: shared between guests */
 #define S2_RW      (S2_READ | S2_WRITE)
 #define S2_RWX     (S2_READ | S2_WRITE | S2_EXEC)
 

@@ -7,6 +7,8 @@ nanosecond, so every number is an exact, repeatable instruction count:
 
   native   the guest ELF straight on QEMU's virt board (SVC, no hypervisor), -smp 1
   partita  build/bench/images/bench.bin: the guest on two vCPUs, -smp 2
+  doorbell build/bench/images/doorbell.bin: two guests on one channel, -smp 2,
+           the doorbell's latency from the ring to the peer's IRQ vector
   boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
            only reports its first instruction's CNTPCT; then the monitor's
            `info` gives the footprint
@@ -66,6 +68,11 @@ DESCRIPTIONS = {
     "ipi_latency": "virtual IPI end to end (send + recv), target busy",
     "wfi_wake_ipi": "virtual IPI, receiver in WFI: target CPU's instructions to its IRQ vector",
     "ipi_latency_wfi": "virtual IPI end to end (send + wake), target in WFI",
+    "doorbell_hvc_send": "channel doorbell, sender: PARTITA_HC_DOORBELL hypercall round trip",
+    "doorbell_mmio_send": "channel doorbell, sender: store to the doorbell page, trapped",
+    "doorbell_wake": "channel doorbell, peer in WFI: its instructions to its IRQ vector",
+    "doorbell_latency_hvc": "channel doorbell end to end: hypercall to the peer's IRQ vector",
+    "doorbell_latency_mmio": "channel doorbell end to end: doorbell-page store to the peer's IRQ vector",
     "hyp_text": "hypervisor text + rodata (bytes)",
     "hyp_data": "hypervisor data (bytes)",
     "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
@@ -201,6 +208,14 @@ def run_partita():
     return parse_bench(out, "[bench] ")
 
 
+def run_doorbell():
+    r = qemu_partita("doorbell.bin", 2)
+    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
+    if "halted (PSCI SYSTEM_OFF)" not in out:
+        raise BenchError("the doorbell benchmark did not finish:\n" + out[-4000:])
+    return parse_bench(out, "[bench] ")
+
+
 def run_boot():
     r = qemu_partita("boot.bin", 1)
     out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
@@ -275,6 +290,11 @@ def collect():
     errors += ["partita: " + x for x in e]
     times.append("partita %.1f s" % (time.monotonic() - t))
     t = time.monotonic()
+    doorbell, e = run_doorbell()
+    errors += ["doorbell: " + x for x in e]
+    times.append("doorbell %.1f s" % (time.monotonic() - t))
+    partita.update(doorbell)
+    t = time.monotonic()
     boot, e, info = run_boot()
     errors += ["boot: " + x for x in e]
     times.append("boot %.1f s" % (time.monotonic() - t))
@@ -306,6 +326,8 @@ def records(partita, native):
 ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "mmio_gicd_isenabler_write", "mmio_uart_fr_read", "s2_fault_roundtrip",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
+         "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
+         "doorbell_latency_mmio",
          "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "boot_first_insn",
          "boot_first_insn_min", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",

@@ -11,7 +11,8 @@ fi
 
 PKGS="make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi device-tree-compiler \
 qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest \
-u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-14-dev"
+u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-14-dev \
+gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
 
 missing=""
 for p in $PKGS; do

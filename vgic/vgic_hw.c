@@ -9,6 +9,7 @@
 #include "vgic_lr.h"
 #include "gic.h"
 #include "hyp/console.h"
+#include "hyp/channel.h"
 #include "hyp/guest.h"
 #include "hyp/hyp.h"
 #include "hyp/percpu.h"
@@ -142,6 +143,8 @@ void vgic_guest_init(struct guest *g)
     for (unsigned int i = 0; i < c->npt_irqs; i++)
         if (c->pt_irqs[i] + 1 > nr)
             nr = c->pt_irqs[i] + 1;
+    if (channel_max_doorbell(c) + 1 > nr)
+        nr = channel_max_doorbell(c) + 1;      /* channel doorbells are virtual SPIs */
     struct vgic_cpu *cpus[VGIC_MAX_VCPUS];
     for (unsigned int i = 0; i < c->ncpus; i++)
         cpus[i] = &g->vcpu[i].vgic;

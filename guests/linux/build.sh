@@ -3,9 +3,11 @@
 #
 # Builds the Linux guest payload from Debian bookworm's armhf packages:
 #   OUTDIR/zImage          the kernel of linux-image-<abi>-armmp, as shipped
-#   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4
+#   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev
 #                          modules of that kernel + /init and
 #                          /etc/partita/shutdown (this directory's init, shutdown)
+#                          + /usr/bin/partita-chan (partita-chan.c, built
+#                          statically with Debian's armhf cross compiler)
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -18,7 +20,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Modules wanted in the initramfs; their dependencies are added from the
 # modules' own "depends=" info and loaded first. crc32c_generic: ext4 and jbd2
 # ask the crypto API for "crc32c" (metadata_csum, journal checksums).
-MODULES="virtio_mmio virtio_blk crc32c_generic ext4"
+# evdev: channel doorbells reach partita-chan as key events (gpio-keys).
+MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev"
 
 log() { echo "linux-guest: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -34,7 +37,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 fi
 
-for tool in dpkg dpkg-deb cpio gzip awk; do
+XCC=${XCC:-arm-linux-gnueabihf-gcc}
+for tool in dpkg dpkg-deb cpio gzip awk "$XCC"; do
 	command -v "$tool" >/dev/null || die "$tool not found"
 done
 
@@ -208,6 +212,10 @@ install -m 0755 "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
+# The channel program: static, so it needs nothing of the initramfs.
+log "building partita-chan with $XCC"
+"$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../lib" -o "$root/usr/bin/partita-chan" \
+	"$here/partita-chan.c" || die "cannot build partita-chan"
 # The kernel opens /dev/console before /init runs (/init reopens it from
 # devtmpfs if this node could not be made).
 mknod -m 0600 "$root/dev/console" c 5 1 2>/dev/null ||

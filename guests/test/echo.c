@@ -1,10 +1,12 @@
 /*
  * Console guest: answers every line typed at it with "<name> got: <line>",
  * reading its PL011 by interrupt (RX and receive-timeout, SPI 1 = INTID 33).
- * "exit" powers it off, "reset" asks for a system reset.
+ * "exit" powers it off, "reset" asks for a system reset.  Given a channel
+ * (bootargs "channel=IPA,SIZE,DOORBELL"), it also answers every message on
+ * it, as guests/test/chanpeer.c does (the demo's Linux talks to it).
  */
 #include <string.h>
-#include "guest.h"
+#include "chan.h"
 
 #define GICD_CTLR      (GICD_BASE + 0x000)
 #define GICD_ISENABLER (GICD_BASE + 0x100)
@@ -21,6 +23,8 @@ static char line[128];
 static volatile unsigned int len, lines_ready;
 static char ready[128];
 static unsigned int rx_irqs;
+static struct chan ch;
+static bool chan_on;
 
 void guest_irq_handler(uint32_t *frame)
 {
@@ -56,11 +60,21 @@ void guest_main(uint32_t dtb)
     mmio_write32(GICC_PMR, 0xf0);
     mmio_write32(GICC_CTLR, 1);
     mmio_write32(UART_IMSC, (1 << 4) | (1 << 6));
+    chan_on = chan_setup(&ch);
     gprintf("%s %lu ready\n", name, (unsigned long)info.r0);
-    __asm__ volatile("cpsie i");
+    if (chan_on)
+        gprintf("%s: answering on channel %u\n", name, ch.id);
     for (;;) {
-        while (!lines_ready)
-            __asm__ volatile("wfi");
+        /* IRQs masked from the checks to the WFI: an interrupt after them
+         * still ends the WFI (B1.8.12), then is taken */
+        __asm__ volatile("cpsid i" ::: "memory");
+        if (chan_on)
+            chan_answer(&ch, name);
+        if (!lines_ready)
+            __asm__ volatile("wfi" ::: "memory");
+        __asm__ volatile("cpsie i" ::: "memory");
+        if (!lines_ready)
+            continue;
         gprintf("%s %lu got: %s (rx irqs %u)\n", name, (unsigned long)info.r0, ready, rx_irqs);
         if (strcmp(ready, "exit") == 0)
             return;

@@ -29,7 +29,7 @@
  * results are identical from run to run (scripts/bench.py checks).
  */
 #include <string.h>
-#include "guest.h"
+#include "chan.h"
 
 #define GICD_CTLR       (GICD_BASE + 0x000)
 #define GICD_TYPER      (GICD_BASE + 0x004)
@@ -74,6 +74,7 @@ uint32_t loop_ldr2(uint32_t n, uint32_t a, uint32_t b);
 uint32_t read_pair(uint32_t n, uint32_t a, uint32_t b);
 void eoi_round(uint32_t out[2]);
 void ipi_round(uint32_t out[2], uint32_t sgir);
+void doorbell_round(uint32_t out[2], uint32_t how, uint32_t arg);
 void bench_irq(uint32_t lo, uint32_t hi);
 
 static bool native;
@@ -117,6 +118,18 @@ static inline uint32_t cntv_ctl(void)
     return v;
 }
 
+/*
+ * Doorbell benchmark (tests/bench/configs/doorbell.dts): two guests on one
+ * channel, each with its own CNTVOFF.  The peer publishes each IRQ stamp
+ * in the channel memory on the physical counter's timebase; the sender
+ * converts its own stamps the same way.
+ */
+struct db_shared {
+    volatile uint32_t ready, count, stamp;
+};
+static struct db_shared *db_shared;     /* set in the peer only */
+static uint32_t db_voff;                /* CNTPCT - CNTVCT, low word */
+
 void bench_irq(uint32_t lo, uint32_t hi)
 {
     unsigned int cpu = cpu_id() & 1;
@@ -124,6 +137,10 @@ void bench_irq(uint32_t lo, uint32_t hi)
     uint32_t id = iar & 0x3ff;
     if (id == VTIMER)
         cntv_ctl_set(0);            /* drop the level before the EOI */
+    if (db_shared) {
+        db_shared->stamp = lo + db_voff;
+        db_shared->count++;
+    }
     irq_stamp[cpu] = lo;
     irq_id[cpu] = id;
     irq_count[cpu]++;
@@ -437,6 +454,99 @@ void guest_secondary(unsigned int cpu)
     dsb();
 }
 
+/* ---- channel doorbells: ring (hypercall or doorbell page) to the peer's vector ---- */
+
+/* CNTPCT - CNTVCT exactly: both read within one tick of the physical counter */
+static uint32_t counter_offset(void)
+{
+    for (;;) {
+        uint64_t p0 = cntpct(), v = cntvct(), p1 = cntpct();
+        if (p0 == p1)
+            return (uint32_t)(p0 - v);
+    }
+}
+
+static void doorbell_peer(struct chan *c)
+{
+    irq_sled_target = (uint32_t)irq_sled_end;
+    db_voff = counter_offset();
+    db_shared = (struct db_shared *)c->ipa;
+    db_shared->ready = 1;
+    dsb();
+    irq_on();
+    for (;;)
+        wfi();                      /* the sender ends the run (its SYSTEM_OFF) */
+}
+
+struct db_sums { uint64_t send, recv; };
+
+static void doorbell_measure(struct chan *c, uint32_t how, uint32_t arg, struct db_sums *s,
+                             unsigned int blocks)
+{
+    volatile struct db_shared *sh = (volatile struct db_shared *)c->ipa;
+    uint32_t out[2], voff = counter_offset();
+    memset(s, 0, sizeof(*s));
+    for (int r = -1; r < 16 * (int)blocks; r++) {   /* round -1: warm-up */
+        anchor();
+        uint32_t n = sh->count;
+        dither(r & 15);
+        doorbell_round(out, how, arg);
+        for (int i = 0; sh->count == n && i < 1000; i++)
+            yield();
+        if (sh->count == n)
+            gprintf("BENCHERR doorbell: round %d (how %lu) not received\n", r,
+                    (unsigned long)how);
+        if (r < 0)
+            continue;
+        s->send += out[1] - out[0];
+        s->recv += sh->stamp - (out[1] + voff);
+    }
+}
+
+/*
+ * As the IPI benchmark: the peer's vCPU sleeps in WFI (in Partita), the
+ * sender YIELDs right after t1, so the peer's instructions follow at once
+ * on the one instruction clock.  send: the ring's round trip; wake: the
+ * peer's instructions from t1 to its vector (the window t1..stamp spans
+ * 1 + wake + IRQ_STUB_INSNS + 1 instructions); latency = send + wake.
+ */
+static void bench_doorbell(struct chan *c)
+{
+    const unsigned int blocks = 8;
+    volatile struct db_shared *sh = (volatile struct db_shared *)c->ipa;
+    struct db_sums hvc_s, mmio_s;
+    for (int i = 0; !sh->ready && i < 1000000; i++)
+        yield();
+    if (!sh->ready) {
+        gprintf("BENCHERR doorbell: the peer never came up\n");
+        return;
+    }
+    for (int i = 0; i < 16; i++)
+        yield();                    /* let it reach its WFI */
+    uint64_t pair = 0;
+    uint32_t out[2];
+    for (unsigned int j = 0; j < 16; j++) {
+        anchor();
+        dither(j);
+        doorbell_round(out, 0, 0);
+        pair += out[1] - out[0];
+    }
+    doorbell_measure(c, 1, c->id, &hvc_s, blocks);
+    doorbell_measure(c, 2, c->db + CHAN_DB_RING, &mmio_s, blocks);
+    int64_t send_h = (int64_t)hvc_s.send - blocks * pair;
+    int64_t send_m = (int64_t)mmio_s.send - blocks * pair;
+    int64_t wake_h = (int64_t)hvc_s.recv - blocks * (IRQ_STUB_INSNS + 2);
+    int64_t wake_m = (int64_t)mmio_s.recv - blocks * (IRQ_STUB_INSNS + 2);
+    report("doorbell_hvc_send", send_h, blocks, "insns", 16 * blocks);
+    report("doorbell_mmio_send", send_m, blocks, "insns", 16 * blocks);
+    report("doorbell_wake", wake_h, blocks, "insns", 16 * blocks);
+    report("doorbell_latency_hvc", send_h + wake_h, blocks, "insns", 16 * blocks);
+    report("doorbell_latency_mmio", send_m + wake_m, blocks, "insns", 16 * blocks);
+    if (wake_h != wake_m)
+        gprintf("BENCHINFO doorbell: wake after the hypercall %lld, after the store %lld\n",
+                (long long)wake_h / blocks, (long long)wake_m / blocks);
+}
+
 /* ---- CPU-bound workloads (compare with the native run) ---- */
 
 static uint32_t __attribute__((noinline)) work_int(uint32_t n)
@@ -503,12 +613,23 @@ void guest_main(uint32_t dtb)
     ncpus = native ? 1 : hvc_call(PARTITA_GUEST_INFO, 0, 0, 0).r1;
     gprintf("BENCHINFO mode %s, %u vCPU%s, CNTFRQ %lu\n", native ? "native" : "partita",
             ncpus, ncpus == 1 ? "" : "s", (unsigned long)cntfrq());
-    report_boot();
+    bool doorbell = !native && strstr(guest_dt.bootargs, "doorbell");
+    if (!doorbell)
+        report_boot();
     mmio_write32(GICD_CTLR, 1);
     cpu_if_init();
     *(volatile uint8_t *)(GICD_IPRIORITYR + VTIMER) = 0x80;
     mmio_write32(GICD_ISENABLER, 1u << VTIMER);
     irq_off();
+
+    struct chan ch;
+    if (doorbell && chan_setup(&ch)) {
+        if (ch.member == 1)
+            doorbell_peer(&ch);
+        bench_doorbell(&ch);
+        gprintf("BENCH done\n");
+        return;
+    }
 
     if (strstr(guest_dt.bootargs, "boot-only")) {
         /*

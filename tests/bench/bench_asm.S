@@ -250,3 +250,46 @@ ipi_round:
 3:  stm     r0, {r4, r6}
     pop     {r4-r7, pc}
     .ltorg
+
+/*
+ * void doorbell_round(uint32_t out[2], uint32_t how, uint32_t arg): t0, a
+ * channel doorbell, t1, then YIELD as ipi_round does, so that the peer
+ * guest's vCPU runs next.  how 1: the hypercall PARTITA_HC_DOORBELL for
+ * channel arg; 2: a store to the doorbell page at arg; 0: neither (the
+ * counter-read overhead).  out = {t0, t1} (low words).
+ */
+    .align  2
+    .globl  doorbell_round
+    .type   doorbell_round, %function
+doorbell_round:
+    push    {r4-r8, lr}
+    mov     r8, r0
+    cmp     r1, #1
+    beq     1f
+    cmp     r1, #2
+    beq     2f
+    isb
+    mrrc    p15, 1, r4, r5, c14
+    isb
+    mrrc    p15, 1, r6, r7, c14
+    yield
+    b       3f
+1:  mov     r1, r2
+    ldr     r0, =0x86000004         @ PARTITA_HC_DOORBELL
+    isb
+    mrrc    p15, 1, r4, r5, c14
+    hvc     #0
+    isb
+    mrrc    p15, 1, r6, r7, c14
+    yield
+    b       3f
+2:  mov     r3, #1
+    isb
+    mrrc    p15, 1, r4, r5, c14
+    str     r3, [r2]
+    isb
+    mrrc    p15, 1, r6, r7, c14
+    yield
+3:  stm     r8, {r4, r6}
+    pop     {r4-r8, pc}
+    .ltorg

@@ -1,6 +1,7 @@
 """An unmodified Debian kernel as a guest (issue 6): Linux with 2 vCPUs
 beside the bare-metal real-time guest in the demo partition, its console
-reached with Ctrl-A, CPU hotplug, reboot and poweroff, device passthrough of
+reached with Ctrl-A, its channel to the echo guest (partita-chan), CPU
+hotplug, reboot and poweroff, device passthrough of
 a virtio-mmio disk, and the boot time against the same kernel run natively.
 """
 import os
@@ -65,6 +66,14 @@ def test_demo_linux_beside_realtime_guest(qemu, image):
                         "grep -icE 'oops|bug:|warning|timeout|call trace'")
     assert out[-1].strip() == "0", out
 
+    # the channel to the echo guest, as the README tells a user to try it
+    out, rc = shell(vm, "partita-chan send hello")
+    assert rc == 0 and re.match(r"reply \d+: HELLO$", out[-1]), out
+    assert re.search(r"\[echo\] echo: channel 0 message \d+: 'hello'", vm.output)
+    out, rc = shell(vm, "partita-chan ping -n 20")
+    assert rc == 0 and "20 of 20 replies correct" in out[-1], out
+    assert "doorbells by interrupt" in out[-1], out
+
     # CPU hotplug through sysfs: PSCI CPU_OFF and CPU_ON
     out, rc = shell(vm, "echo 0 > /sys/devices/system/cpu/cpu1/online; "
                         "cat /sys/devices/system/cpu/online")
@@ -83,6 +92,10 @@ def test_demo_linux_beside_realtime_guest(qemu, image):
     vm.sendline("")
     out, rc = shell(vm, "cat /sys/devices/system/cpu/online")
     assert out[-1].strip() == "0-1", out
+    # the channel outlives a restart of one end: the rings' indices live in
+    # the shared memory, so the new Linux goes on where the old one stopped
+    out, rc = shell(vm, "partita-chan send again")
+    assert rc == 0 and re.match(r"reply \d+: AGAIN$", out[-1]), out
     # poweroff: halted in `list`
     vm.sendline("poweroff")
     vm.expect(r"guest 'linux' halted \(PSCI SYSTEM_OFF\)", timeout=60)

@@ -151,6 +151,9 @@ def test_invalid_configuration(qemu, image):
         r"config: error: guest 'two': property 'cpus': CPU 1 is already given to guest 'one'",
         r"config: error: guest 'two': property 'kernel-format': \"elf\"",
         r"config: warning: guest 'two': property 'colour': unknown property",
+        r"config: error: guest 'one': property 'chat/ipa': 0x40000000-0x40011000 collides "
+        r"with the guest's own RAM",
+        r"config: error: guest 'two': property 'chat/access': \"wo\": use \"rw\" or \"ro\"",
         r"error: configuration has \d+ errors: no guest started",
     ]
     for w in want:

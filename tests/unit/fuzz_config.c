@@ -84,7 +84,7 @@ static void report(void *ctx, bool is_error, const char *msg)
     struct tally *t = ctx;
     size_t n = strlen(msg);
     CHECK(n > 0 && n < 256);
-    CHECK(strncmp(msg, "guest '", 7) == 0);
+    CHECK(strncmp(msg, "guest '", 7) == 0 || strncmp(msg, "channel '", 9) == 0);
     CHECK(!strchr(msg, '\n'));
     t->errors += is_error;
 }
@@ -111,7 +111,22 @@ static void check_accepted(const struct config_host *h, const uint8_t *blob, siz
         if (g->format == KERNEL_RAW)
             CHECK((uint64_t)g->load_offset + g->kernel_size <= g->mem_size &&
                   g->entry_offset < g->mem_size);
+        /* channels: Stage-2 maps them and the doorbell page without failing */
+        CHECK(g->nchannels <= GUEST_MAX_CHANNELS);
+        for (unsigned int k = 0; k < g->nchannels; k++) {
+            const struct guest_channel *c = &g->channels[k];
+            CHECK(!c->parse_error && c->size && !(c->ipa & 0xfff) && !(c->size & 0xfff));
+            CHECK((uint64_t)c->ipa + c->size + CHANNEL_DOORBELL_SIZE <= (1ull << 32));
+            CHECK(c->ipa >= guest_ram_ipa(g) + g->mem_size ||
+                  c->ipa + c->size + CHANNEL_DOORBELL_SIZE <= guest_ram_ipa(g));
+            CHECK(c->doorbell >= 32 && c->doorbell <= CHANNEL_SPI_MAX);
+            CHECK(c->id < sys.nchannels && c->member < sys.channels[c->id].nmembers);
+            CHECK(c->base >= h->hyp_end || c->base + c->size <= h->hyp_start);
+        }
     }
+    CHECK(sys.nchannels <= CHANNEL_MAX);
+    for (unsigned int i = 0; i < sys.nchannels; i++)
+        CHECK(sys.channels[i].nmembers >= 2 && sys.channels[i].nmembers <= CHANNEL_MAX_MEMBERS);
 }
 
 static void write_guest_dts(const void *host_fdt)

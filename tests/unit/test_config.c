@@ -59,13 +59,19 @@ struct want {
     const char *guest, *prop, *text;
 };
 
+/* want.guest "channel:NAME" stands for a line about channel NAME */
 static bool line_matches(const struct line *l, const struct want *w)
 {
     char prefix[128];
+    const char *kind = "guest", *name = w->guest;
+    if (strncmp(name, "channel:", 8) == 0) {
+        kind = "channel";
+        name += 8;
+    }
     if (w->prop)
-        snprintf(prefix, sizeof(prefix), "guest '%s': property '%s': ", w->guest, w->prop);
+        snprintf(prefix, sizeof(prefix), "%s '%s': property '%s': ", kind, name, w->prop);
     else
-        snprintf(prefix, sizeof(prefix), "guest '%s': ", w->guest);
+        snprintf(prefix, sizeof(prefix), "%s '%s': ", kind, name);
     return strncmp(l->text, prefix, strlen(prefix)) == 0 &&
            strstr(l->text + strlen(prefix), w->text) != NULL;
 }
@@ -78,8 +84,9 @@ static void expect_lines(bool errors, const struct want *w)
     for (int i = 0; i < nlines; i++) {
         if (strchr(lines[i].text, '\n'))
             fail_msg("a report line with a newline: \"%s\"", lines[i].text);
-        if (strncmp(lines[i].text, "guest '", 7) != 0)
-            fail_msg("a report line that names no guest: \"%s\"", lines[i].text);
+        if (strncmp(lines[i].text, "guest '", 7) != 0 &&
+            strncmp(lines[i].text, "channel '", 9) != 0)
+            fail_msg("a report line that names no guest or channel: \"%s\"", lines[i].text);
         have += lines[i].error == errors;
     }
     for (; w[n].guest; n++) {
@@ -1156,6 +1163,203 @@ static void test_every_error_reported(void **state)
            { "bare0", "cpus", "CPU 3 is already given to guest 'rtos0'" });
 }
 
+
+/* ---- channels ---- */
+
+static void del_node(void *b, const char *path)
+{
+    assert_int_equal(fdt_del_node(b, gnode(b, path)), 0);
+}
+
+static void test_channels_parsed(void **state)
+{
+    void *b = cfg("config-channels");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.nchannels, 2);
+    const struct channel_config *c0 = &sys.channels[0], *c1 = &sys.channels[1];
+    assert_string_equal(c0->name, "chan0");
+    assert_int_equal(c0->base, 0x5f000000);
+    assert_int_equal(c0->size, 0x10000);
+    assert_int_equal(c0->nmembers, 2);
+    assert_string_equal(c1->name, "log");
+    assert_int_equal(c1->base, 0x5f100000);             /* 64-bit cells */
+    assert_int_equal(c1->size, 0x4000);
+
+    const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *lg = guest("logger");
+    assert_int_equal(lx->nchannels, 1);
+    assert_string_equal(lx->channels[0].name, "chan0");
+    assert_int_equal(lx->channels[0].id, 0);
+    assert_int_equal(lx->channels[0].member, 0);
+    assert_int_equal(lx->channels[0].ipa, 0x70000000);
+    assert_int_equal(lx->channels[0].base, 0x5f000000);
+    assert_int_equal(lx->channels[0].size, 0x10000);
+    assert_int_equal(lx->channels[0].doorbell, 64);
+    assert_false(lx->channels[0].read_only);            /* access = "rw" */
+    assert_int_equal(rt->nchannels, 2);
+    assert_int_equal(rt->channels[0].member, 1);
+    assert_int_equal(rt->channels[0].ipa, 0x60000000);
+    assert_false(rt->channels[0].read_only);            /* rw by default */
+    assert_int_equal(rt->channels[1].id, 1);
+    assert_int_equal(rt->channels[1].member, 0);
+    assert_int_equal(rt->channels[1].doorbell, 41);
+    assert_int_equal(lg->nchannels, 1);
+    assert_true(lg->channels[0].read_only);
+    assert_int_equal(lg->channels[0].member, 1);
+    /* members point back at the guests' slots */
+    assert_int_equal(c1->members[0].guest, 1);
+    assert_int_equal(c1->members[0].slot, 1);
+    assert_int_equal(c1->members[1].guest, 2);
+    assert_int_equal(c1->members[1].slot, 0);
+    /* the guest checks are not disturbed: no channel node counts as a guest */
+    assert_int_equal(sys.nguests, 3);
+}
+
+static void test_channel_memory_errors(void **state)
+{
+    void *b = cfg("config-channels");
+    set_cells(b, "chan0", "memory", 2, 0x5f000800, 0x10000);
+    set_cells(b, "log", "memory", 2, 0x5f100000, 0);
+    EXPECT(load_free(b),
+           { "channel:chan0", "memory", "4 KiB aligned" },
+           { "channel:log", "memory", "size is 0" });
+
+    b = cfg("config-channels");
+    set_cells(b, "chan0", "memory", 2, 0x30000000, 0x10000);        /* flash */
+    set_cells(b, "log", "memory", 2, 0x40100000, 0x4000);
+    EXPECT(load_free(b),
+           { "channel:chan0", "memory", "0x30000000-0x30010000 is outside host RAM" },
+           { "channel:log", "memory", "overlaps the hypervisor" });
+
+    b = cfg("config-channels");
+    set_cells(b, "chan0", "memory", 2, 0x50ff0000, 0x20000);
+    set_cells(b, "log", "memory", 2, 0x51000000, 0x4000);
+    EXPECT(load_free(b),
+           { "channel:chan0", "memory", "overlaps the memory of guest 'linux'" },
+           { "channel:log", "memory", "overlaps the memory of channel 'chan0'" });
+
+    b = cfg("config-channels");
+    del(b, "chan0", "memory");
+    set_cells(b, "log", "memory", 2, 0x5f100000, 0x80001000);
+    EXPECT(load_free(b),
+           { "channel:chan0", "memory", "missing" },
+           { "channel:log", "memory", "more than 2 GiB" });
+}
+
+static void test_channel_members(void **state)
+{
+    void *b = cfg("config-channels");
+    assert_true(fdt_add_subnode(b, gnode(b, "chan0"), "nosuch") >= 0);
+    del_node(b, "log/logger");
+    EXPECT(load_free(b),
+           { "channel:chan0", "nosuch", "no guest of that name" },
+           { "channel:log", NULL, "needs at least two guests (has 1)" });
+
+    b = cfg("config-channels");
+    del(b, "chan0/linux", "ipa");
+    del(b, "chan0/rt", "doorbell");
+    set_str(b, "log/logger", "access", "wo");
+    EXPECT(load_free(b),
+           { "linux", "chan0/ipa", "missing" },
+           { "rt", "chan0/doorbell", "missing" },
+           { "logger", "log/access", "\"wo\": use \"rw\" or \"ro\"" });
+}
+
+static void test_channel_ipa_errors(void **state)
+{
+    void *b = cfg("config-channels");
+    set_cells(b, "chan0/linux", "ipa", 1, 0x70000800);
+    set_cells(b, "chan0/rt", "ipa", 1, 0x40ff0000);         /* its RAM */
+    set_cells(b, "log/logger", "ipa", 1, 0x49000000);       /* identity-mapped RAM */
+    EXPECT(load_free(b),
+           { "linux", "chan0/ipa", "0x70000800 is not 4 KiB aligned" },
+           { "rt", "chan0/ipa", "collides with the guest's own RAM" },
+           { "logger", "log/ipa", "collides with the guest's own RAM" });
+
+    b = cfg("config-channels");
+    set_cells(b, "chan0/linux", "ipa", 1, 0x09000000);
+    set_cells(b, "chan0/rt", "ipa", 1, 0x07ff0000);         /* doorbell page on the GICD */
+    set_cells(b, "log/logger", "ipa", 1, 0xffffe000);       /* 16 KiB + 4 KiB past 4 GiB */
+    EXPECT(load_free(b),
+           { "linux", "chan0/ipa", "collides with the guest's own UART" },
+           { "rt", "chan0/ipa", "0x7ff0000-0x8001000 collides with the guest's own GIC "
+                                "distributor" },
+           { "logger", "log/ipa", "passes the 4 GiB IPA space" });
+
+    b = cfg("config-channels");
+    set_cells(b, "chan0/linux", "ipa", 1, 0x09000000 + 0x8000);    /* over its rtc */
+    set_cells(b, "log/rt", "ipa", 1, 0x60010000);           /* chan0's doorbell page */
+    EXPECT(load_free(b),
+           { "linux", "chan0/ipa", "collides with its passthrough range 0x9010000" },
+           { "rt", "log/ipa", "collides with channel 'chan0'" });
+}
+
+static void test_channel_doorbell_errors(void **state)
+{
+    void *b = cfg("config-channels");
+    set_cells(b, "chan0/linux", "doorbell", 1, 34);         /* its passthrough rtc */
+    set_cells(b, "chan0/rt", "doorbell", 1, 27);            /* a PPI */
+    set_cells(b, "log/logger", "doorbell", 1, 256);
+    EXPECT(load_free(b),
+           { "linux", "chan0/doorbell", "interrupt 34 is passed through to the guest" },
+           { "rt", "chan0/doorbell", "interrupt 27 is not an SPI of the virtual GIC (32-255)" },
+           { "logger", "log/doorbell", "interrupt 256 is not an SPI" });
+
+    b = cfg("config-channels");
+    set_cells(b, "chan0/linux", "doorbell", 1, 33);
+    set_cells(b, "log/rt", "doorbell", 1, 40);              /* chan0's in the same guest */
+    set_cells(b, "log/logger", "doorbell", 2, 50, 51);
+    EXPECT(load_free(b),
+           { "linux", "chan0/doorbell", "interrupt 33 is the guest's own emulated UART" },
+           { "rt", "log/doorbell", "interrupt 40 is already the doorbell of channel 'chan0'" },
+           { "logger", "log/doorbell", "must be one 32-bit cell" });
+
+    /* the same INTID in two different guests is fine: each has its own vGIC */
+    b = cfg("config-channels");
+    set_cells(b, "chan0/rt", "doorbell", 1, 64);
+    EXPECT_OK(load_free(b));
+}
+
+static void test_channel_unknown_properties(void **state)
+{
+    void *b = cfg("config-channels");
+    set_cells(b, "chan0", "size", 1, 4096);
+    set_cells(b, "chan0/rt", "irq", 1, 40);
+    EXPECT_OK(load(b));
+    EXPECT_WARNINGS({ "channel:chan0", "size", "unknown property" },
+                    { "rt", NULL, "chan0/irq: unknown property" });
+    free(b);
+}
+
+static void test_channel_limits(void **state)
+{
+    /* a guest in more channels than it has doorbell pages for */
+    void *b = cfg("config-channels");
+    int root = fdt_path_offset(b, "/partita");
+    for (int i = 0; i < GUEST_MAX_CHANNELS; i++) {
+        char n[24];
+        snprintf(n, sizeof(n), "extra%d", i);
+        int c = fdt_add_subnode(b, root, n);
+        assert_true(c >= 0);
+        assert_int_equal(fdt_setprop_string(b, c, "compatible", "partita,channel"), 0);
+        fdt32_t mem[2] = { cpu_to_fdt32(0x5e000000 + i * 0x10000), cpu_to_fdt32(0x1000) };
+        assert_int_equal(fdt_setprop(b, c, "memory", mem, 8), 0);
+        for (int g = 0; g < 2; g++) {
+            int m = fdt_add_subnode(b, c, g ? "rt" : "linux");
+            assert_true(m >= 0);
+            assert_int_equal(fdt_setprop_u32(b, m, "ipa", 0x80000000u + i * 0x100000), 0);
+            assert_int_equal(fdt_setprop_u32(b, m, "doorbell", 100 + i), 0);
+        }
+    }
+    /* fdt_add_subnode puts each first: extra3..extra0, then chan0 and log,
+     * which are one too many for linux and two too many for rt */
+    EXPECT(load_free(b),
+           { "linux", "chan0", "a member of more than 4 channels" },
+           { "rt", "chan0", "a member of more than 4 channels" },
+           { "rt", "log", "a member of more than 4 channels" },
+           { "channel:chan0", NULL, "needs at least two guests (has 0)" },
+           { "channel:log", NULL, "needs at least two guests (has 1)" });
+}
+
 /* no report function: the count alone */
 static void test_without_report_function(void **state)
 {
@@ -1247,6 +1451,13 @@ int main(void)
         cmocka_unit_test(test_every_error_reported),
         cmocka_unit_test(test_without_report_function),
         cmocka_unit_test(test_without_platform),
+        cmocka_unit_test(test_channels_parsed),
+        cmocka_unit_test(test_channel_memory_errors),
+        cmocka_unit_test(test_channel_members),
+        cmocka_unit_test(test_channel_ipa_errors),
+        cmocka_unit_test(test_channel_doorbell_errors),
+        cmocka_unit_test(test_channel_unknown_properties),
+        cmocka_unit_test(test_channel_limits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -649,10 +649,115 @@ static void test_from_parsed_configuration(void **state)
     free(cfg);
 }
 
+/* ---- channels ---- */
+
+static void add_channel(struct guest_config *c, const char *name, unsigned int id,
+                        unsigned int member, uint32_t ipa, uint32_t size, uint32_t db, bool ro)
+{
+    struct guest_channel *gc = &c->channels[c->nchannels++];
+    memset(gc, 0, sizeof(*gc));
+    snprintf(gc->name, sizeof(gc->name), "%s", name);
+    gc->id = id;
+    gc->member = member;
+    gc->ipa = ipa;
+    gc->size = size;
+    gc->base = 0x5f000000;
+    gc->doorbell = db;
+    gc->read_only = ro;
+}
+
+static void test_no_channel_nodes(void **state)
+{
+    struct guest_config c = make_cfg("g", 1);
+    struct guest_dt_info info = make_info();
+    build(&c, &info);
+    assert_true(fdt_path_offset(dtb, "/reserved-memory") < 0);
+    assert_true(fdt_node_offset_by_compatible(dtb, -1, "partita,channel") < 0);
+    assert_true(fdt_node_offset_by_compatible(dtb, -1, "gpio-keys") < 0);
+}
+
+static void test_channels(void **state)
+{
+    struct guest_config c = make_cfg("g", 2);
+    struct guest_dt_info info = make_info();
+    add_channel(&c, "chan0", 0, 1, 0x70000000, 0x10000, 64, false);
+    add_channel(&c, "log", 3, 0, 0x70100000, 0x4000, 40, true);
+    build(&c, &info);
+
+    /* reserved-memory: the regions, no-map, outside the guest's RAM */
+    int rm = node("/reserved-memory");
+    assert_int_equal(u32(rm, "#address-cells"), 1);
+    assert_int_equal(u32(rm, "#size-cells"), 1);
+    int len;
+    prop(rm, "ranges", &len);
+    assert_int_equal(len, 0);
+    int r0 = node("/reserved-memory/channel@70000000");
+    CELLS(r0, "reg", 0x70000000, 0x10000);
+    prop(r0, "no-map", &len);
+    int r1 = node("/reserved-memory/channel@70100000");
+    CELLS(r1, "reg", 0x70100000, 0x4000);
+
+    /* the channel: memory and doorbell page, its SPI, id, member, rights */
+    int n0 = node("/channel@70000000");
+    STRINGS(n0, "compatible", "partita,channel");
+    CELLS(n0, "reg", 0x70000000, 0x10000, 0x70010000, 0x1000);
+    STRINGS(n0, "reg-names", "memory\0doorbell");
+    CELLS(n0, "interrupts", 0, 64 - 32, 1);
+    assert_int_equal(phandle_target(u32(n0, "memory-region")), r0);
+    STRINGS(n0, "label", "chan0");
+    assert_int_equal(u32(n0, "partita,channel-id"), 0);
+    assert_int_equal(u32(n0, "partita,member"), 1);
+    assert_null(fdt_getprop(dtb, n0, "partita,read-only", NULL));
+    int n1 = node("/channel@70100000");
+    CELLS(n1, "reg", 0x70100000, 0x4000, 0x70104000, 0x1000);
+    CELLS(n1, "interrupts", 0, 40 - 32, 1);
+    assert_int_equal(phandle_target(u32(n1, "memory-region")), r1);
+    assert_int_equal(u32(n1, "partita,channel-id"), 3);
+    prop(n1, "partita,read-only", &len);
+    assert_int_equal(len, 0);
+
+    /* the doorbells as interrupt-only gpio-keys buttons for Linux */
+    int k = node("/partita-doorbells");
+    STRINGS(k, "compatible", "gpio-keys");
+    STRINGS(k, "label", "partita-doorbells");
+    assert_int_equal(count_subnodes(k), 2);
+    int b0 = node("/partita-doorbells/channel-0");
+    assert_int_equal(u32(b0, "linux,code"), CHANNEL_DOORBELL_KEY + 0);
+    CELLS(b0, "interrupts", 0, 64 - 32, 1);
+    assert_int_equal(u32(b0, "debounce-interval"), 0);
+    STRINGS(b0, "label", "chan0");
+    int b3 = node("/partita-doorbells/channel-3");
+    assert_int_equal(u32(b3, "linux,code"), CHANNEL_DOORBELL_KEY + 3);
+    CELLS(b3, "interrupts", 0, 40 - 32, 1);
+}
+
+/* every member's tree from a parsed configuration */
+static void test_channels_from_configuration(void **state)
+{
+    char err[160];
+    struct platform plat;
+    assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
+    void *cfg = load_dtb("config-channels");
+    static struct system_config sys;
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb };
+    assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
+    const struct guest_config *rt = &sys.guests[1];
+    struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb };
+    build(rt, &info);
+    CELLS(node("/channel@60000000"), "reg", 0x60000000, 0x10000, 0x60010000, 0x1000);
+    CELLS(node("/channel@60100000"), "reg", 0x60100000, 0x4000, 0x60104000, 0x1000);
+    assert_int_equal(u32(node("/channel@60100000"), "partita,channel-id"), 1);
+    assert_int_equal(count_subnodes(node("/partita-doorbells")), 2);
+    free(cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_root),
+        cmocka_unit_test(test_no_channel_nodes),
+        cmocka_unit_test(test_channels),
+        cmocka_unit_test(test_channels_from_configuration),
         cmocka_unit_test(test_longest_name),
         cmocka_unit_test(test_chosen_stdout_is_the_uart),
         cmocka_unit_test(test_chosen_bootargs),

@@ -34,6 +34,8 @@ static struct fake {
     unsigned int on_calls, off_calls, suspend_calls, system_off_calls, reset_calls;
     unsigned int on_vcpu;
     uint32_t on_entry, on_context;
+    unsigned int doorbell_calls;
+    uint32_t doorbell_channel;
 } fake;
 
 static struct psci_env env;
@@ -79,6 +81,14 @@ static void fake_power_off_self(void *ctx) { fake.off_calls++; fake.state[env.se
 static void fake_suspend_self(void *ctx) { fake.suspend_calls++; }
 static void fake_system_off(void *ctx) { fake.system_off_calls++; }
 static void fake_system_reset(void *ctx) { fake.reset_calls++; }
+/* the fake guest is a member of channels 0 and 2 */
+static int fake_doorbell(void *ctx, uint32_t channel)
+{
+    assert_ptr_equal(ctx, &fake);
+    fake.doorbell_calls++;
+    fake.doorbell_channel = channel;
+    return channel == 0 || channel == 2 ? 0 : PSCI_INVALID_PARAMETERS;
+}
 
 static int setup(void **state)
 {
@@ -92,7 +102,7 @@ static int setup(void **state)
         .entry_valid = fake_entry_valid, .power_on = fake_power_on,
         .power_off_self = fake_power_off_self, .suspend_self = fake_suspend_self,
         .system_off = fake_system_off, .system_reset = fake_system_reset,
-        .guest_id = 3, .ctx = &fake,
+        .doorbell = fake_doorbell, .guest_id = 3, .ctx = &fake,
     };
     return 0;
 }
@@ -123,6 +133,7 @@ static void expect_no_side_effects(void)
     assert_int_equal(fake.suspend_calls, 0);
     assert_int_equal(fake.system_off_calls, 0);
     assert_int_equal(fake.reset_calls, 0);
+    assert_int_equal(fake.doorbell_calls, 0);
 }
 
 /* ---- discovery ---- */
@@ -427,6 +438,26 @@ static void test_partita_general_queries(void **state)
     expect_no_side_effects();
 }
 
+static void test_partita_doorbell(void **state)
+{
+    /* r1 = channel; r0 = 0 when the caller is a member, -2 otherwise */
+    assert_int_equal(call1(PARTITA_HC_DOORBELL, 2, SENTINEL2, SENTINEL3), PSCI_SUCCESS);
+    assert_int_equal(fake.doorbell_calls, 1);
+    assert_int_equal(fake.doorbell_channel, 2);
+    assert_int_equal(call1(PARTITA_HC_DOORBELL, 1, SENTINEL2, SENTINEL3),
+                     PSCI_INVALID_PARAMETERS);
+    assert_int_equal(fake.doorbell_calls, 2);
+    assert_int_equal(fake.doorbell_channel, 1);
+    /* a guest without channels (no callback): invalid, never a crash */
+    env.doorbell = NULL;
+    assert_int_equal(call1(PARTITA_HC_DOORBELL, 0, SENTINEL2, SENTINEL3),
+                     PSCI_INVALID_PARAMETERS);
+    /* the call count covers it */
+    assert_true(call1(PARTITA_HC_CALL_COUNT, 0, 0, 0) >= 5);
+    fake.doorbell_calls = 0;
+    expect_no_side_effects();
+}
+
 /* ---- anything else ---- */
 
 static bool known(uint32_t fn)
@@ -496,6 +527,7 @@ int main(void)
         cmocka_unit_test_setup(test_migrate_and_smc64, setup),
         cmocka_unit_test_setup(test_partita_version, setup),
         cmocka_unit_test_setup(test_partita_guest_info, setup),
+        cmocka_unit_test_setup(test_partita_doorbell, setup),
         cmocka_unit_test_setup(test_partita_general_queries, setup),
         cmocka_unit_test_setup(test_unknown_ids, setup),
     };

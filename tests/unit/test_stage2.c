@@ -213,7 +213,8 @@ static void expect_mapped(uint64_t ipa, uint64_t pa, unsigned int level, unsigne
     if (l.out + (ipa & (size - 1)) != pa)
         fail_msg("IPA 0x%llx -> PA 0x%llx, expected 0x%llx", (unsigned long long)ipa,
                  (unsigned long long)(l.out + (ipa & (size - 1))), (unsigned long long)pa);
-    assert_int_equal(l.memattr, device ? 0x1 : 0xf);   /* Device / Normal outer+inner WB */
+    /* Device / Normal outer+inner WB / Normal outer+inner non-cacheable */
+    assert_int_equal(l.memattr, device ? 0x1 : (attrs & S2_NOCACHE) ? 0x5 : 0xf);
     if (!device)
         assert_int_equal(l.sh, 3);                      /* inner shareable, as the walks */
     assert_int_equal(l.hap, ((attrs & S2_READ) ? 1 : 0) | ((attrs & S2_WRITE) ? 2 : 0));
@@ -385,6 +386,7 @@ static void test_attributes(void **state)
     static const unsigned int attrs[] = {
         S2_READ, S2_WRITE, S2_RW, S2_RWX, S2_READ | S2_EXEC, S2_EXEC, 0,
         S2_RW | S2_DEVICE, S2_READ | S2_DEVICE, S2_RWX | S2_DEVICE,
+        S2_RW | S2_NOCACHE, S2_READ | S2_NOCACHE,      /* channels: shared, uncached */
     };
     init();
     for (unsigned int i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
