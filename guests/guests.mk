@@ -17,11 +17,14 @@ LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
 guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
-                     guests/linux/partita-chan.c guests/lib/chan_ring.h
+                     guests/linux/partita-chan.c guests/linux/cntvct.c guests/lib/chan_ring.h
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@
 linux-payload: $(LINUX_DIR)/.built
+# build.sh writes both: anything built from them waits for it
+$(LINUX_PAYLOAD): $(LINUX_DIR)/.built
+	@:
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h \
                        guests/lib/chan_ring.h guests/lib/guest.ld

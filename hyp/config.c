@@ -10,6 +10,7 @@
 #include "arch/layout.h"
 #include "guest_config.h"
 #include "config_internal.h"
+#include "dt_index.h"
 
 /*
  * Where hyp/guest.c's loader puts things: the guest's DTB in the top 64 KiB
@@ -57,7 +58,7 @@ static bool is_known(const char *name)
 int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
 {
     int len;
-    const fdt32_t *v = fdt_getprop(fdt, node, prop, &len);
+    const fdt32_t *v = dt_getprop(fdt, node, prop, &len);
     if (!v)
         return 0;
     if (len != 4)
@@ -69,7 +70,7 @@ int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
 const char *cfg_get_string(const void *fdt, int node, const char *prop, bool *bad)
 {
     int len;
-    const char *s = fdt_getprop(fdt, node, prop, &len);
+    const char *s = dt_getprop(fdt, node, prop, &len);
     *bad = s && (len < 1 || strnlen(s, (size_t)len) == (size_t)len);
     return *bad ? NULL : s;
 }
@@ -125,7 +126,7 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
             cfg_msg(c, false, g->name, pn, "unknown property (ignored)");
     }
 
-    const fdt32_t *cpus = fdt_getprop(fdt, node, "cpus", &len);
+    const fdt32_t *cpus = dt_getprop(fdt, node, "cpus", &len);
     if (!cpus || len == 0 || len % 4)
         cfg_msg(c, true, g->name, "cpus", "missing: list the physical CPUs, one per vCPU");
     else if (len / 4 > GUEST_MAX_VCPUS)
@@ -134,7 +135,7 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         for (g->ncpus = 0; g->ncpus < (unsigned int)len / 4; g->ncpus++)
             g->cpus[g->ncpus] = fdt32_to_cpu(cpus[g->ncpus]);
 
-    const fdt32_t *mem = fdt_getprop(fdt, node, "memory", &len);
+    const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);
     if (!mem || (len != 8 && len != 16)) {
         cfg_msg(c, true, g->name, "memory", "missing: give <base size> (physical)");
     } else if (len == 8) {
@@ -146,9 +147,9 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     }
     if (mem && (len == 8 || len == 16) && !g->mem_size)
         cfg_msg(c, true, g->name, "memory", "size is 0");
-    g->identity = fdt_getprop(fdt, node, "identity-map", NULL) != NULL;
+    g->identity = dt_getprop(fdt, node, "identity-map", NULL) != NULL;
 
-    g->kernel = fdt_getprop(fdt, node, "kernel", &len);
+    g->kernel = dt_getprop(fdt, node, "kernel", &len);
     g->kernel_size = g->kernel && len > 0 ? (uint32_t)len : 0;
     if (!g->kernel_size)
         cfg_msg(c, true, g->name, "kernel", g->kernel ? "empty image" : "missing image");
@@ -168,15 +169,15 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         cfg_msg(c, true, g->name, "load-offset", "must be one 32-bit cell");
     if (cfg_get_u32(fdt, node, "entry-offset", &g->entry_offset) < 0)
         cfg_msg(c, true, g->name, "entry-offset", "must be one 32-bit cell");
-    else if (!fdt_getprop(fdt, node, "entry-offset", NULL))
+    else if (!dt_getprop(fdt, node, "entry-offset", NULL))
         g->entry_offset = g->load_offset;
 
-    g->initrd = fdt_getprop(fdt, node, "initrd", &len);
+    g->initrd = dt_getprop(fdt, node, "initrd", &len);
     g->initrd_size = g->initrd && len > 0 ? (uint32_t)len : 0;
     if (g->initrd && !g->initrd_size)
         cfg_msg(c, true, g->name, "initrd", "empty image");
 
-    const char *ba = fdt_getprop(fdt, node, "bootargs", &len);
+    const char *ba = dt_getprop(fdt, node, "bootargs", &len);
     if (ba && len > GUEST_BOOTARGS_MAX)
         cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
     else if ((ba = cfg_get_string(fdt, node, "bootargs", &bad)), bad)
@@ -184,7 +185,7 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     else if (ba)
         snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
 
-    g->autostart = fdt_getprop(fdt, node, "autostart", NULL) != NULL;
+    g->autostart = dt_getprop(fdt, node, "autostart", NULL) != NULL;
     const char *oc = cfg_get_string(fdt, node, "on-crash", &bad);
     if (bad)
         cfg_msg(c, true, g->name, "on-crash", "not a string");
@@ -196,7 +197,7 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         cfg_msg(c, true, g->name, "on-crash", "\"%s\": use \"stop\" or \"restart\"", oc);
     if (cfg_get_u32(fdt, node, "watchdog", &g->watchdog_ms) < 0)
         cfg_msg(c, true, g->name, "watchdog", "must be one 32-bit cell (milliseconds)");
-    else if (fdt_getprop(fdt, node, "watchdog", NULL) && g->watchdog_ms < 10)
+    else if (dt_getprop(fdt, node, "watchdog", NULL) && g->watchdog_ms < 10)
         cfg_msg(c, true, g->name, "watchdog", "%lu ms: at least 10 ms",
                 (unsigned long)g->watchdog_ms);
     const char *wa = cfg_get_string(fdt, node, "watchdog-action", &bad);
@@ -460,6 +461,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
 {
     struct cfg_ctx c = { report, ctx, 0 };
     memset(sys, 0, sizeof(*sys));
+    dt_getprop_forget();    /* a new blob may sit where the last one did */
     if (!blob || fdt_check_header(blob) != 0) {
         cfg_msg(&c, true, "-", NULL, "the configuration is not a valid device tree");
         return c.errors;

@@ -19,6 +19,7 @@
 #include <libfdt.h>
 #include "arch/layout.h"
 #include "config_internal.h"
+#include "dt_index.h"
 
 static const char *const channel_props[] = { "compatible", "memory", NULL };
 static const char *const member_props[] = { "ipa", "doorbell", "access", NULL };
@@ -140,7 +141,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
     warn_unknown(fdt, node, channel_props, "channel", ch->name, NULL, c);
 
     int len;
-    const fdt32_t *mem = fdt_getprop(fdt, node, "memory", &len);
+    const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);
     if (!mem || (len != 8 && len != 16)) {
         cfg_report(c, true, "channel", ch->name, "memory", "missing: give <base size> (physical)");
         ch->parse_error = true;

@@ -9,20 +9,26 @@
 #include <libfdt.h>
 #include "dt_index.h"
 
-enum name_key { KEY_OTHER = 1, KEY_COMPATIBLE, KEY_DEVICE_TYPE, KEY_ADDRESS_CELLS, KEY_SIZE_CELLS };
+/* the properties the index keeps; KEY_OTHER: one it does not */
+enum name_key { KEY_COMPATIBLE, KEY_DEVICE_TYPE, KEY_ADDRESS_CELLS, KEY_SIZE_CELLS, KEY_NR,
+                KEY_OTHER = KEY_NR };
+static const char *const key_names[KEY_NR] = {
+    [KEY_COMPATIBLE] = "compatible", [KEY_DEVICE_TYPE] = "device_type",
+    [KEY_ADDRESS_CELLS] = "#address-cells", [KEY_SIZE_CELLS] = "#size-cells",
+};
 
 struct dt_node {
     int off;                    /* node offset; entries are in tree order */
     short parent;               /* index of the parent, -1 for the root */
     short child, next;          /* first child, next sibling; -1: none */
     unsigned char depth;
-    int compat_len;
     unsigned short name_len;
     signed char address_cells, size_cells;  /* -1: no such property */
-    unsigned char seen;         /* 1 << key: properties met so far */
     const char *name;           /* "name@unit", name_len bytes */
     const char *compat;         /* "compatible" string list, or NULL */
     const char *type;           /* "device_type" string, or NULL */
+    int compat_len;
+    unsigned char seen;         /* 1 << key: met already (the first counts) */
 };
 
 /* written by every build before it is read: not zeroed at boot */
@@ -32,7 +38,7 @@ static struct {
     struct dt_node node[DT_INDEX_MAX_NODES];
 } ix __attribute__((section(".noinit.dt_index")));
 
-/* property name offset -> key, direct-mapped (a tree has few names) */
+/* property name offset -> key + 1, direct-mapped (a tree has few names) */
 #define NAME_CACHE 64
 static int name_off[NAME_CACHE];
 static unsigned char name_key[NAME_CACHE];
@@ -41,21 +47,17 @@ static int key_of(const void *fdt, int nameoff)
 {
     unsigned int h = (unsigned int)nameoff % NAME_CACHE;
     if (name_key[h] && name_off[h] == nameoff)
-        return name_key[h];
+        return name_key[h] - 1;
     int len;
     const char *s = fdt_get_string(fdt, nameoff, &len);
     if (!s)
         return len;
-    static const char *const names[] = {
-        [KEY_COMPATIBLE] = "compatible", [KEY_DEVICE_TYPE] = "device_type",
-        [KEY_ADDRESS_CELLS] = "#address-cells", [KEY_SIZE_CELLS] = "#size-cells",
-    };
     int key = KEY_OTHER;
-    for (int k = KEY_COMPATIBLE; k <= KEY_SIZE_CELLS; k++)
-        if ((size_t)len == strlen(names[k]) && memcmp(s, names[k], (size_t)len) == 0)
+    for (int k = 0; k < KEY_NR; k++)
+        if ((size_t)len == strlen(key_names[k]) && memcmp(s, key_names[k], (size_t)len) == 0)
             key = k;
     name_off[h] = nameoff;
-    name_key[h] = (unsigned char)key;
+    name_key[h] = (unsigned char)(key + 1);
     return key;
 }
 
@@ -72,6 +74,7 @@ int dt_index_build(const void *fdt)
     bool fits = true;
     ix.fdt = NULL;
     ix.n = 0;
+    dt_getprop_forget();
     memset(name_key, 0, sizeof(name_key));
     int nrsv = fdt_num_mem_rsv(fdt);    /* the reservation map ends in bounds */
     if (nrsv < 0)
@@ -134,7 +137,7 @@ int dt_index_build(const void *fdt)
             int len = (int)fdt32_to_cpu(p->len);
             struct dt_node *d = fits ? &ix.node[stack[depth]] : NULL;
             /* the first of a name counts, as for fdt_getprop */
-            if (!d || (d->seen & (1u << key)))
+            if (!d || key == KEY_OTHER || (d->seen & (1u << key)))
                 break;
             d->seen |= (unsigned char)(1u << key);
             if (key == KEY_COMPATIBLE) {
@@ -297,6 +300,56 @@ static int cells(const void *fdt, int node, bool address)
 
 int dt_address_cells(const void *fdt, int node) { return cells(fdt, node, true); }
 int dt_size_cells(const void *fdt, int node) { return cells(fdt, node, false); }
+
+#define PROPS_MAX 32
+static struct {
+    const void *fdt;
+    int node, n;
+    bool all;           /* every property read: else ask libfdt itself */
+    struct { const char *name; const void *val; int len; } p[PROPS_MAX];
+} props;
+
+void dt_getprop_forget(void)
+{
+    props.fdt = NULL;
+}
+
+const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp)
+{
+    if (props.fdt != fdt || props.node != node) {
+        props.fdt = fdt;
+        props.node = node;
+        props.n = 0;
+        props.all = true;
+        int prop;
+        fdt_for_each_property_offset(prop, fdt, node) {
+            const char *pn = NULL;
+            int len;
+            const void *v = fdt_getprop_by_offset(fdt, prop, &pn, &len);
+            if (!v || !pn || props.n == PROPS_MAX) {
+                props.all = false;
+                break;
+            }
+            props.p[props.n].name = pn;
+            props.p[props.n].val = v;
+            props.p[props.n++].len = len;
+        }
+        if (prop != -FDT_ERR_NOTFOUND)
+            props.all = false;  /* the walk stopped on an error */
+    }
+    if (!props.all)
+        return fdt_getprop(fdt, node, name, lenp);
+    for (int i = 0; i < props.n; i++) {
+        if (strcmp(props.p[i].name, name) == 0) {
+            if (lenp)
+                *lenp = props.p[i].len;
+            return props.p[i].val;
+        }
+    }
+    if (lenp)
+        *lenp = -FDT_ERR_NOTFOUND;
+    return NULL;
+}
 
 bool dt_is_type(const void *fdt, int node, const char *type)
 {

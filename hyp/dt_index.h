@@ -42,6 +42,14 @@ static inline int dt_path_offset(const void *fdt, const char *path)
 int dt_get_path(const void *fdt, int node, char *buf, int buflen);
 int dt_address_cells(const void *fdt, int node);
 int dt_size_cells(const void *fdt, int node);
+/*
+ * fdt_getprop, answered from one pass over the node's properties, kept for
+ * the node last asked about (libfdt walks them from the first for every
+ * name; the probe and the configuration parser ask a node for many).
+ * dt_getprop_forget() before reading a new tree where an old one was.
+ */
+const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp);
+void dt_getprop_forget(void);
 /* The node's "device_type" is type (memory, cpu) */
 bool dt_is_type(const void *fdt, int node, const char *type);
 

@@ -237,8 +237,11 @@ static int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     uint32_t window = c->mem_size > 0x10000000u ? 0x10000000u : (uint32_t)c->mem_size;
     struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt };
 
-    /* scrub: nothing of a previous life or another guest survives */
-    memset(ram, 0, (size_t)c->mem_size);
+    /* scrub: nothing of a previous life or another guest survives; the
+     * guest starts with its MMU and caches off and reads memory directly,
+     * so every line goes to the point of coherency (QEMU has no caches to
+     * show a mistake here) */
+    dcache_zero_clean(ram, (uint32_t)c->mem_size);
     uint32_t dtb_off = (window - GUEST_DTB_MAX) & ~7u;
     if (c->format == KERNEL_LINUX) {
         memcpy(ram + LINUX_ZIMAGE_OFFSET, c->kernel, c->kernel_size);
@@ -260,12 +263,16 @@ static int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     }
     memcpy(ram + dtb_off, dt_scratch, (size_t)size);
     *dtb_ipa = ipa + dtb_off;
-    /*
-     * The guest starts with its MMU and caches off and reads memory
-     * directly: clean everything we wrote to the point of coherency and
-     * drop stale instructions.  QEMU has no caches to show a mistake here.
-     */
-    dcache_clean_range(ram, (uint32_t)c->mem_size);
+    /* what was copied over the scrubbed RAM, to the point of coherency too;
+     * and no stale instructions */
+    if (c->format == KERNEL_LINUX) {
+        dcache_clean_range(ram + LINUX_ZIMAGE_OFFSET, c->kernel_size);
+        if (c->initrd_size)
+            dcache_clean_range(ram + (info.initrd_ipa - ipa), c->initrd_size);
+    } else {
+        dcache_clean_range(ram + c->load_offset, c->kernel_size);
+    }
+    dcache_clean_range(ram + dtb_off, (uint32_t)size);
     icache_invalidate_all();
     return 0;
 }

@@ -17,7 +17,9 @@ void *hostdt_copy(uint32_t dtb_pa, char *err, unsigned int errlen)
         rc = -FDT_ERR_TRUNCATED;
     /*
      * Bootloaders pad the blob (QEMU's is 1 MiB for a few KiB of content):
-     * copy only up to the end of its last block, then let libfdt lay it out.
+     * copy only up to the end of its last block.  The copy is only read
+     * (the platform probe checks its structure), so its blocks stay where
+     * they were: no fdt_open_into/fdt_pack to move them.
      */
     uint32_t used = 0;
     if (rc == 0) {
@@ -36,10 +38,8 @@ void *hostdt_copy(uint32_t dtb_pa, char *err, unsigned int errlen)
     if (rc == 0) {
         memcpy(hostdt_buf, src, used);
         fdt_set_totalsize(hostdt_buf, used);
-        rc = fdt_open_into(hostdt_buf, hostdt_buf, HOSTDT_MAX);
+        rc = fdt_check_header(hostdt_buf);
     }
-    if (rc == 0)
-        rc = fdt_pack(hostdt_buf);
     if (rc != 0) {
         snprintf(err, errlen, "boot device tree at 0x%08lx (r2): %s",
                  (unsigned long)dtb_pa, fdt_strerror(rc));

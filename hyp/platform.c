@@ -21,7 +21,7 @@ static uint64_t fdt_cells(const fdt32_t *c, int n)
 static int cells_of(const void *fdt, int node, const char *name, int dflt)
 {
     int len;
-    const fdt32_t *v = fdt_getprop(fdt, node, name, &len);
+    const fdt32_t *v = dt_getprop(fdt, node, name, &len);
     if (!v || len != 4)
         return dflt;
     return (int)fdt32_to_cpu(*v);
@@ -41,7 +41,7 @@ static int translate(const void *fdt, int node, uint64_t *addr)
         if (parent < 0)
             break;
         int len;
-        const fdt32_t *rng = fdt_getprop(fdt, child, "ranges", &len);
+        const fdt32_t *rng = dt_getprop(fdt, child, "ranges", &len);
         if (!rng)
             return -FDT_ERR_NOTFOUND;
         if (len > 0) {
@@ -81,7 +81,7 @@ int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r
     if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
         return -FDT_ERR_BADNCELLS;
     int len;
-    const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+    const fdt32_t *reg = dt_getprop(fdt, node, "reg", &len);
     if (!reg)
         return -FDT_ERR_NOTFOUND;
     int step = ac + sc;
@@ -95,7 +95,7 @@ int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r
 int platform_node_irq(const void *fdt, int node, int index)
 {
     int len;
-    const fdt32_t *irq = fdt_getprop(fdt, node, "interrupts", &len);
+    const fdt32_t *irq = dt_getprop(fdt, node, "interrupts", &len);
     if (!irq || (index + 1) * 12 > len)
         return -1;
     uint32_t type = fdt32_to_cpu(irq[index * 3]);
@@ -126,7 +126,7 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
     dt_for_each_child(node, fdt, 0) {
         if (!dt_is_type(fdt, node, "memory"))
             continue;
-        const char *st = fdt_getprop(fdt, node, "status", NULL);
+        const char *st = dt_getprop(fdt, node, "status", NULL);
         if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
             continue;
         for (int i = 0; p->nmem < PLAT_MAX_MEM; i++) {
@@ -166,22 +166,22 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
     dt_for_each_child(node, fdt, cpus) {
         if (!dt_is_type(fdt, node, "cpu"))
             continue;
-        const char *st = fdt_getprop(fdt, node, "status", NULL);
+        const char *st = dt_getprop(fdt, node, "status", NULL);
         if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
             continue;
         if (p->ncpus == PLAT_MAX_CPUS)
             break;  /* more CPUs than Partita supports: use the first ones */
         int len;
-        const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+        const fdt32_t *reg = dt_getprop(fdt, node, "reg", &len);
         if (!reg || len < 4)
             ERR("%s: CPU node without reg", fdt_get_name(fdt, node, NULL));
         struct plat_cpu *c = &p->cpus[p->ncpus++];
         c->mpidr = fdt32_to_cpu(reg[len / 4 - 1]) & 0x00ffffff;
-        const char *m = fdt_getprop(fdt, node, "enable-method", NULL);
+        const char *m = dt_getprop(fdt, node, "enable-method", NULL);
         if (m && strcmp(m, "psci") == 0) {
             c->method = CPU_METHOD_PSCI;
         } else if (m && strcmp(m, "spin-table") == 0) {
-            const fdt32_t *ra = fdt_getprop(fdt, node, "cpu-release-addr", &len);
+            const fdt32_t *ra = dt_getprop(fdt, node, "cpu-release-addr", &len);
             c->method = CPU_METHOD_SPIN_TABLE;
             if (!ra || (len != 4 && len != 8))
                 ERR("%s: spin-table CPU without cpu-release-addr",
@@ -256,7 +256,7 @@ static int find_console(const void *fdt)
         const char *names[] = { "stdout-path", "linux,stdout-path" };
         for (int i = 0; i < 2; i++) {
             int len;
-            const char *sp = fdt_getprop(fdt, chosen, names[i], &len);
+            const char *sp = dt_getprop(fdt, chosen, names[i], &len);
             if (!sp || len <= 1)
                 continue;
             const char *colon = strchr(sp, ':');
@@ -277,7 +277,7 @@ static int probe_uart(const void *fdt, struct platform *p, char *err, size_t err
     if (dt_get_path(fdt, node, p->uart.path, sizeof(p->uart.path)) < 0)
         copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
     copy_str(p->uart.compatible, sizeof(p->uart.compatible),
-             fdt_getprop(fdt, node, "compatible", NULL));
+             dt_getprop(fdt, node, "compatible", NULL));
     if (platform_node_reg(fdt, node, 0, &p->uart.reg) < 0)
         ERR("%s: console UART without a usable reg", p->uart.path);
     /* only now: the callers print through a PL011 even when probing fails */
@@ -299,10 +299,10 @@ static void probe_psci(const void *fdt, struct platform *p)
     }
     if (node < 0)
         return;
-    const char *st = fdt_getprop(fdt, node, "status", NULL);
+    const char *st = dt_getprop(fdt, node, "status", NULL);
     if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
         return;
-    const char *m = fdt_getprop(fdt, node, "method", NULL);
+    const char *m = dt_getprop(fdt, node, "method", NULL);
     if (!m)
         return;
     if (strcmp(m, "smc") == 0)
@@ -315,7 +315,7 @@ static void probe_psci(const void *fdt, struct platform *p)
     p->psci.fn_cpu_on = 0x84000003;
     if (strcmp(p->psci.compatible, "arm,psci") == 0) {
         int len;
-        const fdt32_t *id = fdt_getprop(fdt, node, "cpu_on", &len);
+        const fdt32_t *id = dt_getprop(fdt, node, "cpu_on", &len);
         if (id && len == 4)
             p->psci.fn_cpu_on = fdt32_to_cpu(*id);
         else
@@ -333,7 +333,7 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
         rc = dt_index_build(fdt);
     if (rc != 0)
         ERR("invalid device tree: %s", fdt_strerror(rc));
-    copy_str(p->model, sizeof(p->model), fdt_getprop(fdt, 0, "model", NULL));
+    copy_str(p->model, sizeof(p->model), dt_getprop(fdt, 0, "model", NULL));
     /* the console first, so that every later error can be printed */
     if (probe_uart(fdt, p, err, errlen) < 0 || probe_memory(fdt, p, err, errlen) < 0 ||
         probe_cpus(fdt, p, err, errlen) < 0 || probe_gic(fdt, p, err, errlen) < 0 ||

@@ -1,5 +1,8 @@
+#include <string.h>
 #include <arch/sysregs.h>
 #include "cache.h"
+
+void zero_clean_64(void *va, uint32_t len);     /* mm/zero_clean.S */
 
 static uint32_t dcache_line(void)
 {
@@ -34,6 +37,16 @@ void dcache_clean_inval_range(const void *va, uint32_t len)
     for (; a < end; a += line)
         sysreg_op_dccimvac(a);
     dsb();
+}
+
+void dcache_zero_clean(void *va, uint32_t len)
+{
+    if (dcache_line() == 64 && !(((uint32_t)va | len) & 63)) {
+        zero_clean_64(va, len);
+        return;
+    }
+    memset(va, 0, len);
+    dcache_clean_range(va, len);
 }
 
 void icache_invalidate_all(void)

@@ -12,6 +12,9 @@
 void dcache_clean_range(const void *va, uint32_t len);
 /* clean and invalidate [va, va+len) to the point of coherency */
 void dcache_clean_inval_range(const void *va, uint32_t len);
+/* zero [va, va+len) and clean it to the point of coherency: one pass over
+ * a guest's RAM instead of a memset and a clean */
+void dcache_zero_clean(void *va, uint32_t len);
 /* drop every instruction cache and branch predictor entry, all CPUs */
 void icache_invalidate_all(void);
 

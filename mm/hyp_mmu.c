@@ -78,8 +78,12 @@ static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
         pte_t *e2 = &l2[(va >> BLOCK_SHIFT) & 511];
         if (!(va & (BLOCK_SIZE - 1)) && !(pa & (BLOCK_SIZE - 1)) && size >= BLOCK_SIZE &&
             !(*e2 & PTE_VALID)) {
-            *e2 = pa | attrs | PTE_VALID;
-            va += BLOCK_SIZE; pa += BLOCK_SIZE; size -= BLOCK_SIZE;
+            do {    /* the blocks of this 1 GiB, while whole and free */
+                *e2++ = pa | attrs | PTE_VALID;
+                va += BLOCK_SIZE; pa += BLOCK_SIZE; size -= BLOCK_SIZE;
+            } while (size >= BLOCK_SIZE && (va & ((1u << 30) - 1)) && !(*e2 & PTE_VALID));
+            if (va == 0)
+                break;  /* wrapped at 4 GiB */
             continue;
         }
         pte_t *l3 = pt_next(e2);

@@ -99,10 +99,12 @@ int s2_map(struct stage2 *s2, uint64_t ipa, uint64_t pa, uint64_t size, unsigned
         if (!l3)
             return -1;
         uint64_t *e3 = &l3[(ipa >> L3_SHIFT) & 511];
-        if (*e3 & S2_VALID)
-            return -1;  /* already mapped: the caller overlaps itself */
-        *e3 = pa | d | S2_VALID | S2_TABLE;
-        ipa += pg; pa += pg; size -= pg;
+        do {    /* the pages of this 2 MiB block, in one go */
+            if (*e3 & S2_VALID)
+                return -1;  /* already mapped: the caller overlaps itself */
+            *e3++ = pa | d | S2_VALID | S2_TABLE;
+            ipa += pg; pa += pg; size -= pg;
+        } while (size && (ipa & (blk - 1)));
     }
     return 0;
 }

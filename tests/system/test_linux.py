@@ -25,7 +25,10 @@ def shell(vm, cmd, timeout=60):
     tag = "%08x" % (int(time.monotonic() * 1000) & 0xffffffff)
     vm.sendline("echo B%s; %s; echo E%s $?" % (tag, cmd, tag))
     m = vm.expect(r"(?s)\r\nB%s\r\n(.*?)E%s (\d+)\r\n" % (tag, tag), timeout=timeout)
-    return m.group(1).replace("\r", "").splitlines(), int(m.group(2))
+    # the other guests' lines ("[rt] tick ...") come in between: not ours
+    lines = [l for l in m.group(1).replace("\r", "").splitlines()
+             if not re.match(r"\[[A-Za-z][\w-]*\] ", l)]
+    return lines, int(m.group(2))
 
 
 def rt_ticks(text):

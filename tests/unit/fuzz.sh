@@ -40,7 +40,7 @@ echo "fuzz.sh: building $out/fuzz_config"
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
     -Iinclude -I. -Itests/unit -DHOST_TEST \
-    tests/unit/fuzz_config.c hyp/config.c hyp/config_channel.c hyp/platform.c hyp/guest_dt.c \
+    tests/unit/fuzz_config.c hyp/config.c hyp/config_channel.c hyp/platform.c hyp/dt_index.c hyp/guest_dt.c \
     -lfdt -o "$out/fuzz_config"
 
 echo "fuzz.sh: fuzzing for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
