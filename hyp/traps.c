@@ -13,6 +13,8 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp.h"
+#include "mm/setway.h"
+#include "timer/timer.h"
 
 #define EC_UNKNOWN   0x00
 #define EC_WFX       0x01
@@ -67,9 +69,20 @@ static void trap_wfx(struct vcpu *v, uint32_t hsr)
 static void cp15_setway(uint32_t crm, uint32_t val)
 {
     /* any set/way op by a guest cleans as well as invalidates: invalidate
-     * alone could drop another partition's dirty lines in a shared level */
+     * alone could drop another partition's dirty lines in a shared level.
+     * The operand is the guest's: an out-of-range one is UNPREDICTABLE on
+     * the hardware (mm/setway.h), so it is checked first and else ignored.
+     * CSSELR is the guest's own register: read CCSIDR through it, then put
+     * it back. */
     (void)crm;
-    sysreg_op_dccisw(val);
+    uint32_t csselr = sysreg_read_csselr();
+    sysreg_write_csselr(setway_level(val) << 1);
+    isb();
+    uint32_t ccsidr = sysreg_read_ccsidr();
+    sysreg_write_csselr(csselr);
+    isb();
+    if (setway_valid(val, sysreg_read_clidr(), ccsidr))
+        sysreg_op_dccisw(val);
 }
 
 static void trap_cp15_32(struct vcpu *v, uint32_t hsr)
@@ -259,8 +272,20 @@ static void trap_smc(struct vcpu *v, uint32_t hsr)
 
 /* ---- aborts: emulated devices, or an abort back into the guest ---- */
 
+/* A guest can fault as often as it likes: its reports pass in a burst of
+ * ABORT_LOG_BURST, then ABORT_LOG_RATE a second per vCPU (hyp/ratelimit.h) */
+#define ABORT_LOG_BURST 64
+#define ABORT_LOG_RATE  10
+
 static void report_abort(struct vcpu *v, const char *what, uint32_t va, uint64_t ipa)
 {
+    uint32_t dropped;
+    if (!ratelimit_pass(&v->abort_log, timer_now(), timer_freq() / ABORT_LOG_RATE,
+                        ABORT_LOG_BURST, &dropped))
+        return;
+    if (dropped)
+        pr_info("guest '%s' vCPU %u: %lu abort reports suppressed\n", v->guest->cfg->name,
+                v->id, (unsigned long)dropped);
     pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
             "abort injected\n", v->guest->cfg->name, v->id, what,
             (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
@@ -277,11 +302,14 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
 {
     uint32_t sctlr = sysreg_read_sctlr();
     uint32_t vbar = (sctlr & (1u << 13)) ? 0xffff0000u : sysreg_read_vbar();
-    if (v->regs.pc == v->last_fault_pc)
+    /* the same instruction at the same address: an instruction that walks
+     * addresses (a probe loop taking its aborts) makes progress */
+    if (v->regs.pc == v->last_fault_pc && far == v->last_fault_far)
         v->fault_repeats++;
     else
         v->fault_repeats = 0;
     v->last_fault_pc = v->regs.pc;
+    v->last_fault_far = far;
     /* with its MMU off the vector address is an IPA we can check; with it
      * on, a vector outside RAM shows up as a fault at the vector itself */
     bool vector_ok = (sctlr & 1) ? v->regs.pc != vbar + vector_off

@@ -77,6 +77,9 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 
 void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
 {
+    /* under the lock: the guest's other vCPUs may be sending it SGIs or
+     * retargeting SPIs this very moment (a CPU_ON racing an SGI flood) */
+    uint32_t f = spin_lock_irqsave(&d->lock);
     struct vgic_cpu *c = d->cpu[vcpu];
     for (unsigned int j = 0; j < VGIC_NR_PRIVATE; j++) {
         struct vgic_irq *irq = &c->priv[j];
@@ -91,6 +94,7 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
     c->queued = false;
     c->hcr = c->vmcr = c->apr = 0;
     memset(c->lrs, 0, sizeof(c->lrs));
+    spin_unlock_irqrestore(&d->lock, f);
 }
 
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq)
