@@ -30,6 +30,7 @@ struct vgic_irq {
     bool hw;                    /* hardware-linked: the guest's EOI deactivates hwirq */
     bool group1;
     bool in_lr;
+    bool lr_stale;              /* group or priority changed while in a list register */
 };
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */

@@ -159,6 +159,21 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
 
 /* ---- list registers ---- */
 
+/*
+ * The guest changed the group or priority of an interrupt waiting in a
+ * list register: a real distributor would signal it with the new ones
+ * (4.3.4, 4.3.11), so the list register takes them while it is only
+ * pending.  (Changing the priority of an active interrupt is UNPREDICTABLE.)
+ */
+static uint32_t lr_refresh(struct vgic_irq *irq, uint32_t v)
+{
+    irq->lr_stale = false;
+    if ((v & LR_STATE_MASK) != LR_PENDING)
+        return v;
+    v &= ~(LR_GROUP1 | LR_PRIO(0xff));
+    return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
+}
+
 /* Take back what the hardware did with our list registers. */
 static void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
 {
@@ -177,8 +192,13 @@ static void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_
             /* still pending or active in the hardware; if it came again
              * meanwhile, hear when the guest ends this one (EOI maintenance,
              * 5.3.9), or nothing brings the next one in */
+            uint32_t nv = v;
             if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
-                lr->write_lr(lr->ctx, i, v | LR_EOI);
+                nv |= LR_EOI;
+            if (irq->lr_stale)
+                nv = lr_refresh(irq, nv);
+            if (nv != v)
+                lr->write_lr(lr->ctx, i, nv);
             continue;
         }
         /* the guest has EOIed it: the list register is free again */
@@ -398,9 +418,27 @@ static uint32_t rd_targets(struct vgic *d, unsigned int vcpu, unsigned int intid
     return vgic_get_irq(d, vcpu, intid)->targets;
 }
 
+/* A list register holds a copy of the group and priority: have its owner
+ * refresh it at its next flush (lr_refresh) */
+static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
+{
+    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
+    int owner = irq_owner(d, vcpu, intid);
+    if (!irq->in_lr || owner < 0)
+        return;
+    irq->lr_stale = true;
+    d->cpu[owner]->queued = true;
+    if (d->env.kick)
+        d->env.kick(d->env.ctx, (unsigned int)owner);
+}
+
 static void wr_group(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
-    vgic_get_irq(d, vcpu, intid)->group1 = v & 1;
+    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
+    if (irq->group1 != (v & 1)) {
+        irq->group1 = v & 1;
+        lr_mark_stale(d, vcpu, intid);
+    }
 }
 
 static void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
@@ -456,7 +494,11 @@ static void wr_clear_active(struct vgic *d, unsigned int vcpu, unsigned int inti
 static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
     /* 5 bits of priority, like the list registers and GIC-400 (4.3.11) */
-    vgic_get_irq(d, vcpu, intid)->priority = (uint8_t)(v & 0xf8);
+    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
+    if (irq->priority != (uint8_t)(v & 0xf8)) {
+        irq->priority = (uint8_t)(v & 0xf8);
+        lr_mark_stale(d, vcpu, intid);
+    }
     hw_mirror(d, vcpu, intid);
 }
 

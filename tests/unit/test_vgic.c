@@ -974,6 +974,43 @@ static void test_edge_again_while_active_not_lost(void **s)
     assert_false(delivery_assured(0));
 }
 
+static void test_group_and_priority_reach_a_waiting_lr(void **s)
+{
+    /* an SGI waits in a list register as group 1; the guest makes it group
+     * 0 and raises its priority: the list register must follow, or a
+     * guest with only group 0 enabled never sees it (found by the hostile
+     * guest, guests/test/hostile.c gicd_patterns) */
+    setup_n(128, 2, 4);
+    wr32(0, 0x000, 1);
+    wr32(0, 0x080, 0xffffffffu);                /* every private one group 1 */
+    wr(0, 0x403, 1, 0xf0);
+    wr32(0, 0xf00, (2u << 24) | 3);             /* SGI 3 to itself */
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(3, 0xf0) | LR_GROUP1 | LR_CPUID(0));
+    ENV.nkicks = 0;
+    wr32(0, 0x080, 0);
+    wr(0, 0x403, 1, 0x80);
+    assert_true(CPU[0].queued);
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(3, 0x80) | LR_CPUID(0));
+    assert_false(CPU[0].priv[3].lr_stale);
+    /* an SPI of another vCPU: its owner is kicked and refreshes its own */
+    spi_setup(40, 1, 0x40);
+    vgic_inject_edge(&D, 0, 40);
+    flush(1);
+    assert_int_equal(LRS[1].lr[0], lr_expect(40, 0x40));
+    ENV.nkicks = 0;
+    wr(0, 0x400 + 40, 1, 0x10);
+    assert_true(ENV.nkicks == 1 && ENV.kicks[0] == 1);
+    flush(1);
+    assert_int_equal(LRS[1].lr[0], lr_expect(40, 0x10));
+    /* once active, the priority stays what it was taken with */
+    int i = guest_ack(1);
+    wr(0, 0x400 + 40, 1, 0x20);
+    flush(1);
+    assert_int_equal(LRS[1].lr[i], (lr_expect(40, 0x10) & ~LR_PENDING) | LR_ACTIVE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1002,6 +1039,7 @@ int main(void)
         cmocka_unit_test(test_hw_update_calls),
         cmocka_unit_test(test_kicks_go_to_spi_target),
         cmocka_unit_test(test_edge_again_while_active_not_lost),
+        cmocka_unit_test(test_group_and_priority_reach_a_waiting_lr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
