@@ -155,6 +155,8 @@ unsigned int dcache_setway_all(enum setway_op op);   /* returns the number of op
 void jit_run(const uint32_t *insns, unsigned int n, uint32_t regs[12]);
 /* xorshift32 */
 uint32_t rand_next(uint32_t *state);
+/* a random SMCCC function ID that leaves the caller running */
+uint32_t rand_smccc_fn(uint32_t *state);
 
 static inline uint32_t read_cpsr(void)
 {

@@ -676,3 +676,24 @@ uint32_t rand_next(uint32_t *state)
     x ^= x << 5;
     return *state = x;
 }
+
+/* A random SMCCC function ID (PSCI, Partita, Arm architecture or anything),
+ * never one that ends or suspends the caller (CPU_OFF, SYSTEM_OFF/RESET,
+ * CPU_SUSPEND) or starts a vCPU somewhere random (CPU_ON) */
+uint32_t rand_smccc_fn(uint32_t *state)
+{
+    for (;;) {
+        uint32_t x = rand_next(state), fn;
+        switch (x & 7) {
+        case 0: fn = 0x84000000u | ((x >> 3) & 0x3f); break;       /* PSCI */
+        case 1: fn = 0x86000000u | ((x >> 3) & 0x7); break;        /* Partita */
+        case 2: fn = 0x8600ff00u | ((x >> 3) & 0x7); break;
+        case 3: fn = 0x80000000u | ((x >> 3) & 0xffff); break;     /* Arm architecture */
+        default: fn = rand_next(state); break;
+        }
+        uint32_t f32 = fn & ~0x40000000u;       /* SMC64 forms are refused anyway */
+        if (f32 != PSCI_CPU_OFF && f32 != PSCI_SYSTEM_OFF && f32 != PSCI_SYSTEM_RESET &&
+            f32 != PSCI_CPU_SUSPEND && f32 != PSCI_CPU_ON)
+            return fn;
+    }
+}

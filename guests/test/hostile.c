@@ -23,6 +23,7 @@
  */
 #include <string.h>
 #include "guest.h"
+#include "armenc.h"
 
 #define GICD_CTLR      (GICD_BASE + 0x000)
 #define GICD_TYPER     (GICD_BASE + 0x004)
@@ -497,37 +498,13 @@ static void test_cpu_on_race(void)
 
 /* ---- random hypercalls ---- */
 
-static bool dangerous_call(uint32_t fn)
-{
-    /* calls that end or suspend the caller: not random material */
-    fn &= ~0x40000000u;     /* SMC64 forms are refused anyway */
-    return fn == PSCI_CPU_OFF || fn == PSCI_SYSTEM_OFF || fn == PSCI_SYSTEM_RESET ||
-           fn == PSCI_CPU_SUSPEND || fn == PSCI_CPU_ON;
-}
-
-static uint32_t random_fn(void)
-{
-    for (;;) {
-        uint32_t x = rand_next(&seed), fn;
-        switch (x & 7) {
-        case 0: fn = 0x84000000u | ((x >> 3) & 0x3f); break;       /* PSCI */
-        case 1: fn = 0x86000000u | ((x >> 3) & 0x7); break;        /* Partita */
-        case 2: fn = 0x8600ff00u | ((x >> 3) & 0x7); break;
-        case 3: fn = 0x80000000u | ((x >> 3) & 0xffff); break;     /* Arm architecture */
-        default: fn = rand_next(&seed); break;
-        }
-        if (!dangerous_call(fn))
-            return fn;
-    }
-}
-
 static void test_random_calls(void)
 {
     test_begin("random_calls");
     unsigned int refused = 0, wrong = 0;
     uint32_t wrong_fn = 0;
     for (unsigned int i = 0; i < 20000; i++) {
-        uint32_t fn = random_fn();
+        uint32_t fn = rand_smccc_fn(&seed);
         uint32_t a1 = rand_next(&seed), a2 = rand_next(&seed), a3 = rand_next(&seed);
         struct smc_ret r = (i & 3) ? hvc_call(fn, a1, a2, a3) : smc_call(fn, a1, a2, a3);
         uint32_t oen = (fn >> 24) & 0x3f;
@@ -551,40 +528,6 @@ static void test_random_calls(void)
 }
 
 /* ---- every trapped CP15/CP14 encoding ---- */
-
-static uint32_t mcr_mrc(bool read, uint32_t cp, uint32_t opc1, uint32_t crn, uint32_t crm,
-                        uint32_t opc2, uint32_t rt)
-{
-    /* A8.8.98 MCR / A8.8.107 MRC, cond AL */
-    return 0xee000010u | (read ? 1u << 20 : 0) | (opc1 << 21) | (crn << 16) | (rt << 12) |
-           (cp << 8) | (opc2 << 5) | crm;
-}
-
-static uint32_t mcrr_mrrc(bool read, uint32_t cp, uint32_t opc1, uint32_t crm, uint32_t rt,
-                          uint32_t rt2)
-{
-    /* A8.8.99 MCRR / A8.8.108 MRRC */
-    return 0xec400000u | (read ? 1u << 20 : 0) | (rt2 << 16) | (rt << 12) | (cp << 8) |
-           (opc1 << 4) | crm;
-}
-
-/* is this CP15 encoding one that traps (HSTR.T15, TIDCP, TAC, TSW, HDCR.TPM)? */
-static bool cp15_traps(uint32_t opc1, uint32_t crn, uint32_t crm, uint32_t opc2)
-{
-    if (crn == 15)
-        return true;
-    if (crn == 9)
-        return crm <= 2 || (crm >= 5 && crm <= 8) || (opc1 == 0 && crm >= 12 && crm <= 14);
-    if (crn == 10)
-        return crm == 0 || crm == 1 || crm == 4 || crm == 8;
-    if (crn == 11)
-        return crm <= 8 || crm == 15;
-    if (crn == 1)
-        return opc1 == 0 && crm == 0 && opc2 == 1;      /* ACTLR */
-    if (crn == 14)
-        return opc1 == 0 && crm == 2;                   /* CNTP_*: undefined */
-    return crn == 7 && opc1 == 0 && opc2 == 2 && (crm == 6 || crm == 10 || crm == 14);
-}
 
 static unsigned int run_batch(uint32_t *code, unsigned int n)
 {
@@ -611,8 +554,8 @@ static void test_cp15_cp14(void)
                     if (!cp15_traps(opc1, crns[k], crm, opc2))
                         continue;
                     uint32_t rt = rand_next(&seed) % 12;
-                    code[n++] = mcr_mrc(true, 15, opc1, crns[k], crm, opc2, rt);
-                    code[n++] = mcr_mrc(false, 15, opc1, crns[k], crm, opc2, rt);
+                    code[n++] = enc_mcr_mrc(COND_AL, true, 15, opc1, crns[k], crm, opc2, rt);
+                    code[n++] = enc_mcr_mrc(COND_AL, false, 15, opc1, crns[k], crm, opc2, rt);
                     if (n >= JIT_MAX - 2) {
                         undefs += run_batch(code, n);
                         insns += n;
@@ -626,10 +569,10 @@ static void test_cp15_cp14(void)
         for (uint32_t crm = 0; crm < 16; crm++)
             for (uint32_t opc2 = 0; opc2 < 8; opc2++) {
                 uint32_t rt = rand_next(&seed) % 12;
-                code[n++] = mcr_mrc(true, 14, 0, crn, crm, opc2, rt);
-                code[n++] = mcr_mrc(false, 14, 0, crn, crm, opc2, rt);
+                code[n++] = enc_mcr_mrc(COND_AL, true, 14, 0, crn, crm, opc2, rt);
+                code[n++] = enc_mcr_mrc(COND_AL, false, 14, 0, crn, crm, opc2, rt);
                 if (!(opc2 & 3))
-                    code[n++] = mcr_mrc(true, 14, 1, crn, crm, opc2, rt);
+                    code[n++] = enc_mcr_mrc(COND_AL, true, 14, 1, crn, crm, opc2, rt);
                 if (n >= JIT_MAX - 3) {
                     undefs += run_batch(code, n);
                     insns += n;
@@ -637,13 +580,13 @@ static void test_cp15_cp14(void)
                 }
             }
     for (uint32_t opc1 = 0; opc1 < 4; opc1++) {
-        code[n++] = mcrr_mrrc(true, 15, opc1, 14, 2, 3);
-        code[n++] = mcrr_mrrc(true, 15, opc1, 15, 4, 5);
-        code[n++] = mcrr_mrrc(false, 15, opc1, 15, 4, 5);
-        code[n++] = mcrr_mrrc(true, 14, opc1, 1, 6, 7);
-        code[n++] = mcrr_mrrc(true, 14, opc1, 2, 6, 7);
+        code[n++] = enc_mcrr_mrrc(COND_AL, true, 15, opc1, 14, 2, 3);
+        code[n++] = enc_mcrr_mrrc(COND_AL, true, 15, opc1, 15, 4, 5);
+        code[n++] = enc_mcrr_mrrc(COND_AL, false, 15, opc1, 15, 4, 5);
+        code[n++] = enc_mcrr_mrrc(COND_AL, true, 14, opc1, 1, 6, 7);
+        code[n++] = enc_mcrr_mrrc(COND_AL, true, 14, opc1, 2, 6, 7);
     }
-    code[n++] = mcrr_mrrc(false, 15, 2, 14, 2, 3);      /* CNTP_CVAL write: undefined */
+    code[n++] = enc_mcrr_mrrc(COND_AL, false, 15, 2, 14, 2, 3);      /* CNTP_CVAL write: undefined */
     /* LDC/STC p14, c5 through r0 pointing at its own RAM (A8.8.57/A8.8.200) */
     code[n++] = 0xed905e00u;                            /* ldc p14, c5, [r0] */
     code[n++] = 0xed805e00u;                            /* stc p14, c5, [r0] */
