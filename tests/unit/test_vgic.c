@@ -10,53 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include "vgic/vgic.h"
+#include "fake_lrs.h"
 
 #define NCPU VGIC_MAX_VCPUS
-
-/* ---- a fake list-register bank per vCPU ---- */
-
-struct fake_lrs {
-    unsigned int n;
-    uint32_t lr[VGIC_MAX_LRS];
-    bool underflow;
-    uint32_t vmcr;
-    unsigned int writes;
-    unsigned int deactivated[16];   /* physical IDs the guest's EOI deactivated */
-    unsigned int ndeact;
-};
-
-static unsigned int f_nr_lrs(void *ctx) { return ((struct fake_lrs *)ctx)->n; }
-
-static uint32_t f_read_lr(void *ctx, unsigned int i)
-{
-    struct fake_lrs *f = ctx;
-    assert_true(i < f->n);
-    return f->lr[i];
-}
-
-static void f_write_lr(void *ctx, unsigned int i, uint32_t v)
-{
-    struct fake_lrs *f = ctx;
-    assert_true(i < f->n);
-    f->lr[i] = v;
-    f->writes++;
-}
-
-/* GICH_ELRSR (5.3.10): empty = no state and no pending EOI maintenance */
-static uint64_t f_elrsr(void *ctx)
-{
-    struct fake_lrs *f = ctx;
-    uint64_t e = 0;
-    for (unsigned int i = 0; i < f->n; i++) {
-        uint32_t v = f->lr[i];
-        if (!(v & LR_STATE_MASK) && ((v & LR_HW) || !(v & LR_EOI)))
-            e |= 1ull << i;
-    }
-    return e;
-}
-
-static void f_set_underflow(void *ctx, bool on) { ((struct fake_lrs *)ctx)->underflow = on; }
-static uint32_t f_vmcr(void *ctx) { return ((struct fake_lrs *)ctx)->vmcr; }
 
 /* ---- a fake environment ---- */
 
@@ -164,43 +120,8 @@ static uint32_t lr_expect(unsigned int intid, uint8_t prio)
     return LR_VIRTID(intid) | LR_PRIO(prio) | LR_PENDING;
 }
 
-/* ---- a guest CPU interface over the fake list registers ---- */
-
-/* GICV_IAR: the highest-priority pending LR above the mask becomes active.
- * Returns the LR index, or -1 (spurious). */
-static int guest_ack(unsigned int vcpu)
-{
-    struct fake_lrs *f = &LRS[vcpu];
-    uint32_t pmr = (f->vmcr >> 27) & 0x1f;
-    int best = -1;
-    for (unsigned int i = 0; i < f->n; i++) {
-        uint32_t v = f->lr[i];
-        if ((v & LR_STATE_MASK) != LR_PENDING || ((v >> 23) & 0x1f) >= pmr)
-            continue;
-        if (best < 0) {
-            best = (int)i;
-            continue;
-        }
-        uint32_t b = f->lr[best];
-        uint32_t p = (v >> 23) & 0x1f, bp = (b >> 23) & 0x1f;
-        if (p < bp || (p == bp && LR_VIRTID(v) < LR_VIRTID(b)))
-            best = (int)i;
-    }
-    if (best >= 0)
-        f->lr[best] = (f->lr[best] & ~LR_STATE_MASK) | LR_ACTIVE;
-    return best;
-}
-
-/* GICV_EOIR for the interrupt acknowledged in LR i */
-static void guest_eoi(unsigned int vcpu, int i)
-{
-    struct fake_lrs *f = &LRS[vcpu];
-    assert_true(i >= 0 && (unsigned int)i < f->n);
-    assert_true(f->lr[i] & LR_ACTIVE);
-    f->lr[i] &= ~LR_STATE_MASK;
-    if (f->lr[i] & LR_HW)
-        f->deactivated[f->ndeact++] = (f->lr[i] >> 10) & 0x3ff;
-}
+static int guest_ack(unsigned int vcpu) { return fake_ack(&LRS[vcpu]); }
+static void guest_eoi(unsigned int vcpu, int i) { fake_eoi(&LRS[vcpu], i); }
 
 /* acknowledge and end the best interrupt; returns its LR value at ack time */
 static uint32_t guest_take(unsigned int vcpu)
