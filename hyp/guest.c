@@ -370,10 +370,15 @@ int guest_start(struct guest *g)
 
 void guest_stop(struct guest *g)
 {
+    /* an expiry flagged or a reset asked for before the stop must not
+     * start it again afterwards */
     g->wd_deadline = 0;
+    g->wd_expired = false;
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
     if (g->state == GUEST_RUNNING)
         g->state = GUEST_STOPPED;
     g->restart_pending = false;
+    spin_unlock_irqrestore(&g->life_lock, f);
     guest_kick_all(g, VCPU_REQ_STOP);
     uint64_t t0 = timer_now();
     while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
@@ -383,19 +388,35 @@ void guest_stop(struct guest *g)
     vgic_guest_release(g);
 }
 
+/*
+ * A vCPU ends its guest's life (SYSTEM_OFF, SYSTEM_RESET, a crash) while
+ * the monitor may be stopping it on the boot CPU: only a running guest
+ * changes state here, under its life lock, so a stop is never undone by a
+ * restart asked for a moment before.  Returns false if it was not running.
+ */
+static bool guest_end_life(struct guest *g, enum guest_state to, bool restart)
+{
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
+    bool running = g->state == GUEST_RUNNING;
+    if (running) {
+        g->restart_pending = restart;
+        g->state = to;
+    }
+    spin_unlock_irqrestore(&g->life_lock, f);
+    guest_kick_all(g, VCPU_REQ_STOP);
+    return running;
+}
+
 void guest_halt(struct guest *g)
 {
-    g->state = GUEST_HALTED;
-    guest_kick_all(g, VCPU_REQ_STOP);
-    pr_info("guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
+    if (guest_end_life(g, GUEST_HALTED, false))
+        pr_info("guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
 }
 
 void guest_request_restart(struct guest *g)
 {
-    g->state = GUEST_STOPPED;
-    g->restart_pending = true;
-    guest_kick_all(g, VCPU_REQ_STOP);
-    sched_cpu0_work();
+    if (guest_end_life(g, GUEST_STOPPED, true))
+        sched_cpu0_work();
 }
 
 void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
@@ -407,15 +428,14 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
     k->hsr = hsr;
     k->far = far;
     snprintf(k->why, sizeof(k->why), "%s", why);
+    bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
+    if (!guest_end_life(g, GUEST_CRASHED, restart))
+        return;         /* stopped meanwhile, or another vCPU crashed it first */
     pr_info("guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
-    g->state = GUEST_CRASHED;
-    guest_kick_all(g, VCPU_REQ_STOP);
-    if (g->cfg->on_crash == ON_CRASH_RESTART) {
-        g->restart_pending = true;
+    if (restart)
         sched_cpu0_work();
-    }
 }
 
 void guests_service(void)
@@ -436,8 +456,13 @@ void guests_service(void)
         }
         if (!g->restart_pending || !guest_vcpus_idle(g))
             continue;
+        uint32_t f = spin_lock_irqsave(&g->life_lock);
+        bool restart = g->restart_pending;
         g->restart_pending = false;
         g->state = GUEST_STOPPED;
+        spin_unlock_irqrestore(&g->life_lock, f);
+        if (!restart)
+            continue;
         pr_info("guest '%s': restarting\n", g->cfg->name);
         guest_start(g);
     }

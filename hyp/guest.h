@@ -30,6 +30,8 @@ struct guest {
     struct vuart uart;
     struct vgic vgic;
     spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
+    spinlock_t life_lock;              /* state and restart_pending, changed by its
+                                        * vCPUs (reset, crash, off) and the monitor */
     char line[160];                    /* guest console output, line buffered */
     unsigned int line_len;
     uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
