@@ -274,7 +274,7 @@ static void trap_smc(struct vcpu *v, uint32_t hsr)
 
 /* A guest can fault as often as it likes: its reports pass in a burst of
  * ABORT_LOG_BURST, then ABORT_LOG_RATE a second per vCPU (hyp/ratelimit.h) */
-#define ABORT_LOG_BURST 64
+#define ABORT_LOG_BURST 256
 #define ABORT_LOG_RATE  10
 
 static void report_abort(struct vcpu *v, const char *what, uint32_t va, uint64_t ipa)

