@@ -3,6 +3,7 @@
  * DT, build Stage-2, power on vCPU 0), stop, halt, crash and restart.
  * Starting and restarting happen on the boot CPU; any CPU may ask for them.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <libfdt.h>
@@ -109,6 +110,24 @@ static bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
         guest_uart_refill(g);       /* a byte left the FIFO: room for one */
     spin_unlock_irqrestore(&g->uart_lock, f);
     return ok;
+}
+
+void guest_log(struct guest *g, const char *fmt, ...)
+{
+    uint32_t dropped;
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
+    bool pass = ratelimit_pass(&g->life_log, timer_now(), timer_freq() / GUEST_LOG_RATE,
+                               GUEST_LOG_BURST, &dropped);
+    spin_unlock_irqrestore(&g->life_lock, f);
+    if (!pass)
+        return;
+    if (dropped)
+        pr_info("guest '%s': %lu lifecycle messages suppressed\n", g->cfg->name,
+                (unsigned long)dropped);
+    va_list ap;
+    va_start(ap, fmt);
+    console_vprintf(fmt, ap);
+    va_end(ap);
 }
 
 /* ---- the watchdog: checked on the boot CPU's hypervisor timer ---- */
@@ -410,7 +429,7 @@ static bool guest_end_life(struct guest *g, enum guest_state to, bool restart)
 void guest_halt(struct guest *g)
 {
     if (guest_end_life(g, GUEST_HALTED, false))
-        pr_info("guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
+        guest_log(g, "guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
 }
 
 void guest_request_restart(struct guest *g)
@@ -431,7 +450,7 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
     bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
     if (!guest_end_life(g, GUEST_CRASHED, restart))
         return;         /* stopped meanwhile, or another vCPU crashed it first */
-    pr_info("guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
+    guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
     if (restart)
@@ -446,7 +465,7 @@ void guests_service(void)
             g->wd_expired = false;
             g->wd_fires++;
             bool restart = g->cfg->watchdog_action == ON_CRASH_RESTART;
-            pr_info("guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
+            guest_log(g, "guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
                     (unsigned long)g->cfg->watchdog_ms, restart ? "restarting" : "stopping");
             guest_stop(g);
             g->state = GUEST_STOPPED;
@@ -463,7 +482,7 @@ void guests_service(void)
         spin_unlock_irqrestore(&g->life_lock, f);
         if (!restart)
             continue;
-        pr_info("guest '%s': restarting\n", g->cfg->name);
+        guest_log(g, "guest '%s': restarting\n", g->cfg->name);
         guest_start(g);
     }
 }

@@ -192,7 +192,7 @@ static void env_system_off(void *ctx) { guest_halt(((struct vcpu *)ctx)->guest);
 static void env_system_reset(void *ctx)
 {
     struct guest *g = ((struct vcpu *)ctx)->guest;
-    pr_info("guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
+    guest_log(g, "guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
     guest_request_restart(g);
 }
 
@@ -347,9 +347,11 @@ static void trap_dabt(struct vcpu *v, uint32_t hsr)
     uint64_t ipa = (uint64_t)(hpfar & 0xfffffff0u) << 8;
     if (!(hsr & HSR_DABT_S1PTW))
         ipa |= hdfar & 0xfff;
+    bool device = mmio_owned(&v->guest->mmio, ipa);
     const char *what = (hsr & HSR_DABT_S1PTW) ? "page-table walk outside its memory"
-                       : !(hsr & HSR_DABT_ISV) && mmio_owned(&v->guest->mmio, ipa)
+                       : device && !(hsr & HSR_DABT_ISV)
                            ? "device access without a syndrome (LDM/STM/LDRD/exclusive)"
+                       : device ? "device access the emulation refuses (unaligned or too wide)"
                        : (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
                                               : "read of unmapped memory";
     if (!guest_can_take(v, 0x10, hsr, hdfar))
