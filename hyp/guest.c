@@ -56,9 +56,30 @@ const char *guest_state_name(enum guest_state s)
 
 struct guest *volatile console_focus;
 
+/* Take one character from g's console budget (uart_lock held) */
+static bool guest_tx_budget(struct guest *g)
+{
+    uint32_t dropped, unused;
+    uint64_t now = timer_now();
+    bool pass = ratelimit_pass(&g->tx_budget, now, timer_freq() / g->cfg->console_rate,
+                               g->cfg->console_burst, &dropped);
+    g->uart.tx_full = !pass || !g->tx_budget.tokens;
+    if (pass && dropped) {
+        g->tx_dropped += dropped;
+        if (ratelimit_pass(&g->tx_notice, now, timer_freq(), 1, &unused)) {
+            pr_info("guest '%s': %lu console characters dropped (rate limit)\n",
+                    g->cfg->name, (unsigned long)g->tx_dropped);
+            g->tx_dropped = 0;
+        }
+    }
+    return pass;
+}
+
 static void guest_uart_tx(void *ctx, char c)
 {
     struct guest *g = ctx;
+    if (!guest_tx_budget(g))
+        return;
     if (console_focus == g) {
         /* the focused guest owns the terminal: pass its output through */
         if (g->line_len) {
@@ -105,6 +126,10 @@ static bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct guest *g = dev;
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    if (g->uart.tx_full && !a->write)      /* spent: has the budget come back? */
+        g->uart.tx_full = !ratelimit_tokens(&g->tx_budget, timer_now(),
+                                            timer_freq() / g->cfg->console_rate,
+                                            g->cfg->console_burst);
     bool ok = vuart_mmio(&g->uart, a, offset);
     if (!a->write && offset == 0)
         guest_uart_refill(g);       /* a byte left the FIFO: room for one */

@@ -57,8 +57,10 @@ static uint32_t vuart_read(struct vuart *u, uint32_t off)
     }
     case PL011_RSR: return 0;
     case PL011_FR:
-        /* TXFE: transmit completes at once; RXFE/RXFF from the FIFO */
-        return (1u << 7) | (u->rx_count ? 0 : PL011_FR_RXFE) |
+        /* TXFE: transmit completes at once, unless the console is rate
+         * limited (TXFF: a guest waits as for a slow line); RXFE/RXFF from
+         * the FIFO */
+        return (u->tx_full ? (1u << 5) : (1u << 7)) | (u->rx_count ? 0 : PL011_FR_RXFE) |
                (u->rx_count == VUART_FIFO ? (1u << 6) : 0);
     case PL011_IBRD: return u->ibrd;
     case PL011_FBRD: return u->fbrd;

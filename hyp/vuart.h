@@ -20,6 +20,7 @@ struct vuart {
     void (*irq_level)(void *ctx, bool level);
     void *ctx;
     bool level;
+    bool tx_full;           /* the owner's console budget is spent: FR.TXFF */
 };
 
 void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);

@@ -8,7 +8,7 @@ stopped, and 'rt' beside them kept its tick."""
 import re
 import time
 
-from conftest import check
+from conftest import PROMPT, check
 from heartbeat import Heartbeat, monitor_rtt
 
 LOOPERS = {"loop-reset": "reset", "loop-crash": "vector", "loop-wd": "watchdog"}
@@ -33,6 +33,7 @@ def stop_loopers(vm, hb):
 
 def test_hundred_restarts(qemu, image):
     vm = qemu(kernel=image("crashloop"), smp=4)
+    vm.expect(PROMPT, 30)       # typed input before the monitor runs is lost
     hb = Heartbeat(vm)
     deadline = time.monotonic() + 30
     while not all(ok_lines(vm.output, n) for n in LOOPERS):

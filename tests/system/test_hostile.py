@@ -9,7 +9,7 @@ everything else is still alive."""
 import re
 import time
 
-from conftest import check
+from conftest import PROMPT, check
 from heartbeat import Heartbeat, monitor_rtt
 
 MONITOR_BOUND = 3.0         # s from typing a command to its answer
@@ -20,7 +20,8 @@ ATTACK_TIMEOUT = 90
 
 def test_hostile_guest_contained(qemu, image):
     vm = qemu(kernel=image("hostile"), smp=4)
-    vm.expect(r"\[hostile\] hostile: attacking", 30)
+    vm.expect(PROMPT, 30)       # typed input before the monitor runs is lost
+    check(vm, "[hostile] hostile: attacking" in vm.output, "the hostile guest did not start")
     t_attack = time.monotonic()
     hb = Heartbeat(vm)
     # while the attack runs: the monitor answers, rt ticks
