@@ -63,7 +63,7 @@ static bool guest_tx_budget(struct guest *g)
     uint64_t now = timer_now();
     bool pass = ratelimit_pass(&g->tx_budget, now, timer_freq() / g->cfg->console_rate,
                                g->cfg->console_burst, &dropped);
-    g->uart.tx_full = !pass || !g->tx_budget.tokens;
+    vuart_set_tx_full(&g->uart, !pass || g->tx_budget.used >= g->cfg->console_burst);
     if (pass && dropped) {
         g->tx_dropped += dropped;
         if (ratelimit_pass(&g->tx_notice, now, timer_freq(), 1, &unused)) {
@@ -127,9 +127,9 @@ static bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
     struct guest *g = dev;
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
     if (g->uart.tx_full && !a->write)      /* spent: has the budget come back? */
-        g->uart.tx_full = !ratelimit_tokens(&g->tx_budget, timer_now(),
-                                            timer_freq() / g->cfg->console_rate,
-                                            g->cfg->console_burst);
+        vuart_set_tx_full(&g->uart, !ratelimit_tokens(&g->tx_budget, timer_now(),
+                                                      timer_freq() / g->cfg->console_rate,
+                                                      g->cfg->console_burst));
     bool ok = vuart_mmio(&g->uart, a, offset);
     if (!a->write && offset == 0)
         guest_uart_refill(g);       /* a byte left the FIFO: room for one */

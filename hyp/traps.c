@@ -277,17 +277,38 @@ static void trap_smc(struct vcpu *v, uint32_t hsr)
 #define ABORT_LOG_BURST 256
 #define ABORT_LOG_RATE  10
 
-static void report_abort(struct vcpu *v, const char *what, uint32_t va, uint64_t ipa)
+static uint32_t abort_log_period;     /* counter ticks per report */
+
+/* What a data abort was, for its report (HSR ISS, B3.13.6) */
+static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa)
+{
+    if (hsr & HSR_DABT_S1PTW)
+        return "page-table walk outside its memory";
+    /* the pages of the emulated distributor and UART (the MMIO bus's
+     * regions, compared directly: this runs for every report) */
+    uint64_t page = ipa & ~0xfffull;
+    if (page == VBOARD_GICD_IPA || page == VBOARD_UART_IPA)
+        return (hsr & HSR_DABT_ISV)
+                   ? "device access the emulation refuses (unaligned or too wide)"
+                   : "device access without a syndrome (LDM/STM/LDRD/exclusive)";
+    return (hsr & HSR_DABT_WNR) ? "write to unmapped memory" : "read of unmapped memory";
+}
+
+/* hsr: a data abort's, or 0 for an instruction fetch */
+static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa)
 {
     uint32_t dropped;
-    if (!ratelimit_pass(&v->abort_log, timer_now(), timer_freq() / ABORT_LOG_RATE,
-                        ABORT_LOG_BURST, &dropped))
+    if (!abort_log_period)
+        abort_log_period = timer_freq() / ABORT_LOG_RATE;
+    if (!ratelimit_pass(&v->abort_log, timer_now(), abort_log_period, ABORT_LOG_BURST,
+                        &dropped))
         return;
     if (dropped)
         pr_info("guest '%s' vCPU %u: %lu abort reports suppressed\n", v->guest->cfg->name,
                 v->id, (unsigned long)dropped);
     pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
-            "abort injected\n", v->guest->cfg->name, v->id, what,
+            "abort injected\n", v->guest->cfg->name, v->id,
+            hsr ? dabt_what(v, hsr, ipa) : "instruction fetch from unmapped memory",
             (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
 }
 
@@ -347,16 +368,9 @@ static void trap_dabt(struct vcpu *v, uint32_t hsr)
     uint64_t ipa = (uint64_t)(hpfar & 0xfffffff0u) << 8;
     if (!(hsr & HSR_DABT_S1PTW))
         ipa |= hdfar & 0xfff;
-    bool device = mmio_owned(&v->guest->mmio, ipa);
-    const char *what = (hsr & HSR_DABT_S1PTW) ? "page-table walk outside its memory"
-                       : device && !(hsr & HSR_DABT_ISV)
-                           ? "device access without a syndrome (LDM/STM/LDRD/exclusive)"
-                       : device ? "device access the emulation refuses (unaligned or too wide)"
-                       : (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
-                                              : "read of unmapped memory";
     if (!guest_can_take(v, 0x10, hsr, hdfar))
         return;
-    report_abort(v, what, hdfar, ipa);
+    report_abort(v, hsr, hdfar, ipa);
     vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
 }
 
@@ -367,8 +381,7 @@ static void trap_pabt(struct vcpu *v, uint32_t hsr)
     v->guest->aborts++;
     if (!guest_can_take(v, 0x0c, hsr, hifar))
         return;
-    report_abort(v, "instruction fetch from unmapped memory", hifar,
-                 ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
+    report_abort(v, 0, hifar, ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
     vcpu_inject_pabt(v, hifar);
 }
 

@@ -30,7 +30,6 @@ struct vgic_irq {
     bool hw;                    /* hardware-linked: the guest's EOI deactivates hwirq */
     bool group1;
     bool in_lr;
-    bool lr_stale;              /* group or priority changed while in a list register */
 };
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */
@@ -52,6 +51,7 @@ struct vgic_cpu {
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint64_t lr_used;           /* list registers holding our interrupts */
     bool queued;                /* something waits to go into a list register */
+    bool lr_stale;              /* a group or priority changed under a list register */
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];

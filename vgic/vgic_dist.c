@@ -165,9 +165,8 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
  * (4.3.4, 4.3.11), so the list register takes them while it is only
  * pending.  (Changing the priority of an active interrupt is UNPREDICTABLE.)
  */
-static uint32_t lr_refresh(struct vgic_irq *irq, uint32_t v)
+static uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
 {
-    irq->lr_stale = false;
     if ((v & LR_STATE_MASK) != LR_PENDING)
         return v;
     v &= ~(LR_GROUP1 | LR_PRIO(0xff));
@@ -195,7 +194,7 @@ static void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_
             uint32_t nv = v;
             if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
                 nv |= LR_EOI;
-            if (irq->lr_stale)
+            if (c->lr_stale)
                 nv = lr_refresh(irq, nv);
             if (nv != v)
                 lr->write_lr(lr->ctx, i, nv);
@@ -210,6 +209,7 @@ static void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_
         if (irq_wants_lr(irq, intid))
             c->queued = true;
     }
+    c->lr_stale = false;
 }
 
 void vgic_sync(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
@@ -426,7 +426,7 @@ static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
     int owner = irq_owner(d, vcpu, intid);
     if (!irq->in_lr || owner < 0)
         return;
-    irq->lr_stale = true;
+    d->cpu[owner]->lr_stale = true;
     d->cpu[owner]->queued = true;
     if (d->env.kick)
         d->env.kick(d->env.ctx, (unsigned int)owner);

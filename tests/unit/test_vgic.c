@@ -914,7 +914,7 @@ static void test_group_and_priority_reach_a_waiting_lr(void **s)
     assert_true(CPU[0].queued);
     flush(0);
     assert_int_equal(LRS[0].lr[0], lr_expect(3, 0x80) | LR_CPUID(0));
-    assert_false(CPU[0].priv[3].lr_stale);
+    assert_false(CPU[0].lr_stale);
     /* an SPI of another vCPU: its owner is kicked and refreshes its own */
     spi_setup(40, 1, 0x40);
     vgic_inject_edge(&D, 0, 40);
