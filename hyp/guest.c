@@ -327,13 +327,22 @@ static int guest_build_s2(struct guest *g)
             return -1;
     /*
      * The walker reads the new tables through the cache (VTCR: WB, inner
-     * shareable): a DSB makes them visible.  The VMID may have served an
-     * earlier life of this guest: drop every stage-1/2 entry of the
-     * non-secure PL1&0 regime on all CPUs (B4.2.2, TLBIALLNSNHIS).
+     * shareable): a DSB makes them visible.  The VMID served the earlier
+     * lives of this guest: drop its stage-1/2 entries on all CPUs, and only
+     * its own - TLBIALLIS executed in Hyp mode acts on the VMID in VTTBR
+     * (B4.2.2, as KVM's __kvm_tlb_flush_vmid does), so a guest restarting in
+     * a loop does not cost the others their TLBs.  This CPU runs no guest
+     * now (HCR.VM is clear in HYP); its VTTBR is put back all the same.
+     * QEMU flushes every entry whatever the VMID: a mistake here would only
+     * show on hardware.
      */
     dsb_ish();
-    sysreg_op_tlbiallnsnhis(0);
+    uint64_t vttbr = sysreg_read_vttbr();
+    sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
+    isb();
+    sysreg_op_tlbiallis(0);
     dsb_ish();
+    sysreg_write_vttbr(vttbr);
     isb();
     return 0;
 }
