@@ -1,6 +1,6 @@
 /*
  * A guest that fails on purpose, once per life, in the way its bootargs
- * say ("fail=reset|vector|watchdog"), after using the interrupt machinery:
+ * say ("fail=reset|abort|watchdog"), after using the interrupt machinery:
  * it takes virtual-timer interrupts and SGIs, and leaves one timer
  * interrupt acknowledged but never ended (active, hardware-linked) and an
  * SGI pending when it goes.  Partita restarts it every time (on-crash or
@@ -68,11 +68,18 @@ void guest_main(uint32_t dtb)
     ok &= take(27, true);
     mmio_write32(GICD_SGIR, (2u << 24) | 5);
     gprintf("crashloop: %s, timer and SGIs %s\n", fail, ok ? "ok" : "LOST");
-    if (strncmp(fail, "vector", 6) == 0) {
-        /* an abort it cannot take: its vectors point at nothing */
-        __asm__ volatile("mcr p15, 0, %0, c12, c0, 0\n isb" : : "r"(NOWHERE));
+    if (strncmp(fail, "abort", 5) == 0) {
+        /* an abort it cannot get out of, one of two kinds as the counter
+         * falls: its vectors point at nothing, or it takes the same abort
+         * at the same instruction over and over */
         uint32_t v;
-        try_read32(NOWHERE + 0x100000, &v);
+        if ((cntpct() >> 4) & 1) {
+            __asm__ volatile("mcr p15, 0, %0, c12, c0, 0\n isb" : : "r"(NOWHERE));
+            try_read32(NOWHERE + 0x100000, &v);
+        } else {
+            for (;;)
+                try_read32(NOWHERE, &v);
+        }
     } else if (strncmp(fail, "watchdog", 8) == 0) {
         for (;;)
             ;                                       /* no more feeding */
