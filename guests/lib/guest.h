@@ -153,6 +153,8 @@ unsigned int dcache_setway_all(enum setway_op op);   /* returns the number of op
  * r0-r11 come from regs and go back there; the code must leave r13-r15 */
 #define JIT_MAX 256
 void jit_run(const uint32_t *insns, unsigned int n, uint32_t regs[12]);
+/* the same for n halfwords of Thumb code (16- and 32-bit instructions) */
+void jit_run_thumb(const uint16_t *hw, unsigned int n, uint32_t regs[12]);
 /* xorshift32 */
 uint32_t rand_next(uint32_t *state);
 /* a random SMCCC function ID that leaves the caller running */

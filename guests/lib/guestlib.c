@@ -644,6 +644,9 @@ __asm__(".pushsection .text\n"
         "   pop     {r0, r1, r4-r12, pc}\n"
         ".popsection\n");
 
+static void jit_sync_and_run(uint32_t *buf, unsigned int words, uint32_t entry,
+                             uint32_t regs[12]);
+
 void jit_run(const uint32_t *insns, unsigned int n, uint32_t regs[12])
 {
     uint32_t *buf = jit_buf[cpu_id() & 7];
@@ -652,19 +655,36 @@ void jit_run(const uint32_t *insns, unsigned int n, uint32_t regs[12])
     for (unsigned int i = 0; i < n; i++)
         buf[i] = insns[i];
     buf[n] = 0xe12fff1eu;                   /* bx lr */
+    jit_sync_and_run(buf, n + 1, (uint32_t)buf, regs);
+}
+
+void jit_run_thumb(const uint16_t *hw, unsigned int n, uint32_t regs[12])
+{
+    uint16_t *buf = (uint16_t *)jit_buf[cpu_id() & 7];
+    if (n > 2 * JIT_MAX)
+        n = 2 * JIT_MAX;
+    for (unsigned int i = 0; i < n; i++)
+        buf[i] = hw[i];
+    buf[n] = 0x4770;                        /* bx lr */
+    buf[n + 1] = 0xbf00;                    /* nop */
+    jit_sync_and_run((uint32_t *)buf, n / 2 + 1, (uint32_t)buf | 1, regs);
+}
+
+static void jit_sync_and_run(uint32_t *buf, unsigned int n, uint32_t entry, uint32_t regs[12])
+{
     /*
      * New instructions: clean them from the data cache to the point of
      * unification, then invalidate the instruction cache and the branch
      * predictor (ARM ARM B2.2.9).  With the MMU and caches off QEMU would
      * run stale code without complaint, a Cortex-A15 would not.
      */
-    for (uint32_t a = (uint32_t)buf; a < (uint32_t)&buf[n + 1]; a += 32)
+    for (uint32_t a = (uint32_t)buf; a < (uint32_t)&buf[n]; a += 32)
         __asm__ volatile("mcr p15, 0, %0, c7, c11, 1" : : "r"(a) : "memory");   /* DCCMVAU */
     __asm__ volatile("dsb\n"
                      "mcr p15, 0, %0, c7, c5, 0\n"      /* ICIALLU */
                      "mcr p15, 0, %0, c7, c5, 6\n"      /* BPIALL */
                      "dsb\n isb\n" : : "r"(0) : "memory");
-    jit_enter(regs, buf);
+    jit_enter(regs, (const uint32_t *)entry);
 }
 
 /* xorshift32: the tests' reproducible random numbers */

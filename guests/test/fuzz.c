@@ -5,7 +5,8 @@
  * CP15 and CP14 encodings, HVC and SMC with random function IDs and
  * arguments, loads and stores of every kind to the emulated distributor
  * and UART and to unmapped addresses, many of them conditional on random
- * flags, with random registers - and runs them from a RAM buffer
+ * flags, with random registers, a quarter of the batches in Thumb-2 with
+ * the conditional ones in IT blocks - and runs them from a RAM buffer
  * (guests/lib jit_run), taking the aborts and undefined instructions it
  * gets back.  Per seed it prints what it ran and a checksum of the code, so
  * a seed's run can be compared and repeated (tests/system/test_fuzz.py).
@@ -19,6 +20,7 @@
 
 struct gen {
     uint32_t rng;
+    bool thumb;                 /* this batch is Thumb code (n counts halfwords) */
     uint32_t code[JIT_MAX];
     unsigned int n;
     unsigned int trapping;      /* instructions meant to trap */
@@ -27,14 +29,50 @@ struct gen {
 
 static uint32_t rnd(struct gen *g, uint32_t n) { return rand_next(&g->rng) % n; }
 
+static void emit16(struct gen *g, uint16_t hw)
+{
+    ((uint16_t *)g->code)[g->n++] = hw;
+    g->sum = (g->sum ^ hw) * 0x01000193u;      /* FNV-1 */
+}
+
+/* an ARM instruction, or a 32-bit Thumb one (first halfword first) */
 static void emit(struct gen *g, uint32_t insn)
 {
+    if (g->thumb) {
+        emit16(g, (uint16_t)(insn >> 16));
+        emit16(g, (uint16_t)insn);
+        return;
+    }
     g->code[g->n++] = insn;
-    g->sum = (g->sum ^ insn) * 0x01000193u;     /* FNV-1 */
+    g->sum = (g->sum ^ insn) * 0x01000193u;
+}
+
+/* A coprocessor instruction built in its ARM form with condition cond:
+ * its Thumb-2 encoding is the same bits with 0b1110 on top (A6.3.18),
+ * conditional inside an IT block of one (A8.8.54: IT <cond>, mask 0b1000) */
+static void emit_cp(struct gen *g, uint32_t insn)
+{
+    uint32_t cond = insn >> 28;
+    if (!g->thumb) {
+        emit(g, insn);
+        return;
+    }
+    if (cond != COND_AL)
+        emit16(g, (uint16_t)(0xbf08u | (cond << 4)));
+    emit(g, (insn & 0x0fffffffu) | 0xe0000000u);
 }
 
 static void emit_mov32(struct gen *g, uint32_t rd, uint32_t v)
 {
+    if (g->thumb) {     /* T3 MOVW / T1 MOVT: imm16 = imm4:i:imm3:imm8 */
+        for (int top = 0; top < 2; top++) {
+            uint32_t imm = top ? v >> 16 : v & 0xffff;
+            emit(g, (top ? 0xf2c00000u : 0xf2400000u) | ((imm >> 12) << 16) |
+                    (((imm >> 11) & 1) << 26) | (((imm >> 8) & 7) << 12) | (rd << 8) |
+                    (imm & 0xff));
+        }
+        return;
+    }
     emit(g, enc_movw(rd, v & 0xffff));
     emit(g, enc_movt(rd, v >> 16));
 }
@@ -60,7 +98,7 @@ static void gen_cp15(struct gen *g)
     bool read = rnd(g, 2);
     /* a read may target r15: MRC to APSR_nzcv */
     uint32_t rt = read && !rnd(g, 16) ? 15 : rand_rt(g);
-    emit(g, enc_mcr_mrc(rand_cond(g), read, 15, opc1, crn, crm, opc2, rt));
+    emit_cp(g, enc_mcr_mrc(rand_cond(g), read, 15, opc1, crn, crm, opc2, rt));
 }
 
 static void gen_cp14(struct gen *g)
@@ -70,8 +108,8 @@ static void gen_cp14(struct gen *g)
     static const uint8_t opc1s[] = { 0, 0, 0, 1, 6, 7 };
     uint32_t opc1 = opc1s[rnd(g, sizeof(opc1s))];
     bool read = opc1 ? true : rnd(g, 2);
-    emit(g, enc_mcr_mrc(rand_cond(g), read, 14, opc1, rnd(g, 16), rnd(g, 16), rnd(g, 8),
-                        rand_rt(g)));
+    emit_cp(g, enc_mcr_mrc(rand_cond(g), read, 14, opc1, rnd(g, 16), rnd(g, 16), rnd(g, 8),
+                           rand_rt(g)));
 }
 
 static void gen_cp64(struct gen *g)
@@ -79,13 +117,13 @@ static void gen_cp64(struct gen *g)
     uint32_t rt = rand_rt(g), rt2 = rand_rt(g);
     switch (rnd(g, 3)) {
     case 0: /* the counters and timers: CNTP_CVAL (opc1 2) undefined, both ways */
-        emit(g, enc_mcrr_mrrc(rand_cond(g), rnd(g, 4) != 0, 15, rnd(g, 4), 14, rt, rt2));
+        emit_cp(g, enc_mcrr_mrrc(rand_cond(g), rnd(g, 4) != 0, 15, rnd(g, 4), 14, rt, rt2));
         break;
     case 1: /* implementation defined c15 (HSTR.T15) */
-        emit(g, enc_mcrr_mrrc(rand_cond(g), rnd(g, 2), 15, rnd(g, 16), 15, rt, rt2));
+        emit_cp(g, enc_mcrr_mrrc(rand_cond(g), rnd(g, 2), 15, rnd(g, 16), 15, rt, rt2));
         break;
     default: /* DBGDRAR, DBGDSAR */
-        emit(g, enc_mcrr_mrrc(rand_cond(g), true, 14, 0, 1 + rnd(g, 2), rt, rt2));
+        emit_cp(g, enc_mcrr_mrrc(rand_cond(g), true, 14, 0, 1 + rnd(g, 2), rt, rt2));
         break;
     }
 }
@@ -93,7 +131,18 @@ static void gen_cp64(struct gen *g)
 static void gen_call(struct gen *g)
 {
     emit_mov32(g, 0, rand_smccc_fn(&g->rng));
-    if (rnd(g, 3)) {
+    if (g->thumb) {
+        /* T1 HVC (never in an IT block), T1 SMC (may be) */
+        if (rnd(g, 3)) {
+            uint32_t imm = rnd(g, 0x10000);
+            emit(g, 0xf7e08000u | ((imm >> 12) << 16) | (imm & 0xfff));
+        } else {
+            uint32_t cond = rand_cond(g);
+            if (cond != COND_AL)
+                emit16(g, (uint16_t)(0xbf08u | (cond << 4)));
+            emit(g, 0xf7f08000u | (rnd(g, 16) << 16));
+        }
+    } else if (rnd(g, 3)) {
         emit(g, enc_hvc(rnd(g, 0x10000)));
     } else {
         emit(g, enc_smc(rand_cond(g), rnd(g, 16)));
@@ -123,12 +172,58 @@ static uint32_t rand_mmio_addr(struct gen *g, bool *store_ok)
     }
 }
 
+/* Thumb-2 loads and stores (A6.3.7-A6.3.10), one in an IT block of one */
+static void gen_access_thumb(struct gen *g, uint32_t addr, bool store)
+{
+    uint32_t rn = REG_BASE, rt = rand_rt(g) & ~1u, off = addr & 7, cond = rand_cond(g);
+    uint32_t l = store ? 0 : 1u << 20;
+    if (rnd(g, 4) == 0) {           /* 16-bit LDR/STR (imm5), base r7 */
+        emit_mov32(g, 7, addr - off);
+        if (cond != COND_AL)
+            emit16(g, (uint16_t)(0xbf08u | (cond << 4)));
+        emit16(g, (uint16_t)((store ? 0x6000u : 0x6800u) | (7u << 3) | (rt & 7)));
+        return;
+    }
+    emit_mov32(g, rn, addr - off);
+    if (cond != COND_AL)
+        emit16(g, (uint16_t)(0xbf08u | (cond << 4)));
+    switch (rnd(g, 7)) {
+    case 0: /* LDR.W/STR.W, LDRB.W/STRB.W, LDRH.W/STRH.W (imm12) */
+    case 1: {
+        static const uint32_t sz[] = { 0xf8c00000u, 0xf8800000u, 0xf8a00000u };
+        emit(g, sz[rnd(g, 3)] | l | (rn << 16) | (rt << 12) | off);
+        break;
+    }
+    case 2: /* LDRSB.W / LDRSH.W */
+        emit(g, (rnd(g, 2) ? 0xf9900000u : 0xf9b00000u) | (rn << 16) | (rt << 12) | off);
+        break;
+    case 3: /* LDRD / STRD (imm8 * 4 = 0) */
+        emit(g, (store ? 0xe9c00000u : 0xe9d00000u) | (rn << 16) | (rt << 12) |
+                ((rt + 1) << 8));
+        break;
+    case 4: /* LDM.W / STM.W */
+        emit(g, (store ? 0xe8800000u : 0xe8900000u) | (rn << 16) | (3u << rt));
+        break;
+    case 5: /* LDREX / STREX (imm8 0), status r10 or r8 */
+        emit(g, store ? 0xe8400000u | (rn << 16) | (rt << 12) | ((rt >= 10 ? 8u : 10u) << 8)
+                      : 0xe8500f00u | (rn << 16) | (rt << 12));
+        break;
+    default: /* post-indexed LDR/STR (T4, #4): writeback, no syndrome */
+        emit(g, 0xf8400b04u | l | (rn << 16) | (rt << 12));
+        break;
+    }
+}
+
 static void gen_access(struct gen *g)
 {
     bool store_ok;
     uint32_t addr = rand_mmio_addr(g, &store_ok);
     uint32_t kind = rnd(g, 12);
     bool store = store_ok && rnd(g, 2);
+    if (g->thumb) {
+        gen_access_thumb(g, addr, store);
+        return;
+    }
     uint32_t c = rand_cond(g) << 28, rn = REG_BASE, rt = rand_rt(g) & ~1u;
     /* the offsets are in the instruction; the base is 8-byte aligned below
      * the address so that every form reaches it */
@@ -177,8 +272,10 @@ static void gen_access(struct gen *g)
 
 static void gen_one(struct gen *g)
 {
-    if (!rnd(g, 6))
-        emit(g, enc_msr_flags(rand_rt(g)));     /* random NZCV for the conditions */
+    if (!rnd(g, 6)) {                           /* random NZCV for the conditions */
+        uint32_t rn = rand_rt(g);
+        emit(g, g->thumb ? 0xf3808800u | (rn << 16) : enc_msr_flags(rn));
+    }
     switch (rnd(g, 8)) {
     case 0: case 1: gen_cp15(g); break;
     case 2: gen_cp14(g); break;
@@ -210,12 +307,18 @@ static struct fuzz_result fuzz_seed(uint32_t seed, unsigned int count)
     uint64_t t0 = all_traps();
     unsigned int f0 = my_fault()->count;
     while (g.trapping < count) {
+        /* a quarter of the batches in Thumb: 16/32-bit stepping, IT blocks */
+        g.thumb = rnd(&g, 4) == 0;
         g.n = 0;
-        while (g.n < JIT_MAX - 8 && g.trapping < count)
+        unsigned int room = g.thumb ? 2 * JIT_MAX - 16 : JIT_MAX - 8;
+        while (g.n < room && g.trapping < count)
             gen_one(&g);
         for (unsigned int i = 0; i < 12; i++)
             regs[i] = rand_next(&g.rng);
-        jit_run(g.code, g.n, regs);
+        if (g.thumb)
+            jit_run_thumb((const uint16_t *)g.code, g.n, regs);
+        else
+            jit_run(g.code, g.n, regs);
     }
     return (struct fuzz_result){ g.trapping, my_fault()->count - f0, all_traps() - t0, g.sum };
 }
