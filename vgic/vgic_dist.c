@@ -227,8 +227,10 @@ static uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
     if (irq->hw) {
         irq->pending = false;   /* the list register owns it now */
         v |= LR_HW | LR_PHYSID(irq->hwirq);
+        /* never pending and active with HW set (GICv2 5.3.13; KVM's
+         * populate_lr alike): a guest that wrote ISACTIVER gets it active */
         if (irq->active)
-            v |= LR_ACTIVE;
+            v = (v & ~LR_PENDING) | LR_ACTIVE;
         return v;
     }
     if (intid < 16) {

@@ -7,7 +7,8 @@
  * interrupts, vCPU resets.  Nothing may crash or overflow (ASan/UBSan),
  * and after every step the bookkeeping must match the list registers:
  * each one the model believes it uses holds an interrupt marked in a list
- * register, and no list register outside the bank is ever touched.
+ * register, none outside the bank is ever touched, and none with HW set is
+ * pending and active at once.
  *
  * Built and run by tests/unit/fuzz.sh.
  */
@@ -48,6 +49,10 @@ static void check_bookkeeping(void)
     for (unsigned int c = 0; c < D.nr_vcpus; c++) {
         uint64_t used = CPU[c].lr_used;
         FAKE_ASSERT(!(used >> LRS[c].n));
+        /* a hardware-linked list register is never pending and active */
+        for (unsigned int i = 0; i < LRS[c].n; i++)
+            FAKE_ASSERT(!(LRS[c].lr[i] & LR_HW) ||
+                        (LRS[c].lr[i] & LR_STATE_MASK) != LR_STATE_MASK);
         for (; used; used &= used - 1) {
             unsigned int i = (unsigned int)__builtin_ctzll(used);
             struct vgic_irq *irq = vgic_get_irq(&D, c, LR_VIRTID(LRS[c].lr[i]));

@@ -932,6 +932,23 @@ static void test_group_and_priority_reach_a_waiting_lr(void **s)
     assert_int_equal(LRS[1].lr[i], (lr_expect(40, 0x10) & ~LR_PENDING) | LR_ACTIVE);
 }
 
+static void test_hw_never_pending_and_active(void **s)
+{
+    /* the guest marks its hardware-linked timer PPI active, then it fires:
+     * the list register must not be pending and active with HW set (found
+     * by the hostile guest writing every ISACTIVER pattern) */
+    setup();
+    vgic_set_hw(&D, 0, 27, 27);
+    wr32(0, 0x000, 1);
+    wr32(0, 0x100, 1u << 27);
+    wr32(0, 0x300, 1u << 27);                   /* ISACTIVER0 */
+    vgic_inject_edge(&D, 0, 27);
+    flush(0);
+    uint32_t v = LRS[0].lr[0];
+    assert_true(v & LR_HW);
+    assert_int_equal(v & LR_STATE_MASK, LR_ACTIVE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -961,6 +978,7 @@ int main(void)
         cmocka_unit_test(test_kicks_go_to_spi_target),
         cmocka_unit_test(test_edge_again_while_active_not_lost),
         cmocka_unit_test(test_group_and_priority_reach_a_waiting_lr),
+        cmocka_unit_test(test_hw_never_pending_and_active),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
