@@ -475,15 +475,15 @@ void guest_request_restart(struct guest *g)
 void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 {
     struct guest *g = v->guest;
+    bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
+    if (!guest_end_life(g, GUEST_CRASHED, restart))
+        return;         /* stopped meanwhile, or another vCPU crashed it first */
     struct guest_crash *k = &g->crash;
     k->pc = v->regs.pc;
     k->cpsr = v->regs.cpsr;
     k->hsr = hsr;
     k->far = far;
     snprintf(k->why, sizeof(k->why), "%s", why);
-    bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
-    if (!guest_end_life(g, GUEST_CRASHED, restart))
-        return;         /* stopped meanwhile, or another vCPU crashed it first */
     guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
