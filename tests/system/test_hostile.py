@@ -9,6 +9,8 @@ everything else is still alive."""
 import re
 import time
 
+import pytest
+
 from conftest import PROMPT, check
 from heartbeat import Heartbeat, monitor_rtt
 
@@ -18,8 +20,9 @@ LATENESS_BOUND = 250000     # us: rt's worst timer lateness (TCG on a shared hos
 ATTACK_TIMEOUT = 90
 
 
-def test_hostile_guest_contained(qemu, image):
-    vm = qemu(kernel=image("hostile"), smp=4)
+@pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
+def test_hostile_guest_contained(qemu, image, cpu):
+    vm = qemu(kernel=image("hostile"), smp=4, cpu=cpu)
     vm.expect(PROMPT, 30)       # typed input before the monitor runs is lost
     check(vm, "[hostile] hostile: attacking" in vm.output, "the hostile guest did not start")
     t_attack = time.monotonic()
