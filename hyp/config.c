@@ -44,7 +44,7 @@ void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
-    "watchdog", "watchdog-action", NULL,
+    "watchdog", "watchdog-action", "console-rate", NULL,
 };
 
 static bool is_known(const char *name)
@@ -109,6 +109,9 @@ static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
         }
     }
 }
+
+static void parse_console_rate(const void *fdt, int node, struct guest_config *g,
+                               struct cfg_ctx *c);
 
 static void parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
@@ -208,7 +211,34 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         g->watchdog_action = ON_CRASH_STOP;
     else if (wa && strcmp(wa, "restart") != 0)
         cfg_msg(c, true, g->name, "watchdog-action", "\"%s\": use \"restart\" or \"stop\"", wa);
+    parse_console_rate(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
+}
+
+/* console-rate = <CHARS_PER_SECOND [BURST]> */
+static void parse_console_rate(const void *fdt, int node, struct guest_config *g,
+                               struct cfg_ctx *c)
+{
+    int len;
+    const fdt32_t *v = dt_getprop(fdt, node, "console-rate", &len);
+    g->console_rate = CONSOLE_RATE_DEFAULT;
+    g->console_burst = CONSOLE_BURST_DEFAULT;
+    if (!v)
+        return;
+    if (len != 4 && len != 8) {
+        cfg_msg(c, true, g->name, "console-rate",
+                "must be <characters-per-second> or <characters-per-second burst>");
+        return;
+    }
+    g->console_rate = fdt32_to_cpu(v[0]);
+    if (len == 8)
+        g->console_burst = fdt32_to_cpu(v[1]);
+    if (g->console_rate < CONSOLE_RATE_MIN || g->console_rate > CONSOLE_RATE_MAX)
+        cfg_msg(c, true, g->name, "console-rate", "%lu characters a second: use %u to %u",
+                (unsigned long)g->console_rate, CONSOLE_RATE_MIN, CONSOLE_RATE_MAX);
+    if (g->console_burst < CONSOLE_BURST_MIN || g->console_burst > CONSOLE_BURST_MAX)
+        cfg_msg(c, true, g->name, "console-rate", "burst of %lu characters: use %u to %u",
+                (unsigned long)g->console_burst, CONSOLE_BURST_MIN, CONSOLE_BURST_MAX);
 }
 
 bool cfg_overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)

@@ -10,11 +10,12 @@
 #include "dt_index.h"
 
 /* the properties the index keeps; KEY_OTHER: one it does not */
-enum name_key { KEY_COMPATIBLE, KEY_DEVICE_TYPE, KEY_ADDRESS_CELLS, KEY_SIZE_CELLS, KEY_NR,
-                KEY_OTHER = KEY_NR };
+enum name_key { KEY_COMPATIBLE, KEY_DEVICE_TYPE, KEY_ADDRESS_CELLS, KEY_SIZE_CELLS,
+                KEY_PHANDLE, KEY_LINUX_PHANDLE, KEY_NR, KEY_OTHER = KEY_NR };
 static const char *const key_names[KEY_NR] = {
     [KEY_COMPATIBLE] = "compatible", [KEY_DEVICE_TYPE] = "device_type",
     [KEY_ADDRESS_CELLS] = "#address-cells", [KEY_SIZE_CELLS] = "#size-cells",
+    [KEY_PHANDLE] = "phandle", [KEY_LINUX_PHANDLE] = "linux,phandle",
 };
 
 struct dt_node {
@@ -28,6 +29,7 @@ struct dt_node {
     const char *compat;         /* "compatible" string list, or NULL */
     const char *type;           /* "device_type" string, or NULL */
     int compat_len;
+    uint32_t phandle;           /* 0: none */
     unsigned char seen;         /* 1 << key: met already (the first counts) */
 };
 
@@ -145,6 +147,11 @@ int dt_index_build(const void *fdt)
                 d->compat_len = len;
             } else if (key == KEY_DEVICE_TYPE) {
                 d->type = str_value(p, len);
+            } else if (key == KEY_PHANDLE || key == KEY_LINUX_PHANDLE) {
+                /* as fdt_get_phandle: "phandle" first, else "linux,phandle" */
+                if (len == 4 && (key == KEY_PHANDLE || !(d->seen & (1u << KEY_PHANDLE)) ||
+                                 !d->phandle))
+                    d->phandle = fdt32_to_cpu(*(const fdt32_t *)p->data);
             } else if (key == KEY_ADDRESS_CELLS || key == KEY_SIZE_CELLS) {
                 /* FDT_MAX_NCELLS is 4; anything else reads as invalid */
                 uint32_t v = len == 4 ? fdt32_to_cpu(*(const fdt32_t *)p->data) : 99;
@@ -207,6 +214,18 @@ int dt_find_compatible(const void *fdt, int startoffset, const char *compat)
             fdt_stringlist_contains(d->compat, d->compat_len, compat))
             return d->off;
     }
+    return -FDT_ERR_NOTFOUND;
+}
+
+int dt_node_offset_by_phandle(const void *fdt, uint32_t phandle)
+{
+    if (fdt != ix.fdt)
+        return fdt_node_offset_by_phandle(fdt, phandle);
+    if (phandle == 0 || phandle == (uint32_t)-1)
+        return -FDT_ERR_BADPHANDLE;
+    for (int i = 0; i < ix.n; i++)
+        if (ix.node[i].phandle == phandle)
+            return ix.node[i].off;
     return -FDT_ERR_NOTFOUND;
 }
 

@@ -10,6 +10,7 @@
 #define HYP_DT_INDEX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define DT_INDEX_MAX_NODES 1024
 #define DT_INDEX_MAX_DEPTH 32
@@ -28,6 +29,8 @@ int dt_parent(const void *fdt, int node);
 /* The first node after startoffset compatible with compat, like
  * fdt_node_offset_by_compatible */
 int dt_find_compatible(const void *fdt, int startoffset, const char *compat);
+/* The node with this phandle, like fdt_node_offset_by_phandle */
+int dt_node_offset_by_phandle(const void *fdt, uint32_t phandle);
 /* The child of parent after prev (-1: the first); -FDT_ERR_NOTFOUND at the end */
 int dt_next_child(const void *fdt, int parent, int prev);
 /* An absolute path's node, like fdt_path_offset_namelen ("/cpus",

@@ -3,6 +3,7 @@
  * DT, build Stage-2, power on vCPU 0), stop, halt, crash and restart.
  * Starting and restarting happen on the boot CPU; any CPU may ask for them.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <libfdt.h>
@@ -58,9 +59,30 @@ const char *guest_state_name(enum guest_state s)
 
 struct guest *volatile console_focus;
 
+/* Take one character from g's console budget (uart_lock held) */
+static bool guest_tx_budget(struct guest *g)
+{
+    uint32_t dropped, unused;
+    uint64_t now = timer_now();
+    bool pass = ratelimit_pass(&g->tx_budget, now, timer_freq() / g->cfg->console_rate,
+                               g->cfg->console_burst, &dropped);
+    vuart_set_tx_full(&g->uart, !pass || g->tx_budget.used >= g->cfg->console_burst);
+    if (pass && dropped) {
+        g->tx_dropped += dropped;
+        if (ratelimit_pass(&g->tx_notice, now, timer_freq(), 1, &unused)) {
+            pr_info("guest '%s': %lu console characters dropped (rate limit)\n",
+                    g->cfg->name, (unsigned long)g->tx_dropped);
+            g->tx_dropped = 0;
+        }
+    }
+    return pass;
+}
+
 static void guest_uart_tx(void *ctx, char c)
 {
     struct guest *g = ctx;
+    if (!guest_tx_budget(g))
+        return;
     if (console_focus == g) {
         /* the focused guest owns the terminal: pass its output through */
         if (g->line_len) {
@@ -107,11 +129,33 @@ static bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct guest *g = dev;
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    if (g->uart.tx_full && !a->write)      /* spent: has the budget come back? */
+        vuart_set_tx_full(&g->uart, !ratelimit_tokens(&g->tx_budget, timer_now(),
+                                                      timer_freq() / g->cfg->console_rate,
+                                                      g->cfg->console_burst));
     bool ok = vuart_mmio(&g->uart, a, offset);
     if (!a->write && offset == 0)
         guest_uart_refill(g);       /* a byte left the FIFO: room for one */
     spin_unlock_irqrestore(&g->uart_lock, f);
     return ok;
+}
+
+void guest_log(struct guest *g, const char *fmt, ...)
+{
+    uint32_t dropped;
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
+    bool pass = ratelimit_pass(&g->life_log, timer_now(), timer_freq() / GUEST_LOG_RATE,
+                               GUEST_LOG_BURST, &dropped);
+    spin_unlock_irqrestore(&g->life_lock, f);
+    if (!pass)
+        return;
+    if (dropped)
+        pr_info("guest '%s': %lu lifecycle messages suppressed\n", g->cfg->name,
+                (unsigned long)dropped);
+    va_list ap;
+    va_start(ap, fmt);
+    console_vprintf(fmt, ap);
+    va_end(ap);
 }
 
 /* ---- the watchdog: checked on the boot CPU's hypervisor timer ---- */
@@ -297,13 +341,22 @@ static int guest_build_s2(struct guest *g)
         return -1;
     /*
      * The walker reads the new tables through the cache (VTCR: WB, inner
-     * shareable): a DSB makes them visible.  The VMID may have served an
-     * earlier life of this guest: drop every stage-1/2 entry of the
-     * non-secure PL1&0 regime on all CPUs (B4.2.2, TLBIALLNSNHIS).
+     * shareable): a DSB makes them visible.  The VMID served the earlier
+     * lives of this guest: drop its stage-1/2 entries on all CPUs, and only
+     * its own - TLBIALLIS executed in Hyp mode acts on the VMID in VTTBR
+     * (B4.2.2, as KVM's __kvm_tlb_flush_vmid does), so a guest restarting in
+     * a loop does not cost the others their TLBs.  This CPU runs no guest
+     * now (HCR.VM is clear in HYP); its VTTBR is put back all the same.
+     * QEMU flushes every entry whatever the VMID: a mistake here would only
+     * show on hardware.
      */
     dsb_ish();
-    sysreg_op_tlbiallnsnhis(0);
+    uint64_t vttbr = sysreg_read_vttbr();
+    sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
+    isb();
+    sysreg_op_tlbiallis(0);
     dsb_ish();
+    sysreg_write_vttbr(vttbr);
     isb();
     return 0;
 }
@@ -386,10 +439,15 @@ int guest_start(struct guest *g)
 
 void guest_stop(struct guest *g)
 {
+    /* an expiry flagged or a reset asked for before the stop must not
+     * start it again afterwards */
     g->wd_deadline = 0;
+    g->wd_expired = false;
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
     if (g->state == GUEST_RUNNING)
         g->state = GUEST_STOPPED;
     g->restart_pending = false;
+    spin_unlock_irqrestore(&g->life_lock, f);
     guest_kick_all(g, VCPU_REQ_STOP);
     uint64_t t0 = timer_now();
     while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
@@ -399,39 +457,54 @@ void guest_stop(struct guest *g)
     vgic_guest_release(g);
 }
 
+/*
+ * A vCPU ends its guest's life (SYSTEM_OFF, SYSTEM_RESET, a crash) while
+ * the monitor may be stopping it on the boot CPU: only a running guest
+ * changes state here, under its life lock, so a stop is never undone by a
+ * restart asked for a moment before.  Returns false if it was not running.
+ */
+static bool guest_end_life(struct guest *g, enum guest_state to, bool restart)
+{
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
+    bool running = g->state == GUEST_RUNNING;
+    if (running) {
+        g->restart_pending = restart;
+        g->state = to;
+    }
+    spin_unlock_irqrestore(&g->life_lock, f);
+    guest_kick_all(g, VCPU_REQ_STOP);
+    return running;
+}
+
 void guest_halt(struct guest *g)
 {
-    g->state = GUEST_HALTED;
-    guest_kick_all(g, VCPU_REQ_STOP);
-    pr_info("guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
+    if (guest_end_life(g, GUEST_HALTED, false))
+        guest_log(g, "guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
 }
 
 void guest_request_restart(struct guest *g)
 {
-    g->state = GUEST_STOPPED;
-    g->restart_pending = true;
-    guest_kick_all(g, VCPU_REQ_STOP);
-    sched_cpu0_work();
+    if (guest_end_life(g, GUEST_STOPPED, true))
+        sched_cpu0_work();
 }
 
 void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 {
     struct guest *g = v->guest;
+    bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
+    if (!guest_end_life(g, GUEST_CRASHED, restart))
+        return;         /* stopped meanwhile, or another vCPU crashed it first */
     struct guest_crash *k = &g->crash;
     k->pc = v->regs.pc;
     k->cpsr = v->regs.cpsr;
     k->hsr = hsr;
     k->far = far;
     snprintf(k->why, sizeof(k->why), "%s", why);
-    pr_info("guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
+    guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
-    g->state = GUEST_CRASHED;
-    guest_kick_all(g, VCPU_REQ_STOP);
-    if (g->cfg->on_crash == ON_CRASH_RESTART) {
-        g->restart_pending = true;
+    if (restart)
         sched_cpu0_work();
-    }
 }
 
 void guests_service(void)
@@ -442,7 +515,7 @@ void guests_service(void)
             g->wd_expired = false;
             g->wd_fires++;
             bool restart = g->cfg->watchdog_action == ON_CRASH_RESTART;
-            pr_info("guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
+            guest_log(g, "guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
                     (unsigned long)g->cfg->watchdog_ms, restart ? "restarting" : "stopping");
             guest_stop(g);
             g->state = GUEST_STOPPED;
@@ -452,9 +525,14 @@ void guests_service(void)
         }
         if (!g->restart_pending || !guest_vcpus_idle(g))
             continue;
+        uint32_t f = spin_lock_irqsave(&g->life_lock);
+        bool restart = g->restart_pending;
         g->restart_pending = false;
         g->state = GUEST_STOPPED;
-        pr_info("guest '%s': restarting\n", g->cfg->name);
+        spin_unlock_irqrestore(&g->life_lock, f);
+        if (!restart)
+            continue;
+        guest_log(g, "guest '%s': restarting\n", g->cfg->name);
         guest_start(g);
     }
 }

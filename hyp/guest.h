@@ -7,6 +7,7 @@
 #include "guest_config.h"
 #include "mmio.h"
 #include "vcpu.h"
+#include "ratelimit.h"
 #include "vuart.h"
 #include "mm/stage2.h"
 #include "vgic/vgic.h"
@@ -30,6 +31,12 @@ struct guest {
     struct vuart uart;
     struct vgic vgic;
     spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
+    struct ratelimit life_log;         /* its lifecycle lines on the console */
+    struct ratelimit tx_budget;        /* its own output, in characters */
+    struct ratelimit tx_notice;        /* saying so: once a second */
+    uint32_t tx_dropped;               /* characters dropped, not yet said */
+    spinlock_t life_lock;              /* state and restart_pending, changed by its
+                                        * vCPUs (reset, crash, off) and the monitor */
     char line[160];                    /* guest console output, line buffered */
     unsigned int line_len;
     uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
@@ -54,6 +61,15 @@ int guest_start(struct guest *g);
 void guest_stop(struct guest *g);
 /* the guest asked to be powered off (PSCI SYSTEM_OFF) */
 void guest_halt(struct guest *g);
+/* A line about g's lifecycle (crash, reset, restart, watchdog): a guest can
+ * make these as fast as it can restart, so they pass in a burst of
+ * GUEST_LOG_BURST, then GUEST_LOG_RATE a second, dropped ones counted */
+#define GUEST_LOG_BURST 256
+#define GUEST_LOG_RATE  10
+/* A guest's own console output is held to its configuration's console-rate
+ * (a burst, then so many characters a second): past it, its UART reports the
+ * transmit FIFO full, and characters written anyway are dropped and counted */
+void guest_log(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* the guest asked for a reset (PSCI SYSTEM_RESET): restart from the image */
 void guest_request_restart(struct guest *g);
 /* the guest did something it cannot be handed back: report, apply on-crash */

@@ -13,6 +13,13 @@
 #define GUEST_MAX          8
 #define GUEST_MAX_VCPUS    8
 #define GUEST_NAME_MAX     32
+/* console-rate defaults and limits (characters a second, burst) */
+#define CONSOLE_RATE_DEFAULT   16384       /* about 160 kbaud */
+#define CONSOLE_BURST_DEFAULT  65536       /* a Linux boot log passes at once */
+#define CONSOLE_RATE_MIN       100
+#define CONSOLE_RATE_MAX       10000000
+#define CONSOLE_BURST_MIN      256
+#define CONSOLE_BURST_MAX      (16u << 20)
 #define GUEST_BOOTARGS_MAX 256
 #define GUEST_MAX_PT_REGS  8
 #define GUEST_MAX_PT_IRQS  16
@@ -74,6 +81,7 @@ struct guest_config {
     enum on_crash on_crash;
     uint32_t watchdog_ms;                   /* 0: no watchdog */
     enum on_crash watchdog_action;          /* restart or stop */
+    uint32_t console_rate, console_burst;   /* its console output: chars/s, burst */
     unsigned int npt_regs;
     struct plat_range pt_regs[GUEST_MAX_PT_REGS];
     unsigned int npt_irqs;

@@ -15,6 +15,8 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp.h"
+#include "mm/setway.h"
+#include "timer/timer.h"
 
 /* vcpu_get_reg/set_reg/skip_instr inline for the MMIO fast path */
 /* r0-r7, which no mode banks */
@@ -88,9 +90,20 @@ static void trap_wfx(struct vcpu *v, uint32_t hsr)
 static void cp15_setway(uint32_t crm, uint32_t val)
 {
     /* any set/way op by a guest cleans as well as invalidates: invalidate
-     * alone could drop another partition's dirty lines in a shared level */
+     * alone could drop another partition's dirty lines in a shared level.
+     * The operand is the guest's: an out-of-range one is UNPREDICTABLE on
+     * the hardware (mm/setway.h), so it is checked first and else ignored.
+     * CSSELR is the guest's own register: read CCSIDR through it, then put
+     * it back. */
     (void)crm;
-    sysreg_op_dccisw(val);
+    uint32_t csselr = sysreg_read_csselr();
+    sysreg_write_csselr(setway_level(val) << 1);
+    isb();
+    uint32_t ccsidr = sysreg_read_ccsidr();
+    sysreg_write_csselr(csselr);
+    isb();
+    if (setway_valid(val, sysreg_read_clidr(), ccsidr))
+        sysreg_op_dccisw(val);
 }
 
 static void trap_cp15_32(struct vcpu *v, uint32_t hsr)
@@ -200,7 +213,7 @@ static void env_system_off(void *ctx) { guest_halt(((struct vcpu *)ctx)->guest);
 static void env_system_reset(void *ctx)
 {
     struct guest *g = ((struct vcpu *)ctx)->guest;
-    pr_info("guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
+    guest_log(g, "guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
     guest_request_restart(g);
 }
 
@@ -285,10 +298,51 @@ static void trap_smc(struct vcpu *v, uint32_t hsr)
 
 /* ---- aborts: emulated devices, or an abort back into the guest ---- */
 
-static void report_abort(struct vcpu *v, const char *what, uint32_t va, uint64_t ipa)
+/* A guest can fault as often as it likes: its reports pass in a burst of
+ * ABORT_LOG_BURST, then ABORT_LOG_RATE a second per vCPU (hyp/ratelimit.h) */
+#define ABORT_LOG_BURST 256
+#define ABORT_LOG_RATE  10
+
+static uint32_t abort_log_period;     /* counter ticks per report */
+
+/* What a data abort was, for its report (HSR ISS, B3.13.6) */
+static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa, char *buf, size_t n)
 {
+    if (hsr & HSR_DABT_S1PTW)
+        return "page-table walk outside its memory";
+    /* a permission fault (LPAE FSC 0b0011LL, B3.13.6) is a write to memory
+     * the guest may only read: a read-only channel */
+    if ((HSR_DABT_FSC(hsr) & 0x3c) == 0x0c) {
+        const char *chan = channel_at(v->guest->cfg, ipa);
+        if (!chan)
+            return "write to read-only memory";
+        snprintf(buf, n, "write to read-only channel '%s'", chan);
+        return buf;
+    }
+    if (mmio_owned(&v->guest->mmio, ipa))
+        return (hsr & HSR_DABT_ISV)
+                   ? "device access the emulation refuses (unaligned or too wide)"
+                   : "device access without a syndrome (LDM/STM/LDRD/exclusive)";
+    return (hsr & HSR_DABT_WNR) ? "write to unmapped memory" : "read of unmapped memory";
+}
+
+/* hsr: a data abort's, or 0 for an instruction fetch */
+static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa)
+{
+    uint32_t dropped;
+    if (!abort_log_period)
+        abort_log_period = timer_freq() / ABORT_LOG_RATE;
+    if (!ratelimit_pass(&v->abort_log, timer_now(), abort_log_period, ABORT_LOG_BURST,
+                        &dropped))
+        return;
+    if (dropped)
+        pr_info("guest '%s' vCPU %u: %lu abort reports suppressed\n", v->guest->cfg->name,
+                v->id, (unsigned long)dropped);
+    char buf[64];
     pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
-            "abort injected\n", v->guest->cfg->name, v->id, what,
+            "abort injected\n", v->guest->cfg->name, v->id,
+            hsr ? dabt_what(v, hsr, ipa, buf, sizeof(buf))
+                : "instruction fetch from unmapped memory",
             (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
 }
 
@@ -303,11 +357,14 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
 {
     uint32_t sctlr = sysreg_read_sctlr();
     uint32_t vbar = (sctlr & (1u << 13)) ? 0xffff0000u : sysreg_read_vbar();
-    if (v->regs.pc == v->last_fault_pc)
+    /* the same instruction at the same address: an instruction that walks
+     * addresses (a probe loop taking its aborts) makes progress */
+    if (v->regs.pc == v->last_fault_pc && far == v->last_fault_far)
         v->fault_repeats++;
     else
         v->fault_repeats = 0;
     v->last_fault_pc = v->regs.pc;
+    v->last_fault_far = far;
     /* with its MMU off the vector address is an IPA we can check; with it
      * on, a vector outside RAM shows up as a fault at the vector itself */
     bool vector_ok = (sctlr & 1) ? v->regs.pc != vbar + vector_off
@@ -334,23 +391,9 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, u
     uint64_t ipa = (uint64_t)(hpfar & 0xfffffff0u) << 8;
     if (!(hsr & HSR_DABT_S1PTW))
         ipa |= hdfar & 0xfff;
-    /* a permission fault (LPAE FSC 0b0011LL, B3.13.6) is a write to memory
-     * the guest may only read: a read-only channel */
-    bool perm = (HSR_DABT_FSC(hsr) & 0x3c) == 0x0c;
-    const char *chan = perm ? channel_at(v->guest->cfg, ipa) : NULL;
-    char buf[64];
-    if (chan)
-        snprintf(buf, sizeof(buf), "write to read-only channel '%s'", chan);
-    const char *what = (hsr & HSR_DABT_S1PTW) ? "page-table walk outside its memory"
-                       : chan ? buf
-                       : perm ? "write to read-only memory"
-                       : !(hsr & HSR_DABT_ISV) && mmio_owned(&v->guest->mmio, ipa)
-                           ? "device access without a syndrome (LDM/STM/LDRD/exclusive)"
-                       : (hsr & HSR_DABT_WNR) ? "write to unmapped memory"
-                                              : "read of unmapped memory";
     if (!guest_can_take(v, 0x10, hsr, hdfar))
         return;
-    report_abort(v, what, hdfar, ipa);
+    report_abort(v, hsr, hdfar, ipa);
     vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
 }
 
@@ -382,8 +425,7 @@ static void trap_pabt(struct vcpu *v, uint32_t hsr)
     v->guest->aborts++;
     if (!guest_can_take(v, 0x0c, hsr, hifar))
         return;
-    report_abort(v, "instruction fetch from unmapped memory", hifar,
-                 ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
+    report_abort(v, 0, hifar, ((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hifar & 0xfff));
     vcpu_inject_pabt(v, hifar);
 }
 

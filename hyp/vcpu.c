@@ -54,6 +54,7 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
     /* SCTLR as on reset of a Cortex-A15: MMU and caches off */
     v->cp15.sctlr = 0x00c50078;
     v->last_fault_pc = 0xffffffffu;
+    v->last_fault_far = 0;
     v->fault_repeats = 0;
 }
 

@@ -14,6 +14,7 @@
 #define EXIT_FIQ  2
 
 #ifndef __ASSEMBLER__
+#include "ratelimit.h"
 #include <stdint.h>
 #include <stdbool.h>
 #include "vgic/vgic.h"
@@ -74,8 +75,9 @@ struct vcpu {
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
     volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
-    uint32_t last_fault_pc, fault_repeats;  /* an abort it cannot get out of */
+    uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];
+    struct ratelimit abort_log;     /* its abort reports on the console */
 };
 
 #define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */

@@ -27,10 +27,17 @@ void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, b
     u->cr = 0x300;          /* TXE | RXE, as after reset (DDI 0183 3.3.8) */
     u->lcr_h = 0;
     u->ifls = 0x12;
+    u->fr_tx = 1u << 7;     /* TXFE */
     u->tx = tx;
     u->irq_level = irq;
     u->ctx = ctx;
     vuart_update(u);
+}
+
+void vuart_set_tx_full(struct vuart *u, bool full)
+{
+    u->tx_full = full;
+    u->fr_tx = full ? 1u << 5 : 1u << 7;   /* TXFF : TXFE */
 }
 
 bool vuart_rx_push(struct vuart *u, uint8_t c)
@@ -57,8 +64,10 @@ static uint32_t vuart_read(struct vuart *u, uint32_t off)
     }
     case PL011_RSR: return 0;
     case PL011_FR:
-        /* TXFE: transmit completes at once; RXFE/RXFF from the FIFO */
-        return (1u << 7) | (u->rx_count ? 0 : PL011_FR_RXFE) |
+        /* TXFE: transmit completes at once, unless the console is rate
+         * limited (TXFF: a guest waits as for a slow line); RXFE/RXFF from
+         * the FIFO */
+        return u->fr_tx | (u->rx_count ? 0 : PL011_FR_RXFE) |
                (u->rx_count == VUART_FIFO ? (1u << 6) : 0);
     case PL011_IBRD: return u->ibrd;
     case PL011_FBRD: return u->fbrd;

@@ -20,10 +20,14 @@ struct vuart {
     void (*irq_level)(void *ctx, bool level);
     void *ctx;
     bool level;
+    bool tx_full;           /* the owner's console budget is spent: FR.TXFF */
+    uint32_t fr_tx;         /* FR's transmit bits: TXFE, or TXFF while tx_full */
 };
 
 void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);
 bool vuart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
+/* Report the transmit FIFO full (a rate-limited console) or empty again */
+void vuart_set_tx_full(struct vuart *u, bool full);
 /* false when the receive FIFO is full (the caller keeps the byte) */
 bool vuart_rx_push(struct vuart *u, uint8_t c);
 

@@ -160,8 +160,6 @@ void gic_handle_irq(void)
     for (;;) {
         uint32_t iar = c_rd(GICC_IAR);
         unsigned int irq = iar & 0x3ff;
-        if (irq >= GIC_MAX_IRQS)
-            break;
         if (irq == SGI_KICK) {
             /* a kick's exit was the point; its own priority drop and
              * deactivation, and no second IAR read: anything else pending
@@ -170,6 +168,8 @@ void gic_handle_irq(void)
             c_wr(GICC_DIR, iar);
             return;
         }
+        if (irq >= GIC_MAX_IRQS)
+            break;
         bool done = true;
         if (handlers[irq].fn)
             done = handlers[irq].fn(irq, handlers[irq].arg);

@@ -60,6 +60,7 @@ struct vgic_cpu {
      * flush looks at a few bits instead of every interrupt's state */
     uint32_t maybe[VGIC_MAX_IRQS / 32];
     uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
+    bool lr_stale;              /* a group or priority changed under a list register */
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];

@@ -65,6 +65,9 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 
 void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
 {
+    /* under the lock: the guest's other vCPUs may be sending it SGIs or
+     * retargeting SPIs this very moment (a CPU_ON racing an SGI flood) */
+    spin_lock(&d->lock);
     struct vgic_cpu *c = d->cpu[vcpu];
     for (unsigned int j = 0; j < VGIC_NR_PRIVATE; j++) {
         struct vgic_irq *irq = &c->priv[j];
@@ -79,6 +82,7 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
     c->queued = c->underflow = false;
     c->hcr = c->vmcr = c->apr = 0;
     memset(c->lrs, 0, sizeof(c->lrs));
+    spin_unlock(&d->lock);
 }
 
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq)
@@ -182,9 +186,27 @@ static uint32_t rd_targets(struct vgic *d, unsigned int vcpu, unsigned int intid
     return vgic_get_irq(d, vcpu, intid)->targets;
 }
 
+/* A list register holds a copy of the group and priority: have its owner
+ * refresh it at its next flush (lr_refresh) */
+static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
+{
+    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
+    int owner = irq_owner(d, vcpu, intid);
+    if (!irq->in_lr || owner < 0)
+        return;
+    d->cpu[owner]->lr_stale = true;
+    d->cpu[owner]->queued = true;
+    if (d->env.kick)
+        d->env.kick(d->env.ctx, (unsigned int)owner);
+}
+
 static void wr_group(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
-    vgic_get_irq(d, vcpu, intid)->group1 = v & 1;
+    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
+    if (irq->group1 != (v & 1)) {
+        irq->group1 = v & 1;
+        lr_mark_stale(d, vcpu, intid);
+    }
 }
 
 static void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
@@ -240,7 +262,11 @@ static void wr_clear_active(struct vgic *d, unsigned int vcpu, unsigned int inti
 static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
     /* 5 bits of priority, like the list registers and GIC-400 (4.3.11) */
-    vgic_get_irq(d, vcpu, intid)->priority = (uint8_t)(v & 0xf8);
+    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
+    if (irq->priority != (uint8_t)(v & 0xf8)) {
+        irq->priority = (uint8_t)(v & 0xf8);
+        lr_mark_stale(d, vcpu, intid);
+    }
     hw_mirror(d, vcpu, intid);
 }
 

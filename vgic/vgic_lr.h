@@ -61,6 +61,20 @@ static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq 
 }
 
 /*
+ * The guest changed the group or priority of an interrupt waiting in a
+ * list register: a real distributor would signal it with the new ones
+ * (4.3.4, 4.3.11), so the list register takes them while it is only
+ * pending.  (Changing the priority of an active interrupt is UNPREDICTABLE.)
+ */
+static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
+{
+    if ((v & LR_STATE_MASK) != LR_PENDING)
+        return v;
+    v &= ~(LR_GROUP1 | LR_PRIO(0xff));
+    return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
+}
+
+/*
  * Take back what the hardware did with our list registers.  The ones the
  * guest has ended are found from GICH_ELRSR alone, without reading them
  * (their interrupt is in lr_intid); the others are read.
@@ -87,14 +101,20 @@ static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struc
             /* still pending or active in the hardware; if it came again
              * meanwhile, hear when the guest ends this one (EOI maintenance,
              * 5.3.9), or nothing brings the next one in */
+            uint32_t nv = v;
             if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
-                lr->write_lr(lr->ctx, i, v | LR_EOI);
+                nv |= LR_EOI;
+            if (c->lr_stale)
+                nv = lr_refresh(irq, nv);
+            if (nv != v)
+                lr->write_lr(lr->ctx, i, nv);
             continue;
         }
         /* ended with EOI maintenance asked for */
         lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
         lr_freed(c, i, irq, intid);
     }
+    c->lr_stale = false;
 }
 
 static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
@@ -113,8 +133,10 @@ static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
     if (irq->hw) {
         irq->pending = false;   /* the list register owns it now */
         v |= LR_HW | LR_PHYSID(irq->hwirq);
+        /* never pending and active with HW set (GICv2 5.3.13; KVM's
+         * populate_lr alike): a guest that wrote ISACTIVER gets it active */
         if (irq->active)
-            v |= LR_ACTIVE;
+            v = (v & ~LR_PENDING) | LR_ACTIVE;
         return v;
     }
     if (intid < 16) {

@@ -149,6 +149,17 @@ uint32_t ram_count_nonzero(uint32_t start, uint32_t end, uint32_t *first);
 enum setway_op { SETWAY_DCISW, SETWAY_DCCSW, SETWAY_DCCISW };
 unsigned int dcache_setway_all(enum setway_op op);   /* returns the number of ops */
 
+/* Run n ARM instructions from a RAM buffer (I-cache made coherent first):
+ * r0-r11 come from regs and go back there; the code must leave r13-r15 */
+#define JIT_MAX 256
+void jit_run(const uint32_t *insns, unsigned int n, uint32_t regs[12]);
+/* the same for n halfwords of Thumb code (16- and 32-bit instructions) */
+void jit_run_thumb(const uint16_t *hw, unsigned int n, uint32_t regs[12]);
+/* xorshift32 */
+uint32_t rand_next(uint32_t *state);
+/* a random SMCCC function ID that leaves the caller running */
+uint32_t rand_smccc_fn(uint32_t *state);
+
 static inline uint32_t read_cpsr(void)
 {
     uint32_t v;
@@ -175,8 +186,39 @@ static inline uint64_t cntpct(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-static inline uint32_t mmio_read32(uint32_t a) { return *(volatile uint32_t *)a; }
-static inline void mmio_write32(uint32_t a, uint32_t v) { *(volatile uint32_t *)a = v; }
+/* one plain LDR/STR each: a compiler's writeback or LDRD forms carry no
+ * syndrome (ISV = 0) and a hypervisor cannot emulate them (as Linux's
+ * readl/writel are asm for the same reason) */
+static inline uint32_t mmio_read32(uint32_t a)
+{
+    uint32_t v;
+    __asm__ volatile("ldr %0, [%1]" : "=r"(v) : "r"(a) : "memory");
+    return v;
+}
+static inline void mmio_write32(uint32_t a, uint32_t v)
+{
+    __asm__ volatile("str %0, [%1]" : : "r"(v), "r"(a) : "memory");
+}
+static inline void mmio_write8(uint32_t a, uint8_t v)
+{
+    __asm__ volatile("strb %0, [%1]" : : "r"(v), "r"(a) : "memory");
+}
+static inline void mmio_write16(uint32_t a, uint16_t v)
+{
+    __asm__ volatile("strh %0, [%1]" : : "r"(v), "r"(a) : "memory");
+}
+static inline uint32_t mmio_read8(uint32_t a)
+{
+    uint32_t v;
+    __asm__ volatile("ldrb %0, [%1]" : "=r"(v) : "r"(a) : "memory");
+    return v;
+}
+static inline uint32_t mmio_read16(uint32_t a)
+{
+    uint32_t v;
+    __asm__ volatile("ldrh %0, [%1]" : "=r"(v) : "r"(a) : "memory");
+    return v;
+}
 static inline uint64_t cntvct(void)
 {
     uint32_t lo, hi;

@@ -618,3 +618,102 @@ uint32_t ram_count_nonzero(uint32_t start, uint32_t end, uint32_t *first)
             *first = a;
     return n;
 }
+
+/* ---- code made at run time (generated encodings, fuzzing) ---- */
+
+static uint32_t jit_buf[8][JIT_MAX + 1] __attribute__((aligned(64)));
+
+/* jit_enter(regs, code): r0-r11 from regs, call code, r0-r11 back to regs */
+uint32_t jit_enter(uint32_t *regs, const uint32_t *code);
+__asm__(".pushsection .text\n"
+        ".arm\n"
+        ".type jit_enter, %function\n"
+        ".globl jit_enter\n"
+        "jit_enter:\n"
+        "   push    {r0, r1, r4-r12, lr}\n"
+        "   mov     r12, r1\n"
+        "   ldm     r0, {r0-r11}\n"
+        "   blx     r12\n"
+        "   push    {r0}\n"
+        "   ldr     r0, [sp, #4]\n"
+        "   add     r0, r0, #4\n"
+        "   stm     r0, {r1-r11}\n"
+        "   pop     {r1}\n"
+        "   ldr     r0, [sp]\n"
+        "   str     r1, [r0]\n"
+        "   pop     {r0, r1, r4-r12, pc}\n"
+        ".popsection\n");
+
+static void jit_sync_and_run(uint32_t *buf, unsigned int words, uint32_t entry,
+                             uint32_t regs[12]);
+
+void jit_run(const uint32_t *insns, unsigned int n, uint32_t regs[12])
+{
+    uint32_t *buf = jit_buf[cpu_id() & 7];
+    if (n > JIT_MAX)
+        n = JIT_MAX;
+    for (unsigned int i = 0; i < n; i++)
+        buf[i] = insns[i];
+    buf[n] = 0xe12fff1eu;                   /* bx lr */
+    jit_sync_and_run(buf, n + 1, (uint32_t)buf, regs);
+}
+
+void jit_run_thumb(const uint16_t *hw, unsigned int n, uint32_t regs[12])
+{
+    uint16_t *buf = (uint16_t *)jit_buf[cpu_id() & 7];
+    if (n > 2 * JIT_MAX)
+        n = 2 * JIT_MAX;
+    for (unsigned int i = 0; i < n; i++)
+        buf[i] = hw[i];
+    buf[n] = 0x4770;                        /* bx lr */
+    buf[n + 1] = 0xbf00;                    /* nop */
+    jit_sync_and_run((uint32_t *)buf, n / 2 + 1, (uint32_t)buf | 1, regs);
+}
+
+static void jit_sync_and_run(uint32_t *buf, unsigned int n, uint32_t entry, uint32_t regs[12])
+{
+    /*
+     * New instructions: clean them from the data cache to the point of
+     * unification, then invalidate the instruction cache and the branch
+     * predictor (ARM ARM B2.2.9).  With the MMU and caches off QEMU would
+     * run stale code without complaint, a Cortex-A15 would not.
+     */
+    for (uint32_t a = (uint32_t)buf; a < (uint32_t)&buf[n]; a += 32)
+        __asm__ volatile("mcr p15, 0, %0, c7, c11, 1" : : "r"(a) : "memory");   /* DCCMVAU */
+    __asm__ volatile("dsb\n"
+                     "mcr p15, 0, %0, c7, c5, 0\n"      /* ICIALLU */
+                     "mcr p15, 0, %0, c7, c5, 6\n"      /* BPIALL */
+                     "dsb\n isb\n" : : "r"(0) : "memory");
+    jit_enter(regs, (const uint32_t *)entry);
+}
+
+/* xorshift32: the tests' reproducible random numbers */
+uint32_t rand_next(uint32_t *state)
+{
+    uint32_t x = *state ? *state : 0x9e3779b9u;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
+/* A random SMCCC function ID (PSCI, Partita, Arm architecture or anything),
+ * never one that ends or suspends the caller (CPU_OFF, SYSTEM_OFF/RESET,
+ * CPU_SUSPEND) or starts a vCPU somewhere random (CPU_ON) */
+uint32_t rand_smccc_fn(uint32_t *state)
+{
+    for (;;) {
+        uint32_t x = rand_next(state), fn;
+        switch (x & 7) {
+        case 0: fn = 0x84000000u | ((x >> 3) & 0x3f); break;       /* PSCI */
+        case 1: fn = 0x86000000u | ((x >> 3) & 0x7); break;        /* Partita */
+        case 2: fn = 0x8600ff00u | ((x >> 3) & 0x7); break;
+        case 3: fn = 0x80000000u | ((x >> 3) & 0xffff); break;     /* Arm architecture */
+        default: fn = rand_next(state); break;
+        }
+        uint32_t f32 = fn & ~0x40000000u;       /* SMC64 forms are refused anyway */
+        if (f32 != PSCI_CPU_OFF && f32 != PSCI_SYSTEM_OFF && f32 != PSCI_SYSTEM_RESET &&
+            f32 != PSCI_CPU_SUSPEND && f32 != PSCI_CPU_ON)
+            return fn;
+    }
+}

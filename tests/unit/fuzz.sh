@@ -1,14 +1,18 @@
 #!/bin/sh
-# Fuzz the configuration parser, the host platform probe and the guest DT
-# writer (tests/unit/fuzz_config.c) with libFuzzer, for a bounded time.
+# Fuzz with libFuzzer, each for a bounded time: the configuration parser,
+# the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
+# the trap decoders and the emulated UART (fuzz_decode.c), and the virtual
+# distributor model (fuzz_vgic.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
-#        (default 60 s; FUZZ_TIME=N works too).  Run from anywhere.
+#        SECONDS per target (default 60; FUZZ_TIME=N works too);
+#        FUZZ_TARGETS="config decode vgic" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
 # to a DTB, regenerated into tests/unit/corpus/config; inputs libFuzzer
-# finds go to build/fuzz/corpus, crashes to build/fuzz/crash-*.
+# finds go to build/fuzz/corpus (config) and build/fuzz/corpus-NAME, crashes
+# to build/fuzz/crash-*.
 # Exit status: 0 when nothing was found, libFuzzer's otherwise.
 set -eu
 
@@ -36,15 +40,39 @@ for dts in tests/unit/fixtures/*.dts; do
         cp "$out/fixtures/$name.dtb" "$seeds/$name.dtb"
 done
 
-echo "fuzz.sh: building $out/fuzz_config"
-"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
-    -Iinclude -I. -Itests/unit -DHOST_TEST \
-    tests/unit/fuzz_config.c hyp/config.c hyp/config_channel.c hyp/platform.c hyp/dt_index.c hyp/guest_dt.c \
-    -lfdt -o "$out/fuzz_config"
+build() {    # build NAME SOURCES...
+    name=$1; shift
+    echo "fuzz.sh: building $out/fuzz_$name"
+    "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
+        -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
+}
 
-echo "fuzz.sh: fuzzing for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
-FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \
-    -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -dict=tests/unit/corpus/config.dict -print_final_stats=1 \
-    -artifact_prefix="$out/" "$@" "$out/corpus" "$seeds"   # seeds include kept crashers, replayed first
+targets="${FUZZ_TARGETS:-config decode vgic}"
+for t in $targets; do
+    case "$t" in
+    config)
+        build config tests/unit/fuzz_config.c hyp/config.c hyp/config_channel.c hyp/platform.c \
+            hyp/dt_index.c hyp/guest_dt.c
+        echo "fuzz.sh: fuzzing config for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
+        FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \
+            -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+            -dict=tests/unit/corpus/config.dict -print_final_stats=1 \
+            -artifact_prefix="$out/" "$@" "$out/corpus" "$seeds"   # seeds include kept crashers, replayed first
+        ;;
+    decode)
+        build decode tests/unit/fuzz_decode.c hyp/mmio.c hyp/insn.c hyp/vuart.c
+        ;;
+    vgic)
+        build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c
+        ;;
+    *)
+        echo "fuzz.sh: no target '$t' (config, decode, vgic)" >&2; exit 2 ;;
+    esac
+    if [ "$t" != config ]; then
+        mkdir -p "$out/corpus-$t"
+        echo "fuzz.sh: fuzzing $t for ${time_s}s"
+        "$out/fuzz_$t" -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 \
+            -max_len=4096 -print_final_stats=1 -artifact_prefix="$out/" "$@" "$out/corpus-$t"
+    fi
+done

@@ -882,6 +882,28 @@ static void test_bad_on_crash(void **state)
     EXPECT(load_free(b), { "rtos0", "on-crash", "\"reboot\": use \"stop\" or \"restart\"" });
 }
 
+static void test_console_rate(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "console-rate", 2, 1200, 4096);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("rtos0")->console_rate, 1200);
+    assert_int_equal(guest("rtos0")->console_burst, 4096);
+    assert_int_equal(guest("linux0")->console_rate, 16384);     /* the defaults */
+    assert_int_equal(guest("linux0")->console_burst, 65536);
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "console-rate", 1, 50000);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("rtos0")->console_burst, 65536);
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "console-rate", 2, 10, 100);
+    EXPECT(load_free(b), { "rtos0", "console-rate", "10 characters a second: use 100 to" },
+           { "rtos0", "console-rate", "burst of 100 characters: use 256 to" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "console-rate", 3, 1000, 1000, 1000);
+    EXPECT(load_free(b), { "rtos0", "console-rate", "must be <characters-per-second>" });
+}
+
 /* strings must be strings: "linux" without its NUL is no kernel-format */
 static void test_unterminated_strings(void **state)
 {
@@ -1431,6 +1453,7 @@ int main(void)
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),
+        cmocka_unit_test(test_console_rate),
         cmocka_unit_test(test_unterminated_strings),
         cmocka_unit_test(test_unterminated_string_at_end_of_blob),
         cmocka_unit_test(test_raw_image_larger_than_memory),

@@ -52,6 +52,10 @@ static void check_nodes(const void *fdt, const char *name)
             assert_int_equal(dt_path_offset(fdt, a), fdt_path_offset(fdt, a));
         }
         assert_int_equal(dt_address_cells(fdt, node), fdt_address_cells(fdt, node));
+        uint32_t ph = fdt_get_phandle(fdt, node);
+        if (ph)
+            assert_int_equal(dt_node_offset_by_phandle(fdt, ph),
+                             fdt_node_offset_by_phandle(fdt, ph));
         assert_int_equal(dt_size_cells(fdt, node), fdt_size_cells(fdt, node));
         int len;
         const char *t = fdt_getprop(fdt, node, "device_type", &len);

@@ -11,53 +11,9 @@
 #include <cmocka.h>
 #include "vgic/vgic.h"
 #include "vgic/vgic_lr.h"
+#include "fake_lrs.h"
 
 #define NCPU VGIC_MAX_VCPUS
-
-/* ---- a fake list-register bank per vCPU ---- */
-
-struct fake_lrs {
-    unsigned int n;
-    uint32_t lr[VGIC_MAX_LRS];
-    bool underflow;
-    uint32_t vmcr;
-    unsigned int writes;
-    unsigned int deactivated[16];   /* physical IDs the guest's EOI deactivated */
-    unsigned int ndeact;
-};
-
-static unsigned int f_nr_lrs(void *ctx) { return ((struct fake_lrs *)ctx)->n; }
-
-static uint32_t f_read_lr(void *ctx, unsigned int i)
-{
-    struct fake_lrs *f = ctx;
-    assert_true(i < f->n);
-    return f->lr[i];
-}
-
-static void f_write_lr(void *ctx, unsigned int i, uint32_t v)
-{
-    struct fake_lrs *f = ctx;
-    assert_true(i < f->n);
-    f->lr[i] = v;
-    f->writes++;
-}
-
-/* GICH_ELRSR0 (5.3.10): empty = no state and no pending EOI maintenance */
-static uint32_t f_elrsr(void *ctx)
-{
-    struct fake_lrs *f = ctx;
-    uint32_t e = 0;
-    for (unsigned int i = 0; i < f->n; i++) {
-        uint32_t v = f->lr[i];
-        if (!(v & LR_STATE_MASK) && ((v & LR_HW) || !(v & LR_EOI)))
-            e |= 1u << i;
-    }
-    return e;
-}
-
-static void f_set_underflow(void *ctx, bool on) { ((struct fake_lrs *)ctx)->underflow = on; }
-static uint32_t f_vmcr(void *ctx) { return ((struct fake_lrs *)ctx)->vmcr; }
 
 /* ---- a fake environment ---- */
 
@@ -165,43 +121,8 @@ static uint32_t lr_expect(unsigned int intid, uint8_t prio)
     return LR_VIRTID(intid) | LR_PRIO(prio) | LR_PENDING;
 }
 
-/* ---- a guest CPU interface over the fake list registers ---- */
-
-/* GICV_IAR: the highest-priority pending LR above the mask becomes active.
- * Returns the LR index, or -1 (spurious). */
-static int guest_ack(unsigned int vcpu)
-{
-    struct fake_lrs *f = &LRS[vcpu];
-    uint32_t pmr = (f->vmcr >> 27) & 0x1f;
-    int best = -1;
-    for (unsigned int i = 0; i < f->n; i++) {
-        uint32_t v = f->lr[i];
-        if ((v & LR_STATE_MASK) != LR_PENDING || ((v >> 23) & 0x1f) >= pmr)
-            continue;
-        if (best < 0) {
-            best = (int)i;
-            continue;
-        }
-        uint32_t b = f->lr[best];
-        uint32_t p = (v >> 23) & 0x1f, bp = (b >> 23) & 0x1f;
-        if (p < bp || (p == bp && LR_VIRTID(v) < LR_VIRTID(b)))
-            best = (int)i;
-    }
-    if (best >= 0)
-        f->lr[best] = (f->lr[best] & ~LR_STATE_MASK) | LR_ACTIVE;
-    return best;
-}
-
-/* GICV_EOIR for the interrupt acknowledged in LR i */
-static void guest_eoi(unsigned int vcpu, int i)
-{
-    struct fake_lrs *f = &LRS[vcpu];
-    assert_true(i >= 0 && (unsigned int)i < f->n);
-    assert_true(f->lr[i] & LR_ACTIVE);
-    f->lr[i] &= ~LR_STATE_MASK;
-    if (f->lr[i] & LR_HW)
-        f->deactivated[f->ndeact++] = (f->lr[i] >> 10) & 0x3ff;
-}
+static int guest_ack(unsigned int vcpu) { return fake_ack(&LRS[vcpu]); }
+static void guest_eoi(unsigned int vcpu, int i) { fake_eoi(&LRS[vcpu], i); }
 
 /* acknowledge and end the best interrupt; returns its LR value at ack time */
 static uint32_t guest_take(unsigned int vcpu)
@@ -975,6 +896,60 @@ static void test_edge_again_while_active_not_lost(void **s)
     assert_false(delivery_assured(0));
 }
 
+static void test_group_and_priority_reach_a_waiting_lr(void **s)
+{
+    /* an SGI waits in a list register as group 1; the guest makes it group
+     * 0 and raises its priority: the list register must follow, or a
+     * guest with only group 0 enabled never sees it (found by the hostile
+     * guest, guests/test/hostile.c gicd_patterns) */
+    setup_n(128, 2, 4);
+    wr32(0, 0x000, 1);
+    wr32(0, 0x080, 0xffffffffu);                /* every private one group 1 */
+    wr(0, 0x403, 1, 0xf0);
+    wr32(0, 0xf00, (2u << 24) | 3);             /* SGI 3 to itself */
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(3, 0xf0) | LR_GROUP1 | LR_CPUID(0));
+    ENV.nkicks = 0;
+    wr32(0, 0x080, 0);
+    wr(0, 0x403, 1, 0x80);
+    assert_true(CPU[0].queued);
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(3, 0x80) | LR_CPUID(0));
+    assert_false(CPU[0].lr_stale);
+    /* an SPI of another vCPU: its owner is kicked and refreshes its own */
+    spi_setup(40, 1, 0x40);
+    vgic_inject_edge(&D, 0, 40);
+    flush(1);
+    assert_int_equal(LRS[1].lr[0], lr_expect(40, 0x40));
+    ENV.nkicks = 0;
+    wr(0, 0x400 + 40, 1, 0x10);
+    assert_true(ENV.nkicks == 1 && ENV.kicks[0] == 1);
+    flush(1);
+    assert_int_equal(LRS[1].lr[0], lr_expect(40, 0x10));
+    /* once active, the priority stays what it was taken with */
+    int i = guest_ack(1);
+    wr(0, 0x400 + 40, 1, 0x20);
+    flush(1);
+    assert_int_equal(LRS[1].lr[i], (lr_expect(40, 0x10) & ~LR_PENDING) | LR_ACTIVE);
+}
+
+static void test_hw_never_pending_and_active(void **s)
+{
+    /* the guest marks its hardware-linked timer PPI active, then it fires:
+     * the list register must not be pending and active with HW set (found
+     * by the hostile guest writing every ISACTIVER pattern) */
+    setup();
+    vgic_set_hw(&D, 0, 27, 27);
+    wr32(0, 0x000, 1);
+    wr32(0, 0x100, 1u << 27);
+    wr32(0, 0x300, 1u << 27);                   /* ISACTIVER0 */
+    vgic_inject_edge(&D, 0, 27);
+    flush(0);
+    uint32_t v = LRS[0].lr[0];
+    assert_true(v & LR_HW);
+    assert_int_equal(v & LR_STATE_MASK, LR_ACTIVE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1003,6 +978,8 @@ int main(void)
         cmocka_unit_test(test_hw_update_calls),
         cmocka_unit_test(test_kicks_go_to_spi_target),
         cmocka_unit_test(test_edge_again_while_active_not_lost),
+        cmocka_unit_test(test_group_and_priority_reach_a_waiting_lr),
+        cmocka_unit_test(test_hw_never_pending_and_active),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
