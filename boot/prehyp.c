@@ -14,12 +14,12 @@
 #include <arch/sysregs.h>
 #include "hyp/console.h"
 #include "hyp/hostdt.h"
-#include "hyp/pl011.h"
+#include "hyp/host_uart.h"
 #include "hyp/platform.h"
 
 static struct platform pre;
-static struct pl011 pre_uart;
-static const struct console_ops pre_ops = { pl011_putc, pl011_getc, &pre_uart };
+static struct host_uart pre_uart;
+static struct console_ops pre_ops;
 static unsigned int pre_slot;
 
 /* Map the 2 MiB block holding pa as device memory; returns pa's VA. */
@@ -44,9 +44,9 @@ static int prehyp_console(uint32_t dtb_pa)
     if (!fdt)
         return -1;
     platform_probe(fdt, &pre, err, sizeof(err));
-    if (pre.uart.kind != UART_PL011)
+    if (host_uart_init(&pre_uart, &pre.uart, prehyp_map_device(pre.uart.reg.base)) != 0)
         return -1;
-    pl011_init(&pre_uart, prehyp_map_device(pre.uart.reg.base));
+    pre_ops = host_uart_console_ops(&pre_uart);
     console_attach(&pre_ops);
     return 0;
 }

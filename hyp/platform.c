@@ -270,6 +270,37 @@ static int find_console(const void *fdt)
     return fdt_node_offset_by_compatible(fdt, -1, "arm,pl011");
 }
 
+/*
+ * Console UARTs Partita drives, by compatible string, with the register
+ * layout their Linux drivers assume when the DT does not say: OMAP UARTs
+ * (8250_omap) have byte registers 4 bytes apart; Samsung's are 32-bit.
+ */
+static const struct uart_match {
+    const char *compatible;
+    enum uart_kind kind;
+    uint32_t reg_shift, io_width;   /* defaults; reg-shift/reg-io-width override */
+} uart_matches[] = {
+    { "arm,pl011",                UART_PL011,   0, 4 },
+    { "ns16550a",                 UART_NS16550, 0, 1 },
+    { "ns16550",                  UART_NS16550, 0, 1 },
+    { "ns16450",                  UART_NS16550, 0, 1 },
+    { "snps,dw-apb-uart",         UART_NS16550, 0, 1 },
+    { "nvidia,tegra20-uart",      UART_NS16550, 2, 1 },
+    { "ti,omap4-uart",            UART_NS16550, 2, 1 },
+    { "ti,omap3-uart",            UART_NS16550, 2, 1 },
+    { "ti,omap2-uart",            UART_NS16550, 2, 1 },
+    { "ti,am3352-uart",           UART_NS16550, 2, 1 },
+    { "samsung,exynos4210-uart",  UART_SAMSUNG, 0, 4 },
+    { "samsung,s5pv210-uart",     UART_SAMSUNG, 0, 4 },
+    { "samsung,s3c6400-uart",     UART_SAMSUNG, 0, 4 },
+};
+
+const char *platform_uart_kind_name(enum uart_kind k)
+{
+    static const char *const names[] = { "none", "pl011", "ns16550", "samsung" };
+    return (unsigned int)k < sizeof(names) / sizeof(names[0]) ? names[k] : "none";
+}
+
 static int probe_uart(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int node = find_console(fdt);
@@ -281,11 +312,22 @@ static int probe_uart(const void *fdt, struct platform *p, char *err, size_t err
              fdt_getprop(fdt, node, "compatible", NULL));
     if (platform_node_reg(fdt, node, 0, &p->uart.reg) < 0)
         ERR("%s: console UART without a usable reg", p->uart.path);
-    /* only now: the callers print through a PL011 even when probing fails */
-    p->uart.kind = fdt_node_check_compatible(fdt, node, "arm,pl011") == 0
-                       ? UART_PL011 : UART_NONE;
     int irq = platform_node_irq(fdt, node, 0);
     p->uart.irq = irq > 0 ? (uint32_t)irq : 0;
+    const struct uart_match *m = NULL;
+    for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]) && !m; i++)
+        if (fdt_node_check_compatible(fdt, node, uart_matches[i].compatible) == 0)
+            m = &uart_matches[i];
+    if (!m)
+        return 0;   /* kind UART_NONE: the caller names the missing driver */
+    p->uart.reg_shift = (uint32_t)cells_of(fdt, node, "reg-shift", (int)m->reg_shift);
+    p->uart.io_width = (uint32_t)cells_of(fdt, node, "reg-io-width", (int)m->io_width);
+    if (p->uart.reg_shift > 2 || (p->uart.io_width != 1 && p->uart.io_width != 2 &&
+                                  p->uart.io_width != 4))
+        ERR("%s: unsupported reg-shift %lu or reg-io-width %lu", p->uart.path,
+            (unsigned long)p->uart.reg_shift, (unsigned long)p->uart.io_width);
+    /* only now: the callers print through the UART even when probing fails */
+    p->uart.kind = m->kind;
     return 0;
 }
 

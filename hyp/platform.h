@@ -38,7 +38,7 @@ struct plat_timer {
     uint32_t clock_frequency;   /* 0 when the DT leaves it to CNTFRQ */
 };
 
-enum uart_kind { UART_NONE, UART_PL011 };
+enum uart_kind { UART_NONE, UART_PL011, UART_NS16550, UART_SAMSUNG };
 
 struct plat_uart {
     char path[96];
@@ -46,6 +46,8 @@ struct plat_uart {
     enum uart_kind kind;        /* UART_NONE: no driver for it */
     struct plat_range reg;
     uint32_t irq;               /* INTID, 0 if none */
+    uint32_t reg_shift;         /* 16550: register n at n << reg_shift */
+    uint32_t io_width;          /* bytes per register access: 1, 2 or 4 */
 };
 
 struct plat_psci {
@@ -84,5 +86,7 @@ int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r
 int platform_node_irq(const void *fdt, int node, int index);
 
 const char *platform_psci_conduit_name(enum psci_conduit c);
+/* "pl011", "ns16550", "samsung" or "none" */
+const char *platform_uart_kind_name(enum uart_kind k);
 
 #endif

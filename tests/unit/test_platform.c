@@ -484,6 +484,93 @@ static void test_uart_without_reg(void **state)
     assert_int_equal(plat.uart.kind, UART_NONE);
 }
 
+/*
+ * The console UART of real boards: QEMU virt with the stdout-path moved to
+ * an added UART node (compatible list, reg, optional reg-shift and
+ * reg-io-width), as on the board DTs Debian ships.
+ */
+static void probe_with_uart(const char *compat, size_t compat_len, int shift, int width)
+{
+    size_t size;
+    void *fdt = load_dtb("qemu-virt", 1024, &size);
+    int n = fdt_add_subnode(fdt, 0, "serial@1c28000");
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop(fdt, n, "compatible", compat, (int)compat_len), 0);
+    fdt32_t reg[4] = { 0, cpu_to_fdt32(0x01c28000), 0, cpu_to_fdt32(0x400) };
+    assert_int_equal(fdt_setprop(fdt, n, "reg", reg, sizeof(reg)), 0);
+    fdt32_t irq[3] = { 0, cpu_to_fdt32(0), cpu_to_fdt32(4) };
+    assert_int_equal(fdt_setprop(fdt, n, "interrupts", irq, sizeof(irq)), 0);
+    if (shift >= 0)
+        assert_int_equal(fdt_setprop_u32(fdt, n, "reg-shift", (uint32_t)shift), 0);
+    if (width >= 0)
+        assert_int_equal(fdt_setprop_u32(fdt, n, "reg-io-width", (uint32_t)width), 0);
+    assert_int_equal(fdt_setprop_string(fdt, node(fdt, "/chosen"), "stdout-path",
+                                        "/serial@1c28000:115200n8"), 0);
+    int rc = probe_blob(fdt);
+    free(fdt);
+    if (rc != 0)
+        fail_msg("%s: platform_probe failed: %s", compat, err);
+    assert_string_equal(plat.uart.path, "/serial@1c28000");
+    assert_range(plat.uart.reg, 0x01c28000, 0x400);
+    assert_int_equal(plat.uart.irq, 32);
+}
+
+#define UART_CASE(compat, shift, width) \
+    probe_with_uart(compat, sizeof(compat), shift, width)
+
+static void test_uart_16550_kinds(void **state)
+{
+    /* Allwinner/Rockchip: DesignWare with reg-shift 2, 32-bit accesses */
+    UART_CASE("snps,dw-apb-uart", 2, 4);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "ns16550");
+    /* Tegra124: its own name first, tegra20 second; reg-shift in the DT */
+    UART_CASE("nvidia,tegra124-uart\0nvidia,tegra20-uart", 2, -1);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.io_width, 1);
+    /* OMAP5/DRA7: no reg-shift in the DT, the OMAP layout says 2 */
+    UART_CASE("ti,dra742-uart\0ti,omap4-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.io_width, 1);
+    /* a plain ns16550a: byte registers, byte apart */
+    UART_CASE("ns16550a", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 0);
+    assert_int_equal(plat.uart.io_width, 1);
+}
+
+static void test_uart_samsung(void **state)
+{
+    UART_CASE("samsung,exynos4210-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_SAMSUNG);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "samsung");
+}
+
+/* a UART Partita has no driver for: probed, named, kind none */
+static void test_uart_without_driver(void **state)
+{
+    UART_CASE("fsl,imx6ul-uart\0fsl,imx6q-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_NONE);
+    assert_string_equal(plat.uart.compatible, "fsl,imx6ul-uart");
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "none");
+}
+
+static void test_uart_bad_layout(void **state)
+{
+    size_t size;
+    void *fdt = load_dtb("qemu-virt", 64, &size);
+    assert_int_equal(fdt_setprop_u32(fdt, node(fdt, "/pl011@9000000"), "reg-io-width", 3), 0);
+    assert_int_equal(probe_blob(fdt), -1);
+    free(fdt);
+    assert_contains(err, "/pl011@9000000");
+    assert_contains(err, "reg-io-width 3");
+}
+
 static void test_timer_three_ppis(void **state)
 {
     assert_probe_fails("virt-timer-3irqs", "timer: interrupt 3", "hypervisor");
@@ -771,6 +858,10 @@ int main(void)
         cmocka_unit_test(test_spin_table_without_release_addr),
         cmocka_unit_test(test_short_error_buffer),
         cmocka_unit_test(test_garbage_random),
+        cmocka_unit_test(test_uart_16550_kinds),
+        cmocka_unit_test(test_uart_samsung),
+        cmocka_unit_test(test_uart_without_driver),
+        cmocka_unit_test(test_uart_bad_layout),
         cmocka_unit_test(test_garbage_truncated),
         cmocka_unit_test(test_garbage_header),
         cmocka_unit_test(test_old_version_refused),
