@@ -127,7 +127,7 @@ $(BUILD)/partita.bin: $(BUILD)/partita.elf
 # and the U-Boot images the bootloader tests boot from a disk
 CONFIGS := $(patsubst guests/configs/%.dts,%,$(wildcard guests/configs/*.dts))
 IMAGES  := $(CONFIGS:%=$(BUILD)/images/%.bin) $(BUILD)/images/smp.uImage $(BUILD)/images/smp.itb
-images: $(IMAGES)
+images: $(IMAGES) board-dtbs
 
 $(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
 	@mkdir -p $(dir $@)

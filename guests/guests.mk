@@ -22,6 +22,15 @@ $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdo
 	@touch $@
 linux-payload: $(LINUX_DIR)/.built
 
+# The board device trees of the same Debian kernel package, unmodified
+# (vexpress-a15 tests, the board readiness table)
+BOARD_DTBS    := $(BUILD)/dtbs
+$(BOARD_DTBS)/.extracted: $(LINUX_DIR)/.built scripts/board-dtbs.sh
+	$(Q)sh scripts/board-dtbs.sh $(LINUX_DIR) $(BOARD_DTBS)
+	@touch $@
+board-dtbs: $(BOARD_DTBS)/.extracted
+.PHONY: board-dtbs
+
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")

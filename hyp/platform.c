@@ -91,19 +91,137 @@ int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r
     return translate(fdt, node, &r->base);
 }
 
+static const char *const gic_compat[] = {
+    "arm,cortex-a15-gic", "arm,cortex-a7-gic", "arm,gic-400", "arm,arm11mp-gic",
+    "arm,cortex-a9-gic", "qcom,msm-qgic2", NULL,
+};
+
+static bool is_gic(const void *fdt, int node)
+{
+    for (int i = 0; gic_compat[i]; i++)
+        if (fdt_node_check_compatible(fdt, node, gic_compat[i]) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * The interrupt parent of node, as Linux's of_irq_find_parent finds it:
+ * follow interrupt-parent where a node has one, else go up, until a node
+ * with #interrupt-cells.  -1 if there is none.
+ */
+static int irq_parent(const void *fdt, int node)
+{
+    for (int depth = 0; node >= 0 && depth < 32; depth++) {
+        int len;
+        const fdt32_t *ph = fdt_getprop(fdt, node, "interrupt-parent", &len);
+        if (ph && len == 4)
+            node = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ph));
+        else
+            node = fdt_parent_offset(fdt, node);
+        if (node >= 0 && fdt_getprop(fdt, node, "#interrupt-cells", NULL))
+            return node;
+    }
+    return -1;
+}
+
+#define IRQ_MAX_CELLS 4     /* unit address (up to 2) + specifier (up to 3) fit */
+
+/*
+ * Route an interrupt specifier up to its controller through interrupt-map
+ * nexuses (Linux's of_irq_parse_raw, ePAPR 2.4.3): at a nexus, match (unit
+ * address, specifier) under interrupt-map-mask against each entry and go
+ * on with the entry's parent and parent specifier.  Returns the
+ * controller's node with its specifier in spec (*n cells), or -1.
+ */
+static int irq_route(const void *fdt, int ipar, const fdt32_t *addr, int addr_cells,
+                     uint32_t spec[IRQ_MAX_CELLS], int *n)
+{
+    uint32_t uaddr[2] = { 0, 0 };
+    for (int i = 0; i < addr_cells && i < 2; i++)
+        uaddr[i] = addr ? fdt32_to_cpu(addr[i]) : 0;
+    for (int depth = 0; ipar >= 0 && depth < 8; depth++) {
+        if (fdt_getprop(fdt, ipar, "interrupt-controller", NULL))
+            return ipar;
+        int maplen;
+        const fdt32_t *map = fdt_getprop(fdt, ipar, "interrupt-map", &maplen);
+        if (!map) {
+            ipar = irq_parent(fdt, ipar);
+            continue;
+        }
+        int ac = cells_of(fdt, ipar, "#address-cells", 2);
+        int ic = cells_of(fdt, ipar, "#interrupt-cells", -1);
+        if (ac < 0 || ac > 2 || ic != *n)
+            return -1;
+        uint32_t match[IRQ_MAX_CELLS + 2], mask[IRQ_MAX_CELLS + 2];
+        int mlen, w = ac + ic;
+        const fdt32_t *m = fdt_getprop(fdt, ipar, "interrupt-map-mask", &mlen);
+        for (int i = 0; i < w; i++) {
+            match[i] = i < ac ? uaddr[i] : spec[i - ac];
+            mask[i] = m && mlen >= 4 * w ? fdt32_to_cpu(m[i]) : 0xffffffffu;
+        }
+        int cells = maplen / 4, i = 0, next = -1;
+        while (i + w + 1 <= cells) {
+            bool hit = true;
+            for (int k = 0; k < w; k++)
+                hit = hit && ((fdt32_to_cpu(map[i + k]) ^ match[k]) & mask[k]) == 0;
+            int par = fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(map[i + w]));
+            if (par < 0)
+                return -1;
+            int pac = cells_of(fdt, par, "#address-cells", 0);
+            int pic = cells_of(fdt, par, "#interrupt-cells", -1);
+            if (pac < 0 || pac > 2 || pic < 1 || pic > 3 || i + w + 1 + pac + pic > cells)
+                return -1;
+            if (hit) {
+                for (int k = 0; k < pac; k++)
+                    uaddr[k] = fdt32_to_cpu(map[i + w + 1 + k]);
+                for (int k = 0; k < pic; k++)
+                    spec[k] = fdt32_to_cpu(map[i + w + 1 + pac + k]);
+                *n = pic;
+                next = par;
+                break;
+            }
+            i += w + 1 + pac + pic;
+        }
+        if (next < 0)
+            return -1;      /* no entry maps it */
+        ipar = next;
+    }
+    return -1;
+}
+
 int platform_node_irq(const void *fdt, int node, int index)
 {
+    int ipar = irq_parent(fdt, node);
+    if (ipar < 0)
+        return -1;
+    int n = cells_of(fdt, ipar, "#interrupt-cells", -1);
     int len;
     const fdt32_t *irq = fdt_getprop(fdt, node, "interrupts", &len);
-    if (!irq || (index + 1) * 12 > len)
+    if (!irq || n < 1 || n > 3 || (index + 1) * n * 4 > len)
         return -1;
-    uint32_t type = fdt32_to_cpu(irq[index * 3]);
-    uint32_t num = fdt32_to_cpu(irq[index * 3 + 1]);
-    if (type == 0 && num < 988)
-        return (int)(32 + num);    /* SPI */
-    if (type == 1 && num < 16)
-        return (int)(16 + num);    /* PPI */
+    uint32_t spec[IRQ_MAX_CELLS];
+    for (int i = 0; i < n; i++)
+        spec[i] = fdt32_to_cpu(irq[index * n + i]);
+    int rlen;
+    const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &rlen);
+    int ac = fdt_address_cells(fdt, fdt_parent_offset(fdt, node));
+    if (ac < 0 || rlen < 4 * ac)
+        reg = NULL;
+    int ctl = irq_route(fdt, ipar, reg, ac, spec, &n);
+    if (ctl < 0 || n != 3 || !is_gic(fdt, ctl))
+        return -1;      /* not a GIC interrupt (a GPIO line, a combiner...) */
+    /* a GIC specifier: type (0 SPI, 1 PPI), number, flags */
+    if (spec[0] == 0 && spec[1] < 988)
+        return (int)(32 + spec[1]);     /* SPI */
+    if (spec[0] == 1 && spec[1] < 16)
+        return (int)(16 + spec[1]);     /* PPI */
     return -1;
+}
+
+const char *platform_cpu_method_name(enum cpu_method m)
+{
+    static const char *const names[] = { "none", "psci", "spin-table", "vexpress-sysflags" };
+    return (unsigned int)m < sizeof(names) / sizeof(names[0]) ? names[m] : "none";
 }
 
 const char *platform_psci_conduit_name(enum psci_conduit c)
@@ -188,6 +306,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
                 ERR("%s: spin-table CPU without cpu-release-addr",
                     fdt_get_name(fdt, node, NULL));
             c->release_addr = fdt_cells(ra, len / 4);
+            c->release_size = (uint32_t)len;
         } else {
             c->method = CPU_METHOD_NONE;
         }
@@ -196,11 +315,6 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
         ERR("no CPUs: /cpus has no cpu node");
     return 0;
 }
-
-static const char *const gic_compat[] = {
-    "arm,cortex-a15-gic", "arm,cortex-a7-gic", "arm,gic-400", "arm,arm11mp-gic",
-    "arm,cortex-a9-gic", "qcom,msm-qgic2", NULL,
-};
 
 static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
@@ -366,6 +480,33 @@ static void probe_psci(const void *fdt, struct platform *p)
     }
 }
 
+/*
+ * Versatile Express: CPUs without an enable-method start through the
+ * system registers' flags (Linux arch/arm/mach-vexpress/platsmp.c): write
+ * all ones to SYS_FLAGSCLR, the entry to SYS_FLAGSSET, wake the CPU.
+ */
+#define VEXPRESS_SYS_FLAGSSET 0x30
+#define VEXPRESS_SYS_FLAGSCLR 0x34
+
+static void probe_vexpress_flags(const void *fdt, struct platform *p)
+{
+    struct plat_range sys;
+    if (fdt_node_check_compatible(fdt, 0, "arm,vexpress") != 0)
+        return;
+    int node = fdt_node_offset_by_compatible(fdt, -1, "arm,vexpress-sysreg");
+    if (node < 0 || platform_node_reg(fdt, node, 0, &sys) < 0 || sys.size < 0x38)
+        return;
+    for (unsigned int i = 0; i < p->ncpus; i++) {
+        struct plat_cpu *c = &p->cpus[i];
+        if (c->method != CPU_METHOD_NONE)
+            continue;
+        c->method = CPU_METHOD_SYSFLAGS;
+        c->release_addr = sys.base + VEXPRESS_SYS_FLAGSSET;
+        c->release_size = 4;
+        c->release_clear = sys.base + VEXPRESS_SYS_FLAGSCLR;
+    }
+}
+
 int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof(*p));
@@ -387,5 +528,6 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
     for (unsigned int i = 0; i < p->ncpus; i++)
         if (p->cpus[i].method == CPU_METHOD_NONE && p->psci.conduit != PSCI_CONDUIT_NONE)
             p->cpus[i].method = CPU_METHOD_PSCI;
+    probe_vexpress_flags(fdt, p);
     return 0;
 }

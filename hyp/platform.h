@@ -18,13 +18,22 @@ struct plat_range {
     uint64_t size;
 };
 
-enum cpu_method { CPU_METHOD_NONE, CPU_METHOD_PSCI, CPU_METHOD_SPIN_TABLE };
+/*
+ * How a secondary CPU is started: PSCI CPU_ON; spin-table (the CPU waits
+ * for its entry address at cpu-release-addr); the Versatile Express system
+ * flags (the boot monitor, and QEMU's boot code, wait in WFI for an entry
+ * address in SYS_FLAGS, as Linux's mach-vexpress platsmp.c starts them).
+ */
+enum cpu_method { CPU_METHOD_NONE, CPU_METHOD_PSCI, CPU_METHOD_SPIN_TABLE,
+                  CPU_METHOD_SYSFLAGS };
 enum psci_conduit { PSCI_CONDUIT_NONE, PSCI_CONDUIT_SMC, PSCI_CONDUIT_HVC };
 
 struct plat_cpu {
     uint32_t mpidr;             /* affinity fields of MPIDR (reg) */
     enum cpu_method method;
-    uint64_t release_addr;      /* spin-table cpu-release-addr */
+    uint64_t release_addr;      /* spin-table cpu-release-addr; SYS_FLAGSSET */
+    uint32_t release_size;      /* spin-table: 4 or 8 bytes (1 or 2 cells) */
+    uint64_t release_clear;     /* SYS_FLAGSCLR (sysflags only) */
 };
 
 struct plat_gic {
@@ -86,6 +95,8 @@ int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r
 int platform_node_irq(const void *fdt, int node, int index);
 
 const char *platform_psci_conduit_name(enum psci_conduit c);
+/* "psci", "spin-table", "vexpress-sysflags" or "none" */
+const char *platform_cpu_method_name(enum cpu_method m);
 /* "pl011", "ns16550", "samsung" or "none" */
 const char *platform_uart_kind_name(enum uart_kind k);
 

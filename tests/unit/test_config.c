@@ -1041,7 +1041,7 @@ static void test_too_many_guests(void **state)
     struct platform p = virt;
     p.ncpus = PLAT_MAX_CPUS;
     for (unsigned int i = 0; i < PLAT_MAX_CPUS; i++)
-        p.cpus[i] = (struct plat_cpu){ i, CPU_METHOD_PSCI, 0 };
+        p.cpus[i] = (struct plat_cpu){ .mpidr = i, .method = CPU_METHOD_PSCI };
     struct config_host h = host_of(&p, virt_dtb);
     h.hyp_start = 0x4f000000;
     h.hyp_end = 0x4f800000;

@@ -201,8 +201,8 @@ static void test_vexpress_uart_translated(void **state)
     assert_string_equal(plat.uart.path, IOFPGA "/uart@90000");
     assert_int_equal(plat.uart.kind, UART_PL011);
     assert_range(plat.uart.reg, 0x1c090000, 0x1000);
-    /* a 1-cell specifier through interrupt-map is not decoded: no IRQ */
-    assert_int_equal(plat.uart.irq, 0);
+    /* a 1-cell specifier through the motherboard's interrupt-map: SPI 5 */
+    assert_int_equal(plat.uart.irq, 37);
 }
 
 static void test_vexpress_cpus(void **state)
@@ -210,10 +210,14 @@ static void test_vexpress_cpus(void **state)
     static const uint32_t mpidr[] = { 0x000, 0x001, 0x100, 0x101, 0x102 };
     probe_ok("vexpress-a15");
     assert_int_equal(plat.ncpus, 5);
+    /* no PSCI, no enable-method: the vexpress system flags start them */
     for (unsigned int i = 0; i < 5; i++) {
         assert_int_equal(plat.cpus[i].mpidr, mpidr[i]);
-        assert_int_equal(plat.cpus[i].method, CPU_METHOD_NONE);
+        assert_int_equal(plat.cpus[i].method, CPU_METHOD_SYSFLAGS);
+        assert_int_equal(plat.cpus[i].release_addr, 0x1c010030);   /* SYS_FLAGSSET */
+        assert_int_equal(plat.cpus[i].release_clear, 0x1c010034);  /* SYS_FLAGSCLR */
     }
+    assert_string_equal(platform_cpu_method_name(plat.cpus[0].method), "vexpress-sysflags");
     assert_int_equal(plat.psci.conduit, PSCI_CONDUIT_NONE);
 }
 
@@ -302,6 +306,39 @@ static void test_node_reg_translation(void **state)
     assert_range(r, 0x2c095000, 0x1000);
     assert_int_equal(reg_of(fdt, "/memory@80000000", 0, &r), 0);
     assert_range(r, 0x80000000, 0x40000000);
+    free(fdt);
+}
+
+/* 1-cell motherboard interrupts through the smb's interrupt-map (ePAPR 2.4.3) */
+static void test_node_irq_interrupt_map(void **state)
+{
+    void *fdt = load_dtb("vexpress-a15", 256, NULL);
+    const char *eth = "/smb@8000000/motherboard/ethernet@2,02000000";
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, IOFPGA "/uart@a0000"), 0), 32 + 6);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 1), -1);    /* only one */
+    /* a line the map does not list */
+    set_cells(fdt, eth, "interrupts", (uint32_t[]){ 9 }, 1);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    /* the mask keeps 6 bits: 64 + 15 is line 15 */
+    set_cells(fdt, eth, "interrupts", (uint32_t[]){ 64 + 15 }, 1);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
+    /* a truncated map: refused, not read past its end */
+    set_cells(fdt, "/smb@8000000", "interrupt-map", (uint32_t[]){ 0, 0, 15, 1 }, 4);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    free(fdt);
+}
+
+/* an interrupt-parent cycle without a controller ends, with no IRQ */
+static void test_node_irq_parent_cycle(void **state)
+{
+    void *fdt = load_dtb("vexpress-a15", 256, NULL);
+    const char *eth = "/smb@8000000/motherboard/ethernet@2,02000000";
+    int mb = node(fdt, "/smb@8000000/motherboard");
+    assert_int_equal(fdt_setprop_u32(fdt, mb, "phandle", 0x777), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, mb, "interrupt-parent", 0x777), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, node(fdt, eth), "interrupt-parent", 0x777), 0);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
     free(fdt);
 }
 
@@ -615,7 +652,9 @@ static void test_spin_table(void **state)
         assert_int_equal(plat.cpus[i].mpidr, i);
         assert_int_equal(plat.cpus[i].method, CPU_METHOD_SPIN_TABLE);
         assert_int_equal(plat.cpus[i].release_addr, release[i]);
+        assert_int_equal(plat.cpus[i].release_size, i == 3 ? 4 : 8);
     }
+    assert_string_equal(platform_cpu_method_name(plat.cpus[0].method), "spin-table");
 }
 
 static void test_spin_table_without_release_addr(void **state)
@@ -839,6 +878,8 @@ int main(void)
         cmocka_unit_test(test_vexpress_gic_timer),
         cmocka_unit_test(test_console_selection),
         cmocka_unit_test(test_node_reg_translation),
+        cmocka_unit_test(test_node_irq_interrupt_map),
+        cmocka_unit_test(test_node_irq_parent_cycle),
         cmocka_unit_test(test_node_reg_errors),
         cmocka_unit_test(test_node_irq),
         cmocka_unit_test(test_conduit_names),
