@@ -95,6 +95,8 @@ static int start_by_release(const struct platform *p, unsigned int idx, const st
     dsb();
     sev();
     gic_send_sgi_others(SGI_KICK);
+    pr_info("cpu%u: released through %s at 0x%08llx\n", idx,
+            platform_cpu_method_name(c->method), c->release_addr);
     return 0;
 }
 
