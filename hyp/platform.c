@@ -96,6 +96,25 @@ static const char *const gic_compat[] = {
     "arm,cortex-a9-gic", "qcom,msm-qgic2", NULL,
 };
 
+/*
+ * Interrupt controllers stacked in front of the GIC that pass a GIC
+ * specifier on unchanged (Linux hierarchical irq domains: the OMAP
+ * wake-up generator, Tegra's legacy controller, i.MX's GPC): their lines
+ * are the GIC's SPIs with the same numbers.
+ */
+static const char *const irq_passthrough_compat[] = {
+    "ti,omap4-wugen-mpu", "nvidia,tegra30-ictlr", "nvidia,tegra20-ictlr",
+    "fsl,imx6q-gpc", "fsl,imx7d-gpc", NULL,
+};
+
+static bool is_passthrough_irqchip(const void *fdt, int node)
+{
+    for (int i = 0; irq_passthrough_compat[i]; i++)
+        if (fdt_node_check_compatible(fdt, node, irq_passthrough_compat[i]) == 0)
+            return true;
+    return false;
+}
+
 static bool is_gic(const void *fdt, int node)
 {
     for (int i = 0; gic_compat[i]; i++)
@@ -140,8 +159,12 @@ static int irq_route(const void *fdt, int ipar, const fdt32_t *addr, int addr_ce
     for (int i = 0; i < addr_cells && i < 2; i++)
         uaddr[i] = addr ? fdt32_to_cpu(addr[i]) : 0;
     for (int depth = 0; ipar >= 0 && depth < 8; depth++) {
-        if (fdt_getprop(fdt, ipar, "interrupt-controller", NULL))
-            return ipar;
+        if (fdt_getprop(fdt, ipar, "interrupt-controller", NULL)) {
+            if (*n != 3 || !is_passthrough_irqchip(fdt, ipar))
+                return ipar;
+            ipar = irq_parent(fdt, ipar);   /* on to the GIC, same specifier */
+            continue;
+        }
         int maplen;
         const fdt32_t *map = fdt_getprop(fdt, ipar, "interrupt-map", &maplen);
         if (!map) {
@@ -297,6 +320,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
         struct plat_cpu *c = &p->cpus[p->ncpus++];
         c->mpidr = fdt32_to_cpu(reg[len / 4 - 1]) & 0x00ffffff;
         const char *m = fdt_getprop(fdt, node, "enable-method", NULL);
+        copy_str(c->enable_method, sizeof(c->enable_method), m);
         if (m && strcmp(m, "psci") == 0) {
             c->method = CPU_METHOD_PSCI;
         } else if (m && strcmp(m, "spin-table") == 0) {
@@ -404,6 +428,8 @@ static const struct uart_match {
     { "ti,omap3-uart",            UART_NS16550, 2, 1 },
     { "ti,omap2-uart",            UART_NS16550, 2, 1 },
     { "ti,am3352-uart",           UART_NS16550, 2, 1 },
+    { "ti,dra742-uart",           UART_NS16550, 2, 1 },
+    { "ti,am4372-uart",           UART_NS16550, 2, 1 },
     { "samsung,exynos4210-uart",  UART_SAMSUNG, 0, 4 },
     { "samsung,s5pv210-uart",     UART_SAMSUNG, 0, 4 },
     { "samsung,s3c6400-uart",     UART_SAMSUNG, 0, 4 },
@@ -507,9 +533,9 @@ static void probe_vexpress_flags(const void *fdt, struct platform *p)
     }
 }
 
-int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen)
+/* The device tree as a whole: sound, and a version libfdt reads safely. */
+static int probe_dt(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
-    memset(p, 0, sizeof(*p));
     int rc = fdt_check_header(fdt);
     if (rc == 0 && fdt_version(fdt) < 16)
         rc = -FDT_ERR_BADVERSION;   /* libfdt 1.6.1's fdt_check_full crashes on them */
@@ -518,16 +544,58 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
     if (rc != 0)
         ERR("invalid device tree: %s", fdt_strerror(rc));
     copy_str(p->model, sizeof(p->model), fdt_getprop(fdt, 0, "model", NULL));
-    /* the console first, so that every later error can be printed */
-    if (probe_uart(fdt, p, err, errlen) < 0 || probe_memory(fdt, p, err, errlen) < 0 ||
-        probe_cpus(fdt, p, err, errlen) < 0 || probe_gic(fdt, p, err, errlen) < 0 ||
-        probe_timer(fdt, p, err, errlen) < 0)
-        return -1;
+    return 0;
+}
+
+/* the console first, so that every later error can be printed */
+static int (*const probe_parts[PLAT_NPARTS])(const void *, struct platform *, char *, size_t) = {
+    [PLAT_PART_DT] = probe_dt,
+    [PLAT_PART_UART] = probe_uart,
+    [PLAT_PART_MEMORY] = probe_memory,
+    [PLAT_PART_CPUS] = probe_cpus,
+    [PLAT_PART_GIC] = probe_gic,
+    [PLAT_PART_TIMER] = probe_timer,
+};
+
+static void probe_cpu_methods(const void *fdt, struct platform *p)
+{
     probe_psci(fdt, p);
-    /* CPUs without an enable-method start through PSCI when the DT has it */
+    /*
+     * CPUs without a method Partita knows start through PSCI when the DT has
+     * it, also over a board-specific enable-method (as Linux's setup_arch
+     * prefers PSCI: U-Boot adds a PSCI node to such boards' DTs)
+     */
     for (unsigned int i = 0; i < p->ncpus; i++)
         if (p->cpus[i].method == CPU_METHOD_NONE && p->psci.conduit != PSCI_CONDUIT_NONE)
             p->cpus[i].method = CPU_METHOD_PSCI;
     probe_vexpress_flags(fdt, p);
+}
+
+int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof(*p));
+    for (int i = 0; i < PLAT_NPARTS; i++)
+        if (probe_parts[i](fdt, p, err, errlen) < 0)
+            return -1;
+    probe_cpu_methods(fdt, p);
     return 0;
+}
+
+unsigned int platform_probe_all(const void *fdt, struct platform *p,
+                                void (*report)(void *ctx, enum plat_part part, const char *err),
+                                void *ctx)
+{
+    char err[160];
+    unsigned int failed = 0;
+    memset(p, 0, sizeof(*p));
+    for (int i = 0; i < PLAT_NPARTS; i++) {
+        if (probe_parts[i](fdt, p, err, sizeof(err)) == 0)
+            continue;
+        report(ctx, (enum plat_part)i, err);
+        failed++;
+        if (i == PLAT_PART_DT)
+            return failed;      /* nothing else can be read */
+    }
+    probe_cpu_methods(fdt, p);
+    return failed;
 }

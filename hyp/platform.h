@@ -34,6 +34,7 @@ struct plat_cpu {
     uint64_t release_addr;      /* spin-table cpu-release-addr; SYS_FLAGSSET */
     uint32_t release_size;      /* spin-table: 4 or 8 bytes (1 or 2 cells) */
     uint64_t release_clear;     /* SYS_FLAGSCLR (sysflags only) */
+    char enable_method[32];     /* as the DT says ("" if none) */
 };
 
 struct plat_gic {
@@ -84,6 +85,19 @@ struct platform {
  * err naming the node and what is missing.
  */
 int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen);
+
+/* The parts of a probe, in the order platform_probe runs them. */
+enum plat_part { PLAT_PART_DT, PLAT_PART_UART, PLAT_PART_MEMORY, PLAT_PART_CPUS,
+                 PLAT_PART_GIC, PLAT_PART_TIMER, PLAT_NPARTS };
+
+/*
+ * Probe every part even when some fail (the board readiness report, not
+ * the hypervisor): report() gets each failing part's one-line reason.
+ * Returns how many parts failed.
+ */
+unsigned int platform_probe_all(const void *fdt, struct platform *p,
+                                void (*report)(void *ctx, enum plat_part part, const char *err),
+                                void *ctx);
 
 /*
  * Translate the index'th reg entry of node to a CPU physical address through

@@ -129,8 +129,13 @@ static int start_cpu(const struct platform *p, unsigned int idx, const struct pl
     }
     if (c->method == CPU_METHOD_SPIN_TABLE || c->method == CPU_METHOD_SYSFLAGS)
         return start_by_release(p, idx, c);
-    pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: the DT has no PSCI node "
-           "and no enable-method\n", idx, (unsigned long)c->mpidr);
+    if (c->enable_method[0])
+        pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: enable-method \"%s\" is not "
+               "supported and the DT has no PSCI node\n", idx, (unsigned long)c->mpidr,
+               c->enable_method);
+    else
+        pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: the DT has no PSCI node "
+               "and no enable-method\n", idx, (unsigned long)c->mpidr);
     return -1;
 }
 

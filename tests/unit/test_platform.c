@@ -342,6 +342,37 @@ static void test_node_irq_parent_cycle(void **state)
     free(fdt);
 }
 
+/* a controller stacked in front of the GIC (OMAP wake-up generator,
+ * Tegra legacy controller): the GIC specifier passes through it unchanged;
+ * any other controller's lines are not the GIC's */
+static void irq_behind(const char *compat, size_t compat_len, int want)
+{
+    void *fdt = load_dtb("qemu-virt", 512, NULL);
+    int gic = node(fdt, "/intc@8000000");
+    uint32_t gic_ph = fdt_get_phandle(fdt, gic);
+    assert_true(gic_ph != 0);
+    int w = fdt_add_subnode(fdt, 0, "interrupt-controller@48281000");
+    assert_true(w >= 0);
+    assert_int_equal(fdt_setprop(fdt, w, "compatible", compat, (int)compat_len), 0);
+    assert_int_equal(fdt_setprop(fdt, w, "interrupt-controller", NULL, 0), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, w, "#interrupt-cells", 3), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, w, "interrupt-parent", gic_ph), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, w, "phandle", 0x4242), 0);
+    int uart = node(fdt, "/pl011@9000000");
+    assert_int_equal(fdt_setprop_u32(fdt, uart, "interrupt-parent", 0x4242), 0);
+    assert_int_equal(platform_node_irq(fdt, uart, 0), want);
+    free(fdt);
+}
+
+static void test_node_irq_stacked_controller(void **state)
+{
+    irq_behind("ti,omap5-wugen-mpu\0ti,omap4-wugen-mpu",
+               sizeof("ti,omap5-wugen-mpu\0ti,omap4-wugen-mpu"), 33);
+    irq_behind("nvidia,tegra124-ictlr\0nvidia,tegra30-ictlr",
+               sizeof("nvidia,tegra124-ictlr\0nvidia,tegra30-ictlr"), 33);
+    irq_behind("vendor,gpio-irqchip", sizeof("vendor,gpio-irqchip"), -1);
+}
+
 static void test_node_reg_errors(void **state)
 {
     void *fdt = load_dtb("vexpress-a15", 256, NULL);
@@ -880,6 +911,7 @@ int main(void)
         cmocka_unit_test(test_node_reg_translation),
         cmocka_unit_test(test_node_irq_interrupt_map),
         cmocka_unit_test(test_node_irq_parent_cycle),
+        cmocka_unit_test(test_node_irq_stacked_controller),
         cmocka_unit_test(test_node_reg_errors),
         cmocka_unit_test(test_node_irq),
         cmocka_unit_test(test_conduit_names),
