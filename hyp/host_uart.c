@@ -21,28 +21,6 @@ int host_uart_init(struct host_uart *u, const struct plat_uart *p, volatile void
     }
 }
 
-void host_uart_putc(void *ctx, char c)
-{
-    struct host_uart *u = ctx;
-    switch (u->kind) {
-    case UART_PL011:   pl011_putc(&u->pl011, c); break;
-    case UART_NS16550: ns16550_putc(&u->port, c); break;
-    case UART_SAMSUNG: samsung_uart_putc(&u->port, c); break;
-    default: break;
-    }
-}
-
-int host_uart_getc(void *ctx)
-{
-    struct host_uart *u = ctx;
-    switch (u->kind) {
-    case UART_PL011:   return pl011_getc(&u->pl011);
-    case UART_NS16550: return ns16550_getc(&u->port);
-    case UART_SAMSUNG: return samsung_uart_getc(&u->port);
-    default:           return -1;
-    }
-}
-
 void host_uart_rx_irq_enable(struct host_uart *u)
 {
     switch (u->kind) {
@@ -63,7 +41,21 @@ void host_uart_irq(struct host_uart *u)
     }
 }
 
+static void none_putc(void *ctx, char c)
+{
+}
+
+static int none_getc(void *ctx)
+{
+    return -1;
+}
+
 struct console_ops host_uart_console_ops(struct host_uart *u)
 {
-    return (struct console_ops){ host_uart_putc, host_uart_getc, u };
+    switch (u->kind) {
+    case UART_PL011:   return (struct console_ops){ pl011_putc, pl011_getc, &u->pl011 };
+    case UART_NS16550: return (struct console_ops){ ns16550_putc, ns16550_getc, &u->port };
+    case UART_SAMSUNG: return (struct console_ops){ samsung_uart_putc, samsung_uart_getc, &u->port };
+    default:           return (struct console_ops){ none_putc, none_getc, u };
+    }
 }

@@ -19,11 +19,10 @@ struct host_uart {
 
 /* Set up the driver for p at base (already mapped); 0, or -1 for UART_NONE. */
 int host_uart_init(struct host_uart *u, const struct plat_uart *p, volatile void *base);
-void host_uart_putc(void *ctx, char c);
-int host_uart_getc(void *ctx);
 void host_uart_rx_irq_enable(struct host_uart *u);
 void host_uart_irq(struct host_uart *u);
-/* console_ops for u (putc/getc above, ctx = u) */
+/* console_ops for u: the driver's own putc/getc, called without a detour
+ * (each console byte goes through them) */
 struct console_ops host_uart_console_ops(struct host_uart *u);
 
 #endif

@@ -15,15 +15,17 @@ void ns16550_init(struct uart_port *u)
     uart_port_write(u, UART_IER, 0);
 }
 
-void ns16550_putc(struct uart_port *u, char c)
+void ns16550_putc(void *ctx, char c)
 {
+    struct uart_port *u = ctx;
     while (!(uart_port_read(u, UART_LSR) & UART_LSR_THRE))
         ;
     uart_port_write(u, UART_THR, (uint8_t)c);
 }
 
-int ns16550_getc(struct uart_port *u)
+int ns16550_getc(void *ctx)
 {
+    struct uart_port *u = ctx;
     if (!(uart_port_read(u, UART_LSR) & UART_LSR_DR))
         return -1;
     return (int)(uart_port_read(u, UART_RBR) & 0xff);

@@ -107,20 +107,25 @@ static const char *const irq_passthrough_compat[] = {
     "fsl,imx6q-gpc", "fsl,imx7d-gpc", NULL,
 };
 
-static bool is_passthrough_irqchip(const void *fdt, int node)
+/* node is compatible with one of list (one property read, no tree search) */
+static bool compatible_any(const void *fdt, int node, const char *const *list)
 {
-    for (int i = 0; irq_passthrough_compat[i]; i++)
-        if (fdt_node_check_compatible(fdt, node, irq_passthrough_compat[i]) == 0)
+    int len;
+    const char *c = fdt_getprop(fdt, node, "compatible", &len);
+    for (int i = 0; c && list[i]; i++)
+        if (fdt_stringlist_contains(c, len, list[i]))
             return true;
     return false;
 }
 
+static bool is_passthrough_irqchip(const void *fdt, int node)
+{
+    return compatible_any(fdt, node, irq_passthrough_compat);
+}
+
 static bool is_gic(const void *fdt, int node)
 {
-    for (int i = 0; gic_compat[i]; i++)
-        if (fdt_node_check_compatible(fdt, node, gic_compat[i]) == 0)
-            return true;
-    return false;
+    return compatible_any(fdt, node, gic_compat);
 }
 
 /*
@@ -152,15 +157,14 @@ static int irq_parent(const void *fdt, int node)
  * on with the entry's parent and parent specifier.  Returns the
  * controller's node with its specifier in spec (*n cells), or -1.
  */
-static int irq_route(const void *fdt, int ipar, const fdt32_t *addr, int addr_cells,
+static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
                      uint32_t spec[IRQ_MAX_CELLS], int *n)
 {
     uint32_t uaddr[2] = { 0, 0 };
-    for (int i = 0; i < addr_cells && i < 2; i++)
-        uaddr[i] = addr ? fdt32_to_cpu(addr[i]) : 0;
+    bool have_addr = false;
     for (int depth = 0; ipar >= 0 && depth < 8; depth++) {
         if (fdt_getprop(fdt, ipar, "interrupt-controller", NULL)) {
-            if (*n != 3 || !is_passthrough_irqchip(fdt, ipar))
+            if (*n != 3 || is_gic(fdt, ipar) || !is_passthrough_irqchip(fdt, ipar))
                 return ipar;
             ipar = irq_parent(fdt, ipar);   /* on to the GIC, same specifier */
             continue;
@@ -170,6 +174,13 @@ static int irq_route(const void *fdt, int ipar, const fdt32_t *addr, int addr_ce
         if (!map) {
             ipar = irq_parent(fdt, ipar);
             continue;
+        }
+        if (!have_addr) {   /* the device's unit address: its reg's first cells */
+            int len, dac = cells_of(fdt, dev_parent, "#address-cells", 2);
+            const fdt32_t *reg = fdt_getprop(fdt, dev, "reg", &len);
+            for (int i = 0; reg && dac >= 1 && dac <= 2 && len >= 4 * dac && i < dac; i++)
+                uaddr[i] = fdt32_to_cpu(reg[i]);
+            have_addr = true;
         }
         int ac = cells_of(fdt, ipar, "#address-cells", 2);
         int ic = cells_of(fdt, ipar, "#interrupt-cells", -1);
@@ -212,26 +223,148 @@ static int irq_route(const void *fdt, int ipar, const fdt32_t *addr, int addr_ce
     return -1;
 }
 
-int platform_node_irq(const void *fdt, int node, int index)
+/* Tree depth the interrupt lookup follows (QEMU's and boards' DTs: < 8) */
+#define FDT_MAX_DEPTH 16
+
+/*
+ * One pass over the structure block (libfdt's fdt_parent_offset and
+ * fdt_node_offset_by_phandle walk the tree through fdt_next_tag once or
+ * twice per call, about 0.3 M instructions each on QEMU's virt DT; the
+ * boot probe asks for six interrupts): the ancestors of node, root first,
+ * and on the way the node whose phandle is want (0: none), which is the
+ * interrupt parent in the common case.  Every read is bounds-checked, so
+ * a blob that fdt_check_full did not see is safe too.  Returns how many
+ * ancestors, or -1; *wanted is -1 when want was not seen.
+ */
+#define TAG_ALIGN(x) (((x) + FDT_TAGSIZE - 1) & ~(uint32_t)(FDT_TAGSIZE - 1))
+
+static inline uint32_t be32_at(const char *p)
 {
-    int ipar = irq_parent(fdt, node);
-    if (ipar < 0)
-        return -1;
-    int n = cells_of(fdt, ipar, "#interrupt-cells", -1);
+    return fdt32_to_cpu(*(const fdt32_t *)p);
+}
+
+static int ancestors_of(const void *fdt, int node, int anc[FDT_MAX_DEPTH],
+                        uint32_t want, int *wanted)
+{
+    const char *st = (const char *)fdt + fdt_off_dt_struct(fdt);
+    const char *strs = (const char *)fdt + fdt_off_dt_strings(fdt);
+    uint32_t size = fdt_size_dt_struct(fdt), ssize = fdt_size_dt_strings(fdt);
+    uint32_t off = 0, phandle_name = UINT32_MAX;
+    int depth = -1, stack[FDT_MAX_DEPTH], cur = -1, found = -1;
+    *wanted = -1;
+    if (fdt_version(fdt) < 17)
+        size = fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);    /* no size_dt_struct */
+    while (off + 4 <= size) {
+        uint32_t tag = be32_at(st + off), at = off;
+        off += 4;
+        if (tag == FDT_BEGIN_NODE) {
+            size_t n = strnlen(st + off, size - off);
+            if (off + n >= size)
+                return -1;
+            off += (uint32_t)TAG_ALIGN(n + 1);
+            cur = (int)at;
+            if (++depth < FDT_MAX_DEPTH)
+                stack[depth] = cur;
+            if (cur == node) {
+                if (depth >= FDT_MAX_DEPTH)
+                    return -1;
+                for (int i = 0; i < depth; i++)
+                    anc[i] = stack[i];
+                found = depth;
+            }
+        } else if (tag == FDT_END_NODE) {
+            if (--depth < -1)
+                return -1;
+        } else if (tag == FDT_PROP) {
+            if (off + 8 > size)
+                return -1;
+            uint32_t len = be32_at(st + off), name = be32_at(st + off + 4);
+            off += 8;
+            if (len > size - off)
+                return -1;
+            if (want && *wanted < 0 && len == 4) {
+                if (phandle_name == UINT32_MAX && name < ssize &&
+                    strncmp(strs + name, "phandle", ssize - name) == 0)
+                    phandle_name = name;
+                if (name == phandle_name && be32_at(st + off) == want)
+                    *wanted = cur;
+            }
+            off += (uint32_t)TAG_ALIGN(len);
+        } else if (tag != FDT_NOP) {
+            break;      /* FDT_END or garbage */
+        }
+        if (found >= 0 && (!want || *wanted >= 0))
+            break;
+    }
+    return found;
+}
+
+/* A device's interrupts, resolved once for all its entries. */
+struct irq_source {
+    const fdt32_t *prop;        /* interrupts */
     int len;
-    const fdt32_t *irq = fdt_getprop(fdt, node, "interrupts", &len);
-    if (!irq || n < 1 || n > 3 || (index + 1) * n * 4 > len)
+    int ipar;                   /* its interrupt parent */
+    int ncells;                 /* the parent's #interrupt-cells */
+    int node, parent;           /* the device and its parent node */
+    bool gic;                   /* the parent is the GIC: no routing */
+};
+
+static int irq_source_init(const void *fdt, int node, struct irq_source *src)
+{
+    int anc[FDT_MAX_DEPTH], len, rlen, wanted;
+    src->prop = fdt_getprop(fdt, node, "interrupts", &src->len);
+    if (!src->prop)
+        return -1;
+    /* the likely interrupt parent: the node's own, else the root's */
+    const fdt32_t *own = fdt_getprop(fdt, node, "interrupt-parent", &len);
+    const fdt32_t *ph = own && len == 4 ? own : NULL;
+    const fdt32_t *guess = ph ? ph : fdt_getprop(fdt, 0, "interrupt-parent", &rlen);
+    if (!ph && rlen != 4)
+        guess = NULL;
+    int na = ancestors_of(fdt, node, anc, guess ? fdt32_to_cpu(*guess) : 0, &wanted);
+    if (na < 1)
+        return -1;
+    /* Linux's of_irq_find_parent, with the ancestors at hand (the root's
+     * interrupt-parent was read above) */
+    int p = -1;
+    for (int i = na - 1; !ph && i >= 0; i--) {
+        if (fdt_getprop(fdt, anc[i], "#interrupt-cells", NULL)) {
+            p = anc[i];
+            break;
+        }
+        if (i == 0)
+            ph = guess;
+        else if ((ph = fdt_getprop(fdt, anc[i], "interrupt-parent", &len)) && len != 4)
+            ph = NULL;
+    }
+    if (p < 0 && ph) {
+        p = ph == guess && wanted >= 0 ? wanted
+                                       : fdt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ph));
+        if (p >= 0 && !fdt_getprop(fdt, p, "#interrupt-cells", NULL))
+            p = irq_parent(fdt, p);
+    }
+    if (p < 0)
+        return -1;
+    src->ipar = p;
+    src->ncells = cells_of(fdt, p, "#interrupt-cells", -1);
+    src->node = node;
+    src->parent = anc[na - 1];
+    src->gic = src->ncells == 3 && fdt_getprop(fdt, p, "interrupt-controller", NULL) &&
+               is_gic(fdt, p);
+    return src->ncells >= 1 && src->ncells <= 3 ? 0 : -1;
+}
+
+/* INTID of the index'th entry of src, or -1 */
+static int irq_source_get(const void *fdt, const struct irq_source *src, int index)
+{
+    int n = src->ncells;
+    if ((index + 1) * n * 4 > src->len)
         return -1;
     uint32_t spec[IRQ_MAX_CELLS];
     for (int i = 0; i < n; i++)
-        spec[i] = fdt32_to_cpu(irq[index * n + i]);
-    int rlen;
-    const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &rlen);
-    int ac = fdt_address_cells(fdt, fdt_parent_offset(fdt, node));
-    if (ac < 0 || rlen < 4 * ac)
-        reg = NULL;
-    int ctl = irq_route(fdt, ipar, reg, ac, spec, &n);
-    if (ctl < 0 || n != 3 || !is_gic(fdt, ctl))
+        spec[i] = fdt32_to_cpu(src->prop[index * n + i]);
+    int ctl = src->gic ? src->ipar : irq_route(fdt, src->ipar, src->node, src->parent, spec, &n);
+    if (!src->gic && (ctl < 0 || n != 3 || !is_gic(fdt, ctl)))
         return -1;      /* not a GIC interrupt (a GPIO line, a combiner...) */
     /* a GIC specifier: type (0 SPI, 1 PPI), number, flags */
     if (spec[0] == 0 && spec[1] < 988)
@@ -239,6 +372,14 @@ int platform_node_irq(const void *fdt, int node, int index)
     if (spec[0] == 1 && spec[1] < 16)
         return (int)(16 + spec[1]);     /* PPI */
     return -1;
+}
+
+int platform_node_irq(const void *fdt, int node, int index)
+{
+    struct irq_source src;
+    if (irq_source_init(fdt, node, &src) < 0)
+        return -1;
+    return irq_source_get(fdt, &src, index);
 }
 
 const char *platform_cpu_method_name(enum cpu_method m)
@@ -373,8 +514,10 @@ static int probe_timer(const void *fdt, struct platform *p, char *err, size_t er
     if (node < 0)
         ERR("no generic timer: no node compatible with arm,armv7-timer");
     int irq[4];
+    struct irq_source src;
+    bool have = irq_source_init(fdt, node, &src) == 0;
     for (int i = 0; i < 4; i++) {
-        irq[i] = platform_node_irq(fdt, node, i);
+        irq[i] = have ? irq_source_get(fdt, &src, i) : -1;
         if (irq[i] < 16 || irq[i] >= 32)
             ERR("%s: interrupt %d is not a PPI (need secure, non-secure, "
                 "virtual and hypervisor timer PPIs)", fdt_get_name(fdt, node, NULL), i);

@@ -25,8 +25,9 @@ void samsung_uart_init(struct uart_port *u)
     wr(u, S3C_UINTP, S3C_UINT_ALL);
 }
 
-void samsung_uart_putc(struct uart_port *u, char c)
+void samsung_uart_putc(void *ctx, char c)
 {
+    struct uart_port *u = ctx;
     if (fifo_on(u)) {
         while (rd(u, S3C_UFSTAT) & S3C_UFSTAT_TXFULL)
             ;
@@ -37,8 +38,9 @@ void samsung_uart_putc(struct uart_port *u, char c)
     wr(u, S3C_UTXH, (uint8_t)c);
 }
 
-int samsung_uart_getc(struct uart_port *u)
+int samsung_uart_getc(void *ctx)
 {
+    struct uart_port *u = ctx;
     bool ready = fifo_on(u)
         ? (rd(u, S3C_UFSTAT) & (S3C_UFSTAT_RXCNT | S3C_UFSTAT_RXFULL)) != 0
         : (rd(u, S3C_UTRSTAT) & S3C_UTRSTAT_RXDR) != 0;

@@ -34,8 +34,9 @@
 #define S3C_UINT_ALL          0xf
 
 void samsung_uart_init(struct uart_port *u);
-void samsung_uart_putc(struct uart_port *u, char c);
-int samsung_uart_getc(struct uart_port *u);
+/* console_ops putc/getc: ctx is the struct uart_port */
+void samsung_uart_putc(void *ctx, char c);
+int samsung_uart_getc(void *ctx);
 void samsung_uart_rx_irq_enable(struct uart_port *u);
 void samsung_uart_irq(struct uart_port *u);
 
