@@ -373,6 +373,27 @@ static void test_node_irq_stacked_controller(void **state)
     irq_behind("vendor,gpio-irqchip", sizeof("vendor,gpio-irqchip"), -1);
 }
 
+/* a device nested deeper than the interrupt lookup follows: no IRQ, no
+ * overrun; one level less still resolves through the root's parent */
+static void test_node_irq_deep_nesting(void **state)
+{
+    void *fdt = load_dtb("qemu-virt", 4096, NULL);
+    int n = 0;
+    char name[16];
+    for (int d = 1; d <= 17; d++) {
+        snprintf(name, sizeof(name), "bus%d", d);
+        n = fdt_add_subnode(fdt, n, name);
+        assert_true(n >= 0);
+        fdt32_t irq[3] = { 0, cpu_to_fdt32(7), cpu_to_fdt32(4) };
+        assert_int_equal(fdt_setprop(fdt, n, "interrupts", irq, sizeof(irq)), 0);
+        if (d == 15)
+            assert_int_equal(platform_node_irq(fdt, n, 0), 32 + 7);
+        if (d == 17)
+            assert_int_equal(platform_node_irq(fdt, n, 0), -1);
+    }
+    free(fdt);
+}
+
 static void test_node_reg_errors(void **state)
 {
     void *fdt = load_dtb("vexpress-a15", 256, NULL);
@@ -912,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_node_irq_interrupt_map),
         cmocka_unit_test(test_node_irq_parent_cycle),
         cmocka_unit_test(test_node_irq_stacked_controller),
+        cmocka_unit_test(test_node_irq_deep_nesting),
         cmocka_unit_test(test_node_reg_errors),
         cmocka_unit_test(test_node_irq),
         cmocka_unit_test(test_conduit_names),
