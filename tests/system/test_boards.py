@@ -78,8 +78,9 @@ def vexpress_boot(vm, mode):
 
 
 @pytest.mark.parametrize("mode", list(VEXPRESS_STARTS))
-def test_vexpress_boot(qemu, partita_bin, vexpress_dtb, mode):
-    vm = vexpress(qemu, partita_bin, vexpress_dtb, mode)
+@pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
+def test_vexpress_boot(qemu, partita_bin, vexpress_dtb, cpu, mode):
+    vm = vexpress(qemu, partita_bin, vexpress_dtb, mode, cpu=cpu)
     vexpress_boot(vm, mode)
     run_info(vm, VEXPRESS_SMP, mode, VEXPRESS_MEM, ram_base=VEXPRESS_RAM)
     # console input by interrupt (SPI 5 through the motherboard's interrupt-map)
