@@ -1,6 +1,7 @@
 #include "host_uart.h"
 #include "ns16550.h"
 #include "samsung_uart.h"
+#include "imx_uart.h"
 
 int host_uart_init(struct host_uart *u, const struct plat_uart *p, volatile void *base)
 {
@@ -16,6 +17,9 @@ int host_uart_init(struct host_uart *u, const struct plat_uart *p, volatile void
     case UART_SAMSUNG:
         samsung_uart_init(&u->port);
         return 0;
+    case UART_IMX:
+        imx_uart_init(&u->port);
+        return 0;
     default:
         return -1;
     }
@@ -27,6 +31,7 @@ void host_uart_rx_irq_enable(struct host_uart *u)
     case UART_PL011:   pl011_rx_irq_enable(&u->pl011); break;
     case UART_NS16550: ns16550_rx_irq_enable(&u->port); break;
     case UART_SAMSUNG: samsung_uart_rx_irq_enable(&u->port); break;
+    case UART_IMX:     imx_uart_rx_irq_enable(&u->port); break;
     default: break;
     }
 }
@@ -37,6 +42,7 @@ void host_uart_irq(struct host_uart *u)
     case UART_PL011:   pl011_irq(&u->pl011); break;
     case UART_NS16550: ns16550_irq(&u->port); break;
     case UART_SAMSUNG: samsung_uart_irq(&u->port); break;
+    case UART_IMX:     imx_uart_irq(&u->port); break;
     default: break;
     }
 }
@@ -56,6 +62,7 @@ struct console_ops host_uart_console_ops(struct host_uart *u)
     case UART_PL011:   return (struct console_ops){ pl011_putc, pl011_getc, &u->pl011 };
     case UART_NS16550: return (struct console_ops){ ns16550_putc, ns16550_getc, &u->port };
     case UART_SAMSUNG: return (struct console_ops){ samsung_uart_putc, samsung_uart_getc, &u->port };
+    case UART_IMX:     return (struct console_ops){ imx_uart_putc, imx_uart_getc, &u->port };
     default:           return (struct console_ops){ none_putc, none_getc, u };
     }
 }

@@ -1,7 +1,7 @@
 /*
  * The host console UART, whichever driver the device tree's stdout-path
- * calls for (hyp/platform.c decides the kind): PL011, 16550-compatible or
- * Samsung.  Used by the hypervisor (hyp/main.c) and the pre-HYP code.
+ * calls for (hyp/platform.c decides the kind): PL011, 16550-compatible,
+ * Samsung or i.MX.  Used by the hypervisor (hyp/main.c) and the pre-HYP code.
  */
 #ifndef HYP_HOST_UART_H
 #define HYP_HOST_UART_H
@@ -14,7 +14,7 @@
 struct host_uart {
     enum uart_kind kind;
     struct pl011 pl011;
-    struct uart_port port;      /* 16550 and Samsung */
+    struct uart_port port;      /* 16550, Samsung, i.MX */
 };
 
 /* Set up the driver for p at base (already mapped); 0, or -1 for UART_NONE. */

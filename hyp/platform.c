@@ -576,11 +576,13 @@ static const struct uart_match {
     { "samsung,exynos4210-uart",  UART_SAMSUNG, 0, 4 },
     { "samsung,s5pv210-uart",     UART_SAMSUNG, 0, 4 },
     { "samsung,s3c6400-uart",     UART_SAMSUNG, 0, 4 },
+    { "fsl,imx6q-uart",           UART_IMX,     0, 4 },
+    { "fsl,imx21-uart",           UART_IMX,     0, 4 },
 };
 
 const char *platform_uart_kind_name(enum uart_kind k)
 {
-    static const char *const names[] = { "none", "pl011", "ns16550", "samsung" };
+    static const char *const names[] = { "none", "pl011", "ns16550", "samsung", "imx" };
     return (unsigned int)k < sizeof(names) / sizeof(names[0]) ? names[k] : "none";
 }
 

@@ -48,7 +48,7 @@ struct plat_timer {
     uint32_t clock_frequency;   /* 0 when the DT leaves it to CNTFRQ */
 };
 
-enum uart_kind { UART_NONE, UART_PL011, UART_NS16550, UART_SAMSUNG };
+enum uart_kind { UART_NONE, UART_PL011, UART_NS16550, UART_SAMSUNG, UART_IMX };
 
 struct plat_uart {
     char path[96];
@@ -111,7 +111,7 @@ int platform_node_irq(const void *fdt, int node, int index);
 const char *platform_psci_conduit_name(enum psci_conduit c);
 /* "psci", "spin-table", "vexpress-sysflags" or "none" */
 const char *platform_cpu_method_name(enum cpu_method m);
-/* "pl011", "ns16550", "samsung" or "none" */
+/* "pl011", "ns16550", "samsung", "imx" or "none" */
 const char *platform_uart_kind_name(enum uart_kind k);
 
 #endif

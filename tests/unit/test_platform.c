@@ -632,6 +632,14 @@ static void test_uart_16550_kinds(void **state)
     assert_int_equal(plat.uart.io_width, 1);
 }
 
+static void test_uart_imx(void **state)
+{
+    UART_CASE("fsl,imx6ul-uart\0fsl,imx6q-uart\0fsl,imx21-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_IMX);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "imx");
+}
+
 static void test_uart_samsung(void **state)
 {
     UART_CASE("samsung,exynos4210-uart", -1, -1);
@@ -643,9 +651,9 @@ static void test_uart_samsung(void **state)
 /* a UART Partita has no driver for: probed, named, kind none */
 static void test_uart_without_driver(void **state)
 {
-    UART_CASE("fsl,imx6ul-uart\0fsl,imx6q-uart", -1, -1);
+    UART_CASE("st,stm32h7-uart", -1, -1);
     assert_int_equal(plat.uart.kind, UART_NONE);
-    assert_string_equal(plat.uart.compatible, "fsl,imx6ul-uart");
+    assert_string_equal(plat.uart.compatible, "st,stm32h7-uart");
     assert_string_equal(platform_uart_kind_name(plat.uart.kind), "none");
 }
 
@@ -955,6 +963,7 @@ int main(void)
         cmocka_unit_test(test_garbage_random),
         cmocka_unit_test(test_uart_16550_kinds),
         cmocka_unit_test(test_uart_samsung),
+        cmocka_unit_test(test_uart_imx),
         cmocka_unit_test(test_uart_without_driver),
         cmocka_unit_test(test_uart_bad_layout),
         cmocka_unit_test(test_garbage_truncated),
