@@ -1,5 +1,6 @@
-"""Partita off QEMU's virt board: the Versatile Express model with the
-device tree Debian ships for it, and CPUs started without PSCI.
+"""Partita off QEMU's virt board: the Versatile Express and Orange Pi PC
+(Allwinner H3) models with the device trees Debian ships for them, and CPUs
+started without PSCI.
 
 vexpress-a15 (QEMU 7.2): RAM at 0x80000000, GIC at 0x2c001000 (GICH
 0x2c004000, GICV 0x2c006000), PL011 at 0x1c090000 behind the motherboard's
@@ -132,6 +133,82 @@ def test_vexpress_linux(qemu, image, vexpress_dtb):
     text = vm.since(start)
     check(vm, "guest 'linux' crashed" not in text and "\r\nerror:" not in text,
           "errors while Linux ran")
+
+
+# ---- orangepi-pc: Allwinner H3, 4 x Cortex-A7, a DesignWare 16550 console --------
+# QEMU's orangepi-pc with Debian's unmodified sun8i-h3-orangepi-pc.dtb: RAM
+# at 0x40000000 (as on virt, so virt's guest configurations run unchanged),
+# the GIC at 0x01c81000 with its virtualization interface, the console a
+# snps,dw-apb-uart (reg-shift 2, reg-io-width 4: hyp/ns16550.c), and PSCI:
+# QEMU answers PSCI over SMC for this board and adds the /psci node U-Boot
+# would add on the real one.  Partita starts in non-secure HYP.
+ORANGEPI_DTB = os.path.join(BUILD, "dtbs", "sun8i-h3-orangepi-pc.dtb")
+ORANGEPI = {
+    "ram_base": 0x40000000,
+    "lines": [r"gic: GICD 0x01c81000 GICC 0x01c82000 GICH 0x01c84000 GICV 0x01c86000, "
+              r"maintenance IRQ 25, \d+ IRQs\r\n",
+              r"timer: \d+ Hz, virtual IRQ 27, hypervisor IRQ 26\r\n",
+              r"console: /soc/serial@1c28000 \(snps,dw-apb-uart\), IRQ 32\r\n"],
+}
+
+
+@pytest.fixture(scope="session")
+def orangepi_dtb():
+    if not os.path.exists(ORANGEPI_DTB):
+        pytest.fail("%s is missing: run `make images`" % ORANGEPI_DTB)
+    return ORANGEPI_DTB
+
+
+def orangepi(qemu, kernel, dtb, lifetime=120):
+    vm = qemu(kernel=kernel, machine="orangepi-pc", cpu="cortex-a7", smp=4, mem="1G",
+              dtb=dtb, lifetime=lifetime)
+    start = vm.mark()
+    boot_to_prompt(vm, 4, "nonsecure-hyp", "smc", "1G", load=0x40010000, board=ORANGEPI)
+    return vm, start
+
+
+def test_orangepi_boot(qemu, partita_bin, orangepi_dtb):
+    """The 16550 driver carries the whole console: output, and input by
+    interrupt (SPI 0), line editing included."""
+    vm, _ = orangepi(qemu, partita_bin, orangepi_dtb)
+    run_info(vm, 4, "nonsecure-hyp", "1G")
+    out = command(vm, "version")
+    check(vm, out[0].startswith("Partita "), "version: %r" % out)
+    vm.send("hel")
+    vm.send("px\x7f\x7f")                  # DEL twice erases "px"
+    vm.sendline("p")
+    vm.expect(r"\r\n  help ")
+    vm.expect(PROMPT)
+    vm.expect_not(r"input is polled", within=0)
+
+
+@pytest.mark.parametrize("name", ["smp", "traps"])
+def test_orangepi_guests(qemu, image, orangepi_dtb, name):
+    """virt's test images, unchanged: same RAM base, same virtual board."""
+    vm, start = orangepi(qemu, image(name), orangepi_dtb)
+    wait_halted(vm, [name], start)
+    text = vm.since(start)
+    check_guest(vm, name, IMAGES[name][name], text)
+    check_hypervisor_clean(vm, text)
+    run_info(vm, 4, "nonsecure-hyp", "1G")
+
+
+@pytest.mark.deadline(420)
+def test_orangepi_demo_linux(qemu, image, orangepi_dtb):
+    """The demo partition: Debian's kernel on 2 vCPUs beside the real-time
+    and echo guests; its shell answers through the 16550 console."""
+    vm, start = orangepi(qemu, image("demo"), orangepi_dtb, lifetime=400)
+    t0 = time.monotonic()
+    m = wait_for(vm, r"PARTITA-LINUX-READY (\S+) cpus=(\d+)", start, 300)
+    print("Linux on orangepi-pc under Partita: ready after %.1f s" % (time.monotonic() - t0))
+    check(vm, m.group(2) == "2", "Linux sees %s CPUs, configured 2" % m.group(2))
+    vm.send("\x01\x01\x01")
+    vm.expect(r"input now goes to guest 'linux'")
+    vm.sendline("")
+    vm.sendline("echo B; grep -c processor /proc/cpuinfo; echo E")
+    m = vm.expect(r"\r\nB\r\n(\d+)\r\nE\r\n", 30)
+    check(vm, m.group(1) == "2", "/proc/cpuinfo lists %s CPUs" % m.group(1))
+    wait_for(vm, r"\[rt\] tick \d+", start, 30)
 
 
 # ---- spin-table, on virt in the secure world ----------------------------------------
