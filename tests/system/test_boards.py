@@ -1,6 +1,6 @@
-"""Partita off QEMU's virt board: the Versatile Express and Orange Pi PC
-(Allwinner H3) models with the device trees Debian ships for them, and CPUs
-started without PSCI.
+"""Partita off QEMU's virt board: the Versatile Express, Orange Pi PC
+(Allwinner H3), i.MX7D SABRE and i.MX6UL EVK models with the device trees
+Debian ships for them, and CPUs started without PSCI.
 
 vexpress-a15 (QEMU 7.2): RAM at 0x80000000, GIC at 0x2c001000 (GICH
 0x2c004000, GICV 0x2c006000), PL011 at 0x1c090000 behind the motherboard's
@@ -209,6 +209,60 @@ def test_orangepi_demo_linux(qemu, image, orangepi_dtb):
     m = vm.expect(r"\r\nB\r\n(\d+)\r\nE\r\n", 30)
     check(vm, m.group(1) == "2", "/proc/cpuinfo lists %s CPUs" % m.group(1))
     wait_for(vm, r"\[rt\] tick \d+", start, 30)
+
+
+# ---- i.MX7D and i.MX6UL: the i.MX UART console ---------------------------------------
+# QEMU's mcimx7d-sabre (2 x Cortex-A7) and mcimx6ul-evk (1 x Cortex-A7) with
+# Debian's unmodified imx7d-sdb.dtb and imx6ul-14x14-evk.dtb: RAM at
+# 0x80000000, the console an fsl,imx6q-uart-compatible UART (hyp/imx_uart.c)
+# whose interrupt goes through the GPC to the GIC, PSCI over SMC (QEMU's,
+# with the /psci node it adds).  The vexpress configurations fit their RAM.
+IMX = {
+    "mcimx7d-sabre": ("imx7d-sdb", 2, "0x31001000 GICC 0x31002000 GICH 0x31004000 "
+                      "GICV 0x31006000",
+                      "/soc/bus@30800000/spba-bus@30800000/serial@30860000 "
+                      r"\(fsl,imx7d-uart\)"),
+    "mcimx6ul-evk": ("imx6ul-14x14-evk", 1, "0x00a01000 GICC 0x00a02000 GICH 0x00a04000 "
+                     "GICV 0x00a06000",
+                     r"/soc/bus@2000000/spba-bus@2000000/serial@2020000 \(fsl,imx6ul-uart\)"),
+}
+
+
+def imx(qemu, machine, kernel):
+    dtb, smp, gic, console = IMX[machine]
+    path = os.path.join(BUILD, "dtbs", dtb + ".dtb")
+    if not os.path.exists(path):
+        pytest.fail("%s is missing: run `make images`" % path)
+    board = {"ram_base": 0x80000000,
+             "lines": [r"gic: GICD %s, maintenance IRQ 25, \d+ IRQs\r\n" % gic,
+                       r"timer: \d+ Hz, virtual IRQ 27, hypervisor IRQ 26\r\n",
+                       r"console: %s, IRQ 58\r\n" % console]}
+    vm = qemu(kernel=kernel, machine=machine, cpu="cortex-a7", smp=smp, mem="1G", dtb=path)
+    start = vm.mark()
+    boot_to_prompt(vm, smp, "nonsecure-hyp", "smc", "1G", load=0x80010000, board=board)
+    return vm, start, smp
+
+
+@pytest.mark.parametrize("machine", list(IMX))
+def test_imx_boot(qemu, partita_bin, machine):
+    """The i.MX UART carries the console: output, input by interrupt."""
+    vm, _, smp = imx(qemu, machine, partita_bin)
+    run_info(vm, smp, "nonsecure-hyp", "1G", ram_base=0x80000000)
+    vm.send("hel")
+    vm.send("px\x7f\x7f")
+    vm.sendline("p")
+    vm.expect(r"\r\n  help ")
+    vm.expect(PROMPT)
+    vm.expect_not(r"input is polled", within=0)
+
+
+@pytest.mark.parametrize("name,guest", [("vexpress-smp", "smp"), ("vexpress-traps", "traps")])
+def test_imx7d_guests(qemu, image, name, guest):
+    vm, start, smp = imx(qemu, "mcimx7d-sabre", image(name))
+    wait_halted(vm, [guest], start)
+    text = vm.since(start)
+    check_guest(vm, guest, IMAGES[guest][guest], text)
+    check_hypervisor_clean(vm, text)
 
 
 # ---- spin-table, on virt in the secure world ----------------------------------------
