@@ -26,19 +26,93 @@ static int cells_of(const void *fdt, int node, const char *name, int dflt)
     return (int)fdt32_to_cpu(*v);
 }
 
+/* Tree depth the probe follows (QEMU's and boards' DTs: < 8) */
+#define FDT_MAX_DEPTH 16
+
+/*
+ * One pass over the structure block (libfdt's fdt_parent_offset and
+ * fdt_node_offset_by_phandle walk the tree through fdt_next_tag once or
+ * twice per call, about 0.3 M instructions each on QEMU's virt DT, and the
+ * probe needs the parents of every reg and interrupt it reads): the
+ * ancestors of node, root first,
+ * and on the way the node whose phandle is want (0: none), which is the
+ * interrupt parent in the common case.  Every read is bounds-checked, so
+ * a blob that fdt_check_full did not see is safe too.  Returns how many
+ * ancestors, or -1; *wanted is -1 when want was not seen.
+ */
+#define TAG_ALIGN(x) (((x) + FDT_TAGSIZE - 1) & ~(uint32_t)(FDT_TAGSIZE - 1))
+
+static inline uint32_t be32_at(const char *p)
+{
+    return fdt32_to_cpu(*(const fdt32_t *)p);
+}
+
+static int ancestors_of(const void *fdt, int node, int anc[FDT_MAX_DEPTH],
+                        uint32_t want, int *wanted)
+{
+    const char *st = (const char *)fdt + fdt_off_dt_struct(fdt);
+    const char *strs = (const char *)fdt + fdt_off_dt_strings(fdt);
+    uint32_t size = fdt_size_dt_struct(fdt), ssize = fdt_size_dt_strings(fdt);
+    uint32_t off = 0, phandle_name = UINT32_MAX;
+    int depth = -1, stack[FDT_MAX_DEPTH], cur = -1, found = -1;
+    *wanted = -1;
+    if (fdt_version(fdt) < 17)
+        size = fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);    /* no size_dt_struct */
+    while (off + 4 <= size) {
+        uint32_t tag = be32_at(st + off), at = off;
+        off += 4;
+        if (tag == FDT_BEGIN_NODE) {
+            size_t n = strnlen(st + off, size - off);
+            if (off + n >= size)
+                return -1;
+            off += (uint32_t)TAG_ALIGN(n + 1);
+            cur = (int)at;
+            if (++depth < FDT_MAX_DEPTH)
+                stack[depth] = cur;
+            if (cur == node) {
+                if (depth >= FDT_MAX_DEPTH)
+                    return -1;
+                for (int i = 0; i < depth; i++)
+                    anc[i] = stack[i];
+                found = depth;
+            }
+        } else if (tag == FDT_END_NODE) {
+            if (--depth < -1)
+                return -1;
+        } else if (tag == FDT_PROP) {
+            if (off + 8 > size)
+                return -1;
+            uint32_t len = be32_at(st + off), name = be32_at(st + off + 4);
+            off += 8;
+            if (len > size - off)
+                return -1;
+            if (want && *wanted < 0 && len == 4) {
+                if (phandle_name == UINT32_MAX && name < ssize &&
+                    strncmp(strs + name, "phandle", ssize - name) == 0)
+                    phandle_name = name;
+                if (name == phandle_name && be32_at(st + off) == want)
+                    *wanted = cur;
+            }
+            off += (uint32_t)TAG_ALIGN(len);
+        } else if (tag != FDT_NOP) {
+            break;      /* FDT_END or garbage */
+        }
+        if (found >= 0 && (!want || *wanted >= 0))
+            break;
+    }
+    return found;
+}
+
 /*
  * Walk up through each parent's "ranges" (child-addr parent-addr size
  * triples; an empty property is the identity) as Linux's of_translate_address
  * does.  A parent without "ranges" ends the walk (its children are not
- * memory mapped); the root needs none.
+ * memory mapped); the root needs none.  anc: the node's ancestors, root first.
  */
-static int translate(const void *fdt, int node, uint64_t *addr)
+static int translate(const void *fdt, const int *anc, int na, uint64_t *addr)
 {
-    int child = fdt_parent_offset(fdt, node);
-    while (child > 0) {
-        int parent = fdt_parent_offset(fdt, child);
-        if (parent < 0)
-            break;
+    for (int i = na - 1; i >= 1; i--) {
+        int child = anc[i], parent = anc[i - 1];
         int len;
         const fdt32_t *rng = fdt_getprop(fdt, child, "ranges", &len);
         if (!rng)
@@ -52,10 +126,10 @@ static int translate(const void *fdt, int node, uint64_t *addr)
             bool found = false;
             if (ca < 1 || ca > 2 || pa < 1 || pa > 2 || cs < 1 || cs > 2)
                 return -FDT_ERR_BADNCELLS;
-            for (int i = 0; i + step <= n; i += step) {
-                uint64_t cb = fdt_cells(rng + i, ca);
-                uint64_t pb = fdt_cells(rng + i + ca, pa);
-                uint64_t sz = fdt_cells(rng + i + ca + pa, cs);
+            for (int k = 0; k + step <= n; k += step) {
+                uint64_t cb = fdt_cells(rng + k, ca);
+                uint64_t pb = fdt_cells(rng + k + ca, pa);
+                uint64_t sz = fdt_cells(rng + k + ca + pa, cs);
                 if (*addr >= cb && *addr - cb < sz) {
                     *addr = *addr - cb + pb;
                     found = true;
@@ -65,30 +139,29 @@ static int translate(const void *fdt, int node, uint64_t *addr)
             if (!found)
                 return -FDT_ERR_NOTFOUND;
         }
-        child = parent;
     }
     return 0;
 }
 
 int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r)
 {
-    int parent = fdt_parent_offset(fdt, node);
-    if (parent < 0)
-        return parent;
-    int ac = fdt_address_cells(fdt, parent);
-    int sc = fdt_size_cells(fdt, parent);
-    if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
-        return -FDT_ERR_BADNCELLS;
-    int len;
+    int len, anc[FDT_MAX_DEPTH], wanted;
     const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
     if (!reg)
-        return -FDT_ERR_NOTFOUND;
+        return -FDT_ERR_NOTFOUND;       /* before any walk: most nodes have none */
+    int na = ancestors_of(fdt, node, anc, 0, &wanted);
+    if (na < 1)
+        return -FDT_ERR_NOTFOUND;       /* the root, or deeper than we follow */
+    int ac = fdt_address_cells(fdt, anc[na - 1]);
+    int sc = fdt_size_cells(fdt, anc[na - 1]);
+    if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
+        return -FDT_ERR_BADNCELLS;
     int step = ac + sc;
     if ((index + 1) * step * 4 > len)
         return -FDT_ERR_NOTFOUND;
     r->base = fdt_cells(reg + index * step, ac);
     r->size = sc ? fdt_cells(reg + index * step + ac, sc) : 0;
-    return translate(fdt, node, &r->base);
+    return translate(fdt, anc, na, &r->base);
 }
 
 static const char *const gic_compat[] = {
@@ -221,82 +294,6 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
         ipar = next;
     }
     return -1;
-}
-
-/* Tree depth the interrupt lookup follows (QEMU's and boards' DTs: < 8) */
-#define FDT_MAX_DEPTH 16
-
-/*
- * One pass over the structure block (libfdt's fdt_parent_offset and
- * fdt_node_offset_by_phandle walk the tree through fdt_next_tag once or
- * twice per call, about 0.3 M instructions each on QEMU's virt DT; the
- * boot probe asks for six interrupts): the ancestors of node, root first,
- * and on the way the node whose phandle is want (0: none), which is the
- * interrupt parent in the common case.  Every read is bounds-checked, so
- * a blob that fdt_check_full did not see is safe too.  Returns how many
- * ancestors, or -1; *wanted is -1 when want was not seen.
- */
-#define TAG_ALIGN(x) (((x) + FDT_TAGSIZE - 1) & ~(uint32_t)(FDT_TAGSIZE - 1))
-
-static inline uint32_t be32_at(const char *p)
-{
-    return fdt32_to_cpu(*(const fdt32_t *)p);
-}
-
-static int ancestors_of(const void *fdt, int node, int anc[FDT_MAX_DEPTH],
-                        uint32_t want, int *wanted)
-{
-    const char *st = (const char *)fdt + fdt_off_dt_struct(fdt);
-    const char *strs = (const char *)fdt + fdt_off_dt_strings(fdt);
-    uint32_t size = fdt_size_dt_struct(fdt), ssize = fdt_size_dt_strings(fdt);
-    uint32_t off = 0, phandle_name = UINT32_MAX;
-    int depth = -1, stack[FDT_MAX_DEPTH], cur = -1, found = -1;
-    *wanted = -1;
-    if (fdt_version(fdt) < 17)
-        size = fdt_totalsize(fdt) - fdt_off_dt_struct(fdt);    /* no size_dt_struct */
-    while (off + 4 <= size) {
-        uint32_t tag = be32_at(st + off), at = off;
-        off += 4;
-        if (tag == FDT_BEGIN_NODE) {
-            size_t n = strnlen(st + off, size - off);
-            if (off + n >= size)
-                return -1;
-            off += (uint32_t)TAG_ALIGN(n + 1);
-            cur = (int)at;
-            if (++depth < FDT_MAX_DEPTH)
-                stack[depth] = cur;
-            if (cur == node) {
-                if (depth >= FDT_MAX_DEPTH)
-                    return -1;
-                for (int i = 0; i < depth; i++)
-                    anc[i] = stack[i];
-                found = depth;
-            }
-        } else if (tag == FDT_END_NODE) {
-            if (--depth < -1)
-                return -1;
-        } else if (tag == FDT_PROP) {
-            if (off + 8 > size)
-                return -1;
-            uint32_t len = be32_at(st + off), name = be32_at(st + off + 4);
-            off += 8;
-            if (len > size - off)
-                return -1;
-            if (want && *wanted < 0 && len == 4) {
-                if (phandle_name == UINT32_MAX && name < ssize &&
-                    strncmp(strs + name, "phandle", ssize - name) == 0)
-                    phandle_name = name;
-                if (name == phandle_name && be32_at(st + off) == want)
-                    *wanted = cur;
-            }
-            off += (uint32_t)TAG_ALIGN(len);
-        } else if (tag != FDT_NOP) {
-            break;      /* FDT_END or garbage */
-        }
-        if (found >= 0 && (!want || *wanted >= 0))
-            break;
-    }
-    return found;
 }
 
 /* A device's interrupts, resolved once for all its entries. */
