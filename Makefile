@@ -59,7 +59,7 @@ OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
 
 .PHONY: all run debug test unit systest deps clean guests-build images linux-payload FORCE
-all: $(BUILD)/partita.bin
+all: $(BUILD)/partita.bin $(BUILD)/partita.uImage $(BUILD)/partita.itb
 
 deps:
 	$(Q)sh scripts/setup.sh
@@ -118,10 +118,19 @@ $(BUILD)/partita.bin: $(BUILD)/partita.elf
 	@$(if $(Q),echo "  OBJCOPY $@")
 	$(Q)$(OBJCOPY) -O binary $< $@
 
-# every configuration in guests/configs as its own image (the system tests')
+# U-Boot's bootm: a legacy uImage and a FIT image of any Partita image
+%.uImage: %.bin scripts/mkbootimg.sh
+	@$(if $(Q),echo "  MKIMAGE $@")
+	$(Q)sh scripts/mkbootimg.sh uimage $< $@
+%.itb: %.bin scripts/mkbootimg.sh boot/partita.its
+	@$(if $(Q),echo "  MKIMAGE $@")
+	$(Q)sh scripts/mkbootimg.sh fit $< $@
+
+# every configuration in guests/configs as its own image (the system tests'),
+# and the U-Boot images the bootloader tests boot from a disk
 CONFIGS := $(patsubst guests/configs/%.dts,%,$(wildcard guests/configs/*.dts))
-IMAGES  := $(CONFIGS:%=$(BUILD)/images/%.bin)
-images: $(IMAGES)
+IMAGES  := $(CONFIGS:%=$(BUILD)/images/%.bin) $(BUILD)/images/smp.uImage $(BUILD)/images/smp.itb
+images: $(IMAGES) board-dtbs
 
 $(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
 	@mkdir -p $(dir $@)

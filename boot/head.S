@@ -95,19 +95,48 @@ prehyp_done:                        @ prehyp C returned (secure primary)
 
 /* Secondary CPUs of a secure start wait here until the primary releases them. */
 secure_secondary:
+    bl      pen_wait                @ r5 = pen, r6 = our CPU index
+    bl      secure_gic_cpu_setup
+    bl      secure_cpu_setup        @ now in non-secure HYP
+    ldr     r0, [r5, #PEN_RELEASE]
+    cmp     r0, #0
+    bne     firmware_spin
+    mov     r0, r6
+    b       secondary_common
+
+/*
+ * The primary named a spin-table release address for this CPU: act as
+ * the firmware of a spin-table board (as boot wrappers do), so that the
+ * hypervisor's spin-table start runs for real: wait in non-secure HYP
+ * until the address holds an entry point, then jump there (no context:
+ * the entry finds its CPU index in the pen itself).  MMU and caches off:
+ * the primary cleaned its store to the point of coherency.
+ */
+firmware_spin:
+    mov     r1, r0
+1:  ldr     r0, [r1]
+    cmp     r0, #0
+    wfeeq
+    beq     1b
+    bx      r0
+
+/*
+ * Wait until the primary names this CPU in the pen (its MPIDR affinity in
+ * PEN_MPIDR): r7 valid, MMU off.  Returns r5 = the pen (physical), r6 =
+ * this CPU's index.  Check first, then WFE: a SEV between the two leaves
+ * the event register set, so no release is missed.
+ */
+pen_wait:
     mrc     MPIDR(r4)
     bic     r4, r4, #0xff000000
     ldr     r5, =boot_pen
     sub     r5, r5, r7
-1:  wfe
-    ldr     r0, [r5, #PEN_MPIDR]
+1:  ldr     r0, [r5, #PEN_MPIDR]
     cmp     r0, r4
+    wfene
     bne     1b
-    ldr     r6, [r5, #PEN_CPU]      @ our CPU index
-    bl      secure_gic_cpu_setup
-    bl      secure_cpu_setup
-    mov     r0, r6
-    b       secondary_common
+    ldr     r6, [r5, #PEN_CPU]
+    bx      lr
 
 /*
  * Per-CPU secure set-up, then the drop to non-secure HYP through the monitor
@@ -262,20 +291,32 @@ primary_va:
     b       .
 
 /*
- * Secondary CPUs started by PSCI CPU_ON (context id = CPU index in r0) or
- * released from the pen.  Already in HYP; the final tables exist.
+ * Secondary CPUs started by PSCI CPU_ON (context id = CPU index in r0), or
+ * by a release address (spin-table, vexpress system flags: no context, so
+ * the CPU learns its index from the pen), or released from the secure pen.
+ * Already in HYP; the final tables exist.
  */
+    .globl secondary_pen_entry
+secondary_pen_entry:
+    cpsid   aif
+    mov     r12, #1                 @ find our index in the pen
+    b       1f
     .globl secondary_entry
 secondary_entry:
     cpsid   aif
-    adr     r9, _start_pa_probe
+    mov     r12, #0                 @ r0 = our index
+1:  adr     r9, _start_pa_probe
     ldr     r7, =_start_pa_probe
     sub     r7, r7, r9
     mov     r11, #START_MODE_NS_HYP
     mrs     r1, cpsr
     and     r1, r1, #PSR_MODE_MASK
     cmp     r1, #PSR_MODE_HYP
-    bne     .                       @ PSCI entered us outside HYP: cannot run
+    bne     .                       @ entered outside HYP: cannot run
+    cmp     r12, #0
+    beq     secondary_common
+    bl      pen_wait
+    mov     r0, r6
 secondary_common:                   @ r0 = CPU index, r7, r11 valid
     mov     r6, r0
     ldr     r0, =hyp_httbr_pa
@@ -545,6 +586,7 @@ boot_pen:
     .word   0                       @ PEN_GICD: distributor (physical)
     .word   0                       @ PEN_GICC: CPU interface (physical)
     .word   0                       @ PEN_CNTFRQ: timer frequency or 0
+    .word   0                       @ PEN_RELEASE: spin-table address or 0
     .align 6
 
     .globl hyp_httbr_pa

@@ -14,12 +14,13 @@
 #include <arch/sysregs.h>
 #include "hyp/console.h"
 #include "hyp/hostdt.h"
-#include "hyp/pl011.h"
+#include "hyp/host_uart.h"
 #include "hyp/platform.h"
+#include "hyp/cpu_release.h"
 
 static struct platform pre;
-static struct pl011 pre_uart;
-static const struct console_ops pre_ops = { pl011_putc, pl011_getc, &pre_uart };
+static struct host_uart pre_uart;
+static struct console_ops pre_ops;
 static unsigned int pre_slot;
 
 /* Map the 2 MiB block holding pa as device memory; returns pa's VA. */
@@ -44,9 +45,9 @@ static int prehyp_console(uint32_t dtb_pa)
     if (!fdt)
         return -1;
     platform_probe(fdt, &pre, err, sizeof(err));
-    if (pre.uart.kind != UART_PL011)
+    if (host_uart_init(&pre_uart, &pre.uart, prehyp_map_device(pre.uart.reg.base)) != 0)
         return -1;
-    pl011_init(&pre_uart, prehyp_map_device(pre.uart.reg.base));
+    pre_ops = host_uart_console_ops(&pre_uart);
     console_attach(&pre_ops);
     return 0;
 }
@@ -57,9 +58,11 @@ static void prehyp_stop(void)
         wfi();
 }
 
+static volatile uint8_t *pre_gicd;
+
 static void secure_gic_setup(void)
 {
-    volatile uint8_t *d = prehyp_map_device(pre.gic.gicd.base);
+    volatile uint8_t *d = pre_gicd = prehyp_map_device(pre.gic.gicd.base);
     volatile uint8_t *c = prehyp_map_device(pre.gic.gicc.base);
     unsigned int lines = (*(volatile uint32_t *)(d + 0x004) & 0x1f) + 1;
     /* every interrupt Group 1 (non-secure); banked word 0 is this CPU's */
@@ -70,6 +73,35 @@ static void secure_gic_setup(void)
     *(volatile uint32_t *)(c + 0x000) = 3;   /* GICC_CTLR: EnableGrp0|Grp1 */
     boot_pen.gicd_pa = (uint32_t)pre.gic.gicd.base;
     boot_pen.gicc_pa = (uint32_t)pre.gic.gicc.base;
+}
+
+/*
+ * Secondaries that a secure boot parks in a firmware pen of the board's
+ * own (QEMU's vexpress boot code and the vexpress boot monitor wait in WFI
+ * on SYS_FLAGS) are sent to Partita's entry, where a secure start holds
+ * every secondary in Partita's pen (boot/head.S secure_secondary).  Woken
+ * by a Group 0 SGI: their GIC CPU interfaces are still secure-configured.
+ * A spin-table CPU is left alone: a secure start is taken to start every
+ * CPU at the entry, as QEMU virt does (see hyp/smp.c start_secure).
+ */
+static void secure_park_secondaries(uint32_t image_pa)
+{
+    bool woken = false;
+    for (unsigned int i = 0; i < pre.ncpus; i++) {
+        struct release_write w[RELEASE_MAX_WRITES];
+        if (pre.cpus[i].method != CPU_METHOD_SYSFLAGS)
+            continue;
+        unsigned int n = cpu_release_plan(&pre.cpus[i], image_pa, w);
+        for (unsigned int k = 0; k < n; k++)
+            *(volatile uint32_t *)prehyp_map_device(w[k].pa) = (uint32_t)w[k].value;
+        woken = true;
+    }
+    if (!woken)
+        return;
+    dsb();
+    sev();
+    /* GICD_SGIR: every other CPU, SGI 0, Group 0 (NSATT = 0) */
+    *(volatile uint32_t *)(pre_gicd + 0xf00) = 1u << 24;
 }
 
 void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)
@@ -93,6 +125,7 @@ void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)
         sysreg_write_cntfrq(pre.timer.clock_frequency);
         boot_pen.cntfrq = pre.timer.clock_frequency;
     }
+    secure_park_secondaries(image_pa);
     pr_info("partita: secure start: GIC handed to the non-secure world, "
             "dropping to non-secure HYP\n");
 }

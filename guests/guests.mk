@@ -26,6 +26,15 @@ linux-payload: $(LINUX_DIR)/.built
 $(LINUX_PAYLOAD): $(LINUX_DIR)/.built
 	@:
 
+# The board device trees of the same Debian kernel package, unmodified
+# (vexpress-a15 tests, the board readiness table)
+BOARD_DTBS    := $(BUILD)/dtbs
+$(BOARD_DTBS)/.extracted: $(LINUX_DIR)/.built scripts/board-dtbs.sh
+	$(Q)sh scripts/board-dtbs.sh $(LINUX_DIR) $(BOARD_DTBS)
+	@touch $@
+board-dtbs: $(BOARD_DTBS)/.extracted
+.PHONY: board-dtbs
+
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h \
                        guests/lib/chan_ring.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)

@@ -329,6 +329,14 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
     if (cfg_overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
         cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
                 (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
+    /* firmware memory (U-Boot's PSCI code, OP-TEE, a frame buffer) is not a guest's */
+    for (unsigned int r = 0; h->plat && r < h->plat->nrsv; r++) {
+        const struct plat_range *rv = &h->plat->rsv[r];
+        if (cfg_overlaps(g->mem_base, g->mem_size, rv->base, rv->size))
+            cfg_msg(c, true, g->name, "memory", "overlaps reserved memory 0x%llx-0x%llx "
+                    "(/memreserve/ or /reserved-memory in the host DT)",
+                    (unsigned long long)rv->base, (unsigned long long)(rv->base + rv->size));
+    }
     if (!g->identity && g->mem_size > 0x80000000ull)
         cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
     for (unsigned int j = 0; j < gi; j++) {

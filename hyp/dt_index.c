@@ -217,6 +217,15 @@ int dt_find_compatible(const void *fdt, int startoffset, const char *compat)
     return -FDT_ERR_NOTFOUND;
 }
 
+bool dt_is_compatible(const void *fdt, int node, const char *compat)
+{
+    int i = fdt == ix.fdt ? find(node) : -1;
+    if (i < 0)
+        return fdt_node_check_compatible(fdt, node, compat) == 0;
+    const struct dt_node *d = &ix.node[i];
+    return d->compat && fdt_stringlist_contains(d->compat, d->compat_len, compat);
+}
+
 int dt_node_offset_by_phandle(const void *fdt, uint32_t phandle)
 {
     if (fdt != ix.fdt)
@@ -320,49 +329,54 @@ static int cells(const void *fdt, int node, bool address)
 int dt_address_cells(const void *fdt, int node) { return cells(fdt, node, true); }
 int dt_size_cells(const void *fdt, int node) { return cells(fdt, node, false); }
 
-#define PROPS_MAX 32
-static struct {
+/* the properties of the nodes asked about lately, direct-mapped by offset:
+ * interrupt routing asks a device, its parents and its controller in turn */
+#define PROPS_MAX   32
+#define PROPS_NODES 8
+static struct props {
     const void *fdt;
     int node, n;
     bool all;           /* every property read: else ask libfdt itself */
     struct { const char *name; const void *val; int len; } p[PROPS_MAX];
-} props;
+} props[PROPS_NODES];
 
 void dt_getprop_forget(void)
 {
-    props.fdt = NULL;
+    for (int i = 0; i < PROPS_NODES; i++)
+        props[i].fdt = NULL;
 }
 
 const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp)
 {
-    if (props.fdt != fdt || props.node != node) {
-        props.fdt = fdt;
-        props.node = node;
-        props.n = 0;
-        props.all = true;
+    struct props *c = &props[((unsigned int)node >> 3) % PROPS_NODES];
+    if (c->fdt != fdt || c->node != node) {
+        c->fdt = fdt;
+        c->node = node;
+        c->n = 0;
+        c->all = true;
         int prop;
         fdt_for_each_property_offset(prop, fdt, node) {
             const char *pn = NULL;
             int len;
             const void *v = fdt_getprop_by_offset(fdt, prop, &pn, &len);
-            if (!v || !pn || props.n == PROPS_MAX) {
-                props.all = false;
+            if (!v || !pn || c->n == PROPS_MAX) {
+                c->all = false;
                 break;
             }
-            props.p[props.n].name = pn;
-            props.p[props.n].val = v;
-            props.p[props.n++].len = len;
+            c->p[c->n].name = pn;
+            c->p[c->n].val = v;
+            c->p[c->n++].len = len;
         }
         if (prop != -FDT_ERR_NOTFOUND)
-            props.all = false;  /* the walk stopped on an error */
+            c->all = false;     /* the walk stopped on an error */
     }
-    if (!props.all)
+    if (!c->all)
         return fdt_getprop(fdt, node, name, lenp);
-    for (int i = 0; i < props.n; i++) {
-        if (strcmp(props.p[i].name, name) == 0) {
+    for (int i = 0; i < c->n; i++) {
+        if (strcmp(c->p[i].name, name) == 0) {
             if (lenp)
-                *lenp = props.p[i].len;
-            return props.p[i].val;
+                *lenp = c->p[i].len;
+            return c->p[i].val;
         }
     }
     if (lenp)

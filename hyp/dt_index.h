@@ -29,6 +29,8 @@ int dt_parent(const void *fdt, int node);
 /* The first node after startoffset compatible with compat, like
  * fdt_node_offset_by_compatible */
 int dt_find_compatible(const void *fdt, int startoffset, const char *compat);
+/* The node's compatible list holds compat, like fdt_node_check_compatible */
+bool dt_is_compatible(const void *fdt, int node, const char *compat);
 /* The node with this phandle, like fdt_node_offset_by_phandle */
 int dt_node_offset_by_phandle(const void *fdt, uint32_t phandle);
 /* The child of parent after prev (-1: the first); -FDT_ERR_NOTFOUND at the end */

@@ -11,7 +11,7 @@
 #include "version.h"
 #include "hostdt.h"
 #include "monitor.h"
-#include "pl011.h"
+#include "host_uart.h"
 #include "percpu.h"
 #include "smp.h"
 #include "mm/hyp_mmu.h"
@@ -28,8 +28,8 @@
 struct platform host;
 const void *host_fdt;
 uint64_t hyp_boot_ticks;
-static struct pl011 host_uart;
-static const struct console_ops uart_ops = { pl011_putc, pl011_getc, &host_uart };
+static struct host_uart host_uart;
+static struct console_ops uart_ops;
 
 void hyp_halt(void)
 {
@@ -43,7 +43,8 @@ static void console_up(void)
     volatile void *base = ioremap(host.uart.reg.base, 0x1000);
     if (!base)
         hyp_halt();
-    pl011_init(&host_uart, base);
+    host_uart_init(&host_uart, &host.uart, base);
+    uart_ops = host_uart_console_ops(&host_uart);
     console_attach(&uart_ops);
 }
 
@@ -116,7 +117,7 @@ static void guests_boot(void)
 
 static bool uart_irq(unsigned int irq, void *arg)
 {
-    pl011_irq(arg);
+    host_uart_irq(arg);
     sched_console_input();
     return true;
 }
@@ -156,7 +157,7 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
     if (!host_fdt)
         hyp_halt();     /* no device tree, so no console to say it on */
     int rc = platform_probe(host_fdt, &host, err, sizeof(err));
-    if (host.uart.kind != UART_PL011)
+    if (host.uart.kind == UART_NONE)
         hyp_halt();     /* no console Partita can drive: nothing to print with */
     hyp_mmu_init(&host, image_pa);
     console_up();
@@ -189,7 +190,7 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
     if (host.uart.irq) {
         gic_irq_register(host.uart.irq, uart_irq, &host_uart);
         gic_irq_enable(host.uart.irq, gic_cpu_if_mask());
-        pl011_rx_irq_enable(&host_uart);
+        host_uart_rx_irq_enable(&host_uart);
     } else {
         pr_warn("console UART has no interrupt in the DT: input is polled\n");
         console_set_polled(true);

@@ -18,13 +18,23 @@ struct plat_range {
     uint64_t size;
 };
 
-enum cpu_method { CPU_METHOD_NONE, CPU_METHOD_PSCI, CPU_METHOD_SPIN_TABLE };
+/*
+ * How a secondary CPU is started: PSCI CPU_ON; spin-table (the CPU waits
+ * for its entry address at cpu-release-addr); the Versatile Express system
+ * flags (the boot monitor, and QEMU's boot code, wait in WFI for an entry
+ * address in SYS_FLAGS, as Linux's mach-vexpress platsmp.c starts them).
+ */
+enum cpu_method { CPU_METHOD_NONE, CPU_METHOD_PSCI, CPU_METHOD_SPIN_TABLE,
+                  CPU_METHOD_SYSFLAGS };
 enum psci_conduit { PSCI_CONDUIT_NONE, PSCI_CONDUIT_SMC, PSCI_CONDUIT_HVC };
 
 struct plat_cpu {
     uint32_t mpidr;             /* affinity fields of MPIDR (reg) */
     enum cpu_method method;
-    uint64_t release_addr;      /* spin-table cpu-release-addr */
+    uint64_t release_addr;      /* spin-table cpu-release-addr; SYS_FLAGSSET */
+    uint32_t release_size;      /* spin-table: 4 or 8 bytes (1 or 2 cells) */
+    uint64_t release_clear;     /* SYS_FLAGSCLR (sysflags only) */
+    char enable_method[32];     /* as the DT says ("" if none) */
 };
 
 struct plat_gic {
@@ -38,7 +48,7 @@ struct plat_timer {
     uint32_t clock_frequency;   /* 0 when the DT leaves it to CNTFRQ */
 };
 
-enum uart_kind { UART_NONE, UART_PL011 };
+enum uart_kind { UART_NONE, UART_PL011, UART_NS16550, UART_SAMSUNG, UART_IMX };
 
 struct plat_uart {
     char path[96];
@@ -46,6 +56,8 @@ struct plat_uart {
     enum uart_kind kind;        /* UART_NONE: no driver for it */
     struct plat_range reg;
     uint32_t irq;               /* INTID, 0 if none */
+    uint32_t reg_shift;         /* 16550: register n at n << reg_shift */
+    uint32_t io_width;          /* bytes per register access: 1, 2 or 4 */
 };
 
 struct plat_psci {
@@ -74,6 +86,19 @@ struct platform {
  */
 int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen);
 
+/* The parts of a probe, in the order platform_probe runs them. */
+enum plat_part { PLAT_PART_DT, PLAT_PART_UART, PLAT_PART_MEMORY, PLAT_PART_CPUS,
+                 PLAT_PART_GIC, PLAT_PART_TIMER, PLAT_NPARTS };
+
+/*
+ * Probe every part even when some fail (the board readiness report, not
+ * the hypervisor): report() gets each failing part's one-line reason.
+ * Returns how many parts failed.
+ */
+unsigned int platform_probe_all(const void *fdt, struct platform *p,
+                                void (*report)(void *ctx, enum plat_part part, const char *err),
+                                void *ctx);
+
 /*
  * Translate the index'th reg entry of node to a CPU physical address through
  * the parents' ranges.  Returns 0 or a negative libfdt-style error.
@@ -84,5 +109,9 @@ int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r
 int platform_node_irq(const void *fdt, int node, int index);
 
 const char *platform_psci_conduit_name(enum psci_conduit c);
+/* "psci", "spin-table", "vexpress-sysflags" or "none" */
+const char *platform_cpu_method_name(enum cpu_method m);
+/* "pl011", "ns16550", "samsung", "imx" or "none" */
+const char *platform_uart_kind_name(enum uart_kind k);
 
 #endif

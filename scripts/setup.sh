@@ -13,10 +13,18 @@ PKGS="make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi device-tree-compiler \
 qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest \
 u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-14-dev \
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+# armhf packages (after `dpkg --add-architecture armhf` below): Debian's
+# U-Boot for Allwinner boards, booted from an SD card image on QEMU's
+# orangepi-pc by the system tests
+PKGS_ARMHF="u-boot-sunxi"
 
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+
+for p in $PKGS_ARMHF; do
+    dpkg-query -W -f='${Status}' "$p:armhf" 2>/dev/null | grep -q "ok installed" || missing="$missing $p:armhf"
 done
 
 if ! dpkg --print-foreign-architectures | grep -qx armhf; then

@@ -149,6 +149,12 @@ void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask)
     d_wr(GICD_SGIR, ((cpu_mask & 0xff) << 16) | (sgi & 0xf));
 }
 
+void gic_send_sgi_others(unsigned int sgi)
+{
+    dsb_ish();
+    d_wr(GICD_SGIR, (1u << 24) | (sgi & 0xf));
+}
+
 void gic_kick_cpu(unsigned int pcpu)
 {
     if (pcpu < MAX_CPUS && cpu_if_mask[pcpu])

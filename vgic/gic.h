@@ -52,6 +52,8 @@ void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg);
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask);
 void gic_irq_disable(unsigned int irq);
 void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask);
+/* an SGI to every CPU but this one (GICD_SGIR TargetListFilter 0b01) */
+void gic_send_sgi_others(unsigned int sgi);
 void gic_irq_set_target(unsigned int irq, unsigned int pcpu);
 void gic_irq_set_priority(unsigned int irq, uint8_t prio);
 /* deactivate a forwarded interrupt the guest will never EOI (reset, stop) */

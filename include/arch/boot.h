@@ -8,6 +8,7 @@
 #define PEN_GICD    8
 #define PEN_GICC    12
 #define PEN_CNTFRQ  16
+#define PEN_RELEASE 20
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -18,11 +19,13 @@ struct boot_pen {
     volatile uint32_t gicd_pa;  /* for its secure GIC set-up */
     volatile uint32_t gicc_pa;
     volatile uint32_t cntfrq;   /* 0: leave CNTFRQ as it is */
+    volatile uint32_t release_pa;   /* secure start: spin-table address to wait on */
 };
 _Static_assert(__builtin_offsetof(struct boot_pen, cpu) == PEN_CPU, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, gicd_pa) == PEN_GICD, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, gicc_pa) == PEN_GICC, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, cntfrq) == PEN_CNTFRQ, "pen");
+_Static_assert(__builtin_offsetof(struct boot_pen, release_pa) == PEN_RELEASE, "pen");
 
 extern struct boot_pen boot_pen;
 extern uint32_t hyp_httbr_pa;
@@ -35,5 +38,6 @@ extern char _start[], __text_start[], __text_end[], __rodata_start[],
 
 void hyp_mmu_switch(uint32_t httbr_pa);
 void secondary_entry(void);
+void secondary_pen_entry(void);
 #endif
 #endif

@@ -289,13 +289,27 @@ def check(vm, cond, why):
         raise AssertionError(vm.describe(why))
 
 
-def boot_to_prompt(vm, smp, mode, psci, mem, start=0, load=None):
+# What Partita's boot lines say about each board it is tested on: RAM base,
+# then the gic:, timer: and console: lines (regexes)
+VIRT = {
+    "ram_base": RAM_BASE,
+    "lines": [r"gic: GICD 0x08000000 GICC 0x08010000 GICH 0x08030000 GICV 0x08040000, "
+              r"maintenance IRQ 25, \d+ IRQs\r\n",
+              r"timer: \d+ Hz, virtual IRQ 27, hypervisor IRQ 26\r\n",
+              r"console: /pl011@9000000 \(arm,pl011\), IRQ 33\r\n"],
+}
+
+
+def boot_to_prompt(vm, smp, mode, psci, mem, start=0, load=None, board=VIRT,
+                   secondary_mode=None):
     """Follow a boot to the monitor prompt, checking every line on the way:
     the boot CPU's start mode, the DT's CPU count and memory against -smp and
     -m, the GIC, timer, console and PSCI lines, one `cpuN:` line per CPU with
     the start mode `mode`, `smp: N of N CPUs online`, no error, the prompt.
     `start`: where Partita's output begins (after a bootloader's); `load`:
-    the address Partita was loaded at, where its footprint must begin.
+    the address Partita was loaded at, where its footprint must begin;
+    `board`: the expected RAM base and platform lines (VIRT by default);
+    `secondary_mode`: the secondaries' start mode when it is not `mode`.
     Returns Partita's output up to the prompt, as a list of lines."""
     if mode == "secure":
         vm.expect(r"partita: secure start: [^\r\n]*\r\n", BOOT_TIMEOUT)
@@ -306,17 +320,15 @@ def boot_to_prompt(vm, smp, mode, psci, mem, start=0, load=None):
     check(vm, int(m.group(3)) == smp, "%s CPUs in the DT, -smp %d" % (m.group(3), smp))
     m = vm.expect(r"memory: 0x([0-9a-f]{8})-0x([0-9a-f]{8,}) \((\d+) MiB\)\r\n")
     base, end, mib = int(m.group(1), 16), int(m.group(2), 16), int(m.group(3))
-    check(vm, base == RAM_BASE and mib == mem_mib(mem) and end - base == mib << 20,
+    check(vm, base == board["ram_base"] and mib == mem_mib(mem) and end - base == mib << 20,
           "memory line %r does not match -m %s" % (m.group(0).strip(), mem))
     m = vm.expect(r"hypervisor: 0x([0-9a-f]{8})-0x([0-9a-f]{8}) \((\d+) KiB\)\r\n")
     hs, he = int(m.group(1), 16), int(m.group(2), 16)
     check(vm, he > hs and (he - hs) >> 10 == int(m.group(3)) and (load is None or hs == load),
           "hypervisor line %r (loaded at %s)" % (m.group(0).strip(),
                                                  load if load is None else hex(load)))
-    vm.expect(r"gic: GICD 0x08000000 GICC 0x08010000 GICH 0x08030000 GICV 0x08040000, "
-              r"maintenance IRQ 25, \d+ IRQs\r\n")
-    vm.expect(r"timer: \d+ Hz, virtual IRQ 27, hypervisor IRQ 26\r\n")
-    vm.expect(r"console: /pl011@9000000 \(arm,pl011\), IRQ 33\r\n")
+    for line in board["lines"]:
+        vm.expect(line)
     vm.expect(r"psci: %s\r\n" % psci)
     m = vm.expect(r"smp: (\d+) of (\d+) CPUs online\r\n", BOOT_TIMEOUT)
     check(vm, (int(m.group(1)), int(m.group(2))) == (smp, smp),
@@ -330,8 +342,9 @@ def boot_to_prompt(vm, smp, mode, psci, mem, start=0, load=None):
     check(vm, idx == list(range(smp)),
           "cpuN lines for CPUs %s, expected each of 0..%d exactly once" % (idx, smp - 1))
     for c in cpus:
-        check(vm, c.group(3) == mode,
-              "cpu%s: start mode %s, expected %s" % (c.group(1), c.group(3), mode))
+        want = mode if c.group(1) == "0" else (secondary_mode or mode)
+        check(vm, c.group(3) == want,
+              "cpu%s: start mode %s, expected %s" % (c.group(1), c.group(3), want))
     mpidrs = [c.group(2) for c in cpus]
     check(vm, len(set(mpidrs)) == smp, "duplicate MPIDRs: %s" % mpidrs)
     bad = [l for l in lines if l.startswith("error:") or l.startswith("warning:")
@@ -340,7 +353,7 @@ def boot_to_prompt(vm, smp, mode, psci, mem, start=0, load=None):
     return lines
 
 
-def run_info(vm, smp, mode, mem):
+def run_info(vm, smp, mode, mem, ram_base=RAM_BASE):
     """`info`: the online count, each CPU's start mode, the RAM."""
     start = vm.mark()
     vm.sendline("info")
@@ -359,7 +372,7 @@ def run_info(vm, smp, mode, mem):
         check(vm, r.group(3) == mode and r.group(4).strip() == "online",
               "info: %r, expected start mode %s online" % (r.group(0), mode))
     ram = [l for l in text if l.startswith("  RAM ")]
-    want = "0x%08x-0x%08x  %d MiB" % (RAM_BASE, RAM_BASE + (mem_mib(mem) << 20), mem_mib(mem))
+    want = "0x%08x-0x%08x  %d MiB" % (ram_base, ram_base + (mem_mib(mem) << 20), mem_mib(mem))
     check(vm, len(ram) == 1 and want in ram[0], "info RAM lines %s, expected %s" % (ram, want))
     check(vm, any(l.startswith("platform: ") for l in text), "info has no platform line")
     check(vm, any(l.startswith("gic: ") for l in text), "info has no gic line")

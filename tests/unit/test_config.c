@@ -842,6 +842,28 @@ static void test_pt_collides_with_virtual_board(void **state)
     free(vdtb);
 }
 
+/* guest memory over the host DT's reservations (vexpress fixture: a
+ * /memreserve/ at 0x80000000 and optee@bfe00000 in /reserved-memory) */
+static void test_memory_over_reserved(void **state)
+{
+    char err[160];
+    struct platform vx;
+    void *vdtb = load_dtb("vexpress-a15", 0);
+    assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
+    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb };
+    void *b = cfg("config-conflicts");
+    fdt_del_node(b, gnode(b, "second"));
+    fdt_del_node(b, fdt_path_offset(b, "/partita/first/passthrough"));
+    set_cells(b, "first", "memory", 2, 0xbfd00000, 0x00200000);
+    EXPECT(load_with(b, &h), { "first", "memory", "overlaps reserved memory 0xbfe00000-" });
+    set_cells(b, "first", "memory", 2, 0x80000000, 0x00100000);
+    EXPECT(load_with(b, &h), { "first", "memory", "overlaps reserved memory 0x80000000-0x80010000" });
+    set_cells(b, "first", "memory", 2, 0x90000000, 0x01000000);
+    EXPECT_OK(load_with(b, &h));
+    free(b);
+    free(vdtb);
+}
+
 /* ---- images ---- */
 
 static void test_kernel_missing(void **state)
@@ -1070,7 +1092,7 @@ static void test_too_many_guests(void **state)
     struct platform p = virt;
     p.ncpus = PLAT_MAX_CPUS;
     for (unsigned int i = 0; i < PLAT_MAX_CPUS; i++)
-        p.cpus[i] = (struct plat_cpu){ i, CPU_METHOD_PSCI, 0 };
+        p.cpus[i] = (struct plat_cpu){ .mpidr = i, .method = CPU_METHOD_PSCI };
     struct config_host h = host_of(&p, virt_dtb);
     h.hyp_start = 0x4f000000;
     h.hyp_end = 0x4f800000;
@@ -1448,6 +1470,7 @@ int main(void)
         cmocka_unit_test(test_pt_host_ram),
         cmocka_unit_test(test_pt_in_two_guests),
         cmocka_unit_test(test_pt_collides_with_virtual_board),
+        cmocka_unit_test(test_memory_over_reserved),
         cmocka_unit_test(test_kernel_missing),
         cmocka_unit_test(test_kernel_empty),
         cmocka_unit_test(test_initrd_empty),

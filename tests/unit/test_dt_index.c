@@ -83,6 +83,8 @@ static void check_compatibles(const void *fdt, const char *name)
         const char *c = fdt_getprop(fdt, node, "compatible", &len);
         for (int pos = 0; c && pos < len; pos += (int)strlen(c + pos) + 1) {
             const char *s = c + pos;
+            assert_true(dt_is_compatible(fdt, node, s));
+            assert_int_equal(fdt_node_check_compatible(fdt, node, s), 0);
             for (int start = -1;;) {
                 int x = dt_find_compatible(fdt, start, s);
                 int y = fdt_node_offset_by_compatible(fdt, start, s);

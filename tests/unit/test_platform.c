@@ -201,8 +201,8 @@ static void test_vexpress_uart_translated(void **state)
     assert_string_equal(plat.uart.path, IOFPGA "/uart@90000");
     assert_int_equal(plat.uart.kind, UART_PL011);
     assert_range(plat.uart.reg, 0x1c090000, 0x1000);
-    /* a 1-cell specifier through interrupt-map is not decoded: no IRQ */
-    assert_int_equal(plat.uart.irq, 0);
+    /* a 1-cell specifier through the motherboard's interrupt-map: SPI 5 */
+    assert_int_equal(plat.uart.irq, 37);
 }
 
 static void test_vexpress_cpus(void **state)
@@ -210,10 +210,14 @@ static void test_vexpress_cpus(void **state)
     static const uint32_t mpidr[] = { 0x000, 0x001, 0x100, 0x101, 0x102 };
     probe_ok("vexpress-a15");
     assert_int_equal(plat.ncpus, 5);
+    /* no PSCI, no enable-method: the vexpress system flags start them */
     for (unsigned int i = 0; i < 5; i++) {
         assert_int_equal(plat.cpus[i].mpidr, mpidr[i]);
-        assert_int_equal(plat.cpus[i].method, CPU_METHOD_NONE);
+        assert_int_equal(plat.cpus[i].method, CPU_METHOD_SYSFLAGS);
+        assert_int_equal(plat.cpus[i].release_addr, 0x1c010030);   /* SYS_FLAGSSET */
+        assert_int_equal(plat.cpus[i].release_clear, 0x1c010034);  /* SYS_FLAGSCLR */
     }
+    assert_string_equal(platform_cpu_method_name(plat.cpus[0].method), "vexpress-sysflags");
     assert_int_equal(plat.psci.conduit, PSCI_CONDUIT_NONE);
 }
 
@@ -302,6 +306,91 @@ static void test_node_reg_translation(void **state)
     assert_range(r, 0x2c095000, 0x1000);
     assert_int_equal(reg_of(fdt, "/memory@80000000", 0, &r), 0);
     assert_range(r, 0x80000000, 0x40000000);
+    free(fdt);
+}
+
+/* 1-cell motherboard interrupts through the smb's interrupt-map (ePAPR 2.4.3) */
+static void test_node_irq_interrupt_map(void **state)
+{
+    void *fdt = load_dtb("vexpress-a15", 256, NULL);
+    const char *eth = "/smb@8000000/motherboard/ethernet@2,02000000";
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, IOFPGA "/uart@a0000"), 0), 32 + 6);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 1), -1);    /* only one */
+    /* a line the map does not list */
+    set_cells(fdt, eth, "interrupts", (uint32_t[]){ 9 }, 1);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    /* the mask keeps 6 bits: 64 + 15 is line 15 */
+    set_cells(fdt, eth, "interrupts", (uint32_t[]){ 64 + 15 }, 1);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
+    /* a truncated map: refused, not read past its end */
+    set_cells(fdt, "/smb@8000000", "interrupt-map", (uint32_t[]){ 0, 0, 15, 1 }, 4);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    free(fdt);
+}
+
+/* an interrupt-parent cycle without a controller ends, with no IRQ */
+static void test_node_irq_parent_cycle(void **state)
+{
+    void *fdt = load_dtb("vexpress-a15", 256, NULL);
+    const char *eth = "/smb@8000000/motherboard/ethernet@2,02000000";
+    int mb = node(fdt, "/smb@8000000/motherboard");
+    assert_int_equal(fdt_setprop_u32(fdt, mb, "phandle", 0x777), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, mb, "interrupt-parent", 0x777), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, node(fdt, eth), "interrupt-parent", 0x777), 0);
+    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    free(fdt);
+}
+
+/* a controller stacked in front of the GIC (OMAP wake-up generator,
+ * Tegra legacy controller): the GIC specifier passes through it unchanged;
+ * any other controller's lines are not the GIC's */
+static void irq_behind(const char *compat, size_t compat_len, int want)
+{
+    void *fdt = load_dtb("qemu-virt", 512, NULL);
+    int gic = node(fdt, "/intc@8000000");
+    uint32_t gic_ph = fdt_get_phandle(fdt, gic);
+    assert_true(gic_ph != 0);
+    int w = fdt_add_subnode(fdt, 0, "interrupt-controller@48281000");
+    assert_true(w >= 0);
+    assert_int_equal(fdt_setprop(fdt, w, "compatible", compat, (int)compat_len), 0);
+    assert_int_equal(fdt_setprop(fdt, w, "interrupt-controller", NULL, 0), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, w, "#interrupt-cells", 3), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, w, "interrupt-parent", gic_ph), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, w, "phandle", 0x4242), 0);
+    int uart = node(fdt, "/pl011@9000000");
+    assert_int_equal(fdt_setprop_u32(fdt, uart, "interrupt-parent", 0x4242), 0);
+    assert_int_equal(platform_node_irq(fdt, uart, 0), want);
+    free(fdt);
+}
+
+static void test_node_irq_stacked_controller(void **state)
+{
+    irq_behind("ti,omap5-wugen-mpu\0ti,omap4-wugen-mpu",
+               sizeof("ti,omap5-wugen-mpu\0ti,omap4-wugen-mpu"), 33);
+    irq_behind("nvidia,tegra124-ictlr\0nvidia,tegra30-ictlr",
+               sizeof("nvidia,tegra124-ictlr\0nvidia,tegra30-ictlr"), 33);
+    irq_behind("vendor,gpio-irqchip", sizeof("vendor,gpio-irqchip"), -1);
+}
+
+/* a device nested deeper than the interrupt lookup follows: no IRQ, no
+ * overrun; one level less still resolves through the root's parent */
+static void test_node_irq_deep_nesting(void **state)
+{
+    void *fdt = load_dtb("qemu-virt", 4096, NULL);
+    int n = 0;
+    char name[16];
+    for (int d = 1; d <= 17; d++) {
+        snprintf(name, sizeof(name), "bus%d", d);
+        n = fdt_add_subnode(fdt, n, name);
+        assert_true(n >= 0);
+        fdt32_t irq[3] = { 0, cpu_to_fdt32(7), cpu_to_fdt32(4) };
+        assert_int_equal(fdt_setprop(fdt, n, "interrupts", irq, sizeof(irq)), 0);
+        if (d == 15)
+            assert_int_equal(platform_node_irq(fdt, n, 0), 32 + 7);
+        if (d == 17)
+            assert_int_equal(platform_node_irq(fdt, n, 0), -1);
+    }
     free(fdt);
 }
 
@@ -484,6 +573,101 @@ static void test_uart_without_reg(void **state)
     assert_int_equal(plat.uart.kind, UART_NONE);
 }
 
+/*
+ * The console UART of real boards: QEMU virt with the stdout-path moved to
+ * an added UART node (compatible list, reg, optional reg-shift and
+ * reg-io-width), as on the board DTs Debian ships.
+ */
+static void probe_with_uart(const char *compat, size_t compat_len, int shift, int width)
+{
+    size_t size;
+    void *fdt = load_dtb("qemu-virt", 1024, &size);
+    int n = fdt_add_subnode(fdt, 0, "serial@1c28000");
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop(fdt, n, "compatible", compat, (int)compat_len), 0);
+    fdt32_t reg[4] = { 0, cpu_to_fdt32(0x01c28000), 0, cpu_to_fdt32(0x400) };
+    assert_int_equal(fdt_setprop(fdt, n, "reg", reg, sizeof(reg)), 0);
+    fdt32_t irq[3] = { 0, cpu_to_fdt32(0), cpu_to_fdt32(4) };
+    assert_int_equal(fdt_setprop(fdt, n, "interrupts", irq, sizeof(irq)), 0);
+    if (shift >= 0)
+        assert_int_equal(fdt_setprop_u32(fdt, n, "reg-shift", (uint32_t)shift), 0);
+    if (width >= 0)
+        assert_int_equal(fdt_setprop_u32(fdt, n, "reg-io-width", (uint32_t)width), 0);
+    assert_int_equal(fdt_setprop_string(fdt, node(fdt, "/chosen"), "stdout-path",
+                                        "/serial@1c28000:115200n8"), 0);
+    int rc = probe_blob(fdt);
+    free(fdt);
+    if (rc != 0)
+        fail_msg("%s: platform_probe failed: %s", compat, err);
+    assert_string_equal(plat.uart.path, "/serial@1c28000");
+    assert_range(plat.uart.reg, 0x01c28000, 0x400);
+    assert_int_equal(plat.uart.irq, 32);
+}
+
+#define UART_CASE(compat, shift, width) \
+    probe_with_uart(compat, sizeof(compat), shift, width)
+
+static void test_uart_16550_kinds(void **state)
+{
+    /* Allwinner/Rockchip: DesignWare with reg-shift 2, 32-bit accesses */
+    UART_CASE("snps,dw-apb-uart", 2, 4);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "ns16550");
+    /* Tegra124: its own name first, tegra20 second; reg-shift in the DT */
+    UART_CASE("nvidia,tegra124-uart\0nvidia,tegra20-uart", 2, -1);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.io_width, 1);
+    /* OMAP5/DRA7: no reg-shift in the DT, the OMAP layout says 2 */
+    UART_CASE("ti,dra742-uart\0ti,omap4-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.io_width, 1);
+    /* a plain ns16550a: byte registers, byte apart */
+    UART_CASE("ns16550a", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 0);
+    assert_int_equal(plat.uart.io_width, 1);
+}
+
+static void test_uart_imx(void **state)
+{
+    UART_CASE("fsl,imx6ul-uart\0fsl,imx6q-uart\0fsl,imx21-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_IMX);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "imx");
+}
+
+static void test_uart_samsung(void **state)
+{
+    UART_CASE("samsung,exynos4210-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_SAMSUNG);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "samsung");
+}
+
+/* a UART Partita has no driver for: probed, named, kind none */
+static void test_uart_without_driver(void **state)
+{
+    UART_CASE("st,stm32h7-uart", -1, -1);
+    assert_int_equal(plat.uart.kind, UART_NONE);
+    assert_string_equal(plat.uart.compatible, "st,stm32h7-uart");
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "none");
+}
+
+static void test_uart_bad_layout(void **state)
+{
+    size_t size;
+    void *fdt = load_dtb("qemu-virt", 64, &size);
+    assert_int_equal(fdt_setprop_u32(fdt, node(fdt, "/pl011@9000000"), "reg-io-width", 3), 0);
+    assert_int_equal(probe_blob(fdt), -1);
+    free(fdt);
+    assert_contains(err, "/pl011@9000000");
+    assert_contains(err, "reg-io-width 3");
+}
+
 static void test_timer_three_ppis(void **state)
 {
     assert_probe_fails("virt-timer-3irqs", "timer: interrupt 3", "hypervisor");
@@ -528,7 +712,9 @@ static void test_spin_table(void **state)
         assert_int_equal(plat.cpus[i].mpidr, i);
         assert_int_equal(plat.cpus[i].method, CPU_METHOD_SPIN_TABLE);
         assert_int_equal(plat.cpus[i].release_addr, release[i]);
+        assert_int_equal(plat.cpus[i].release_size, i == 3 ? 4 : 8);
     }
+    assert_string_equal(platform_cpu_method_name(plat.cpus[0].method), "spin-table");
 }
 
 static void test_spin_table_without_release_addr(void **state)
@@ -752,6 +938,10 @@ int main(void)
         cmocka_unit_test(test_vexpress_gic_timer),
         cmocka_unit_test(test_console_selection),
         cmocka_unit_test(test_node_reg_translation),
+        cmocka_unit_test(test_node_irq_interrupt_map),
+        cmocka_unit_test(test_node_irq_parent_cycle),
+        cmocka_unit_test(test_node_irq_stacked_controller),
+        cmocka_unit_test(test_node_irq_deep_nesting),
         cmocka_unit_test(test_node_reg_errors),
         cmocka_unit_test(test_node_irq),
         cmocka_unit_test(test_conduit_names),
@@ -771,6 +961,11 @@ int main(void)
         cmocka_unit_test(test_spin_table_without_release_addr),
         cmocka_unit_test(test_short_error_buffer),
         cmocka_unit_test(test_garbage_random),
+        cmocka_unit_test(test_uart_16550_kinds),
+        cmocka_unit_test(test_uart_samsung),
+        cmocka_unit_test(test_uart_imx),
+        cmocka_unit_test(test_uart_without_driver),
+        cmocka_unit_test(test_uart_bad_layout),
         cmocka_unit_test(test_garbage_truncated),
         cmocka_unit_test(test_garbage_header),
         cmocka_unit_test(test_old_version_refused),

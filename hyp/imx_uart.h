@@ -1,0 +1,37 @@
+/*
+ * NXP/Freescale i.MX UART driver for the host console (fsl,imx6q-uart,
+ * fsl,imx21-uart: i.MX6UL/ULL, i.MX7, i.MX6; i.MX 6UltraLite reference
+ * manual, chapter UART).  32-bit registers.
+ */
+#ifndef HYP_IMX_UART_H
+#define HYP_IMX_UART_H
+
+#include "uart_port.h"
+
+#define IMX_URXD   0x00
+#define IMX_UTXD   0x40
+#define IMX_UCR1   0x80
+#define IMX_UCR2   0x84
+#define IMX_UFCR   0x90
+#define IMX_USR1   0x94
+#define IMX_USR2   0x98
+#define IMX_UTS    0xb4
+
+#define IMX_URXD_ERR      (1 << 14)
+#define IMX_UCR1_TXMPTYEN (1 << 6)      /* transmitter empty interrupt */
+#define IMX_UCR1_RRDYEN   (1 << 9)      /* receiver ready interrupt */
+#define IMX_UCR1_TRDYEN   (1 << 13)     /* transmitter ready interrupt */
+#define IMX_UCR2_ATEN     (1 << 3)      /* aging timer interrupt */
+#define IMX_UFCR_RXTL     0x3f          /* receiver trigger level [5:0] */
+#define IMX_USR1_AGTIM    (1 << 8)      /* aging timer fired, write 1 to clear */
+#define IMX_USR2_RDR      (1 << 0)      /* receive data ready */
+#define IMX_UTS_TXFULL    (1 << 4)
+
+void imx_uart_init(struct uart_port *u);
+/* console_ops putc/getc: ctx is the struct uart_port */
+void imx_uart_putc(void *ctx, char c);
+int imx_uart_getc(void *ctx);
+void imx_uart_rx_irq_enable(struct uart_port *u);
+void imx_uart_irq(struct uart_port *u);
+
+#endif

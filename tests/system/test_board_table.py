@@ -1,0 +1,84 @@
+"""docs/boards.md is current: the readiness table that Partita's own platform
+probe (build/tools/readiness, linking hyp/platform.c) prints for every
+Cortex-A15/A7/A17 board device tree of the Debian kernel package in
+build/dtbs.  Regenerate with `make boards-table` after changing the probe.
+
+The table is tied to one kernel package (its first lines name it): when
+the build fetched another version, the comparison is skipped with a
+message rather than failed, since Debian, not Partita, changed the input.
+"""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+TOOL = os.path.join(BUILD, "tools", "readiness")
+DTBS = os.path.join(BUILD, "dtbs")
+TABLE = os.path.join(ROOT, "docs", "boards.md")
+
+# the boards issue #8 names, by DTB: each must be in the table with a verdict
+NAMED = ["exynos5250-arndale", "exynos5420-arndale-octa", "exynos5422-odroidxu3",
+         "exynos5422-odroidxu4", "tegra124-jetson-tk1", "sun7i-a20-bananapi",
+         "sun7i-a20-cubieboard2", "sun7i-a20-cubietruck", "sun8i-h3-orangepi-pc",
+         "omap5-uevm", "rk3288-firefly", "vexpress-v2p-ca15-tc1"]
+
+
+@pytest.fixture(scope="module")
+def generated():
+    for path in (TOOL, os.path.join(DTBS, "PACKAGE")):
+        if not os.path.exists(path):
+            pytest.fail("%s is missing: run `make images`" % path)
+    package = open(os.path.join(DTBS, "PACKAGE")).read().strip()
+    out = subprocess.run([TOOL, DTBS, package], check=True, capture_output=True,
+                         text=True).stdout
+    return package, out
+
+
+def rows(text):
+    """{dtb: [cells]} of the table's rows."""
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 9 and cells[0] not in ("DTB", "---"):
+            out[cells[0]] = cells
+    return out
+
+
+def test_table_is_current(generated):
+    package, out = generated
+    committed = open(TABLE).read()
+    if "`%s`" % package not in committed:
+        pytest.skip("docs/boards.md was made from another kernel package than %s: "
+                    "run `make boards-table` and commit it" % package)
+    if committed != out:
+        old, new = rows(committed), rows(out)
+        changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+        pytest.fail("docs/boards.md is out of date (%d rows differ, e.g. %s): "
+                    "run `make boards-table` and commit it"
+                    % (len(changed), ", ".join(changed[:5]) or "the text around the table"))
+
+
+def test_table_covers_the_boards(generated):
+    _, out = generated
+    table = rows(out)
+    assert len(table) > 250, "only %d boards in the table" % len(table)
+    for dtb in NAMED:
+        assert dtb in table, "%s is not in the table" % dtb
+        verdict = table[dtb][8]
+        assert verdict.startswith("**ready**") or verdict.startswith("needs "), \
+            "%s: verdict %r" % (dtb, verdict)
+    # what the QEMU tests boot is ready as it stands; a board with no
+    # virtualization regions in its GIC node is named with them
+    assert table["vexpress-v2p-ca15-tc1"][8] == "**ready**, booted in QEMU"
+    for dtb in ("sun8i-h3-orangepi-pc", "imx7d-sdb", "imx6ul-14x14-evk"):
+        assert table[dtb][8].startswith("**ready**") and table[dtb][8].endswith("booted in QEMU")
+    assert table["vexpress-v2p-ca15-tc1"][7] == "vexpress-sysflags"
+    gicless = [k for k, v in table.items() if "GICH/GICV regions" in v[8]]
+    assert gicless and all("no virtualization extensions" in table[k][3] for k in gicless)
+    # every console that has a driver says which
+    for k, v in table.items():
+        assert re.search(r": (pl011|ns16550|samsung|imx), IRQ \d+$|no driver|none found", v[6]), \
+            "%s: console cell %r" % (k, v[6])
