@@ -132,9 +132,9 @@ static void watchdog_arm(void)
             next = d;
     }
     if (next)
-        hyp_timer_set(next, watchdog_check);
+        hyp_timer_set(HYP_TIMER_WATCHDOG, next, watchdog_check);
     else
-        hyp_timer_cancel();
+        hyp_timer_cancel(HYP_TIMER_WATCHDOG);
 }
 
 /* Interrupt context on the boot CPU: flag what expired, act outside it */
