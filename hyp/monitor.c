@@ -131,7 +131,7 @@ static void cmd_console(int argc, char **argv)
 }
 
 static const char *const trap_names[TRAP_NR] = {
-    "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq",
+    "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq", "vfp",
 };
 
 static void stats_guest(struct guest *g)
