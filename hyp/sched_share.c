@@ -135,6 +135,9 @@ static void update(struct pcpu *c, uint64_t now)
         if (s->blocked && has_work(v, now)) {
             s->blocked = false;
             s->boost = s->budget > 0;
+        } else if (!s->blocked && v->vgic.queued && s->budget > 0) {
+            /* preempted while it ran, and a new interrupt came: as soon */
+            s->boost = true;
         }
         uint64_t d = s->blocked && vcpu_runnable(v) ? vtimer_deadline(v) : 0;
         if (d && (!next || d < next))
@@ -243,8 +246,7 @@ void sched_share_loop(struct pcpu *c)
         uint64_t ran = timer_now() - t0;
         v->share->run_ticks += ran;
         v->share->budget -= (int64_t)ran;
-        if (v->share->budget <= 0 || v->share->blocked)
-            v->share->boost = false;
+        v->share->boost = false;    /* served: back to its turn in the round */
         if (v->guest->restart_pending)
             sched_cpu0_work();
     }
