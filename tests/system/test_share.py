@@ -5,7 +5,8 @@ so the shares are steady: the busy guests progress 1:3, the sleeper's timer
 interrupt comes within microseconds although a busy turn lasts up to 12 ms,
 and every guest's VFP registers (its own pattern in d0-d31 and FPSCR,
 checked continuously) survive the switches, which happen lazily (each
-report says how often the guest's registers were brought back)."""
+report says how often the guest's registers were brought back).  Also: no
+VFP trap on an exclusive CPU, and a guest with more vCPUs than CPUs."""
 import re
 
 ICOUNT = ["-icount", "shift=0,sleep=off"]
@@ -56,3 +57,13 @@ def test_exclusive_cpu_keeps_its_vfp(qemu, image):
     busy = reports(vm, BUSY, lambda m: m.group(1), {"alone": 3})["alone"]
     for m in busy:
         assert (m.group(4), m.group(5)) == ("0", "0"), m.group(0)
+
+
+def test_more_vcpus_than_cpus(qemu, image):
+    """The SMP test guest's 4 vCPUs on 2 CPUs, two on each: PSCI CPU_ON and
+    CPU_OFF, IPIs and its spinlock between vCPUs taking turns on one CPU."""
+    vm = qemu(kernel=image("smpshared"), smp=2)
+    m = vm.expect(r"\[smp\] RESULT: (\d+) passed, (\d+) failed", timeout=120)
+    assert (m.group(1), m.group(2)) == ("9", "0"), m.group(0)
+    vm.expect(r"guest 'smp' halted \(PSCI SYSTEM_OFF\)")
+    assert not re.search(r"crashed|fatal|^error:|^warning:", vm.output, re.M)
