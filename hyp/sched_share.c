@@ -122,25 +122,31 @@ static void look_again(void)
     this_cpu()->attention = 1;
 }
 
-/* Requests taken, blocked vCPUs with work woken (ahead of their turn when
- * they have budget); the hypervisor timer set for the first virtual timer
- * of those still blocked. */
+/* Requests taken; a vCPU with an interrupt for it (or its virtual timer
+ * due) while it slept in WFI or waited for its turn runs next, ahead of
+ * the vCPU whose turn it is, if it has budget left. */
 static void update(struct pcpu *c, uint64_t now)
 {
-    uint64_t next = 0;
     for_each_on(c, v) {
         struct vcpu_share *s = v->share;
         if (v->requests)
             vcpu_take_requests(v);
-        if (s->blocked && has_work(v, now)) {
-            s->blocked = false;
-            s->boost = s->budget > 0;
-        } else if (!s->blocked && v->vgic.queued && s->budget > 0) {
-            /* preempted while it ran, and a new interrupt came: as soon */
-            s->boost = true;
-        }
-        uint64_t d = s->blocked && vcpu_runnable(v) ? vtimer_deadline(v) : 0;
-        if (d && (!next || d < next))
+        if (!has_work(v, now))
+            continue;
+        s->blocked = false;
+        s->boost = s->budget > 0;
+    }
+}
+
+/* The hypervisor timer at the first virtual timer of the vCPUs away from
+ * the CPU (cur is loaded: its own is live); one already due waits for
+ * budget, not for a timer */
+static void arm_vtimers(struct pcpu *c, struct vcpu *cur, uint64_t now)
+{
+    uint64_t next = 0;
+    for_each_on(c, v) {
+        uint64_t d = v != cur && vcpu_runnable(v) ? vtimer_deadline(v) : 0;
+        if (d > now && (!next || d < next))
             next = d;
     }
     if (next)
@@ -226,8 +232,10 @@ void sched_share_loop(struct pcpu *c)
         else
             c->attention = 0;
         dsb_ish();  /* clear before looking: a later kick is seen next time */
-        update(c, timer_now());
+        uint64_t now = timer_now();
+        update(c, now);
         struct vcpu *v = pick(c);
+        arm_vtimers(c, v, now);
         if (!v) {
             share_idle(c);
             continue;

@@ -7,9 +7,10 @@
  *    round; a round ends when no runnable vCPU has budget left, and every
  *    budget is refilled.  Busy guests progress in proportion to slices.
  *  - WFI gives the CPU away: the vCPU blocks until it has an interrupt.
- *  - A blocked vCPU that gets an interrupt (its virtual timer, kept on the
- *    hypervisor timer while it is away, an IPI, a doorbell, a device) runs
- *    at once if it has budget left, ahead of the vCPU whose turn it is.
+ *  - A vCPU that gets an interrupt while it is away, in WFI or waiting for
+ *    its turn (its virtual timer, watched on the hypervisor timer while it
+ *    is away, an IPI, a doorbell, a device) runs next if it has budget
+ *    left, ahead of the vCPU whose turn it is, for one turn.
  *  - VFP/NEON is switched lazily (HCPTR, hyp/vfp.c); everything else a
  *    vCPU owns moves with vcpu_load/vcpu_put, plus the physical active
  *    state of its forwarded virtual timer PPI.
