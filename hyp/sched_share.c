@@ -4,6 +4,7 @@
  * Everything here runs on the shared CPU itself with IRQs masked, except
  * sched_kick, which other CPUs call: it only sets a flag and kicks.
  */
+#include <stdio.h>
 #include <string.h>
 #include <arch/sysregs.h>
 #include "sched_share.h"
@@ -19,6 +20,10 @@
 #include "timer/timer.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
+
+/* every vCPU on shared CPU c, from the one whose turn it is */
+#define for_each_on(c, v) \
+    for (struct vcpu *v = (c)->rr, *_n = NULL; _n != (c)->rr; v = _n = v->share->next)
 
 /* ---- set-up: the ring of vCPUs on each shared CPU ---- */
 
@@ -63,6 +68,23 @@ void sched_assign(struct vcpu *v)
         last = last->share->next;
     last->share->next = v;
     v->share->next = first;
+}
+
+void sched_share_print(void)
+{
+    for (unsigned int i = 0; i < MAX_CPUS; i++) {
+        struct pcpu *c = &pcpus[i];
+        if (!c->shared)
+            continue;
+        char line[160];
+        int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
+        for_each_on(c, v)
+            if (n < (int)sizeof(line))
+                n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s/vcpu%u (%lu us)",
+                              v == c->rr ? "" : ",", v->guest->cfg->name, v->id,
+                              (unsigned long)v->guest->cfg->slice_us);
+        pr_info("%s\n", line);
+    }
 }
 
 void sched_share_reset(struct vcpu *v)
@@ -113,8 +135,6 @@ static bool eligible(struct vcpu *v)
     return vcpu_runnable(v) && !v->share->blocked;
 }
 
-#define for_each_on(c, v) \
-    for (struct vcpu *v = (c)->rr, *_n = NULL; _n != (c)->rr; v = _n = v->share->next)
 
 /* the hypervisor timer: a slice is over, or an away vCPU's timer is due */
 static void look_again(void)

@@ -44,6 +44,8 @@ struct vcpu_share {
 
 /* guests_init: vCPU v runs on pcpus[v->pcpu] (after every earlier one) */
 void sched_assign(struct vcpu *v);
+/* boot: one line per shared CPU, its vCPUs and their slices */
+void sched_share_print(void);
 /* the shared CPU's loop, instead of the exclusive one: never returns */
 void sched_share_loop(struct pcpu *c) __attribute__((noreturn));
 /* WFI on a shared CPU: block v, give the CPU away */

@@ -30,6 +30,8 @@ def reports(vm, pattern, guest_of, want):
 
 def test_shared_cpu_slices_vfp_and_timer(qemu, image):
     vm = qemu(kernel=image("share"), smp=1, extra=ICOUNT)
+    vm.expect(r"sched: CPU 0 shared by busy4/vcpu0 \(4000 us\), busy12/vcpu0 \(12000 us\), "
+              r"sleeper/vcpu0 \(1000 us\)\r\n")
     vm.expect(r"guest 'sleeper': starting")
     busy = reports(vm, BUSY, lambda m: m.group(1), {"busy4": 8, "busy12": 8})
     sleep = reports(vm, SLEEP, lambda m: "sleeper", {"sleeper": 4})["sleeper"]
@@ -55,6 +57,7 @@ def test_exclusive_cpu_keeps_its_vfp(qemu, image):
     """Alone on its CPU a guest owns the VFP: no access ever traps."""
     vm = qemu(kernel=image("sharealone"), smp=1, extra=ICOUNT)
     busy = reports(vm, BUSY, lambda m: m.group(1), {"alone": 3})["alone"]
+    assert "sched: CPU" not in vm.output
     for m in busy:
         assert (m.group(4), m.group(5)) == ("0", "0"), m.group(0)
 
