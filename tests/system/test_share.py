@@ -6,7 +6,8 @@ interrupt comes within microseconds although a busy turn lasts up to 12 ms,
 and every guest's VFP registers (its own pattern in d0-d31 and FPSCR,
 checked continuously) survive the switches, which happen lazily (each
 report says how often the guest's registers were brought back).  Also: no
-VFP trap on an exclusive CPU, and a guest with more vCPUs than CPUs."""
+VFP trap on an exclusive CPU, a guest with more vCPUs than CPUs, and a
+guest reset on shared CPUs."""
 import re
 
 ICOUNT = ["-icount", "shift=0,sleep=off"]
@@ -69,4 +70,22 @@ def test_more_vcpus_than_cpus(qemu, image):
     m = vm.expect(r"\[smp\] RESULT: (\d+) passed, (\d+) failed", timeout=120)
     assert (m.group(1), m.group(2)) == ("9", "0"), m.group(0)
     vm.expect(r"guest 'smp' halted \(PSCI SYSTEM_OFF\)")
+    assert not re.search(r"crashed|fatal|^error:|^warning:", vm.output, re.M)
+
+
+def test_reset_on_shared_cpus(qemu, image):
+    """SYSTEM_RESET of a guest sharing CPU 0 with a busy one: both boots of
+    the reset guest find a fresh state; the busy guest's VFP pattern stays
+    (the reset guest never touches the VFP: no reload is needed at all)."""
+    vm = qemu(kernel=image("resetshared"), smp=2)
+    vm.expect(r"\[reset\] RESULT: 5 passed, 0 failed", timeout=60)
+    vm.expect(r"guest 'reset': restarting")
+    vm.expect(r"\[reset\] RESULT: 4 passed, 0 failed", timeout=60)
+    vm.expect(r"guest 'reset' halted \(PSCI SYSTEM_OFF\)")
+    mark = len(vm.output)
+    m = None
+    while m is None:
+        vm.expect(BUSY.pattern, timeout=30)
+        m = BUSY.search(vm.output, mark)
+    assert (m.group(4), m.group(5)) == ("0", "1"), m.group(0)
     assert not re.search(r"crashed|fatal|^error:|^warning:", vm.output, re.M)
