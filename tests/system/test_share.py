@@ -10,6 +10,8 @@ VFP trap on an exclusive CPU, a guest with more vCPUs than CPUs, and a
 guest reset on shared CPUs."""
 import re
 
+import pytest
+
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 BUSY = re.compile(r"\[(\w+)\] busy (\d+): checks (\d+) vfp-errors (\d+) vfp-loads (\d+)\r?\n")
 SLEEP = re.compile(r"\[sleeper\] sleep (\d+): wakes (\d+) late avg (\d+) us max (\d+) us "
@@ -29,8 +31,9 @@ def reports(vm, pattern, guest_of, want):
     raise AssertionError("reports: %r" % {g: len(r) for g, r in got.items()})
 
 
-def test_shared_cpu_slices_vfp_and_timer(qemu, image):
-    vm = qemu(kernel=image("share"), smp=1, extra=ICOUNT)
+@pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
+def test_shared_cpu_slices_vfp_and_timer(qemu, image, cpu):
+    vm = qemu(kernel=image("share"), cpu=cpu, smp=1, extra=ICOUNT)
     vm.expect(r"sched: CPU 0 shared by busy4/vcpu0 \(4000 us\), busy12/vcpu0 \(12000 us\), "
               r"sleeper/vcpu0 \(1000 us\)\r\n")
     vm.expect(r"guest 'sleeper': starting")
