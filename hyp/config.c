@@ -44,7 +44,7 @@ void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
-    "watchdog", "watchdog-action", "console-rate", NULL,
+    "watchdog", "watchdog-action", "console-rate", "time-slice-us", NULL,
 };
 
 static bool is_known(const char *name)
@@ -212,6 +212,12 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
     else if (wa && strcmp(wa, "restart") != 0)
         cfg_msg(c, true, g->name, "watchdog-action", "\"%s\": use \"restart\" or \"stop\"", wa);
     parse_console_rate(fdt, node, g, c);
+    if (cfg_get_u32(fdt, node, "time-slice-us", &g->slice_us) < 0)
+        cfg_msg(c, true, g->name, "time-slice-us", "must be one 32-bit cell (microseconds)");
+    else if (dt_getprop(fdt, node, "time-slice-us", NULL) &&
+             (g->slice_us < GUEST_SLICE_MIN_US || g->slice_us > GUEST_SLICE_MAX_US))
+        cfg_msg(c, true, g->name, "time-slice-us", "%lu us: give %u to %u",
+                (unsigned long)g->slice_us, GUEST_SLICE_MIN_US, GUEST_SLICE_MAX_US);
     parse_passthrough(fdt, node, g, c);
 }
 
@@ -346,6 +352,10 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
     }
 }
 
+/*
+ * A physical CPU belongs to one vCPU unless every guest on it says it may
+ * share (time-slice-us): sharing is never implied by a typo in "cpus".
+ */
 static void check_cpus(const struct config_host *h, struct system_config *sys,
                        unsigned int gi, struct cfg_ctx *c)
 {
@@ -356,13 +366,23 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
             cfg_msg(c, true, g->name, "cpus", "CPU %u does not exist (the host has %u)", cpu,
                     h->plat->ncpus);
         for (unsigned int k = 0; k < i; k++)
-            if (g->cpus[k] == cpu)
-                cfg_msg(c, true, g->name, "cpus", "CPU %u given twice", cpu);
-        for (unsigned int j = 0; j < gi; j++)
-            for (unsigned int k = 0; k < sys->guests[j].ncpus; k++)
-                if (sys->guests[j].cpus[k] == cpu)
-                    cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest '%s'",
-                            cpu, sys->guests[j].name);
+            if (g->cpus[k] == cpu && !g->slice_us)
+                cfg_msg(c, true, g->name, "cpus", "CPU %u given twice (two vCPUs share it "
+                        "only with time-slice-us)", cpu);
+        for (unsigned int j = 0; j < gi; j++) {
+            const struct guest_config *o = &sys->guests[j];
+            for (unsigned int k = 0; k < o->ncpus; k++) {
+                if (o->cpus[k] != cpu || (g->slice_us && o->slice_us))
+                    continue;
+                if (!g->slice_us)
+                    cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
+                            "'%s' (to share it, give both guests time-slice-us)", cpu, o->name);
+                else
+                    cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
+                            "'%s', which has it alone (no time-slice-us)", cpu, o->name);
+                break;
+            }
+        }
     }
 }
 

@@ -21,6 +21,7 @@
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "timer/hyp_timer.h"
+#include "sched_share.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 
@@ -176,9 +177,9 @@ static void watchdog_arm(void)
             next = d;
     }
     if (next)
-        hyp_timer_set(next, watchdog_check);
+        hyp_timer_set(HYP_TIMER_WATCHDOG, next, watchdog_check);
     else
-        hyp_timer_cancel();
+        hyp_timer_cancel(HYP_TIMER_WATCHDOG);
 }
 
 /* Interrupt context on the boot CPU: flag what expired, act outside it */
@@ -237,7 +238,7 @@ void guests_init(const struct system_config *sys)
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
             vcpu_psci_init(&g->vcpu[v]);
-            pcpus[g->cfg->cpus[v]].vcpu = &g->vcpu[v];
+            sched_assign(&g->vcpu[v]);
         }
     }
     channels_init(sys);
@@ -374,7 +375,9 @@ static void guest_kick_all(struct guest *g, uint32_t req)
 {
     for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
         __atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);
-        if (g->vcpu[i].pcpu != this_cpu()->index)
+        if (g->vcpu[i].share)
+            sched_kick(&g->vcpu[i]);
+        else if (g->vcpu[i].pcpu != this_cpu()->index)
             gic_kick_cpu(g->vcpu[i].pcpu);
     }
 }
@@ -432,7 +435,9 @@ int guest_start(struct guest *g)
     dsb_ish();
     g->state = GUEST_RUNNING;
     dsb_ish();
-    if (v0->pcpu != this_cpu()->index)
+    if (v0->share)
+        sched_kick(v0);
+    else if (v0->pcpu != this_cpu()->index)
         gic_kick_cpu(v0->pcpu);
     return 0;
 }

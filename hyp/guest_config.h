@@ -23,6 +23,9 @@
 #define GUEST_BOOTARGS_MAX 256
 #define GUEST_MAX_PT_REGS  8
 #define GUEST_MAX_PT_IRQS  16
+/* time-slice-us: the bounds of a vCPU's turn on a shared CPU */
+#define GUEST_SLICE_MIN_US 100u
+#define GUEST_SLICE_MAX_US 1000000u
 
 /* the virtual board (brief section 4), mirroring QEMU virt */
 #define VBOARD_RAM_IPA     0x40000000u
@@ -82,6 +85,7 @@ struct guest_config {
     uint32_t watchdog_ms;                   /* 0: no watchdog */
     enum on_crash watchdog_action;          /* restart or stop */
     uint32_t console_rate, console_burst;   /* its console output: chars/s, burst */
+    uint32_t slice_us;                      /* time slice on a shared CPU; 0: CPUs alone */
     unsigned int npt_regs;
     struct plat_range pt_regs[GUEST_MAX_PT_REGS];
     unsigned int npt_irqs;

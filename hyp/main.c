@@ -17,6 +17,7 @@
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "timer/hyp_timer.h"
+#include "sched_share.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "guest.h"
@@ -107,6 +108,7 @@ static void guests_boot(void)
                 c->format == KERNEL_LINUX ? "linux" : "raw", (unsigned long)c->kernel_size,
                 c->autostart ? ", autostart" : "");
     }
+    sched_share_print();
     for (unsigned int i = 0; i < nguests; i++) {
         if (!guests[i].cfg->autostart)
             continue;

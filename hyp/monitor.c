@@ -6,6 +6,7 @@
 #include <arch/boot.h>
 #include <arch/sysregs.h>
 #include "monitor.h"
+#include "sched_share.h"
 #include "channel.h"
 #include "console.h"
 #include "version.h"
@@ -131,7 +132,7 @@ static void cmd_console(int argc, char **argv)
 }
 
 static const char *const trap_names[TRAP_NR] = {
-    "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq",
+    "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq", "vfp",
 };
 
 static void stats_guest(struct guest *g)
@@ -151,6 +152,11 @@ static void stats_guest(struct guest *g)
                 "list register overflows %lu\n", v, (unsigned long)c->vgic.stats.injected,
                 (unsigned long)c->vgic.stats.maintenance, (unsigned long)c->vgic.stats.sgis_sent,
                 (unsigned long)c->vgic.stats.overflow);
+        if (c->share)
+            pr_info("  vcpu%u on shared CPU %u: slice %lu us, ran %llu ms, %lu turns%s\n", v,
+                    c->pcpu, (unsigned long)g->cfg->slice_us,
+                    (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000),
+                    (unsigned long)c->share->switches, c->share->blocked ? ", in WFI" : "");
     }
     channel_print_stats(g);
 }

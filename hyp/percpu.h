@@ -15,7 +15,11 @@ struct pcpu {
     uint32_t start_mode;        /* START_MODE_* as this CPU found itself */
     volatile bool online;
     volatile bool parked;       /* stopped after a fatal HYP exception */
-    struct vcpu *volatile vcpu; /* the vCPU pinned here, if any */
+    struct vcpu *volatile vcpu; /* the vCPU pinned here (shared: the current one) */
+    bool shared;                /* more than one vCPU: hyp/sched_share.c */
+    struct vcpu *rr;            /* shared: whose turn it is (round robin) */
+    struct vcpu *vfp_owner;     /* shared: whose registers the VFP holds */
+    uint32_t switches;          /* shared: vCPU loads */
     volatile uint32_t attention; /* work for this CPU's loop outside the guest */
     uint64_t idle_ticks;        /* time spent in WFI with nothing to run */
 };

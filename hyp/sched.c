@@ -1,10 +1,13 @@
 /*
- * The per-CPU loop.  Each physical CPU runs the one vCPU pinned to it
- * (exclusive CPUs: no time slicing, no run queue).  The boot CPU also
+ * The per-CPU loop.  Each exclusive physical CPU runs the one vCPU pinned
+ * to it (no time slicing, no run queue); a CPU the configuration shares
+ * between vCPUs runs hyp/sched_share.c's loop instead.  The boot CPU also
  * serves the monitor console and guest restarts, between guest entries.
  */
 #include <arch/sysregs.h>
 #include "sched.h"
+#include "sched_internal.h"
+#include "sched_share.h"
 #include "console.h"
 #include "guest.h"
 #include "monitor.h"
@@ -28,14 +31,7 @@ void sched_console_input(void)
     pcpus[0].attention = 1;     /* the UART interrupt runs on the boot CPU */
 }
 
-static bool vcpu_runnable(struct vcpu *v)
-{
-    return v && v->guest->state == GUEST_RUNNING && v->power == VCPU_ON &&
-           !(v->requests & VCPU_REQ_STOP);
-}
-
-/* Requests another CPU left for this vCPU, taken while it is not loaded. */
-static void vcpu_take_requests(struct vcpu *v)
+void vcpu_take_requests(struct vcpu *v)
 {
     uint32_t req = __atomic_exchange_n(&v->requests, 0, __ATOMIC_SEQ_CST);
     if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
@@ -48,7 +44,7 @@ static void vcpu_take_requests(struct vcpu *v)
     }
 }
 
-static void cpu0_service(void)
+void cpu0_service(void)
 {
     this_cpu()->attention = 0;
     cpu0_work = false;
@@ -56,7 +52,7 @@ static void cpu0_service(void)
     guests_service();
 }
 
-static bool cpu0_busy(void)
+bool cpu0_busy(void)
 {
     return cpu0_work || console_rx_pending();
 }
@@ -83,6 +79,9 @@ void pcpu_loop(void)
     for (;;) {
         if (boot_cpu)
             cpu0_service();
+        /* secondary CPUs get here before the configuration is read */
+        if (c->shared)
+            sched_share_loop(c);
         struct vcpu *v = c->vcpu;
         if (v && v->requests)
             vcpu_take_requests(v);

@@ -12,6 +12,7 @@
 #include "mmio.h"
 #include "percpu.h"
 #include "psci.h"
+#include "sched_share.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp.h"
@@ -62,6 +63,10 @@ void vcpu_wait(struct vcpu *v)
      * take in HYP before looking again (no lost wake-up) */
     if (v->requests || vgic_vcpu_wants_wake(v))
         return;
+    if (v->share) {
+        sched_share_block(v);   /* a shared CPU: another vCPU may run */
+        return;
+    }
     /*
      * QEMU 7.2's GIC does not re-signal a level interrupt whose line is
      * still high when a guest's EOI deactivates it through a hardware-linked
@@ -199,7 +204,10 @@ static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t con
     t->on_r[1] = t->on_r[2] = 0;
     t->power = VCPU_ON_PENDING;
     __atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
-    gic_kick_cpu(t->pcpu);
+    if (t->share)
+        sched_kick(t);      /* it may share this very CPU */
+    else
+        gic_kick_cpu(t->pcpu);
 }
 
 static void env_power_off_self(void *ctx)
@@ -439,6 +447,11 @@ void trap_undef(struct vcpu *v, uint32_t hsr)
 
 static void trap_hcptr(struct vcpu *v, uint32_t hsr)
 {
+    /* on a shared CPU: the vCPU's first VFP/NEON use in its turn */
+    if (v->share && vfp_trap(v)) {
+        v->traps[TRAP_VFP]++;
+        return;
+    }
     /* trace registers (HCPTR.TTA): not implemented for guests */
     v->traps[TRAP_CP14]++;
     vcpu_inject_undef(v);

@@ -9,6 +9,7 @@
 #include "guest.h"
 #include "mmio.h"
 #include "insn.h"
+#include "sched_share.h"
 #include "vgic/vgic_hw.h"
 
 /*
@@ -33,8 +34,6 @@
 /* HSTR.T15: CP15 c15 (implementation defined, e.g. CBAR, which would leak
  * the host's physical GIC address) traps (B4.1.74) */
 #define GUEST_HSTR (1u << 15)
-/* HCPTR: trace registers trap (TTA); VFP/NEON stay the guest's own; RES1 bits */
-#define GUEST_HCPTR ((1u << 20) | 0x33ffu)
 /* HDCR: debug (TDRA, TDOSA, TDA) and performance monitor (TPM, TPMCR)
  * accesses trap and are emulated as absent (B4.1.64) */
 #define GUEST_HDCR_TRAPS ((1u << 11) | (1u << 10) | (1u << 9) | (1u << 6) | (1u << 5))
@@ -56,6 +55,8 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
     v->last_fault_pc = 0xffffffffu;
     v->last_fault_far = 0;
     v->fault_repeats = 0;
+    if (v->share)
+        sched_share_reset(v);
 }
 
 void vcpu_load(struct vcpu *v)
@@ -64,7 +65,7 @@ void vcpu_load(struct vcpu *v)
     sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
     sysreg_write_hcr(GUEST_HCR);
     sysreg_write_hstr(GUEST_HSTR);
-    sysreg_write_hcptr(GUEST_HCPTR);
+    sysreg_write_hcptr(VCPU_HCPTR);
     sysreg_write_hdcr(GUEST_HDCR_TRAPS | ((sysreg_read_pmcr() >> 11) & 0x1f));
     sysreg_write_vpidr(sysreg_read_midr());
     sysreg_write_vmpidr(v->vmpidr);

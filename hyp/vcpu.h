@@ -55,10 +55,11 @@ enum vcpu_power { VCPU_OFF, VCPU_ON_PENDING, VCPU_ON };
 /* trap causes counted per vCPU (for `stats`) */
 enum trap_cause {
     TRAP_WFI, TRAP_CP15, TRAP_CP14, TRAP_HVC, TRAP_SMC, TRAP_DABT_MMIO, TRAP_DABT_FAULT,
-    TRAP_PABT, TRAP_UNKNOWN, TRAP_IRQ, TRAP_NR
+    TRAP_PABT, TRAP_UNKNOWN, TRAP_IRQ, TRAP_VFP, TRAP_NR
 };
 
 struct guest;
+struct vcpu_share;
 
 struct vcpu {
     struct vcpu_regs regs;
@@ -78,10 +79,17 @@ struct vcpu {
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];
     struct ratelimit abort_log;     /* its abort reports on the console */
+    struct vcpu_share *share;       /* on a shared CPU only (hyp/sched_share.c) */
 };
 
 #define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */
 #define VCPU_REQ_STOP      (1u << 1)   /* leave the physical CPU at once */
+
+/* HCPTR for every guest (B4.1.74): trace registers trap (TTA); RES1 bits.
+ * VFP/NEON (TCP10, TCP11) trap only on a shared CPU, for the vCPU whose
+ * registers are not the ones in the VFP (hyp/vfp.c) */
+#define VCPU_HCPTR       ((1u << 20) | 0x33ffu)
+#define HCPTR_TCP10_11   (3u << 10)
 
 uint32_t guest_enter(struct vcpu_regs *regs);     /* hyp/entry.S */
 

@@ -9,6 +9,8 @@ nanosecond, so every number is an exact, repeatable instruction count:
   partita  build/bench/images/bench.bin: the guest on two vCPUs, -smp 2
   doorbell build/bench/images/doorbell.bin: two guests on one channel, -smp 2,
            the doorbell's latency from the ring to the peer's IRQ vector
+  doorbellshared build/bench/images/doorbellshared.bin: the same two guests
+           sharing CPU 0 (-smp 1): the ring switches to the peer at once
   boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
            only reports its first instruction's CNTPCT; then the monitor's
            `info` gives the footprint
@@ -81,6 +83,8 @@ DESCRIPTIONS = {
     "doorbell_wake": "channel doorbell, peer in WFI: its instructions to its IRQ vector",
     "doorbell_latency_hvc": "channel doorbell end to end: hypercall to the peer's IRQ vector",
     "doorbell_latency_mmio": "channel doorbell end to end: doorbell-page store to the peer's IRQ vector",
+    "doorbell_latency_shared": "channel doorbell, hypercall to the IRQ vector of a peer sleeping on the same (shared) CPU",
+    "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
     "hyp_text": "hypervisor text + rodata (bytes)",
     "hyp_data": "hypervisor data (bytes)",
     "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
@@ -250,6 +254,14 @@ def run_linux():
     return partita, native
 
 
+def run_doorbell_shared():
+    r = qemu_partita("doorbellshared.bin", 1)
+    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
+    if "halted (PSCI SYSTEM_OFF)" not in out:
+        raise BenchError("the shared-CPU doorbell benchmark did not finish:\n" + out[-4000:])
+    return parse_bench(out, "[bench] ")
+
+
 def run_boot():
     r = qemu_partita("boot.bin", 1)
     out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
@@ -334,6 +346,16 @@ def collect():
     native.update(ln)
     times.append("linux %.1f s" % (time.monotonic() - t))
     t = time.monotonic()
+    shared, e = run_doorbell_shared()
+    errors += ["doorbell shared: " + x for x in e]
+    times.append("doorbell shared %.1f s" % (time.monotonic() - t))
+    partita.update(shared)
+    if "doorbell_latency_shared" in shared and "doorbell_latency_hvc" in doorbell:
+        partita["vcpu_switch"] = {
+            "value": shared["doorbell_latency_shared"]["value"] -
+                     doorbell["doorbell_latency_hvc"]["value"],
+            "unit": "insns", "iterations": shared["doorbell_latency_shared"]["iterations"]}
+    t = time.monotonic()
     boot, e, info = run_boot()
     errors += ["boot: " + x for x in e]
     times.append("boot %.1f s" % (time.monotonic() - t))
@@ -366,7 +388,7 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "mmio_gicd_isenabler_write", "mmio_uart_fr_read", "s2_fault_roundtrip",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
-         "doorbell_latency_mmio",
+         "doorbell_latency_mmio", "doorbell_latency_shared", "vcpu_switch",
          "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "boot_first_insn",
          "boot_first_insn_min", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",

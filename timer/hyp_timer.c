@@ -4,17 +4,47 @@
 #include "hyp/percpu.h"
 #include "vgic/gic.h"
 
-static hyp_timer_fn timer_fn[MAX_CPUS];
+/* per CPU, touched only by that CPU with IRQs masked (HYP runs so) */
+struct hyp_timers {
+    uint64_t deadline[HYP_TIMER_SLOTS];     /* 0: slot not armed */
+    hyp_timer_fn fn[HYP_TIMER_SLOTS];
+};
+static struct hyp_timers timers[MAX_CPUS];
+
+/* Put the earliest armed deadline in the comparator, or turn it off */
+static void program(struct hyp_timers *t)
+{
+    uint64_t next = 0;
+    for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++)
+        if (t->deadline[s] && (!next || t->deadline[s] < next))
+            next = t->deadline[s];
+    if (!next) {
+        sysreg_write_cnthp_ctl(0);
+        isb();
+        return;
+    }
+    sysreg_write_cnthp_cval(next);
+    isb();
+    sysreg_write_cnthp_ctl(1);      /* ENABLE, not masked */
+    isb();
+}
 
 static bool hyp_timer_irq(unsigned int irq, void *arg)
 {
+    struct hyp_timers *t = &timers[this_cpu()->index];
     /* CNTHP is level-sensitive: turn it off before anything else */
     sysreg_write_cnthp_ctl(0);
     isb();
-    hyp_timer_fn fn = timer_fn[this_cpu()->index];
-    timer_fn[this_cpu()->index] = 0;
-    if (fn)
-        fn();
+    uint64_t now = sysreg_read_cntpct();
+    for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++) {
+        if (!t->deadline[s] || t->deadline[s] > now)
+            continue;
+        hyp_timer_fn fn = t->fn[s];
+        t->deadline[s] = 0;
+        if (fn)
+            fn();           /* may arm its slot again */
+    }
+    program(t);
     return true;
 }
 
@@ -26,18 +56,19 @@ void hyp_timer_cpu_init(void)
     gic_irq_enable(host.timer.irq_hyp, 0);
 }
 
-void hyp_timer_set(uint64_t deadline, hyp_timer_fn fn)
+void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn)
 {
-    timer_fn[this_cpu()->index] = fn;
-    sysreg_write_cnthp_cval(deadline);
-    isb();
-    sysreg_write_cnthp_ctl(1);      /* ENABLE, not masked */
-    isb();
+    struct hyp_timers *t = &timers[this_cpu()->index];
+    t->fn[slot] = fn;
+    t->deadline[slot] = deadline ? deadline : 1;
+    program(t);
 }
 
-void hyp_timer_cancel(void)
+void hyp_timer_cancel(enum hyp_timer_slot slot)
 {
-    sysreg_write_cnthp_ctl(0);
-    isb();
-    timer_fn[this_cpu()->index] = 0;
+    struct hyp_timers *t = &timers[this_cpu()->index];
+    if (!t->deadline[slot])
+        return;
+    t->deadline[slot] = 0;
+    program(t);
 }

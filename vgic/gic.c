@@ -138,6 +138,16 @@ void gic_irq_deactivate(unsigned int irq)
     d_wr(GICD_ICACTIVER + (irq / 32) * 4, 1u << (irq % 32));
 }
 
+bool gic_irq_active(unsigned int irq)
+{
+    return (d_rd(GICD_ISACTIVER + (irq / 32) * 4) >> (irq % 32)) & 1;
+}
+
+void gic_irq_activate(unsigned int irq)
+{
+    d_wr(GICD_ISACTIVER + (irq / 32) * 4, 1u << (irq % 32));
+}
+
 void gic_irq_disable(unsigned int irq)
 {
     d_wr(GICD_ICENABLER + (irq / 32) * 4, 1u << (irq % 32));

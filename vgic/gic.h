@@ -58,6 +58,10 @@ void gic_irq_set_target(unsigned int irq, unsigned int pcpu);
 void gic_irq_set_priority(unsigned int irq, uint8_t prio);
 /* deactivate a forwarded interrupt the guest will never EOI (reset, stop) */
 void gic_irq_deactivate(unsigned int irq);
+/* a forwarded PPI's active state, switched with the vCPU it belongs to
+ * on a shared CPU (this CPU's banked copy) */
+bool gic_irq_active(unsigned int irq);
+void gic_irq_activate(unsigned int irq);
 /* the hypervisor control interface (GICH), mapped by gic_init */
 extern volatile uint8_t *gic_gich_va;
 static inline volatile uint8_t *gic_gich(void) { return gic_gich_va; }

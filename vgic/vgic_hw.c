@@ -13,6 +13,7 @@
 #include "hyp/guest.h"
 #include "hyp/hyp.h"
 #include "hyp/percpu.h"
+#include "hyp/sched_share.h"
 
 /* the list register count, read once (it is per CPU interface; GIC-400
  * gives every interface the same) */
@@ -104,7 +105,12 @@ static bool passthrough_irq(unsigned int irq, void *arg)
 static void env_kick(void *ctx, unsigned int vcpu)
 {
     struct guest *g = ctx;
-    unsigned int pcpu = g->vcpu[vcpu].pcpu;
+    struct vcpu *v = &g->vcpu[vcpu];
+    if (v->share) {
+        sched_kick(v);      /* a shared CPU: it may have to switch to v */
+        return;
+    }
+    unsigned int pcpu = v->pcpu;
     if (pcpu != this_cpu()->index)
         gic_kick_cpu(pcpu);
 }

@@ -21,6 +21,8 @@ void vgic_restore(const struct vgic_cpu *c);
 static inline bool vgic_needs_flush(const struct vgic_cpu *c) { return c->queued; }
 void vgic_vcpu_flush(struct vcpu *v);
 bool vgic_vcpu_wants_wake(struct vcpu *v);
+/* the same for a vCPU that is away from its CPU: from its saved GICH state */
+bool vgic_saved_wants_wake(struct vgic *d, unsigned int vcpu);
 /* MMIO handler for the guest's distributor at VBOARD_GICD_IPA */
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset);
 

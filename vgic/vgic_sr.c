@@ -6,6 +6,7 @@
 #include <arch/sysregs.h>
 #include "vgic_hw.h"
 #include "gic.h"
+#include "vgic_lr.h"
 
 static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gich() + off); }
 static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
@@ -36,4 +37,21 @@ void vgic_restore(const struct vgic_cpu *c)
     h_wr(GICH_APR, c->apr);
     h_wr(GICH_VMCR, c->vmcr);
     h_wr(GICH_HCR, (c->hcr & GICH_HCR_UIE) | GICH_HCR_EN);
+}
+
+/* The saved list registers and VMCR as list-register ops (read only) */
+static uint32_t saved_read_lr(void *ctx, unsigned int i)
+{
+    return ((const struct vgic_cpu *)ctx)->lrs[i];
+}
+static uint32_t saved_vmcr(void *ctx)
+{
+    return ((const struct vgic_cpu *)ctx)->vmcr;
+}
+
+bool vgic_saved_wants_wake(struct vgic *d, unsigned int vcpu)
+{
+    const struct vgic_lr_ops ops = { .read_lr = saved_read_lr, .vmcr = saved_vmcr,
+                                     .ctx = d->cpu[vcpu] };
+    return vgic_has_pending_with(d, vcpu, &ops);
 }

@@ -98,6 +98,14 @@ static void check_accepted(const struct config_host *h, const uint8_t *blob, siz
         CHECK(g->ncpus >= 1 && g->ncpus <= GUEST_MAX_VCPUS);
         for (unsigned int k = 0; k < g->ncpus; k++)
             CHECK(!h->plat || g->cpus[k] < h->plat->ncpus);
+        CHECK(!g->slice_us || (g->slice_us >= GUEST_SLICE_MIN_US &&
+                               g->slice_us <= GUEST_SLICE_MAX_US));
+        /* a CPU with two vCPUs: every guest on it takes turns (time-slice-us) */
+        for (unsigned int j = 0; j <= i; j++)
+            for (unsigned int k = 0; k < g->ncpus; k++)
+                for (unsigned int l = 0; l < sys.guests[j].ncpus; l++)
+                    if ((j != i || l != k) && sys.guests[j].cpus[l] == g->cpus[k])
+                        CHECK(g->slice_us && sys.guests[j].slice_us);
         CHECK(g->mem_size >= 0x10000 && !(g->mem_base & 0xfff) && !(g->mem_size & 0xfff));
         CHECK(g->mem_base + g->mem_size > g->mem_base);
         CHECK(g->mem_base >= h->hyp_end || g->mem_base + g->mem_size <= h->hyp_start);

@@ -550,6 +550,65 @@ static void test_cpu_in_two_guests(void **state)
     EXPECT(load_free(b), { "bare0", "cpus", "CPU 2 is already given to guest 'linux0'" });
 }
 
+/* ---- shared CPUs (time-slice-us) ---- */
+
+/* Both guests on CPU 2 say they share: accepted, slices kept */
+static void test_cpu_shared_with_slices(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 2);
+    set_cells(b, "bare0", "time-slice-us", 1, 2000);
+    set_cells(b, "linux0", "time-slice-us", 1, 6000);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.guests[0].slice_us, 6000);
+    assert_int_equal(sys.guests[2].slice_us, 2000);
+    assert_int_equal(sys.guests[1].slice_us, 0);    /* rtos0: its CPU alone */
+}
+
+/* Only one side says so: refused, naming the guest that did not */
+static void test_cpu_shared_one_side_only(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 2);
+    set_cells(b, "bare0", "time-slice-us", 1, 2000);
+    EXPECT(load_free(b), { "bare0", "cpus", "CPU 2 is already given to guest 'linux0', "
+                                            "which has it alone (no time-slice-us)" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 2);
+    set_cells(b, "linux0", "time-slice-us", 1, 2000);
+    EXPECT(load_free(b), { "bare0", "cpus", "CPU 2 is already given to guest 'linux0' "
+                                            "(to share it, give both guests time-slice-us)" });
+}
+
+/* More vCPUs than CPUs: a guest with slices may put two vCPUs on one CPU */
+static void test_cpu_twice_with_slice(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "cpus", 3, 1, 2, 1);
+    set_cells(b, "linux0", "time-slice-us", 1, 1000);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.guests[0].ncpus, 3);
+}
+
+static void test_slice_bounds(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "time-slice-us", 1, 99);
+    EXPECT(load_free(b), { "rtos0", "time-slice-us", "99 us: give 100 to 1000000" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "time-slice-us", 1, 1000001);
+    EXPECT(load_free(b), { "rtos0", "time-slice-us", "1000001 us: give 100 to 1000000" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "time-slice-us", 2, 0, 1000);
+    EXPECT(load_free(b), { "rtos0", "time-slice-us", "must be one 32-bit cell" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "time-slice-us", 1, 100);     /* alone on CPU 3: fine */
+    EXPECT_OK(load_free(b));
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "time-slice-us", 1, 1000000);
+    EXPECT_OK(load_free(b));
+}
+
 static void test_cpus_missing(void **state)
 {
     void *b = cfg("config-good");
@@ -1448,6 +1507,10 @@ int main(void)
         cmocka_unit_test(test_cpu_does_not_exist),
         cmocka_unit_test(test_cpu_twice_in_one_guest),
         cmocka_unit_test(test_cpu_in_two_guests),
+        cmocka_unit_test(test_cpu_shared_with_slices),
+        cmocka_unit_test(test_cpu_shared_one_side_only),
+        cmocka_unit_test(test_cpu_twice_with_slice),
+        cmocka_unit_test(test_slice_bounds),
         cmocka_unit_test(test_cpus_missing),
         cmocka_unit_test(test_too_many_vcpus),
         cmocka_unit_test(test_irq_sgi_ppi_reserved),
