@@ -63,7 +63,7 @@ int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
         return 0;
     if (len != 4)
         return -1;
-    *out = fdt32_to_cpu(*v);
+    *out = fdt32_ld(v);
     return 1;
 }
 
@@ -96,7 +96,7 @@ static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
                     break;
                 }
                 g->pt_regs[g->npt_regs++] = (struct plat_range){
-                    fdt32_to_cpu(reg[2 * i]), fdt32_to_cpu(reg[2 * i + 1]) };
+                    fdt32_ld(&reg[2 * i]), fdt32_ld(&reg[2 * i + 1]) };
             }
         }
         const fdt32_t *irq = fdt_getprop(fdt, dev, "interrupts", &len);
@@ -105,7 +105,7 @@ static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
                 cfg_msg(c, true, g->name, "passthrough interrupts", "%s: too many", dn);
                 break;
             }
-            g->pt_irqs[g->npt_irqs++] = fdt32_to_cpu(irq[i]);
+            g->pt_irqs[g->npt_irqs++] = fdt32_ld(&irq[i]);
         }
     }
 }
@@ -136,17 +136,17 @@ static void parse_guest(const void *fdt, int node, struct guest_config *g, struc
         cfg_msg(c, true, g->name, "cpus", "%d CPUs, at most %d", len / 4, GUEST_MAX_VCPUS);
     else
         for (g->ncpus = 0; g->ncpus < (unsigned int)len / 4; g->ncpus++)
-            g->cpus[g->ncpus] = fdt32_to_cpu(cpus[g->ncpus]);
+            g->cpus[g->ncpus] = fdt32_ld(&cpus[g->ncpus]);
 
     const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);
     if (!mem || (len != 8 && len != 16)) {
         cfg_msg(c, true, g->name, "memory", "missing: give <base size> (physical)");
     } else if (len == 8) {
-        g->mem_base = fdt32_to_cpu(mem[0]);
-        g->mem_size = fdt32_to_cpu(mem[1]);
+        g->mem_base = fdt32_ld(&mem[0]);
+        g->mem_size = fdt32_ld(&mem[1]);
     } else {
-        g->mem_base = ((uint64_t)fdt32_to_cpu(mem[0]) << 32) | fdt32_to_cpu(mem[1]);
-        g->mem_size = ((uint64_t)fdt32_to_cpu(mem[2]) << 32) | fdt32_to_cpu(mem[3]);
+        g->mem_base = ((uint64_t)fdt32_ld(&mem[0]) << 32) | fdt32_ld(&mem[1]);
+        g->mem_size = ((uint64_t)fdt32_ld(&mem[2]) << 32) | fdt32_ld(&mem[3]);
     }
     if (mem && (len == 8 || len == 16) && !g->mem_size)
         cfg_msg(c, true, g->name, "memory", "size is 0");
@@ -236,9 +236,9 @@ static void parse_console_rate(const void *fdt, int node, struct guest_config *g
                 "must be <characters-per-second> or <characters-per-second burst>");
         return;
     }
-    g->console_rate = fdt32_to_cpu(v[0]);
+    g->console_rate = fdt32_ld(&v[0]);
     if (len == 8)
-        g->console_burst = fdt32_to_cpu(v[1]);
+        g->console_burst = fdt32_ld(&v[1]);
     if (g->console_rate < CONSOLE_RATE_MIN || g->console_rate > CONSOLE_RATE_MAX)
         cfg_msg(c, true, g->name, "console-rate", "%lu characters a second: use %u to %u",
                 (unsigned long)g->console_rate, CONSOLE_RATE_MIN, CONSOLE_RATE_MAX);

@@ -146,11 +146,11 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
         cfg_report(c, true, "channel", ch->name, "memory", "missing: give <base size> (physical)");
         ch->parse_error = true;
     } else if (len == 8) {
-        ch->base = fdt32_to_cpu(mem[0]);
-        ch->size = fdt32_to_cpu(mem[1]);
+        ch->base = fdt32_ld(&mem[0]);
+        ch->size = fdt32_ld(&mem[1]);
     } else {
-        ch->base = ((uint64_t)fdt32_to_cpu(mem[0]) << 32) | fdt32_to_cpu(mem[1]);
-        ch->size = ((uint64_t)fdt32_to_cpu(mem[2]) << 32) | fdt32_to_cpu(mem[3]);
+        ch->base = ((uint64_t)fdt32_ld(&mem[0]) << 32) | fdt32_ld(&mem[1]);
+        ch->size = ((uint64_t)fdt32_ld(&mem[2]) << 32) | fdt32_ld(&mem[3]);
     }
     /* a guest maps the memory and its doorbell page inside 4 GiB */
     if (ch->size > 0x80000000ull) {

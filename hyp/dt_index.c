@@ -64,9 +64,9 @@ static int key_of(const void *fdt, int nameoff)
 }
 
 /* a property value usable as a string (list): non-empty, NUL-terminated */
-static const char *str_value(const struct fdt_property *p, int len)
+static const char *str_value(const char *data, int len)
 {
-    return len > 0 && p->data[len - 1] == '\0' ? p->data : NULL;
+    return len > 0 && data[len - 1] == '\0' ? data : NULL;
 }
 
 int dt_index_build(const void *fdt)
@@ -131,30 +131,33 @@ int dt_index_build(const void *fdt)
         case FDT_PROP: {
             if (depth < 0)
                 return -FDT_ERR_BADSTRUCTURE;
-            /* fdt_next_tag checked the header and the data are in bounds */
-            const struct fdt_property *p = fdt_offset_ptr(fdt, off, sizeof(*p));
-            int key = key_of(fdt, (int)fdt32_to_cpu(p->nameoff));
+            /* fdt_next_tag checked the header and the data are in bounds;
+             * a blob need not be 4-byte aligned in memory, so the header's
+             * words are read with fdt32_ld (bytewise), not as a struct */
+            const char *hdr = fdt_offset_ptr(fdt, off, sizeof(struct fdt_property));
+            const char *data = hdr + sizeof(struct fdt_property);
+            int key = key_of(fdt, (int)fdt32_ld((const fdt32_t *)(hdr + 8)));
             if (key < 0)
                 return key;
-            int len = (int)fdt32_to_cpu(p->len);
+            int len = (int)fdt32_ld((const fdt32_t *)(hdr + 4));
             struct dt_node *d = fits ? &ix.node[stack[depth]] : NULL;
             /* the first of a name counts, as for fdt_getprop */
             if (!d || key == KEY_OTHER || (d->seen & (1u << key)))
                 break;
             d->seen |= (unsigned char)(1u << key);
             if (key == KEY_COMPATIBLE) {
-                d->compat = str_value(p, len);
+                d->compat = str_value(data, len);
                 d->compat_len = len;
             } else if (key == KEY_DEVICE_TYPE) {
-                d->type = str_value(p, len);
+                d->type = str_value(data, len);
             } else if (key == KEY_PHANDLE || key == KEY_LINUX_PHANDLE) {
                 /* as fdt_get_phandle: "phandle" first, else "linux,phandle" */
                 if (len == 4 && (key == KEY_PHANDLE || !(d->seen & (1u << KEY_PHANDLE)) ||
                                  !d->phandle))
-                    d->phandle = fdt32_to_cpu(*(const fdt32_t *)p->data);
+                    d->phandle = fdt32_ld((const fdt32_t *)data);
             } else if (key == KEY_ADDRESS_CELLS || key == KEY_SIZE_CELLS) {
                 /* FDT_MAX_NCELLS is 4; anything else reads as invalid */
-                uint32_t v = len == 4 ? fdt32_to_cpu(*(const fdt32_t *)p->data) : 99;
+                uint32_t v = len == 4 ? fdt32_ld((const fdt32_t *)data) : 99;
                 signed char c = (signed char)(v <= 4 ? v : 99);
                 if (key == KEY_ADDRESS_CELLS)
                     d->address_cells = c;

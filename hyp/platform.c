@@ -14,7 +14,7 @@ static uint64_t fdt_cells(const fdt32_t *c, int n)
 {
     uint64_t v = 0;
     for (int i = 0; i < n; i++)
-        v = (v << 32) | fdt32_to_cpu(c[i]);
+        v = (v << 32) | fdt32_ld(&c[i]);
     return v;
 }
 
@@ -24,7 +24,7 @@ static int cells_of(const void *fdt, int node, const char *name, int dflt)
     const fdt32_t *v = dt_getprop(fdt, node, name, &len);
     if (!v || len != 4)
         return dflt;
-    return (int)fdt32_to_cpu(*v);
+    return (int)fdt32_ld(v);
 }
 
 /* Tree depth the probe follows (QEMU's and boards' DTs: < 8) */
@@ -158,7 +158,7 @@ static int irq_parent(const void *fdt, int node)
         int len;
         const fdt32_t *ph = dt_getprop(fdt, node, "interrupt-parent", &len);
         if (ph && len == 4)
-            node = dt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ph));
+            node = dt_node_offset_by_phandle(fdt, fdt32_ld(ph));
         else
             node = dt_parent(fdt, node);
         if (node >= 0 && dt_getprop(fdt, node, "#interrupt-cells", NULL))
@@ -198,7 +198,7 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
             int len, dac = cells_of(fdt, dev_parent, "#address-cells", 2);
             const fdt32_t *reg = dt_getprop(fdt, dev, "reg", &len);
             for (int i = 0; reg && dac >= 1 && dac <= 2 && len >= 4 * dac && i < dac; i++)
-                uaddr[i] = fdt32_to_cpu(reg[i]);
+                uaddr[i] = fdt32_ld(&reg[i]);
             have_addr = true;
         }
         int ac = cells_of(fdt, ipar, "#address-cells", 2);
@@ -210,14 +210,14 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
         const fdt32_t *m = dt_getprop(fdt, ipar, "interrupt-map-mask", &mlen);
         for (int i = 0; i < w; i++) {
             match[i] = i < ac ? uaddr[i] : spec[i - ac];
-            mask[i] = m && mlen >= 4 * w ? fdt32_to_cpu(m[i]) : 0xffffffffu;
+            mask[i] = m && mlen >= 4 * w ? fdt32_ld(&m[i]) : 0xffffffffu;
         }
         int cells = maplen / 4, i = 0, next = -1;
         while (i + w + 1 <= cells) {
             bool hit = true;
             for (int k = 0; k < w; k++)
-                hit = hit && ((fdt32_to_cpu(map[i + k]) ^ match[k]) & mask[k]) == 0;
-            int par = dt_node_offset_by_phandle(fdt, fdt32_to_cpu(map[i + w]));
+                hit = hit && ((fdt32_ld(&map[i + k]) ^ match[k]) & mask[k]) == 0;
+            int par = dt_node_offset_by_phandle(fdt, fdt32_ld(&map[i + w]));
             if (par < 0)
                 return -1;
             int pac = cells_of(fdt, par, "#address-cells", 0);
@@ -226,9 +226,9 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
                 return -1;
             if (hit) {
                 for (int k = 0; k < pac; k++)
-                    uaddr[k] = fdt32_to_cpu(map[i + w + 1 + k]);
+                    uaddr[k] = fdt32_ld(&map[i + w + 1 + k]);
                 for (int k = 0; k < pic; k++)
-                    spec[k] = fdt32_to_cpu(map[i + w + 1 + pac + k]);
+                    spec[k] = fdt32_ld(&map[i + w + 1 + pac + k]);
                 *n = pic;
                 next = par;
                 break;
@@ -281,7 +281,7 @@ static int irq_source_init(const void *fdt, int node, struct irq_source *src)
             ph = NULL;
     }
     if (p < 0 && ph) {
-        p = dt_node_offset_by_phandle(fdt, fdt32_to_cpu(*ph));
+        p = dt_node_offset_by_phandle(fdt, fdt32_ld(ph));
         if (p >= 0 && !dt_getprop(fdt, p, "#interrupt-cells", NULL))
             p = irq_parent(fdt, p);
     }
@@ -304,7 +304,7 @@ static int irq_source_get(const void *fdt, const struct irq_source *src, int ind
         return -1;
     uint32_t spec[IRQ_MAX_CELLS];
     for (int i = 0; i < n; i++)
-        spec[i] = fdt32_to_cpu(src->prop[index * n + i]);
+        spec[i] = fdt32_ld(&src->prop[index * n + i]);
     int ctl = src->gic ? src->ipar : irq_route(fdt, src->ipar, src->node, src->parent, spec, &n);
     if (!src->gic && (ctl < 0 || n != 3 || !is_gic(fdt, ctl)))
         return -1;      /* not a GIC interrupt (a GPIO line, a combiner...) */
@@ -399,7 +399,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
         if (!reg || len < 4)
             ERR("%s: CPU node without reg", fdt_get_name(fdt, node, NULL));
         struct plat_cpu *c = &p->cpus[p->ncpus++];
-        c->mpidr = fdt32_to_cpu(reg[len / 4 - 1]) & 0x00ffffff;
+        c->mpidr = fdt32_ld(&reg[len / 4 - 1]) & 0x00ffffff;
         const char *m = dt_getprop(fdt, node, "enable-method", NULL);
         copy_str(c->enable_method, sizeof(c->enable_method), m);
         if (m && strcmp(m, "psci") == 0) {
@@ -585,7 +585,7 @@ static void probe_psci(const void *fdt, struct platform *p)
         int len;
         const fdt32_t *id = dt_getprop(fdt, node, "cpu_on", &len);
         if (id && len == 4)
-            p->psci.fn_cpu_on = fdt32_to_cpu(*id);
+            p->psci.fn_cpu_on = fdt32_ld(id);
         else
             p->psci.conduit = PSCI_CONDUIT_NONE;
     }
