@@ -46,8 +46,9 @@ ICOUNT = ["-icount", "shift=0,sleep=off"]
 # The native Linux boot sees QEMU's whole virt board, and some device model
 # there is timed by the host: between runs it moves by a few thousand
 # instructions in 3.6 billion (Partita's own runs are exact).  Its numbers
-# must agree to this fraction instead of exactly.
-NEAR_METRICS = {"linux_boot": 1e-4, "linux_boot_ratio": 1e-4}
+# must agree to this fraction instead of exactly (0.1%: the ratio is
+# printed to four places, and a change of 1e-5 can move the last one).
+NEAR_METRICS = {"linux_boot": 1e-3, "linux_boot_ratio": 1e-3}
 
 # metrics also measured natively, where the ratio is worth a metric of its own
 RATIO_METRICS = ("cpu_int", "cpu_mem", "linux_boot")
