@@ -213,20 +213,21 @@ def qemu_partita(image, smp):
     return Run("partita " + image, argv)
 
 
-def run_partita():
-    r = qemu_partita("bench.bin", 2)
-    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest 'bench'.*crash")
+def run_bench_guest(image, smp, what):
+    """A configuration whose 'bench' guest prints BENCH lines and powers off"""
+    r = qemu_partita(image, smp)
+    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
     if "halted (PSCI SYSTEM_OFF)" not in out:
-        raise BenchError("the benchmark guest did not finish:\n" + out[-4000:])
+        raise BenchError("the %s did not finish:\n%s" % (what, out[-4000:]))
     return parse_bench(out, "[bench] ")
+
+
+def run_partita():
+    return run_bench_guest("bench.bin", 2, "benchmark guest")
 
 
 def run_doorbell():
-    r = qemu_partita("doorbell.bin", 2)
-    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
-    if "halted (PSCI SYSTEM_OFF)" not in out:
-        raise BenchError("the doorbell benchmark did not finish:\n" + out[-4000:])
-    return parse_bench(out, "[bench] ")
+    return run_bench_guest("doorbell.bin", 2, "doorbell benchmark")
 
 
 LINUX_CMDLINE = "console=ttyAMA0 quiet"     # as tests/bench/configs/linux.dts
@@ -256,11 +257,7 @@ def run_linux():
 
 
 def run_doorbell_shared():
-    r = qemu_partita("doorbellshared.bin", 1)
-    out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
-    if "halted (PSCI SYSTEM_OFF)" not in out:
-        raise BenchError("the shared-CPU doorbell benchmark did not finish:\n" + out[-4000:])
-    return parse_bench(out, "[bench] ")
+    return run_bench_guest("doorbellshared.bin", 1, "shared-CPU doorbell benchmark")
 
 
 def run_boot():

@@ -226,6 +226,19 @@ static inline uint64_t cntvct(void)
     __asm__ volatile("mrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi));
     return ((uint64_t)hi << 32) | lo;
 }
+/* The virtual timer: fire at CNTVCT == at (CNTV_CVAL, then CNTV_CTL.ENABLE),
+ * or off */
+static inline void vtimer_arm(uint64_t at)
+{
+    __asm__ volatile("mcrr p15, 3, %0, %1, c14" : : "r"((uint32_t)at), "r"((uint32_t)(at >> 32)));
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(1u));
+    isb();
+}
+static inline void vtimer_off(void)
+{
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(0u));
+    isb();
+}
 static inline uint32_t cntfrq(void)
 {
     uint32_t v;

@@ -23,8 +23,7 @@
 static void vtimer_in_us(uint32_t us)
 {
     uint64_t at = cntvct() + (uint64_t)cntfrq() * us / 1000000;
-    __asm__ volatile("mcrr p15, 3, %0, %1, c14" : : "r"((uint32_t)at), "r"((uint32_t)(at >> 32)));
-    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1\n isb" : : "r"(1u));
+    vtimer_arm(at);
 }
 
 /* wait (polling, IRQs masked) for interrupt id; end it unless keep */

@@ -18,13 +18,6 @@ static uint64_t deadline;
 static uint32_t period;
 static volatile uint64_t worst, sum_late;
 
-static void arm_timer(uint64_t at)
-{
-    __asm__ volatile("mcrr p15, 3, %0, %1, c14" : : "r"((uint32_t)at), "r"((uint32_t)(at >> 32)));
-    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(1u));
-    isb();
-}
-
 void guest_irq_handler(uint32_t *frame)
 {
     uint32_t iar = mmio_read32(GICC_IAR);
@@ -35,7 +28,7 @@ void guest_irq_handler(uint32_t *frame)
         sum_late += late;
         ticks++;
         deadline += period;
-        arm_timer(deadline);
+        vtimer_arm(deadline);
     }
     if ((iar & 0x3ff) < 1020)
         mmio_write32(GICC_EOIR, iar);
@@ -50,7 +43,7 @@ void guest_main(uint32_t dtb)
     mmio_write32(GICC_PMR, 0xf0);
     mmio_write32(GICC_CTLR, 1);
     deadline = cntvct() + period;
-    arm_timer(deadline);
+    vtimer_arm(deadline);
     __asm__ volatile("cpsie i");
     uint32_t next = HZ;
     for (;;) {

@@ -95,13 +95,6 @@ static volatile uint64_t deadline;
 static volatile uint32_t wakes;
 static uint64_t late_max, late_sum;
 
-static void arm_timer(uint64_t at)
-{
-    __asm__ volatile("mcrr p15, 3, %0, %1, c14" : : "r"((uint32_t)at), "r"((uint32_t)(at >> 32)));
-    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(1u));
-    isb();
-}
-
 void guest_irq_handler(uint32_t *frame)
 {
     uint32_t iar = mmio_read32(GICC_IAR);
@@ -111,8 +104,7 @@ void guest_irq_handler(uint32_t *frame)
             late_max = late;
         late_sum += late;
         wakes++;
-        __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(0u));   /* off until re-armed */
-        isb();
+        vtimer_off();   /* off until re-armed */
     }
     if ((iar & 0x3ff) < 1020)
         mmio_write32(GICC_EOIR, iar);
@@ -130,7 +122,7 @@ static void sleeper(uint32_t seed)
     for (;;) {
         uint32_t w = wakes;
         deadline = cntvct() + period;
-        arm_timer(deadline);
+        vtimer_arm(deadline);
         /* sleep with interrupts masked: WFI wakes on the pending one */
         while (wakes == w) {
             __asm__ volatile("wfi");

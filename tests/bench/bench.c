@@ -50,7 +50,7 @@
 #define UNKNOWN_HVC     0x8600fe00u     /* in Partita's range, not a call */
 
 /* instructions of the IRQ entry before its counter read (bench_asm.S) */
-#define IRQ_STUB_INSNS  6
+#define IRQ_ENTRY_INSNS  6
 /* an anchor sleeps this many ticks (must outlast the WFI trap path) */
 #define ANCHOR_TICKS    64
 
@@ -340,10 +340,10 @@ static void bench_vtimer(const char *name, bool sleep)
     irq_sled_target = (uint32_t)irq_sled_end;
     /* A counter read returns the instructions executed, itself included,
      * over 16: sum / blocks counts from the deadline through the vector's
-     * read, IRQ_STUB_INSNS + 1 instructions into it.  What is left is the
+     * read, IRQ_ENTRY_INSNS + 1 instructions into it.  What is left is the
      * instructions between the deadline and the vector (natively 1: QEMU
      * takes the interrupt one instruction after the deadline). */
-    report(name, (int64_t)(sum - blocks * (IRQ_STUB_INSNS + 1)), blocks, "insns",
+    report(name, (int64_t)(sum - blocks * (IRQ_ENTRY_INSNS + 1)), blocks, "insns",
            16 * blocks);
 }
 
@@ -419,12 +419,12 @@ static void bench_ipi(void)
      * send: the SGIR store's round trip (t1 - t0 less the read pair).
      * recv: instructions on the target before its IRQ vector, from the moment
      * it could run: t1 is read, the sender YIELDs (1), the target runs,
-     * enters its vector and reads the counter IRQ_STUB_INSNS + 1 in; the
-     * window t1..stamp spans 1 + recv + IRQ_STUB_INSNS + 1 instructions.
+     * enters its vector and reads the counter IRQ_ENTRY_INSNS + 1 in; the
+     * window t1..stamp spans 1 + recv + IRQ_ENTRY_INSNS + 1 instructions.
      */
     int64_t send = (int64_t)busy_s.send - blocks * pair;
-    int64_t recv = (int64_t)busy_s.recv - blocks * (IRQ_STUB_INSNS + 2);
-    int64_t wake = (int64_t)wfi_s.recv - blocks * (IRQ_STUB_INSNS + 2);
+    int64_t recv = (int64_t)busy_s.recv - blocks * (IRQ_ENTRY_INSNS + 2);
+    int64_t wake = (int64_t)wfi_s.recv - blocks * (IRQ_ENTRY_INSNS + 2);
     int64_t send_w = (int64_t)wfi_s.send - blocks * pair;
     report("ipi_send", send, blocks, "insns", 16 * blocks);
     report("ipi_recv", recv, blocks, "insns", 16 * blocks);
@@ -509,7 +509,7 @@ static void doorbell_measure(struct chan *c, uint32_t how, uint32_t arg, struct 
  * sender YIELDs right after t1, so the peer's instructions follow at once
  * on the one instruction clock.  send: the ring's round trip; wake: the
  * peer's instructions from t1 to its vector (the window t1..stamp spans
- * 1 + wake + IRQ_STUB_INSNS + 1 instructions); latency = send + wake.
+ * 1 + wake + IRQ_ENTRY_INSNS + 1 instructions); latency = send + wake.
  */
 static void bench_doorbell(struct chan *c)
 {
@@ -542,15 +542,15 @@ static void bench_doorbell(struct chan *c)
          * as doorbell_latency_hvc.
          */
         report("doorbell_latency_shared",
-               (int64_t)hvc_s.total - blocks * pair - blocks * (IRQ_STUB_INSNS + 2), blocks,
+               (int64_t)hvc_s.total - blocks * pair - blocks * (IRQ_ENTRY_INSNS + 2), blocks,
                "insns", 16 * blocks);
         return;
     }
     doorbell_measure(c, 2, c->db + CHAN_DB_RING, &mmio_s, blocks);
     int64_t send_h = (int64_t)hvc_s.send - blocks * pair;
     int64_t send_m = (int64_t)mmio_s.send - blocks * pair;
-    int64_t wake_h = (int64_t)hvc_s.recv - blocks * (IRQ_STUB_INSNS + 2);
-    int64_t wake_m = (int64_t)mmio_s.recv - blocks * (IRQ_STUB_INSNS + 2);
+    int64_t wake_h = (int64_t)hvc_s.recv - blocks * (IRQ_ENTRY_INSNS + 2);
+    int64_t wake_m = (int64_t)mmio_s.recv - blocks * (IRQ_ENTRY_INSNS + 2);
     report("doorbell_hvc_send", send_h, blocks, "insns", 16 * blocks);
     report("doorbell_mmio_send", send_m, blocks, "insns", 16 * blocks);
     report("doorbell_wake", wake_h, blocks, "insns", 16 * blocks);

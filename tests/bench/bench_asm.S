@@ -69,7 +69,7 @@ bv_fiq:
     subs    pc, lr, #4
 
 /*
- * IRQ entry.  The counter is read after exactly IRQ_STUB_INSNS (6)
+ * IRQ entry.  The counter is read after exactly IRQ_ENTRY_INSNS (6)
  * instructions (sub, push, ldr, ldr, bx, isb) plus irq_dither nops; the
  * rest (acknowledge, bookkeeping, EOI) is bench_irq() in C.
  */
