@@ -156,6 +156,24 @@ class Qemu:
         raise Timeout(self.describe("%s: %s waiting for /%s/"
                                     % (self.name, why, rx.pattern)))
 
+    def expect_seen(self, pattern, timeout=10):
+        """Wait for `pattern` anywhere in the output, before or after the last
+        match (for lines of other CPUs that race with the one expected last).
+        Does not move expect()'s position."""
+        rx = re.compile(pattern) if isinstance(pattern, str) else pattern
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                m = rx.search(self._buf)
+                if m:
+                    return m
+                left = deadline - time.monotonic()
+                if self._eof or left <= 0:
+                    break
+                self._cond.wait(min(left, 0.5))
+        raise Timeout(self.describe("%s: /%s/ not seen in %.1f s"
+                                    % (self.name, rx.pattern, timeout)))
+
     def expect_not(self, pattern, within=1.0):
         """Assert that `pattern` does not appear (anywhere) for `within` s."""
         rx = re.compile(pattern) if isinstance(pattern, str) else pattern

@@ -30,7 +30,8 @@ ATTACK_TIMEOUT = 90
 def test_hostile_guest_contained(qemu, image, cpu):
     vm = qemu(kernel=image("hostile"), smp=4, cpu=cpu)
     vm.expect(PROMPT, 30)       # typed input before the monitor runs is lost
-    check(vm, "[hostile] hostile: attacking" in vm.output, "the hostile guest did not start")
+    # the guest's first line can follow the prompt when its vCPU thread is slow
+    vm.expect_seen(r"\[hostile\] hostile: attacking", 30)
     t_attack = time.monotonic()
     hb = Heartbeat(vm)
     # while the attack runs: the monitor answers, rt ticks
