@@ -340,8 +340,9 @@ _start_pa_probe:
 
 /*
  * Zero .bss (includes the early tables; not the stacks or .noinit), MMU
- * off: physical.  Both ends are 32-byte aligned (linker.ld): four double
- * words a round.  No stack yet, so only r0-r3 and r12.
+ * off: physical.  Both ends are 32-byte aligned (linker.ld): 32 bytes a
+ * round.  No stack yet: r0-r6 and r12 are free here (the callers build the
+ * early tables with r4-r6 next).
  */
 clear_bss:
     ldr     r0, =__bss_start
@@ -350,12 +351,12 @@ clear_bss:
     sub     r1, r1, r7
     mov     r2, #0
     mov     r3, #0
+    mov     r4, #0
+    mov     r5, #0
 1:  cmp     r0, r1
     bxhs    lr
-    strd    r2, r3, [r0], #8
-    strd    r2, r3, [r0], #8
-    strd    r2, r3, [r0], #8
-    strd    r2, r3, [r0], #8
+    stmia   r0!, {r2-r5}
+    stmia   r0!, {r2-r5}
     b       1b
 
 /*
@@ -417,28 +418,29 @@ build_early_tables:
     orr     r1, r1, r5
     str     r1, [r0, r3, lsl #3]
     /*
-     * The tables were written with the MMU and D-cache off, straight to
-     * memory.  Invalidate any stale lines left over .bss (the bootloader
-     * cleaned the image it loaded, as the Linux boot protocol wants), so
-     * the walker and the caches see what we wrote (a real
-     * Cortex-A15 can hold such lines; QEMU models no caches and would not
-     * catch a missing invalidate).  The stacks too (the boot CPU's is
-     * written before the MMU is on); not .noinit, which nothing writes
-     * until the caches are on.
+     * .bss (the tables among it) was written with the MMU and D-cache
+     * off, straight to memory, and is read with the caches on.  Invalidate
+     * any stale lines left over it (the bootloader cleaned the image it
+     * loaded, as the Linux boot protocol wants), so the walker and the
+     * caches see what we wrote (a real Cortex-A15 can hold such lines;
+     * QEMU models no caches and would not catch a missing invalidate).
+     * Not the stacks or .noinit: everything read there is first written
+     * with the caches on, and a write hits or allocates the line, stale
+     * or not (what the secure start's C leaves on CPU 0's stack, caches
+     * off, is never read again: the stack is set up anew for HYP).
      */
     ldr     r0, =__bss_start
     sub     r0, r0, r7
     ldr     r1, =__bss_end
     sub     r1, r1, r7
     bl      dcache_inval_range_pa
-    ldr     r0, =__stacks_start
-    sub     r0, r0, r7
-    ldr     r1, =__stacks_end
-    sub     r1, r1, r7
-    bl      dcache_inval_range_pa
     bx      r8
 
-/* Invalidate D-cache lines [r0, r1) to PoC by address (MMU off: physical). */
+/*
+ * Invalidate D-cache lines [r0, r1) to PoC by address (MMU off: physical),
+ * two lines a round: up to one line past r1 may go too, which here is
+ * .noinit that nothing has written yet.
+ */
 dcache_inval_range_pa:
     mrc     CTR(r2)
     ubfx    r2, r2, #16, #4         @ DminLine: log2(words)
@@ -447,6 +449,8 @@ dcache_inval_range_pa:
     sub     r3, r2, #1
     bic     r0, r0, r3
 1:  mcr     DCIMVAC(r0)
+    add     r0, r0, r2
+    mcr     DCIMVAC(r0)
     add     r0, r0, r2
     cmp     r0, r1
     blo     1b

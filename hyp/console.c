@@ -1,6 +1,6 @@
 /*
- * Console output is formatted with newlib's vsnprintf into a buffer on the
- * caller's stack and written under one lock, so lines of different CPUs
+ * Console output is formatted with vsnprintf (hyp/format.c) into a buffer on
+ * the caller's stack and written under one lock, so lines of different CPUs
  * never interleave.  Input arrives by interrupt into a ring buffer.
  */
 #include <stdio.h>

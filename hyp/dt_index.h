@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define DT_INDEX_MAX_NODES 1024
+#define DT_INDEX_MAX_PROPS 4096
 #define DT_INDEX_MAX_DEPTH 32
 
 /*
@@ -48,9 +49,10 @@ int dt_get_path(const void *fdt, int node, char *buf, int buflen);
 int dt_address_cells(const void *fdt, int node);
 int dt_size_cells(const void *fdt, int node);
 /*
- * fdt_getprop, answered from one pass over the node's properties, kept for
- * the node last asked about (libfdt walks them from the first for every
- * name; the probe and the configuration parser ask a node for many).
+ * fdt_getprop: for the indexed tree, from the property lists the index
+ * keeps; for another tree, from one pass over the node's properties, kept
+ * for the nodes last asked about (libfdt walks them from the first for
+ * every name; the probe and the configuration parser ask a node for many).
  * dt_getprop_forget() before reading a new tree where an old one was.
  */
 const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp);

@@ -76,12 +76,21 @@ static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
         if (!l2)
             return -1;
         pte_t *e2 = &l2[(va >> BLOCK_SHIFT) & 511];
+        /* entries are counted in 32 bits and filled with one 64-bit add
+         * each: a whole RAM and the image go through here at boot */
         if (!(va & (BLOCK_SIZE - 1)) && !(pa & (BLOCK_SIZE - 1)) && size >= BLOCK_SIZE &&
             !(*e2 & PTE_VALID)) {
-            do {    /* the blocks of this 1 GiB, while whole and free */
-                *e2++ = pa | attrs | PTE_VALID;
-                va += BLOCK_SIZE; pa += BLOCK_SIZE; size -= BLOCK_SIZE;
-            } while (size >= BLOCK_SIZE && (va & ((1u << 30) - 1)) && !(*e2 & PTE_VALID));
+            /* the blocks of this 1 GiB, while whole and free */
+            uint32_t left = 512 - ((va >> BLOCK_SHIFT) & 511), n = 0;
+            if ((uint64_t)left > (size >> BLOCK_SHIFT))
+                left = (uint32_t)(size >> BLOCK_SHIFT);
+            pte_t v = pa | attrs | PTE_VALID;
+            do {
+                *e2++ = v;
+                v += BLOCK_SIZE;
+            } while (++n < left && !(*e2 & PTE_VALID));
+            va += n << BLOCK_SHIFT; pa += (uint64_t)n << BLOCK_SHIFT;
+            size -= (uint64_t)n << BLOCK_SHIFT;
             if (va == 0)
                 break;  /* wrapped at 4 GiB */
             continue;
@@ -89,10 +98,15 @@ static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
         pte_t *l3 = pt_next(e2);
         if (!l3)
             return -1;
-        do {    /* the pages of this 2 MiB block */
-            l3[(va >> PAGE_SHIFT) & 511] = pa | attrs | PTE_VALID | PTE_TABLE;
-            va += PAGE_SIZE; pa += PAGE_SIZE; size -= PAGE_SIZE;
-        } while (size && (va & (BLOCK_SIZE - 1)));
+        /* the pages of this 2 MiB block */
+        uint32_t first = (va >> PAGE_SHIFT) & 511, n = 512 - first;
+        if ((uint64_t)n > (size >> PAGE_SHIFT))
+            n = (uint32_t)(size >> PAGE_SHIFT);
+        pte_t v = pa | attrs | PTE_VALID | PTE_TABLE, *e3 = &l3[first];
+        for (pte_t *end = e3 + n; e3 < end; e3++, v += PAGE_SIZE)
+            *e3 = v;
+        va += n << PAGE_SHIFT; pa += (uint64_t)n << PAGE_SHIFT;
+        size -= (uint64_t)n << PAGE_SHIFT;
         if (va == 0)
             break;  /* wrapped at 4 GiB */
     }

@@ -68,6 +68,9 @@ def run_traced(image, smp, until, trace):
         sys.exit("profile: QEMU never printed /%s/:\n%s" % (until, out.decode(errors="replace")))
 
 
+OWNER_DETAIL = [None]     # --owner
+
+
 def attribute(trace, hyp, guest, stop_at_guest_entry=False):
     """{(cpu, guest function): [segments, Counter(hyp function -> insns)]}"""
     ha, hn = hyp
@@ -114,10 +117,13 @@ def attribute(trace, hyp, guest, stop_at_guest_entry=False):
                     if entries == 2:
                         break
                 fn = "(before the MMU)" if pc < HYP_BASE else sym(pc)
+                tbs[pc] += 1
                 total[fn] += k
                 if not lib.match(fn):
                     owner = fn
                 by_owner[owner] += k
+                if OWNER_DETAIL[0] == owner:
+                    by_owner[owner + " > " + fn] += k
                 continue
             if pc >= HYP_BASE:
                 tbs[pc] += 1
@@ -148,10 +154,13 @@ def main():
                     help="also list FUNC's translation blocks: start, size, executions")
     ap.add_argument("--seq", type=int, metavar="N",
                     help="also print the TB sequence of exit N of each path")
+    ap.add_argument("--owner", metavar="FUNC",
+                    help="with --boot: split FUNC's count by the routines it calls")
     ap.add_argument("--keep", action="store_true", help="keep the trace file")
     args = ap.parse_args()
     if args.seq:
         SEQ_EXIT[0] = args.seq
+    OWNER_DETAIL[0] = args.owner
     os.chdir(ROOT)
     name = "boot" if args.boot else "bench"
     image_elf = os.path.join(BUILD, "bench/images/%s.elf" % name)
@@ -165,6 +174,11 @@ def main():
     finally:
         if not args.keep:
             os.unlink(trace)
+    if args.tbs:
+        tbs, tbsize, sym, seqs = tbinfo
+        for pc in sorted(tbs):
+            if sym(pc) == args.tbs:
+                print("  tb 0x%08x  %3d insns  x%d" % (pc, tbsize.get(pc, 1), tbs[pc]))
     if args.boot:
         all_ = sum(total.values())
         print("reset to the guest's first instruction: %d instructions" % all_)
@@ -174,11 +188,6 @@ def main():
         for fn, v in by_owner.most_common(args.top):
             print("  %9d %5.1f%%  %s" % (v, 100.0 * v / all_, fn))
         return 0
-    if args.tbs:
-        tbs, tbsize, sym, seqs = tbinfo
-        for pc in sorted(tbs):
-            if sym(pc) == args.tbs:
-                print("  tb 0x%08x  %3d insns  x%d" % (pc, tbsize.get(pc, 1), tbs[pc]))
     for (cpu, gfn), (count, fns) in sorted(paths.items(), key=lambda kv: -sum(kv[1][1].values())):
         if args.paths and gfn not in args.paths:
             continue

@@ -16,3 +16,5 @@ boards-table: $(READINESS) board-dtbs
 	$(Q)$(READINESS) $(BUILD)/dtbs "$$(cat $(BUILD)/dtbs/PACKAGE)" > docs/boards.md
 	@echo "  TABLE   docs/boards.md"
 images: $(READINESS)
+UNIT_SRCS_format := hyp/format.c
+$(BUILD)/unit/test_format: hyp/format.c hyp/format.h

@@ -74,6 +74,35 @@ static void check_nodes(const void *fdt, const char *name)
     assert_true(count > 0);
 }
 
+/* Every property of every node, a name no node has, and the names of the
+ * node's properties asked again: dt_getprop answers as fdt_getprop does */
+static void check_props(const void *fdt, const char *name)
+{
+    int node = -1, depth = 0;
+    while ((node = fdt_next_node(fdt, node, &depth)) >= 0) {
+        int prop, l1, l2;
+        fdt_for_each_property_offset(prop, fdt, node) {
+            const char *pn;
+            if (!fdt_getprop_by_offset(fdt, prop, &pn, &l1) || !pn)
+                continue;
+            const void *a = dt_getprop(fdt, node, pn, &l1);
+            const void *b = fdt_getprop(fdt, node, pn, &l2);
+            if (a != b || l1 != l2)
+                fail_msg("%s: node %d property '%s': %p/%d, libfdt %p/%d",
+                         name, node, pn, a, l1, b, l2);
+        }
+        const char *probes[] = { "no-such-property", "reg", "compatible", "status", "" };
+        for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+            const void *a = dt_getprop(fdt, node, probes[i], &l1);
+            const void *b = fdt_getprop(fdt, node, probes[i], &l2);
+            if (a != b || (b ? l1 != l2 : l1 != -FDT_ERR_NOTFOUND))
+                fail_msg("%s: node %d property '%s': %p/%d, libfdt %p/%d",
+                         name, node, probes[i], a, l1, b, l2);
+        }
+        assert_null(dt_getprop(fdt, node, "no-such-property", NULL));
+    }
+}
+
 /* First and every later match of each compatible string in the tree */
 static void check_compatibles(const void *fdt, const char *name)
 {
@@ -105,6 +134,7 @@ static void test_lookups_match_libfdt(void **state)
         void *fdt = fixture_load(trees[i], 0, NULL);
         assert_int_equal(dt_index_build(fdt), 0);
         check_nodes(fdt, trees[i]);
+        check_props(fdt, trees[i]);
         /* intact trees: every path leads back to its node */
         int node = -1, depth = 0;
         while ((node = fdt_next_node(fdt, node, &depth)) >= 0) {
@@ -124,6 +154,7 @@ static void test_other_tree_falls_back(void **state)
     void *b = fixture_load("vexpress-a15", 0, NULL);
     assert_int_equal(dt_index_build(a), 0);
     check_nodes(b, "vexpress-a15 (not indexed)");
+    check_props(b, "vexpress-a15 (not indexed)");
     check_compatibles(b, "vexpress-a15 (not indexed)");
     free(a);
     free(b);
@@ -163,6 +194,7 @@ static void test_flipped_bytes(void **state)
         if (dt_index_build(buf) == 0) {
             accepted++;
             check_nodes(buf, "flipped");
+            check_props(buf, "flipped");
         } else {
             refused++;
         }
@@ -192,6 +224,7 @@ static void test_unaligned_structure_block(void **state)
     fdt_set_totalsize(buf, (uint32_t)size + 1);
     assert_int_equal(dt_index_build(buf), 0);
     check_nodes(buf, "qemu-virt, structure block unaligned");
+    check_props(buf, "qemu-virt, structure block unaligned");
     check_compatibles(buf, "qemu-virt, structure block unaligned");
     free(buf);
     free(orig);
@@ -222,6 +255,98 @@ static void test_broken_structure_refused(void **state)
     free(buf);
 }
 
+/* The first error of libfdt's own walk over every tag, or 0 */
+static int libfdt_walk_error(const void *fdt)
+{
+    int off = 0, next;
+    for (;;) {
+        uint32_t tag = fdt_next_tag(fdt, off, &next);
+        if (next < 0)
+            return next;
+        if (tag == FDT_END)
+            return 0;
+        off = next;
+    }
+}
+
+/*
+ * The structure block cut at every length short of its own, in a node's
+ * name, a property or between tags: the index refuses each one with the
+ * error libfdt's walk meets first (a name must end within the block, as
+ * fdt_next_tag checks it), and takes the whole block.
+ */
+static void test_every_cut_refused(void **state)
+{
+    size_t size;
+    uint8_t *buf = fixture_load("virt-spin-table", 0, &size);
+    uint32_t full = fdt_size_dt_struct(buf);
+    for (uint32_t cut = 0; cut < full; cut++) {
+        fdt_set_size_dt_struct(buf, cut);
+        int rc = dt_index_build(buf), want = libfdt_walk_error(buf);
+        if (rc >= 0)
+            fail_msg("a structure block cut to %u of %u bytes was taken", cut, full);
+        /* the last 8 bytes are the root's FDT_END_NODE and FDT_END, where
+         * the index's own nesting check speaks first */
+        if (cut < full - 8 && rc != want)
+            fail_msg("cut to %u: error %d, libfdt's walk %d", cut, rc, want);
+    }
+    fdt_set_size_dt_struct(buf, full);
+    assert_int_equal(dt_index_build(buf), 0);
+    free(buf);
+}
+
+/*
+ * Trees dtc would not write: a property after a node's first child (libfdt
+ * does not see it, so neither may the index), and more properties than the
+ * index keeps (the nodes past the limit are answered by libfdt's walk).
+ */
+static void test_odd_property_layouts(void **state)
+{
+    size_t size = 1 << 20;
+    void *fdt = malloc(size);
+    char name[32];
+    assert_int_equal(fdt_create(fdt, (int)size), 0);
+    assert_int_equal(fdt_finish_reservemap(fdt), 0);
+    assert_int_equal(fdt_begin_node(fdt, ""), 0);
+    assert_int_equal(fdt_property_string(fdt, "compatible", "test,root"), 0);
+    assert_int_equal(fdt_begin_node(fdt, "parent"), 0);
+    assert_int_equal(fdt_property_u32(fdt, "before", 1), 0);
+    assert_int_equal(fdt_begin_node(fdt, "child"), 0);
+    assert_int_equal(fdt_property_u32(fdt, "inchild", 2), 0);
+    assert_int_equal(fdt_end_node(fdt), 0);
+    assert_int_equal(fdt_property_u32(fdt, "after", 3), 0);
+    assert_int_equal(fdt_property_string(fdt, "compatible", "test,late"), 0);
+    assert_int_equal(fdt_end_node(fdt), 0);
+    for (int n = 0; n < 3; n++) {
+        snprintf(name, sizeof(name), "many@%d", n);
+        assert_int_equal(fdt_begin_node(fdt, name), 0);
+        for (int i = 0; i < DT_INDEX_MAX_PROPS / 2; i++) {
+            snprintf(name, sizeof(name), "p%d", i % 200);   /* repeats: the first counts */
+            assert_int_equal(fdt_property_u32(fdt, name, (uint32_t)(n * 100000 + i)), 0);
+        }
+        assert_int_equal(fdt_end_node(fdt), 0);
+    }
+    assert_int_equal(fdt_end_node(fdt), 0);
+    assert_int_equal(fdt_finish(fdt), 0);
+
+    assert_int_equal(dt_index_build(fdt), 0);
+    int parent = fdt_path_offset(fdt, "/parent");
+    assert_non_null(dt_getprop(fdt, parent, "before", NULL));
+    assert_null(fdt_getprop(fdt, parent, "after", NULL));
+    assert_null(dt_getprop(fdt, parent, "after", NULL));
+    assert_false(dt_is_compatible(fdt, parent, "test,late"));
+    assert_int_equal(dt_find_compatible(fdt, -1, "test,late"), -FDT_ERR_NOTFOUND);
+    check_nodes(fdt, "odd layouts");
+    check_props(fdt, "odd layouts");
+    int last = fdt_path_offset(fdt, "/many@2");
+    int len;
+    const fdt32_t *v = dt_getprop(fdt, last, "p7", &len);
+    assert_non_null(v);
+    assert_int_equal(len, 4);
+    assert_int_equal(fdt32_to_cpu(*v), 200007);
+    free(fdt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +356,8 @@ int main(void)
         cmocka_unit_test(test_flipped_bytes),
         cmocka_unit_test(test_broken_structure_refused),
         cmocka_unit_test(test_unaligned_structure_block),
+        cmocka_unit_test(test_odd_property_layouts),
+        cmocka_unit_test(test_every_cut_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,299 @@
+/*
+ * vsnprintf and snprintf for the hypervisor, in place of newlib's: the C99
+ * conversions Partita's messages use - d i u o x X c s p %, the flags
+ * - 0 + space #, a width and a precision (either may be *), the lengths
+ * hh h l ll j z t - and nothing else: no floating point, no %n, no locale,
+ * no heap; widths and precisions stop at 4096.  An unknown conversion is
+ * copied out as it stands.
+ *
+ * newlib's took about 1,000 instructions a boot line and linked malloc and
+ * the floating-point conversions into a hypervisor that has no heap; this
+ * one costs a few instructions a character.  tests/unit/test_format.c
+ * checks it against the host C library's snprintf.  The hypervisor links
+ * it under the C names vsnprintf and snprintf.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "format.h"
+
+struct out {
+    char *buf;
+    size_t lim;         /* characters that fit before the terminating NUL */
+    size_t n;           /* characters produced so far, stored or not */
+};
+
+static inline void put(struct out *o, char c)
+{
+    if (o->n < o->lim)
+        o->buf[o->n] = c;
+    o->n++;
+}
+
+static void pad(struct out *o, char c, int count)
+{
+    while (count-- > 0)
+        put(o, c);
+}
+
+enum { F_MINUS = 1, F_ZERO = 2, F_PLUS = 4, F_SPACE = 8, F_HASH = 16, F_UPPER = 32,
+       F_SIGNED = 64, F_PTR = 128 };
+
+struct spec {
+    unsigned int flags;
+    int width;          /* 0: none */
+    int prec;           /* -1: none */
+};
+
+/* The digits of v in base (8, 10, 16), last digit first, into d; returns
+ * how many.  32-bit values divide with UDIV; only wider ones need libgcc. */
+static int digits(char *d, unsigned long long v, unsigned int base, bool upper)
+{
+    const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    int n = 0;
+    while (v > 0xffffffffull) {
+        d[n++] = set[v % base];
+        v /= base;
+    }
+    for (uint32_t w = (uint32_t)v; w; w /= base)
+        d[n++] = set[w % base];
+    return n;
+}
+
+static void integer(struct out *o, const struct spec *s, unsigned long long v, bool neg,
+                    unsigned int base)
+{
+    char d[24];
+    int nd = digits(d, v, base, s->flags & F_UPPER);
+    int prec = s->prec;
+    const char *prefix = "";
+    if (neg)
+        prefix = "-";
+    else if ((s->flags & (F_SIGNED | F_PLUS)) == (F_SIGNED | F_PLUS))
+        prefix = "+";
+    else if ((s->flags & (F_SIGNED | F_SPACE)) == (F_SIGNED | F_SPACE))
+        prefix = " ";
+    else if (base == 16 && (((s->flags & F_HASH) && v) || (s->flags & F_PTR)))
+        prefix = s->flags & F_UPPER ? "0X" : "0x";
+    /* "%#o": the first digit is a 0, raising the precision if need be */
+    if (base == 8 && (s->flags & F_HASH) && prec <= nd)
+        prec = nd + 1;
+    if (prec < 0)
+        prec = 1;       /* the default: one digit, even for 0 */
+    int zeros = prec > nd ? prec - nd : 0;
+    int plen = (int)__builtin_strlen(prefix);
+    int len = plen + zeros + nd;
+    int fill = s->width > len ? s->width - len : 0;
+    /* the 0 flag pads with zeros after the sign, unless - or a precision */
+    if ((s->flags & F_ZERO) && !(s->flags & F_MINUS) && s->prec < 0) {
+        zeros += fill;
+        fill = 0;
+    }
+    if (!(s->flags & F_MINUS))
+        pad(o, ' ', fill);
+    while (*prefix)
+        put(o, *prefix++);
+    pad(o, '0', zeros);
+    while (nd)
+        put(o, d[--nd]);
+    if (s->flags & F_MINUS)
+        pad(o, ' ', fill);
+}
+
+static void string(struct out *o, const struct spec *s, const char *str)
+{
+    if (!str)
+        str = "(null)";
+    int len = 0;
+    while ((s->prec < 0 || len < s->prec) && str[len])
+        len++;
+    int fill = s->width > len ? s->width - len : 0;
+    if (!(s->flags & F_MINUS))
+        pad(o, ' ', fill);
+    for (int i = 0; i < len; i++)
+        put(o, str[i]);
+    if (s->flags & F_MINUS)
+        pad(o, ' ', fill);
+}
+
+/* Widths and precisions are capped: no message is longer, and a bad
+ * format cannot make the hypervisor count to 2^31 */
+#define MAX_WIDTH 4096
+
+/* A decimal number at *f, moved past, at most MAX_WIDTH */
+static int number(const char **f)
+{
+    int v = 0;
+    while (**f >= '0' && **f <= '9') {
+        v = v * 10 + (**f - '0');
+        if (v > MAX_WIDTH)
+            v = MAX_WIDTH;
+        (*f)++;
+    }
+    return v;
+}
+
+int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    struct out o = { buf, size ? size - 1 : 0, 0 };
+    const char *f = fmt;
+    for (;;) {
+        /* literal text up to the next conversion, copied as one run */
+        const char *run = f;
+        char c;
+        while ((c = *f) != '\0' && c != '%')
+            f++;
+        size_t len = (size_t)(f - run);
+        if (o.n < o.lim)
+            memcpy(o.buf + o.n, run, o.lim - o.n < len ? o.lim - o.n : len);
+        o.n += len;
+        if (!c)
+            break;
+        const char *start = f++;
+        struct spec s = { 0, 0, -1 };
+        for (;; f++) {
+            if (*f == '-')
+                s.flags |= F_MINUS;
+            else if (*f == '0')
+                s.flags |= F_ZERO;
+            else if (*f == '+')
+                s.flags |= F_PLUS;
+            else if (*f == ' ')
+                s.flags |= F_SPACE;
+            else if (*f == '#')
+                s.flags |= F_HASH;
+            else
+                break;
+        }
+        if (*f == '*') {
+            f++;
+            s.width = va_arg(ap, int);
+            if (s.width < 0) {      /* a negative width is the - flag */
+                s.flags |= F_MINUS;
+                s.width = s.width == INT32_MIN ? MAX_WIDTH : -s.width;
+            }
+            if (s.width > MAX_WIDTH)
+                s.width = MAX_WIDTH;
+        } else {
+            s.width = number(&f);
+        }
+        if (*f == '.') {
+            f++;
+            if (*f == '*') {
+                f++;
+                s.prec = va_arg(ap, int);
+                if (s.prec < 0)
+                    s.prec = -1;    /* as if none were given */
+                else if (s.prec > MAX_WIDTH)
+                    s.prec = MAX_WIDTH;
+            } else {
+                s.prec = number(&f);
+            }
+        }
+        int lng = 0;                /* -2 hh, -1 h, 0 int, 1 long, 2 long long */
+        for (bool more = true; more;) {
+            switch (*f) {
+            case 'h': lng--; f++; break;
+            case 'l': lng++; f++; break;
+            case 'j': lng = 2; f++; break;
+            case 'z': case 't': lng = 1; f++; break;    /* 32-bit size_t, ptrdiff_t */
+            default: more = false;
+            }
+        }
+        unsigned long long u;
+        long long sv;
+        switch (c = *f++) {
+        case 'd':
+        case 'i':
+            if (lng >= 2)
+                sv = va_arg(ap, long long);
+            else if (lng == 1)
+                sv = va_arg(ap, long);
+            else
+                sv = va_arg(ap, int);
+            if (lng == -1)
+                sv = (short)sv;
+            else if (lng <= -2)
+                sv = (signed char)sv;
+            u = sv < 0 ? 0ull - (unsigned long long)sv : (unsigned long long)sv;
+            s.flags |= F_SIGNED;
+            integer(&o, &s, u, sv < 0, 10);
+            break;
+        case 'u':
+        case 'o':
+        case 'x':
+        case 'X':
+            if (lng >= 2)
+                u = va_arg(ap, unsigned long long);
+            else if (lng == 1)
+                u = va_arg(ap, unsigned long);
+            else
+                u = va_arg(ap, unsigned int);
+            if (lng == -1)
+                u = (unsigned short)u;
+            else if (lng <= -2)
+                u = (unsigned char)u;
+            if (c == 'X')
+                s.flags |= F_UPPER;
+            integer(&o, &s, u, false, c == 'u' ? 10 : c == 'o' ? 8 : 16);
+            break;
+        case 'p':       /* as newlib and glibc print a non-null one: 0x... */
+            s.flags |= F_PTR;
+            integer(&o, &s, (uintptr_t)va_arg(ap, void *), false, 16);
+            break;
+        case 'c': {
+            char ch = (char)va_arg(ap, int);
+            if (!(s.flags & F_MINUS))
+                pad(&o, ' ', s.width - 1);
+            put(&o, ch);
+            if (s.flags & F_MINUS)
+                pad(&o, ' ', s.width - 1);
+            break;
+        }
+        case 's':
+            string(&o, &s, va_arg(ap, const char *));
+            break;
+        case '%':
+            put(&o, '%');
+            break;
+        default:        /* unknown, or the format ended: copied as it is */
+            if (!c)
+                f--;
+            while (start < f)
+                put(&o, *start++);
+            break;
+        }
+    }
+    if (size)
+        buf[o.n < o.lim ? o.n : o.lim] = '\0';
+    return o.n > INT32_MAX ? -1 : (int)o.n;
+}
+
+int format_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = format_vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+#ifndef HOST_TEST   /* the unit test compares them with the host's own */
+/* the C library's names, so that newlib's are never linked */
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return format_vsnprintf(buf, size, fmt, ap);
+}
+
+int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = format_vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    return n;
+}
+#endif
