@@ -117,7 +117,8 @@ def test_demo_linux_beside_realtime_guest(qemu, image):
     vm.expect(r"guest 'linux' stopped")
 
     # the real-time guest went on through all of it: its ticks kept coming,
-    # 1000 a line, none lost.  Its lateness is printed, not bounded here:
+    # a line every 1000 ticks, no line lost or repeated on the shared
+    # console (rt names the second each line closes).  Its lateness is printed, not bounded here:
     # under TCG four vCPU threads share two host cores, so wall-clock jitter
     # measures the host's scheduler (the benchmarks measure latency exactly
     # under -icount).
