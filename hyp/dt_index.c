@@ -440,7 +440,8 @@ static const void *indexed_prop(int i, const char *name, int *lenp)
 {
     const struct dt_prop *p = &ix.prop[ix.node[i].first_prop];
     for (unsigned int k = ix.node[i].nprops; k--; p++) {
-        if (strcmp(p->name, name) == 0) {
+        /* the first character inline: most names differ there */
+        if (p->name[0] == name[0] && strcmp(p->name, name) == 0) {
             if (lenp)
                 *lenp = p->len;
             return p->val;

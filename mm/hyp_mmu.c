@@ -71,6 +71,7 @@ static pte_t *pt_next(pte_t *e)
  */
 static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
 {
+    size = (size + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);    /* whole pages */
     while (size) {
         pte_t *l2 = pt_next(&pt_l1[va >> 30]);
         if (!l2)
