@@ -160,6 +160,7 @@ struct vgic_reg {
     uint32_t base, len;
     uint8_t bits;           /* per-interrupt field width; 0 = not per interrupt */
     bool byte_ok;           /* byte accesses allowed (4.3: IPRIORITYR, ITARGETSR, ...) */
+    bool ones_only;         /* a 0 written does nothing: the set/clear registers */
     uint32_t (*read)(struct vgic *d, unsigned int vcpu, unsigned int intid);
     void (*write)(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t val);
 };
@@ -288,16 +289,17 @@ static void wr_config(struct vgic *d, unsigned int vcpu, unsigned int intid, uin
 }
 
 static const struct vgic_reg dist_regs[] = {
-    { 0x080, 0x80, 1, false, rd_group, wr_group },          /* IGROUPR */
-    { 0x100, 0x80, 1, false, rd_enable, wr_set_enable },    /* ISENABLER */
-    { 0x180, 0x80, 1, false, rd_enable, wr_clear_enable },  /* ICENABLER */
-    { 0x200, 0x80, 1, false, rd_pending, wr_set_pending },  /* ISPENDR */
-    { 0x280, 0x80, 1, false, rd_pending, wr_clear_pending },/* ICPENDR */
-    { 0x300, 0x80, 1, false, rd_active, wr_set_active },    /* ISACTIVER */
-    { 0x380, 0x80, 1, false, rd_active, wr_clear_active },  /* ICACTIVER */
-    { 0x400, 0x400, 8, true, rd_priority, wr_priority },    /* IPRIORITYR */
-    { 0x800, 0x400, 8, true, rd_targets, wr_targets },      /* ITARGETSR */
-    { 0xc00, 0x100, 2, false, rd_config, wr_config },       /* ICFGR */
+    { 0x080, 0x80, 1, false, false, rd_group, wr_group },          /* IGROUPR */
+    /* GICv2 4.3.5-4.3.10: writing 0 to a set/clear bit has no effect */
+    { 0x100, 0x80, 1, false, true, rd_enable, wr_set_enable },     /* ISENABLER */
+    { 0x180, 0x80, 1, false, true, rd_enable, wr_clear_enable },   /* ICENABLER */
+    { 0x200, 0x80, 1, false, true, rd_pending, wr_set_pending },   /* ISPENDR */
+    { 0x280, 0x80, 1, false, true, rd_pending, wr_clear_pending }, /* ICPENDR */
+    { 0x300, 0x80, 1, false, true, rd_active, wr_set_active },     /* ISACTIVER */
+    { 0x380, 0x80, 1, false, true, rd_active, wr_clear_active },   /* ICACTIVER */
+    { 0x400, 0x400, 8, true, false, rd_priority, wr_priority },    /* IPRIORITYR */
+    { 0x800, 0x400, 8, true, false, rd_targets, wr_targets },      /* ITARGETSR */
+    { 0xc00, 0x100, 2, false, false, rd_config, wr_config },       /* ICFGR */
 };
 
 /* The generic per-interrupt accessor: bits-wide fields packed in a word */
@@ -307,7 +309,17 @@ static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
     unsigned int first = (off - r->base) * 8 / r->bits;
     unsigned int n = a->size * 8 / r->bits;
     uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
-    if (a->write) {
+    if (a->write && r->ones_only) {
+        /* only the interrupts whose bit is set: an enable write costs one
+         * call, not 32 (r->bits is 1 for these) */
+        uint32_t ones = n < 32 ? a->value & ((1u << n) - 1) : a->value;
+        while (ones) {
+            unsigned int i = (unsigned int)__builtin_ctz(ones);
+            ones &= ones - 1;
+            if (first + i < d->nr_irqs)
+                r->write(d, vcpu, first + i, 1);
+        }
+    } else if (a->write) {
         for (unsigned int i = 0; i < n; i++)
             if (first + i < d->nr_irqs)
                 r->write(d, vcpu, first + i, (a->value >> (i * r->bits)) & mask);
