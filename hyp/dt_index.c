@@ -106,8 +106,8 @@ static int struct_size(const void *fdt)
 
 /*
  * fdt_next_tag, except for a node's start: there libfdt's loop calls
- * fdt_offset_ptr for every character of the name, a third of the
- * hypervisor's boot.  Here the tag and the name are read within the bounds
+ * fdt_offset_ptr for every character of the name (it was a third of the
+ * hypervisor's boot).  Here the tag and the name are read within the bounds
  * fdt_offset_ptr applies (struct_size), the name's end found with one
  * memchr, and the same next offset or error comes out (the unit tests
  * compare the two on damaged and cut trees).  *namelen: the name's length.
