@@ -176,28 +176,58 @@ static inline void keep_best(struct candidate *out, unsigned int max, unsigned i
     out[j] = (struct candidate){ id, irq };
 }
 
+/*
+ * A walk over the interrupts of a vCPU's "maybe" bitmap that want one of
+ * its list registers.  The bits of those that do not (or no longer) are
+ * cleared on the way, and words found empty leave maybe_words.  Inline:
+ * the flush runs it on every guest entry with work.
+ */
+struct maybe_walk {
+    struct vgic_cpu *c;
+    uint32_t words, bits;   /* words still to visit; this word's bits */
+    unsigned int w;
+};
+
+static inline struct maybe_walk maybe_walk_start(struct vgic *d, unsigned int vcpu)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    return (struct maybe_walk){ c, c->maybe_words, 0, 0 };
+}
+
+/* The next such interrupt: its INTID, with *irq; or -1 at the end */
+static inline int maybe_walk_next(struct vgic *d, unsigned int vcpu, struct maybe_walk *m,
+                                  struct vgic_irq **irq)
+{
+    struct vgic_cpu *c = m->c;
+    for (;;) {
+        while (!m->bits) {
+            if (!m->words)
+                return -1;
+            m->w = (unsigned int)__builtin_ctz(m->words);
+            m->words &= m->words - 1;
+            m->bits = c->maybe[m->w];
+            if (!m->bits)
+                c->maybe_words &= ~(1u << m->w);
+        }
+        unsigned int id = m->w * 32 + (unsigned int)__builtin_ctz(m->bits);
+        m->bits &= m->bits - 1;
+        struct vgic_irq *i = lr_irq(d, c, id);
+        if (irq_wants_lr(i, id) && (id < VGIC_NR_PRIVATE || spi_target(d, i) == (int)vcpu)) {
+            *irq = i;
+            return (int)id;
+        }
+        c->maybe[m->w] &= ~(1u << (id % 32));
+    }
+}
+
 static inline unsigned int collect(struct vgic *d, unsigned int vcpu, struct candidate *out,
                             unsigned int max, unsigned int *kept)
 {
     unsigned int total = 0, n = 0;
-    struct vgic_cpu *c = d->cpu[vcpu];
-    for (uint32_t ws = c->maybe_words; ws; ws &= ws - 1) {
-        unsigned int w = (unsigned int)__builtin_ctz(ws);
-        if (!c->maybe[w])
-            c->maybe_words &= ~(1u << w);
-        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
-            unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
-            struct vgic_irq *irq = id < VGIC_NR_PRIVATE ? &c->priv[id]
-                                                        : &d->spi[id - VGIC_NR_PRIVATE];
-            if (!irq_wants_lr(irq, id) ||
-                (id >= VGIC_NR_PRIVATE && spi_target(d, irq) != (int)vcpu)) {
-                c->maybe[w] &= ~(1u << (id % 32));  /* not (or no longer) ours */
-                continue;
-            }
-            total++;
-            keep_best(out, max, &n, id, irq);
-        }
-    }
+    struct maybe_walk m = maybe_walk_start(d, vcpu);
+    struct vgic_irq *irq;
+    for (int id; (id = maybe_walk_next(d, vcpu, &m, &irq)) >= 0; total++)
+        keep_best(out, max, &n, (unsigned int)id, irq);
     *kept = n;
     return total;
 }
@@ -287,26 +317,12 @@ static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int 
  */
 static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_irq **out)
 {
-    struct vgic_cpu *c = d->cpu[vcpu];
+    struct maybe_walk m = maybe_walk_start(d, vcpu);
+    struct vgic_irq *irq;
     int found = -1;
-    for (uint32_t ws = c->maybe_words; ws; ws &= ws - 1) {
-        unsigned int w = (unsigned int)__builtin_ctz(ws);
-        if (!c->maybe[w])
-            c->maybe_words &= ~(1u << w);
-        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
-            unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
-            struct vgic_irq *irq = lr_irq(d, c, id);
-            if (!irq_wants_lr(irq, id) ||
-                (id >= VGIC_NR_PRIVATE && spi_target(d, irq) != (int)vcpu)) {
-                c->maybe[w] &= ~(1u << (id % 32));
-                continue;
-            }
-            if (found >= 0)
-                return -2;
-            found = (int)id;
-            *out = irq;
-        }
-    }
+    for (int id; (id = maybe_walk_next(d, vcpu, &m, &irq)) >= 0; found = id, *out = irq)
+        if (found >= 0)
+            return -2;
     return found;
 }
 
