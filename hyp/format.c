@@ -284,16 +284,7 @@ int format_snprintf(char *buf, size_t size, const char *fmt, ...)
 #ifndef HOST_TEST   /* the unit test compares them with the host's own */
 /* the C library's names, so that newlib's are never linked */
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    return format_vsnprintf(buf, size, fmt, ap);
-}
-
+    __attribute__((alias("format_vsnprintf")));
 int snprintf(char *buf, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = format_vsnprintf(buf, size, fmt, ap);
-    va_end(ap);
-    return n;
-}
+    __attribute__((alias("format_snprintf")));
 #endif

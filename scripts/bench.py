@@ -325,38 +325,32 @@ def collect():
     """One full set of measurements."""
     errors = []
     times = []
-    t = time.monotonic()
-    native, e = qemu_native()
-    errors += ["native: " + x for x in e]
-    times.append("native %.1f s" % (time.monotonic() - t))
-    t = time.monotonic()
-    partita, e = run_partita()
-    errors += ["partita: " + x for x in e]
-    times.append("partita %.1f s" % (time.monotonic() - t))
-    t = time.monotonic()
-    doorbell, e = run_doorbell()
-    errors += ["doorbell: " + x for x in e]
-    times.append("doorbell %.1f s" % (time.monotonic() - t))
+
+    def run(name, fn, reports_errors=True):
+        """fn()'s results, timed; the errors it reports (its second result)
+        kept under its name"""
+        t = time.monotonic()
+        out = fn()
+        times.append("%s %.1f s" % (name, time.monotonic() - t))
+        if reports_errors:
+            errors.extend("%s: %s" % (name, x) for x in out[1])
+        return out
+
+    native, _ = run("native", qemu_native)
+    partita, _ = run("partita", run_partita)
+    doorbell, _ = run("doorbell", run_doorbell)
     partita.update(doorbell)
-    t = time.monotonic()
-    lp, ln = run_linux()
+    lp, ln = run("linux", run_linux, reports_errors=False)     # (partita, native)
     partita.update(lp)
     native.update(ln)
-    times.append("linux %.1f s" % (time.monotonic() - t))
-    t = time.monotonic()
-    shared, e = run_doorbell_shared()
-    errors += ["doorbell shared: " + x for x in e]
-    times.append("doorbell shared %.1f s" % (time.monotonic() - t))
+    shared, _ = run("doorbell shared", run_doorbell_shared)
     partita.update(shared)
     if "doorbell_latency_shared" in shared and "doorbell_latency_hvc" in doorbell:
         partita["vcpu_switch"] = {
             "value": shared["doorbell_latency_shared"]["value"] -
                      doorbell["doorbell_latency_hvc"]["value"],
             "unit": "insns", "iterations": shared["doorbell_latency_shared"]["iterations"]}
-    t = time.monotonic()
-    boot, e, info = run_boot()
-    errors += ["boot: " + x for x in e]
-    times.append("boot %.1f s" % (time.monotonic() - t))
+    boot, _, info = run("boot", run_boot)
     log("bench: QEMU runs: " + ", ".join(times))
     partita.update(boot)
     for name in RATIO_METRICS:

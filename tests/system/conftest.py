@@ -130,6 +130,24 @@ class Qemu:
             msg += ["---- qemu stderr ----", self.stderr.rstrip(), "---- end ----"]
         return "\n".join(msg)
 
+    def _search(self, pattern, pos, timeout):
+        """Wait up to `timeout` s for `pattern` (a regex) in the output from
+        `pos` on.  Returns (match, None), or (None, why) when it did not show
+        up or QEMU's output ended first."""
+        rx = re.compile(pattern) if isinstance(pattern, str) else pattern
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                m = rx.search(self._buf, pos)
+                if m:
+                    return m, None
+                left = deadline - time.monotonic()
+                if self._eof:
+                    return None, "QEMU's output ended"
+                if left <= 0:
+                    return None, "timed out after %.1f s" % timeout
+                self._cond.wait(min(left, 0.5))
+
     def expect(self, pattern, timeout=10):
         """Wait for `pattern` (a regex) in the output after the last match.
 
@@ -137,58 +155,30 @@ class Qemu:
         Raises Timeout, with the whole output, when it does not show up
         in `timeout` seconds or QEMU's output ends first.
         """
-        rx = re.compile(pattern) if isinstance(pattern, str) else pattern
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                m = rx.search(self._buf, self._pos)
-                if m:
-                    self._pos = m.end()
-                    return m
-                left = deadline - time.monotonic()
-                if self._eof:
-                    why = "QEMU's output ended"
-                    break
-                if left <= 0:
-                    why = "timed out after %.1f s" % timeout
-                    break
-                self._cond.wait(min(left, 0.5))
-        raise Timeout(self.describe("%s: %s waiting for /%s/"
-                                    % (self.name, why, rx.pattern)))
+        m, why = self._search(pattern, self._pos, timeout)
+        if not m:
+            raise Timeout(self.describe("%s: %s waiting for /%s/"
+                                        % (self.name, why, getattr(pattern, "pattern", pattern))))
+        self._pos = m.end()
+        return m
 
     def expect_seen(self, pattern, timeout=10):
         """Wait for `pattern` anywhere in the output, before or after the last
         match (for lines of other CPUs that race with the one expected last).
         Does not move expect()'s position."""
-        rx = re.compile(pattern) if isinstance(pattern, str) else pattern
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                m = rx.search(self._buf)
-                if m:
-                    return m
-                left = deadline - time.monotonic()
-                if self._eof or left <= 0:
-                    break
-                self._cond.wait(min(left, 0.5))
-        raise Timeout(self.describe("%s: /%s/ not seen in %.1f s"
-                                    % (self.name, rx.pattern, timeout)))
+        m, why = self._search(pattern, 0, timeout)
+        if not m:
+            raise Timeout(self.describe("%s: %s waiting for /%s/ anywhere"
+                                        % (self.name, why, getattr(pattern, "pattern", pattern))))
+        return m
 
     def expect_not(self, pattern, within=1.0):
         """Assert that `pattern` does not appear (anywhere) for `within` s."""
-        rx = re.compile(pattern) if isinstance(pattern, str) else pattern
-        end = time.monotonic() + within
-        with self._cond:
-            while True:
-                m = rx.search(self._buf)
-                if m:
-                    raise AssertionError(self.describe(
-                        "%s: unexpected /%s/ in the output: %r"
-                        % (self.name, rx.pattern, m.group(0))))
-                left = end - time.monotonic()
-                if left <= 0 or self._eof:
-                    return
-                self._cond.wait(min(left, 0.5))
+        m, _ = self._search(pattern, 0, within)
+        if m:
+            raise AssertionError(self.describe(
+                "%s: unexpected /%s/ in the output: %r"
+                % (self.name, m.re.pattern, m.group(0))))
 
     def settle(self, quiet=0.5, timeout=10):
         """Wait until the output has been silent for `quiet` seconds."""
