@@ -52,6 +52,17 @@ VEXPRESS_STARTS = {"secure": "vexpress-a15,virtualization=on",
 VEXPRESS_SMP, VEXPRESS_MEM = 2, "1G"
 
 
+def linux_ready(vm, start, board, cpus):
+    """Linux's ready line (with `cpus` CPUs), then its shell on the console"""
+    t0 = time.monotonic()
+    m = wait_for(vm, r"PARTITA-LINUX-READY (\S+) cpus=(\d+)", start, 300)
+    print("Linux on %s under Partita: ready after %.1f s" % (board, time.monotonic() - t0))
+    check(vm, m.group(2) == str(cpus), "Linux sees %s CPUs, configured %d" % (m.group(2), cpus))
+    vm.send("\x01\x01\x01")
+    vm.expect(r"input now goes to guest 'linux'")
+    vm.sendline("")
+
+
 @pytest.fixture(scope="session")
 def vexpress_dtb():
     if not os.path.exists(VEXPRESS_DTB):
@@ -120,13 +131,7 @@ def test_vexpress_linux(qemu, image, vexpress_dtb):
     guest; its DT is virt's (a PL011 at 0x09000000, 1 CPU)."""
     vm = vexpress(qemu, image("vexpress-linux"), vexpress_dtb, "nonsecure-hyp", lifetime=400)
     start = vexpress_boot(vm, "nonsecure-hyp")
-    t0 = time.monotonic()
-    m = wait_for(vm, r"PARTITA-LINUX-READY (\S+) cpus=(\d+)", start, 300)
-    print("Linux on vexpress under Partita: ready after %.1f s" % (time.monotonic() - t0))
-    check(vm, m.group(2) == "1", "Linux sees %s CPUs, configured 1" % m.group(2))
-    vm.send("\x01\x01\x01")
-    vm.expect(r"input now goes to guest 'linux'")
-    vm.sendline("")
+    linux_ready(vm, start, "vexpress", 1)
     vm.sendline("echo B; cat /proc/device-tree/pl011@9000000/compatible; echo; echo E")
     m = vm.expect(r"\r\nB\r\n(.*?)\r\nE\r\n", 30)
     check(vm, m.group(1).startswith("arm,pl011"), "Linux's UART node: %r" % m.group(1))
@@ -198,13 +203,7 @@ def test_orangepi_demo_linux(qemu, image, orangepi_dtb):
     """The demo partition: Debian's kernel on 2 vCPUs beside the real-time
     and echo guests; its shell answers through the 16550 console."""
     vm, start = orangepi(qemu, image("demo"), orangepi_dtb, lifetime=400)
-    t0 = time.monotonic()
-    m = wait_for(vm, r"PARTITA-LINUX-READY (\S+) cpus=(\d+)", start, 300)
-    print("Linux on orangepi-pc under Partita: ready after %.1f s" % (time.monotonic() - t0))
-    check(vm, m.group(2) == "2", "Linux sees %s CPUs, configured 2" % m.group(2))
-    vm.send("\x01\x01\x01")
-    vm.expect(r"input now goes to guest 'linux'")
-    vm.sendline("")
+    linux_ready(vm, start, "orangepi-pc", 2)
     vm.sendline("echo B; grep -c processor /proc/cpuinfo; echo E")
     # (other guests' lines, "[rt] tick ...", may come in between)
     m = vm.expect(r"\r\nB\r\n(?:\[[\w-]+\] [^\r\n]*\r\n)*(\d+)\r\n", 30)

@@ -130,17 +130,21 @@ bootm ${kernel_addr_r}#board-dt - ${fdt_addr}
 KERNEL_ADDR_R = 0x40400000
 
 
-def sd_card(kind, image, tmp_path):
-    disk = str(tmp_path / "sd.img")
+def boot_files(kind, image, tmp_path, extlinux, boot_cmd):
+    """The files of a boot partition with the smp image, as `kind` wants
+    them, and what U-Boot prints on finding and on loading them"""
     if kind == "extlinux-uImage":
-        files = {"extlinux/extlinux.conf": EXTLINUX.encode(),
+        files = {"extlinux/extlinux.conf": extlinux.encode(),
                  "partita.uImage": open(image("smp", "uImage"), "rb").read()}
-        found, loaded = r"Found /extlinux/extlinux.conf", r"## Booting kernel from Legacy Image"
-    else:
-        files = {"boot.scr": boot_script(BOOT_CMD, tmp_path),
-                 "partita.itb": open(image("smp", "itb"), "rb").read()}
-        found, loaded = r"Found U-Boot script /boot.scr", r"## Loading kernel from FIT Image"
-    return make_disk(disk, files), found, loaded
+        return files, r"Found /extlinux/extlinux.conf", r"## Booting kernel from Legacy Image"
+    files = {"boot.scr": boot_script(boot_cmd, tmp_path),
+             "partita.itb": open(image("smp", "itb"), "rb").read()}
+    return files, r"Found U-Boot script /boot.scr", r"## Loading kernel from FIT Image"
+
+
+def sd_card(kind, image, tmp_path):
+    files, found, loaded = boot_files(kind, image, tmp_path, EXTLINUX, BOOT_CMD)
+    return make_disk(str(tmp_path / "sd.img"), files), found, loaded
 
 
 @pytest.mark.deadline(150)
@@ -207,14 +211,7 @@ OPI_BOARD = {
 @pytest.mark.parametrize("kind", ["extlinux-uImage", "bootscr-FIT"])
 def test_orangepi_sd_card(qemu, image, build_dir, tmp_path, kind):
     dtb = open(os.path.join(build_dir, "dtbs", OPI_DTB), "rb").read()
-    if kind == "extlinux-uImage":
-        files = {"extlinux/extlinux.conf": OPI_EXTLINUX.encode(),
-                 "partita.uImage": open(image("smp", "uImage"), "rb").read()}
-        found, loaded = r"Found /extlinux/extlinux.conf", r"## Booting kernel from Legacy Image"
-    else:
-        files = {"boot.scr": boot_script(OPI_BOOT_CMD, tmp_path),
-                 "partita.itb": open(image("smp", "itb"), "rb").read()}
-        found, loaded = r"Found U-Boot script /boot.scr", r"## Loading kernel from FIT Image"
+    files, found, loaded = boot_files(kind, image, tmp_path, OPI_EXTLINUX, OPI_BOOT_CMD)
     files[OPI_DTB] = dtb
     disk = make_disk(str(tmp_path / "sd.img"), files, size_mib=32,
                      spl=open(SUNXI_UBOOT, "rb").read())
