@@ -52,9 +52,11 @@ CONFIG_DTB := $(BUILD)/config/$(notdir $(CONFIG:.dts=.dtb))
 CONFIG_OBJ := $(CONFIG_DTB:.dtb=.o)
 CONFIG_STAMP := $(BUILD)/config/selected
 
-SRCS_C := $(filter-out hyp/asm-offsets.c,$(wildcard boot/*.c hyp/*.c vgic/*.c timer/*.c mm/*.c))
-SRCS_S := $(wildcard boot/*.S hyp/*.S vgic/*.S timer/*.S mm/*.S)
-SRCS_S := $(filter-out hyp/config_blob.S,$(SRCS_S))
+# every folder of the hypervisor: the layers (README, "Source layout")
+SRC_DIRS := boot $(sort $(dir $(wildcard hyp/*/ hyp/*/*/))) vgic timer mm
+SRCS_C := $(filter-out hyp/arch/asm-offsets.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.c)))
+SRCS_S := $(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.S))
+SRCS_S := $(filter-out hyp/config/config_blob.S,$(SRCS_S))
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
 
@@ -77,13 +79,13 @@ $(BUILD)/include/version.h: FORCE
 	@mkdir -p $(dir $@)
 	@echo '#define PARTITA_VERSION "$(VERSION)"' | cmp -s - $@ || \
 	    echo '#define PARTITA_VERSION "$(VERSION)"' > $@
-$(BUILD)/obj/hyp/main.o $(BUILD)/obj/hyp/monitor.o: $(BUILD)/include/version.h
+$(BUILD)/obj/boot/main.o $(BUILD)/obj/hyp/console/monitor.o: $(BUILD)/include/version.h
 
-# offsets of C structures for assembly, generated from C (hyp/asm-offsets.c)
-$(ASM_OFFSETS): hyp/asm-offsets.c $(wildcard hyp/*.h vgic/*.h mm/*.h include/arch/*.h) $(LIBFDT)/lib/libfdt.a Makefile
+# offsets of C structures for assembly, generated from C (hyp/arch/asm-offsets.c)
+$(ASM_OFFSETS): hyp/arch/asm-offsets.c $(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.h)) $(wildcard include/arch/*.h) $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -S $< -o $@.s
-	$(Q)(echo "/* generated from hyp/asm-offsets.c: do not edit */"; \
+	$(Q)(echo "/* generated from hyp/arch/asm-offsets.c: do not edit */"; \
 	  sed -n 's/.*->\([A-Z0-9_]*\) #\{0,1\}\([0-9-]*\).*/#define \1 \2/p' $@.s) > $@
 
 $(BUILD)/obj/%.o: %.S $(ASM_OFFSETS)
@@ -101,7 +103,7 @@ $(CONFIG_DTB): $(CONFIG) guests-build
 	@$(if $(Q),echo "  DTC     $<")
 	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
 
-$(CONFIG_OBJ): hyp/config_blob.S $(CONFIG_DTB)
+$(CONFIG_OBJ): hyp/config/config_blob.S $(CONFIG_DTB)
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
 
 # relink when another configuration is selected
@@ -136,7 +138,7 @@ $(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
 	@mkdir -p $(dir $@)
 	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
 
-$(BUILD)/config/%.o: hyp/config_blob.S $(BUILD)/config/%.dtb
+$(BUILD)/config/%.o: hyp/config/config_blob.S $(BUILD)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
 
 $(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
@@ -206,6 +208,11 @@ include guests/guests.mk
 
 # ---- benchmarks: instruction counts under -icount (tests/bench/README.md) ----
 include tests/bench/bench.mk
+
+# dependencies between the layers run one way (scripts/check-layers.py)
+.PHONY: check-layers
+check-layers: $(OBJS)
+	$(Q)/usr/bin/python3 scripts/check-layers.py $(BUILD)/obj $(OBJS)
 
 .PHONY: bench bench-check
 bench: deps bench-build

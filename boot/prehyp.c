@@ -1,5 +1,5 @@
 /*
- * C before HYP, with the PL1 MMU on and the caches off (boot/head.S):
+ * C before HYP, with the PL1 MMU on and the caches off (boot/early_mmu.S):
  *  - non-secure SVC start: say why Partita cannot run, and stop;
  *  - secure start, primary CPU: give the GIC to the non-secure world (only
  *    the secure side can write GICD_IGROUPRn, GICv2 4.3.4) and set CNTFRQ,
@@ -12,11 +12,12 @@
 #include <arch/boot.h>
 #include <arch/layout.h>
 #include <arch/sysregs.h>
-#include "hyp/console.h"
-#include "hyp/hostdt.h"
-#include "hyp/host_uart.h"
-#include "hyp/platform.h"
-#include "hyp/cpu_release.h"
+#include "hyp/lib/console.h"
+#include "hyp/dt/hostdt.h"
+#include "hyp/drivers/uart/host_uart.h"
+#include "hyp/platform/platform.h"
+#include "hyp/platform/cpu_release.h"
+#include "vgic/gicd_regs.h"
 
 static struct platform pre;
 static struct host_uart pre_uart;
@@ -64,13 +65,13 @@ static void secure_gic_setup(void)
 {
     volatile uint8_t *d = pre_gicd = prehyp_map_device(pre.gic.gicd.base);
     volatile uint8_t *c = prehyp_map_device(pre.gic.gicc.base);
-    unsigned int lines = (*(volatile uint32_t *)(d + 0x004) & 0x1f) + 1;
+    unsigned int lines = (*(volatile uint32_t *)(d + GICD_TYPER) & 0x1f) + 1;
     /* every interrupt Group 1 (non-secure); banked word 0 is this CPU's */
     for (unsigned int i = 0; i < lines; i++)
-        *(volatile uint32_t *)(d + 0x080 + 4 * i) = 0xffffffff;
-    *(volatile uint32_t *)(d + 0x000) = 3;   /* GICD_CTLR: EnableGrp0|Grp1 */
-    *(volatile uint32_t *)(c + 0x004) = 0xff; /* GICC_PMR */
-    *(volatile uint32_t *)(c + 0x000) = 3;   /* GICC_CTLR: EnableGrp0|Grp1 */
+        *(volatile uint32_t *)(d + GICD_IGROUPR + 4 * i) = 0xffffffff;
+    *(volatile uint32_t *)(d + GICD_CTLR) = GICD_CTLR_ENABLE | GICD_CTLR_ENABLE_G1;
+    *(volatile uint32_t *)(c + GICC_PMR) = 0xff;     /* every priority */
+    *(volatile uint32_t *)(c + GICC_CTLR) = GICC_CTLR_ENABLE_G0 | GICC_CTLR_ENABLE_G1;
     boot_pen.gicd_pa = (uint32_t)pre.gic.gicd.base;
     boot_pen.gicc_pa = (uint32_t)pre.gic.gicc.base;
 }
@@ -79,10 +80,10 @@ static void secure_gic_setup(void)
  * Secondaries that a secure boot parks in a firmware pen of the board's
  * own (QEMU's vexpress boot code and the vexpress boot monitor wait in WFI
  * on SYS_FLAGS) are sent to Partita's entry, where a secure start holds
- * every secondary in Partita's pen (boot/head.S secure_secondary).  Woken
+ * every secondary in Partita's pen (boot/secure.S secure_secondary).  Woken
  * by a Group 0 SGI: their GIC CPU interfaces are still secure-configured.
  * A spin-table CPU is left alone: a secure start is taken to start every
- * CPU at the entry, as QEMU virt does (see hyp/smp.c start_secure).
+ * CPU at the entry, as QEMU virt does (see boot/smp.c start_secure).
  */
 static void secure_park_secondaries(uint32_t image_pa)
 {
@@ -101,7 +102,7 @@ static void secure_park_secondaries(uint32_t image_pa)
     dsb();
     sev();
     /* GICD_SGIR: every other CPU, SGI 0, Group 0 (NSATT = 0) */
-    *(volatile uint32_t *)(pre_gicd + 0xf00) = 1u << 24;
+    *(volatile uint32_t *)(pre_gicd + GICD_SGIR) = 1u << 24;
 }
 
 void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)

@@ -14,7 +14,7 @@
 #include <arch/sysregs.h>
 #include "hyp_mmu.h"
 #include "cache.h"
-#include "hyp/spinlock.h"
+#include "hyp/lib/spinlock.h"
 
 #define PT_ENTRIES  512
 #define PT_POOL     48
@@ -169,7 +169,7 @@ void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
     image_pa_base = image_pa;
     pt_l1 = pt_alloc();
 
-    map_image((uint32_t)_start, (uint32_t)__idmap_start, ATTR_TEXT);
+    map_image((uint32_t)__text_start, (uint32_t)__idmap_start, ATTR_TEXT);
     map_image((uint32_t)__idmap_start, (uint32_t)__idmap_end, ATTR_TEXT);
     map_image((uint32_t)__idmap_end, (uint32_t)__text_end, ATTR_TEXT);
     map_image((uint32_t)__rodata_start, (uint32_t)__rodata_end, ATTR_RO);

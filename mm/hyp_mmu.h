@@ -3,7 +3,7 @@
 #define MM_HYP_MMU_H
 
 #include <stdint.h>
-#include "hyp/platform.h"
+#include "hyp/platform/platform.h"
 
 /* Build the final tables for CPU 0 and switch to them. */
 void hyp_mmu_init(const struct platform *p, uint32_t image_pa);

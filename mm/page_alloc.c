@@ -1,7 +1,7 @@
 #include <string.h>
 #include <arch/layout.h>
 #include "page_alloc.h"
-#include "hyp/spinlock.h"
+#include "hyp/lib/spinlock.h"
 
 #define POOL_MAX_PAGES (64 * 1024 * 1024 / PAGE_SIZE)   /* 64 MiB at most */
 

@@ -312,7 +312,7 @@ def struct_sizes(elf):
     nm = subprocess.run([CROSS + "nm", "-S", elf], capture_output=True, text=True,
                         cwd=ROOT).stdout
     m = re.search(r"^[0-9a-f]+ ([0-9a-f]+) [bBdD] guests$", nm, re.M)
-    hdr = open(os.path.join(ROOT, "hyp/guest_config.h")).read()
+    hdr = open(os.path.join(ROOT, "hyp/config/guest_config.h")).read()
     g = re.search(r"#define\s+GUEST_MAX\s+(\d+)", hdr)
     if m and g:
         return {"guest_state": int(m.group(1), 16) // int(g.group(1))}

@@ -1,7 +1,7 @@
 #include <arch/sysregs.h>
 #include "hyp_timer.h"
-#include "hyp/hyp.h"
-#include "hyp/percpu.h"
+#include "hyp/platform/hyp.h"
+#include "hyp/platform/percpu.h"
 #include "vgic/gic.h"
 
 /* per CPU, touched only by that CPU with IRQs masked (HYP runs so) */

@@ -3,7 +3,7 @@
 #define TIMER_TIMER_H
 
 #include <stdint.h>
-#include "hyp/platform.h"
+#include "hyp/platform/platform.h"
 
 void timer_init(const struct platform *p);
 uint32_t timer_freq(void);

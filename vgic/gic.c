@@ -6,8 +6,8 @@
  */
 #include <string.h>
 #include "gic.h"
-#include "hyp/console.h"
-#include "hyp/percpu.h"
+#include "hyp/lib/console.h"
+#include "hyp/platform/percpu.h"
 #include "mm/hyp_mmu.h"
 
 static volatile uint8_t *gicd, *gicc;

@@ -4,32 +4,9 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "hyp/platform.h"
+#include "hyp/platform/platform.h"
 
-#define GICD_CTLR        0x000
-#define GICD_TYPER       0x004
-#define GICD_IIDR        0x008
-#define GICD_IGROUPR     0x080
-#define GICD_ISENABLER   0x100
-#define GICD_ICENABLER   0x180
-#define GICD_ISPENDR     0x200
-#define GICD_ICPENDR     0x280
-#define GICD_ISACTIVER   0x300
-#define GICD_ICACTIVER   0x380
-#define GICD_IPRIORITYR  0x400
-#define GICD_ITARGETSR   0x800
-#define GICD_ICFGR       0xc00
-#define GICD_SGIR        0xf00
-
-#define GICC_CTLR        0x000
-#define GICC_PMR         0x004
-#define GICC_BPR         0x008
-#define GICC_IAR         0x00c
-#define GICC_EOIR        0x010
-#define GICC_RPR         0x014
-#define GICC_HPPIR       0x018
-#define GICC_IIDR        0x0fc
-#define GICC_DIR         0x1000
+#include "gicd_regs.h"
 
 #define GIC_SPURIOUS     1023
 #define GIC_MAX_IRQS     1020

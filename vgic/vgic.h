@@ -10,8 +10,9 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "hyp/mmio.h"
-#include "hyp/spinlock.h"
+#include "hyp/trap/mmio.h"
+#include "hyp/lib/spinlock.h"
+#include "gicd_regs.h"
 
 #define VGIC_MAX_IRQS    256     /* INTIDs a guest can have: SGI, PPI, SPIs */
 #define VGIC_MAX_VCPUS   8
@@ -65,6 +66,8 @@ struct vgic_cpu {
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
     struct vgic_vcpu_stats stats;
+    struct vgic *dist;          /* the distributor it belongs to (vgic_init) */
+    unsigned int id;            /* its vCPU number there */
 };
 
 struct vgic;
@@ -100,10 +103,10 @@ struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int in
  * *val set when a word read at off is one of them. */
 static inline bool vgic_dist_const_read(const struct vgic *d, uint32_t off, uint32_t *val)
 {
-    if (off == 0x004)
+    if (off == GICD_TYPER)
         *val = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
-    else if (off == 0x008)
-        *val = 0x0000043b;
+    else if (off == GICD_IIDR)
+        *val = 0x0000043b;          /* ProductID 0, GICv2, implementer ARM */
     else
         return false;
     return true;

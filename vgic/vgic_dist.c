@@ -56,6 +56,8 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
     for (unsigned int i = 0; i < d->nr_vcpus; i++) {
         d->cpu[i] = cpus[i];
         memset(d->cpu[i], 0, sizeof(*d->cpu[i]));
+        d->cpu[i]->dist = d;
+        d->cpu[i]->id = i;
         for (unsigned int j = 0; j < 16; j++) {
             d->cpu[i]->priv[j].edge = true;     /* SGIs are edge (4.3.13) */
             d->cpu[i]->priv[j].enabled = true;  /* and always enabled here */
@@ -289,17 +291,17 @@ static void wr_config(struct vgic *d, unsigned int vcpu, unsigned int intid, uin
 }
 
 static const struct vgic_reg dist_regs[] = {
-    { 0x080, 0x80, 1, false, false, rd_group, wr_group },          /* IGROUPR */
+    { GICD_IGROUPR, 0x80, 1, false, false, rd_group, wr_group },
     /* GICv2 4.3.5-4.3.10: writing 0 to a set/clear bit has no effect */
-    { 0x100, 0x80, 1, false, true, rd_enable, wr_set_enable },     /* ISENABLER */
-    { 0x180, 0x80, 1, false, true, rd_enable, wr_clear_enable },   /* ICENABLER */
-    { 0x200, 0x80, 1, false, true, rd_pending, wr_set_pending },   /* ISPENDR */
-    { 0x280, 0x80, 1, false, true, rd_pending, wr_clear_pending }, /* ICPENDR */
-    { 0x300, 0x80, 1, false, true, rd_active, wr_set_active },     /* ISACTIVER */
-    { 0x380, 0x80, 1, false, true, rd_active, wr_clear_active },   /* ICACTIVER */
-    { 0x400, 0x400, 8, true, false, rd_priority, wr_priority },    /* IPRIORITYR */
-    { 0x800, 0x400, 8, true, false, rd_targets, wr_targets },      /* ITARGETSR */
-    { 0xc00, 0x100, 2, false, false, rd_config, wr_config },       /* ICFGR */
+    { GICD_ISENABLER, 0x80, 1, false, true, rd_enable, wr_set_enable },
+    { GICD_ICENABLER, 0x80, 1, false, true, rd_enable, wr_clear_enable },
+    { GICD_ISPENDR, 0x80, 1, false, true, rd_pending, wr_set_pending },
+    { GICD_ICPENDR, 0x80, 1, false, true, rd_pending, wr_clear_pending },
+    { GICD_ISACTIVER, 0x80, 1, false, true, rd_active, wr_set_active },
+    { GICD_ICACTIVER, 0x80, 1, false, true, rd_active, wr_clear_active },
+    { GICD_IPRIORITYR, 0x400, 8, true, false, rd_priority, wr_priority },
+    { GICD_ITARGETSR, 0x400, 8, true, false, rd_targets, wr_targets },
+    { GICD_ICFGR, 0x100, 2, false, false, rd_config, wr_config },
 };
 
 /* The generic per-interrupt accessor: bits-wide fields packed in a word */
@@ -365,9 +367,9 @@ static void sgi_pend_write(struct vgic *d, unsigned int vcpu, uint32_t off, uint
 static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a,
                         uint32_t off)
 {
-    if (off >= 0xf10 && off < 0xf30) {      /* CPENDSGIR / SPENDSGIR, byte ok */
+    if (off >= GICD_CPENDSGIR && off < GICD_SPENDSGIR + 0x10) {     /* byte ok */
         if (a->write)
-            sgi_pend_write(d, vcpu, off, a->value, a->size, off >= 0xf20);
+            sgi_pend_write(d, vcpu, off, a->value, a->size, off >= GICD_SPENDSGIR);
         else
             a->value = sgi_pend_read(d, vcpu, off) >> (8 * (off & 3));
         return true;
@@ -378,10 +380,10 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
         return true;
     }
     if (a->write) {
-        if (off == 0x000) {
-            bool was = d->ctlr & 1;
-            d->ctlr = a->value & 1;
-            for (unsigned int i = 0; !was && (d->ctlr & 1) && i < d->nr_vcpus; i++) {
+        if (off == GICD_CTLR) {
+            bool was = d->ctlr & GICD_CTLR_ENABLE;
+            d->ctlr = a->value & GICD_CTLR_ENABLE;
+            for (unsigned int i = 0; !was && d->ctlr && i < d->nr_vcpus; i++) {
                 d->cpu[i]->queued = true;   /* forwarding starts: look again */
                 memset(d->cpu[i]->maybe, 0xff, sizeof(d->cpu[i]->maybe));
                 d->cpu[i]->maybe_words = (1u << (d->nr_irqs / 32)) - 1;
@@ -391,12 +393,12 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
         }
         return true;        /* read-only and reserved registers: WI */
     }
-    if (off == 0x000)
+    if (off == GICD_CTLR)
         a->value = d->ctlr;
     else if (vgic_dist_const_read(d, off, &a->value))
         ;
-    else if (off >= 0xfd0)
-        a->value = dist_id[(off - 0xfd0) / 4];
+    else if (off >= GICD_PIDR4)
+        a->value = dist_id[(off - GICD_PIDR4) / 4];
     else
         a->value = 0;       /* reserved: RAZ */
     return true;
@@ -414,12 +416,14 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
             a->value = 0;
         return true;
     }
-    if (off == 0xf00 && a->write)
+    if (off == GICD_SGIR && a->write)
         return a->size == 4 ? (vgic_send_sgi(d, vcpu, a->value), true) : true;
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
-    if (off >= 0x080 && off < 0xd00) {
-        unsigned int i = off < 0x400 ? (off >> 7) - 1 : off < 0x800 ? 7 : off < 0xc00 ? 8 : 9;
+    if (off >= GICD_IGROUPR && off < GICD_ICFGR_END) {
+        /* the 0x80-byte banks up to IPRIORITYR are entries 0-6 */
+        unsigned int i = off < GICD_IPRIORITYR ? (off >> 7) - 1
+                       : off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
         if (off < dist_regs[i].base + dist_regs[i].len)
             r = &dist_regs[i];
     }

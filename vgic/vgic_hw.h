@@ -5,25 +5,21 @@
 #include <stdbool.h>
 #include "vgic.h"
 
-struct vcpu;
-struct guest;
-
 /* once per physical CPU, after gic_cpu_init */
 void vgic_hw_cpu_init(void);
-/* a guest's distributor, timer and passthrough interrupts at its start */
-void vgic_guest_init(struct guest *g);
-/* a guest is gone: its passthrough interrupts off and deactivated */
-void vgic_guest_release(struct guest *g);
-/* GICH state with the vCPU (vgic/vgic_sr.c) */
+/* GICH state with the vCPU (vgic/vgic_sr.c); between the two, c is this
+ * physical CPU's loaded interface (pcpu.vgic) */
 void vgic_save(struct vgic_cpu *c);
-void vgic_restore(const struct vgic_cpu *c);
+void vgic_restore(struct vgic_cpu *c);
 /* list registers before entering the guest, if anything waits */
 static inline bool vgic_needs_flush(const struct vgic_cpu *c) { return c->queued; }
-void vgic_vcpu_flush(struct vcpu *v);
-bool vgic_vcpu_wants_wake(struct vcpu *v);
+void vgic_cpu_flush(struct vgic_cpu *c);
+/* an interrupt c's vCPU would take is pending: wake it from WFI */
+bool vgic_cpu_wants_wake(struct vgic_cpu *c);
 /* the same for a vCPU that is away from its CPU: from its saved GICH state */
 bool vgic_saved_wants_wake(struct vgic *d, unsigned int vcpu);
-/* MMIO handler for the guest's distributor at VBOARD_GICD_IPA */
+/* MMIO handler for a guest's distributor at VBOARD_GICD_IPA: dev is its
+ * struct vgic, the caller the vCPU loaded on this CPU */
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset);
 
 #define GICH_HCR    0x000

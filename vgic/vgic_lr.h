@@ -10,7 +10,7 @@
  * still one implementation, the one the unit tests run.
  * Callers hold the distributor lock where the names say _locked.  The
  * others take it without masking IRQs: they run in HYP, which never unmasks
- * them (boot/head.S masks them at entry; the IRQ vector's HYP half is only a
+ * them (boot/entry.S masks them at entry; the IRQ vector's HYP half is only a
  * backstop), so there is no handler to race with on this CPU.
  */
 #ifndef VGIC_VGIC_LR_H

@@ -7,6 +7,7 @@
 #include "vgic_hw.h"
 #include "gic.h"
 #include "vgic_lr.h"
+#include "hyp/platform/percpu.h"
 
 static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gich() + off); }
 static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
@@ -18,6 +19,7 @@ static unsigned int nr_lrs(void)
 
 void vgic_save(struct vgic_cpu *c)
 {
+    this_cpu()->vgic = NULL;
     c->vmcr = h_rd(GICH_VMCR);
     c->apr = h_rd(GICH_APR);
     c->hcr = h_rd(GICH_HCR);
@@ -29,8 +31,9 @@ void vgic_save(struct vgic_cpu *c)
     }
 }
 
-void vgic_restore(const struct vgic_cpu *c)
+void vgic_restore(struct vgic_cpu *c)
 {
+    this_cpu()->vgic = c;
     unsigned int n = nr_lrs();
     for (unsigned int i = 0; i < n && i < VGIC_MAX_LRS; i++)
         h_wr(GICH_LR0 + 4 * i, c->lrs[i]);

@@ -44,7 +44,7 @@
 #include "chan_ring.h"
 
 #define DT_BASE   "/sys/firmware/devicetree/base"
-#define KEY_BASE  0x2c0     /* BTN_TRIGGER_HAPPY1: hyp/guest_config.h CHANNEL_DOORBELL_KEY */
+#define KEY_BASE  0x2c0     /* BTN_TRIGGER_HAPPY1: hyp/config/guest_config.h CHANNEL_DOORBELL_KEY */
 #define MAX_CHANS 8
 
 struct channel {

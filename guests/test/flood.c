@@ -2,7 +2,7 @@
  * A guest that floods the console for a few seconds ("mode=polite|rude
  * seconds=N"): polite waits while its UART reports the transmit FIFO full
  * (as any PL011 driver does), rude writes regardless.  Partita's console
- * budget per guest (hyp/guest.h GUEST_TX_*) must hold both to its rate:
+ * budget per guest (hyp/guest/guest.h GUEST_TX_*) must hold both to its rate:
  * polite by making it wait, rude by dropping what it writes too fast
  * (guests/configs/flood.dts, tests/system/test_flood.py).
  */

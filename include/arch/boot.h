@@ -2,7 +2,7 @@
 #ifndef ARCH_BOOT_H
 #define ARCH_BOOT_H
 
-/* Offsets in boot_pen (boot/head.S) */
+/* Offsets in boot_pen (boot/entry.S) */
 #define PEN_MPIDR   0
 #define PEN_CPU     4
 #define PEN_GICD    8

@@ -27,7 +27,7 @@
 /*
  * Each CPU's stack region: a guard page (never mapped) below the stack.
  * Regions are aligned to their size so the fatal-exception entry can tell
- * a guard-page hit from SP alone (see hyp/vectors.S).
+ * a guard-page hit from SP alone (see hyp/arch/vectors.S).
  */
 #define STACK_REGION_SHIFT 14
 #define STACK_REGION     (1 << STACK_REGION_SHIFT)   /* 16 KiB */

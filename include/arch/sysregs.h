@@ -284,9 +284,13 @@ static inline void irq_restore(uint32_t f)
 #define SCTLR_A        (1 << 1)
 #define SCTLR_C        (1 << 2)
 #define SCTLR_I        (1 << 12)
+#define SCTLR_V        (1 << 13)      /* high exception vectors (0xffff0000) */
 #define SCTLR_WXN      (1 << 19)
+/* SCTLR as a Cortex-A15 or A7 leaves reset: MMU and caches off, the RES1
+ * bits set, exceptions in ARM state (A15 TRM 4.3.27) */
+#define SCTLR_A15_RESET 0x00c50078
 
-/* HCR (B4.1.65): the traps every guest runs under; reasons in hyp/vcpu.c */
+/* HCR (B4.1.65): the traps every guest runs under; reasons in hyp/arch/vcpu.c */
 #define HCR_VM         (1 << 0)
 #define HCR_SWIO       (1 << 1)
 #define HCR_FMO        (1 << 3)
@@ -301,6 +305,29 @@ static inline void irq_restore(uint32_t f)
 #define HCR_TAC        (1 << 21)
 #define HCR_TSW        (1 << 22)
 
+/* HSTR (B4.1.73): trap PL1 accesses to CP15 primary register CRn = n */
+#define HSTR_T(n)      (1 << (n))
+
+/* HDCR (B4.1.64): debug and performance-monitor traps, and HPMN, the
+ * event counters PL1 may use (set to PMCR.N: all of them) */
+#define HDCR_TDRA      (1 << 11)    /* debug ROM address registers */
+#define HDCR_TDOSA     (1 << 10)    /* OS lock and power-down registers */
+#define HDCR_TDA       (1 << 9)     /* the other debug registers */
+#define HDCR_TPM       (1 << 6)     /* performance monitors */
+#define HDCR_TPMCR     (1 << 5)     /* PMCR */
+#define HDCR_HPMN_MASK 0x1f
+
+/* PMCR (B4.1.117): N, the number of event counters, in [15:11] */
+#define PMCR_N(pmcr)   (((pmcr) >> 11) & 0x1f)
+
+/* HCPTR (B4.1.74): TTA traps the trace registers, TCPn coprocessor n; the
+ * TCP bits of the coprocessors that do not exist (all but CP10, CP11) are
+ * RES1, kept set */
+#define HCPTR_TTA      (1 << 20)
+#define HCPTR_TCP(n)   (1 << (n))
+#define HCPTR_TCP10_11 (HCPTR_TCP(10) | HCPTR_TCP(11))
+#define HCPTR_RES1     0x33ff
+
 #define SCR_NS         (1 << 0)
 #define SCR_IRQ        (1 << 1)
 #define SCR_FIQ        (1 << 2)
@@ -309,6 +336,61 @@ static inline void irq_restore(uint32_t f)
 #define SCR_AW         (1 << 5)
 #define SCR_SMD        (1 << 7)
 #define SCR_HCE        (1 << 8)
+
+/*
+ * HSR, the Hyp Syndrome Register (ARM ARM B3.13.6, B4.1.76): the exception
+ * class in [31:26], the instruction length, and the class's own ISS.
+ */
+#define HSR_EC_SHIFT     26
+#define HSR_EC(hsr)      ((hsr) >> HSR_EC_SHIFT)
+#define HSR_IL           (1u << 25)     /* 32-bit instruction */
+#define HSR_ISS(hsr)     ((hsr) & 0x1ffffff)
+/* exception classes (Table B3-22) */
+#define HSR_EC_UNKNOWN   0x00
+#define HSR_EC_WFX       0x01           /* WFI or WFE (HCR.TWI/TWE) */
+#define HSR_EC_CP15_32   0x03           /* MCR/MRC p15 */
+#define HSR_EC_CP15_64   0x04           /* MCRR/MRRC p15 */
+#define HSR_EC_CP14_32   0x05           /* MCR/MRC p14 */
+#define HSR_EC_CP14_LS   0x06           /* LDC/STC p14 */
+#define HSR_EC_HCPTR     0x07           /* CP0-CP13 access HCPTR traps */
+#define HSR_EC_CP10_ID   0x08           /* VMRS of an ID register (HCR.TID0) */
+#define HSR_EC_CP14_64   0x0c           /* MCRR/MRRC p14 */
+#define HSR_EC_HVC       0x12
+#define HSR_EC_SMC       0x13
+#define HSR_EC_PABT      0x20           /* prefetch abort from a lower level */
+#define HSR_EC_DABT      0x24           /* data abort from a lower level */
+/* the condition of a trapped conditional instruction (CV, COND) */
+#define HSR_CV           (1u << 24)
+#define HSR_COND(h)      (((h) >> 20) & 0xf)
+/* WFI/WFE: ISS bit 0 is 1 for WFE */
+#define HSR_WFX_WFE      (1u << 0)
+/* MCR/MRC (ISS for EC 0x03, 0x05): Opc2, Opc1, CRn, Rt, CRm, direction */
+#define HSR_CP_OPC2(h)   (((h) >> 17) & 7)
+#define HSR_CP_OPC1(h)   (((h) >> 14) & 7)
+#define HSR_CP_CRN(h)    (((h) >> 10) & 0xf)
+#define HSR_CP_RT(h)     (((h) >> 5) & 0xf)
+#define HSR_CP_CRM(h)    (((h) >> 1) & 0xf)
+#define HSR_CP_READ      (1u << 0)      /* MRC/MRRC: to the core register */
+/* MCRR/MRRC (EC 0x04, 0x0c): Rt2 where MCR has CRn, and Rt, CRm, direction */
+#define HSR_CP64_RT2(h)  (((h) >> 10) & 0xf)
+/* a data abort's ISS */
+#define HSR_DABT_ISV     (1u << 24)     /* the fields below are valid */
+#define HSR_DABT_SAS(h)  (((h) >> 22) & 3)
+#define HSR_DABT_SSE     (1u << 21)
+#define HSR_DABT_SRT(h)  (((h) >> 16) & 0xf)
+#define HSR_DABT_EA      (1u << 9)
+#define HSR_DABT_CM      (1u << 8)
+#define HSR_DABT_S1PTW   (1u << 7)
+#define HSR_DABT_WNR     (1u << 6)
+#define HSR_DABT_FSC(h)  ((h) & 0x3f)
+/* fault status codes, long-descriptor format (B3.13.3): the type in [5:2],
+ * the lookup level in [1:0] */
+#define FSC_TYPE(fsc)    ((fsc) & 0x3c)
+#define FSC_TRANSLATION  0x04
+#define FSC_ACCESS_FLAG  0x08
+#define FSC_PERMISSION   0x0c
+/* HPFAR (B4.1.68): IPA[39:12] in bits [31:4] */
+#define HPFAR_IPA(hpfar) ((uint64_t)((hpfar) & 0xfffffff0u) << 8)
 
 /* Start modes recorded per CPU (seed mail: monitor, HYP, kernel). */
 #define START_MODE_NS_HYP     1

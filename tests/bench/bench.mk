@@ -38,7 +38,7 @@ $(BENCH_DIR)/config/%.dtb: tests/bench/configs/%.dts $(BENCH_GUEST).bin $(LINUX_
 	@mkdir -p $(dir $@)
 	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
 
-$(BENCH_DIR)/config/%.o: hyp/config_blob.S $(BENCH_DIR)/config/%.dtb
+$(BENCH_DIR)/config/%.o: hyp/config/config_blob.S $(BENCH_DIR)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BENCH_DIR)/config/$*.dtb"' -c $< -o $@
 
 $(BENCH_DIR)/images/%.elf: $(OBJS) $(BENCH_DIR)/config/%.o $(BUILD)/linker.lds \

@@ -48,6 +48,30 @@ class DeadlineExceeded(Exception):
     """A whole test ran past its deadline."""
 
 
+def _search_ignoring(rx, text, pos, ignore):
+    """rx.search(text, pos), but in text with the matches of `ignore` cut
+    out.  Returns (match, end): end is the match's end in `text`."""
+    if ignore is None:
+        m = rx.search(text, pos)
+        return m, (m.end() if m else None)
+    kept, starts, at = [], [], pos     # the pieces left, and where each began
+    for cut in re.finditer(ignore, text[pos:]):
+        kept.append(text[at:pos + cut.start()])
+        starts.append(at)
+        at = pos + cut.end()
+    kept.append(text[at:])
+    starts.append(at)
+    m = rx.search("".join(kept))
+    if not m:
+        return None, None
+    off = m.end()                       # map the end back into text
+    for piece, start in zip(kept, starts):
+        if off <= len(piece):
+            return m, start + off
+        off -= len(piece)
+    return m, len(text)
+
+
 class Qemu:
     """One qemu-system-arm process with the serial console on stdio.
 
@@ -130,43 +154,48 @@ class Qemu:
             msg += ["---- qemu stderr ----", self.stderr.rstrip(), "---- end ----"]
         return "\n".join(msg)
 
-    def _search(self, pattern, pos, timeout):
+    def _search(self, pattern, pos, timeout, ignore=None):
         """Wait up to `timeout` s for `pattern` (a regex) in the output from
-        `pos` on.  Returns (match, None), or (None, why) when it did not show
-        up or QEMU's output ended first."""
+        `pos` on.  Returns (match, end, None), end being the match's end in
+        the output, or (None, None, why) when it did not show up or QEMU's
+        output ended first.  With `ignore` (a regex), its matches are cut
+        out of the output before `pattern` is looked for: another console's
+        whole lines, which may come in the middle of a line of this one."""
         rx = re.compile(pattern) if isinstance(pattern, str) else pattern
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                m = rx.search(self._buf, pos)
+                m, end = _search_ignoring(rx, self._buf, pos, ignore)
                 if m:
-                    return m, None
+                    return m, end, None
                 left = deadline - time.monotonic()
                 if self._eof:
-                    return None, "QEMU's output ended"
+                    return None, None, "QEMU's output ended"
                 if left <= 0:
-                    return None, "timed out after %.1f s" % timeout
+                    return None, None, "timed out after %.1f s" % timeout
                 self._cond.wait(min(left, 0.5))
 
-    def expect(self, pattern, timeout=10):
+    def expect(self, pattern, timeout=10, ignore=None):
         """Wait for `pattern` (a regex) in the output after the last match.
 
         Returns the re.Match; the next expect() searches after its end.
         Raises Timeout, with the whole output, when it does not show up
-        in `timeout` seconds or QEMU's output ends first.
+        in `timeout` seconds or QEMU's output ends first.  `ignore`: text
+        to cut out first (see _search); the match is then one of the
+        output without it.
         """
-        m, why = self._search(pattern, self._pos, timeout)
+        m, end, why = self._search(pattern, self._pos, timeout, ignore)
         if not m:
             raise Timeout(self.describe("%s: %s waiting for /%s/"
                                         % (self.name, why, getattr(pattern, "pattern", pattern))))
-        self._pos = m.end()
+        self._pos = end
         return m
 
     def expect_seen(self, pattern, timeout=10):
         """Wait for `pattern` anywhere in the output, before or after the last
         match (for lines of other CPUs that race with the one expected last).
         Does not move expect()'s position."""
-        m, why = self._search(pattern, 0, timeout)
+        m, _, why = self._search(pattern, 0, timeout)
         if not m:
             raise Timeout(self.describe("%s: %s waiting for /%s/ anywhere"
                                         % (self.name, why, getattr(pattern, "pattern", pattern))))
@@ -174,7 +203,7 @@ class Qemu:
 
     def expect_not(self, pattern, within=1.0):
         """Assert that `pattern` does not appear (anywhere) for `within` s."""
-        m, _ = self._search(pattern, 0, within)
+        m, _, _ = self._search(pattern, 0, within)
         if m:
             raise AssertionError(self.describe(
                 "%s: unexpected /%s/ in the output: %r"

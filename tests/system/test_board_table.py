@@ -1,5 +1,5 @@
 """docs/boards.md is current: the readiness table that Partita's own platform
-probe (build/tools/readiness, linking hyp/platform.c) prints for every
+probe (build/tools/readiness, linking hyp/platform/platform.c) prints for every
 Cortex-A15/A7/A17 board device tree of the Debian kernel package in
 build/dtbs.  Regenerate with `make boards-table` after changing the probe.
 

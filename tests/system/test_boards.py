@@ -144,7 +144,7 @@ def test_vexpress_linux(qemu, image, vexpress_dtb):
 # QEMU's orangepi-pc with Debian's unmodified sun8i-h3-orangepi-pc.dtb: RAM
 # at 0x40000000 (as on virt, so virt's guest configurations run unchanged),
 # the GIC at 0x01c81000 with its virtualization interface, the console a
-# snps,dw-apb-uart (reg-shift 2, reg-io-width 4: hyp/ns16550.c), and PSCI:
+# snps,dw-apb-uart (reg-shift 2, reg-io-width 4: hyp/drivers/uart/ns16550.c), and PSCI:
 # QEMU answers PSCI over SMC for this board and adds the /psci node U-Boot
 # would add on the real one.  Partita starts in non-secure HYP.
 ORANGEPI_DTB = os.path.join(BUILD, "dtbs", "sun8i-h3-orangepi-pc.dtb")
@@ -214,7 +214,7 @@ def test_orangepi_demo_linux(qemu, image, orangepi_dtb):
 # ---- i.MX7D and i.MX6UL: the i.MX UART console ---------------------------------------
 # QEMU's mcimx7d-sabre (2 x Cortex-A7) and mcimx6ul-evk (1 x Cortex-A7) with
 # Debian's unmodified imx7d-sdb.dtb and imx6ul-14x14-evk.dtb: RAM at
-# 0x80000000, the console an fsl,imx6q-uart-compatible UART (hyp/imx_uart.c)
+# 0x80000000, the console an fsl,imx6q-uart-compatible UART (hyp/drivers/uart/imx_uart.c)
 # whose interrupt goes through the GPC to the GIC, PSCI over SMC (QEMU's,
 # with the /psci node it adds).  The vexpress configurations fit their RAM.
 IMX = {

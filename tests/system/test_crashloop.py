@@ -73,7 +73,7 @@ def test_hundred_restarts(qemu, image):
         check(vm, re.search(r"%s\s+stopped" % name, listing), "%s is not stopped" % name)
     text = vm.since(mark)
     # each failed its own way; the lifecycle lines are rate limited per guest
-    # (hyp/guest.h GUEST_LOG_*): a burst, then 10 a second
+    # (hyp/guest/guest.h GUEST_LOG_*): a burst, then 10 a second
     elapsed = time.monotonic() - t0
     for name, what in (("loop-reset", r"guest 'loop-reset' asked for a reset"),
                        ("loop-crash", r"guest 'loop-crash' crashed on vCPU 0: exception vector "

@@ -20,15 +20,19 @@ LINUX_BOOT = 240        # seconds: TCG on a slow 2-core machine, four vCPUs busy
 TIMES = os.path.join(BUILD, "linux-boot-times.txt")
 
 
+# a whole line of another guest than the focused Linux, as Partita prints it
+OTHER_CONSOLES = r"\[(?!linux\])[A-Za-z][\w-]*\] [^\r\n]*\r\n"
+
+
 def shell(vm, cmd, timeout=60):
     """Run a command at the focused Linux shell; returns its output lines."""
     tag = "%08x" % (int(time.monotonic() * 1000) & 0xffffffff)
     vm.sendline("echo B%s; %s; echo E%s $?" % (tag, cmd, tag))
-    m = vm.expect(r"(?s)\r\nB%s\r\n(.*?)E%s (\d+)\r\n" % (tag, tag), timeout=timeout)
-    # the other guests' lines ("[rt] tick ...") come in between: not ours
-    lines = [l for l in m.group(1).replace("\r", "").splitlines()
-             if not re.match(r"\[[A-Za-z][\w-]*\] ", l)]
-    return lines, int(m.group(2))
+    # the other guests' lines ("[rt] tick ...") come in between, even in
+    # the middle of one of Linux's: cut them out before matching
+    m = vm.expect(r"(?s)\r\nB%s\r\n(.*?)E%s (\d+)\r\n" % (tag, tag), timeout=timeout,
+                  ignore=OTHER_CONSOLES)
+    return m.group(1).replace("\r", "").splitlines(), int(m.group(2))
 
 
 def rt_ticks(text):

@@ -1,7 +1,7 @@
-# The channels' run-time part (hyp/channel.c, included by the test itself
+# The channels' run-time part (hyp/guest/channel.c, included by the test itself
 # with the barrier stubbed) over a configuration parsed by the real parser
-UNIT_SRCS_channel := hyp/config.c hyp/config_channel.c hyp/platform.c hyp/dt_index.c mm/stage2.c \
-                     hyp/mmio.c
+UNIT_SRCS_channel := hyp/config/config.c hyp/config/config_channel.c hyp/platform/platform.c hyp/dt/dt_index.c mm/stage2.c \
+                     hyp/trap/mmio.c
 
-$(BUILD)/unit/test_channel: hyp/channel.c hyp/channel.h $(UNIT_SRCS_channel) hyp/guest.h \
-                            hyp/guest_config.h hyp/config_internal.h mm/stage2.h hyp/mmio.h
+$(BUILD)/unit/test_channel: hyp/guest/channel.c hyp/guest/channel.h $(UNIT_SRCS_channel) hyp/guest/guest.h \
+                            hyp/config/guest_config.h hyp/config/config_internal.h mm/stage2.h hyp/trap/mmio.h

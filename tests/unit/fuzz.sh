@@ -52,8 +52,8 @@ targets="${FUZZ_TARGETS:-config decode vgic}"
 for t in $targets; do
     case "$t" in
     config)
-        build config tests/unit/fuzz_config.c hyp/config.c hyp/config_channel.c hyp/platform.c \
-            hyp/dt_index.c hyp/guest_dt.c
+        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_channel.c hyp/platform/platform.c \
+            hyp/dt/dt_index.c hyp/guest/guest_dt.c
         echo "fuzz.sh: fuzzing config for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
         FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \
             -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
@@ -61,7 +61,7 @@ for t in $targets; do
             -artifact_prefix="$out/" "$@" "$out/corpus" "$seeds"   # seeds include kept crashers, replayed first
         ;;
     decode)
-        build decode tests/unit/fuzz_decode.c hyp/mmio.c hyp/insn.c hyp/vuart.c
+        build decode tests/unit/fuzz_decode.c hyp/trap/mmio.c hyp/arch/insn.c hyp/guest/vuart.c
         ;;
     vgic)
         build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c

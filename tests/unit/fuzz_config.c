@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the configuration parser (hyp/config.c), the host
- * platform probe (hyp/platform.c) and the guest DT writer (hyp/guest_dt.c).
+ * libFuzzer target for the configuration parser (hyp/config/config.c), the host
+ * platform probe (hyp/platform/platform.c) and the guest DT writer (hyp/guest/guest_dt.c).
  *
  * Each input is tried twice:
  *   1. as the configuration blob, validated against QEMU virt (the host
@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
-#include "hyp/guest_config.h"
-#include "hyp/guest_dt.h"
-#include "hyp/platform.h"
+#include "hyp/config/guest_config.h"
+#include "hyp/guest/guest_dt.h"
+#include "hyp/platform/platform.h"
 
 #define HYP_START 0x40000000u
 #define HYP_END   0x40800000u

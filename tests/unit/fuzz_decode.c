@@ -1,8 +1,8 @@
 /*
  * libFuzzer target for the trap decoders: the data-abort syndrome
- * (hyp/mmio.c), the condition check and PC/IT stepping of trapped
- * instructions (hyp/insn.c), and the emulated PL011 behind the MMIO bus
- * (hyp/vuart.c).  Each input is a list of (HSR, HDFAR, HPFAR, CPSR, value)
+ * (hyp/trap/mmio.c), the condition check and PC/IT stepping of trapped
+ * instructions (hyp/arch/insn.c), and the emulated PL011 behind the MMIO bus
+ * (hyp/guest/vuart.c).  Each input is a list of (HSR, HDFAR, HPFAR, CPSR, value)
  * records, every one decoded and, when it decodes, dispatched to a UART at
  * a fuzzed address.  Checked: a decoded access is 1, 2 or 4 bytes into a
  * register r0-r15 at the IPA HPFAR and HDFAR give; a loaded value is
@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyp/insn.h"
-#include "hyp/mmio.h"
-#include "hyp/vuart.h"
+#include "hyp/arch/insn.h"
+#include "hyp/trap/mmio.h"
+#include "hyp/guest/vuart.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz_decode: %s\n", #c); abort(); } } while (0)
 #define PSR_IT_MASK ((3u << 25) | (0x3fu << 10))

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the configuration parser and validator (hyp/config.c).
+ * Host unit tests for the configuration parser and validator (hyp/config/config.c).
  *
  * The host is QEMU virt as its own device tree describes it
  * (fixtures/qemu-virt.dts through platform_probe: 4 CPUs, 1 GiB at
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <libfdt.h>
 #include "fixture.h"
-#include "hyp/guest_config.h"
-#include "hyp/platform.h"
+#include "hyp/config/guest_config.h"
+#include "hyp/platform/platform.h"
 
 #define HYP_START 0x40000000u
 #define HYP_END   0x40800000u

@@ -1,6 +1,6 @@
 /*
  * Host unit tests for the release plans of CPUs started through a release
- * address (hyp/cpu_release.c), on the CPUs the platform probe finds in
+ * address (hyp/platform/cpu_release.c), on the CPUs the platform probe finds in
  * real-shaped device trees: spin-table with one- and two-cell
  * cpu-release-addr, Versatile Express system flags, and PSCI (no plan).
  */
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fixture.h"
-#include "hyp/platform.h"
-#include "hyp/cpu_release.h"
+#include "hyp/platform/platform.h"
+#include "hyp/platform/cpu_release.h"
 
 #define ENTRY 0x40212340u
 

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the device tree index (hyp/dt_index.c): every lookup
+ * Host unit tests for the device tree index (hyp/dt/dt_index.c): every lookup
  * answers exactly what libfdt's own walk answers, on every fixture tree and
  * on damaged copies of them; the index refuses broken structure blocks.
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <libfdt.h>
 #include "fixture.h"
-#include "hyp/dt_index.h"
+#include "hyp/dt/dt_index.h"
 
 static const char *const trees[] = {
     "qemu-virt", "qemu-virt-secure", "qemu-virt-a7-up", "qemu-virt-novirt",

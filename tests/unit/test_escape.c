@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "hyp/console_escape.h"
+#include "hyp/console/console_escape.h"
 
 /* Feed a string; returns what came out, '|' marking each focus switch. */
 static void run(const char *in, size_t n, char *out)

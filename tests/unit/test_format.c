@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the hypervisor's vsnprintf (hyp/format.c): every
+ * Host unit tests for the hypervisor's vsnprintf (hyp/lib/format.c): every
  * conversion, flag, width, precision and length it supports formats as the
  * host C library's snprintf does, for edge values and for random ones, and
  * truncation to any buffer size keeps the C99 contract (the full length
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyp/format.h"
+#include "hyp/lib/format.h"
 
 /* Format one value both ways and compare, at full size and cut short */
 #define SAME(fmt, ...) same(__LINE__, fmt, ##__VA_ARGS__)

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the guest device-tree writer (hyp/guest_dt.c).
+ * Host unit tests for the guest device-tree writer (hyp/guest/guest_dt.c).
  *
  * Each test writes a guest's DTB and reads it back with libfdt the way a
  * guest kernel would: by path, phandle and property, checking the virtual
@@ -17,11 +17,11 @@
 #include <string.h>
 #include <libfdt.h>
 #include "fixture.h"
-#include "hyp/guest_dt.h"
-#include "hyp/guest_config.h"
-#include "hyp/platform.h"
+#include "hyp/guest/guest_dt.h"
+#include "hyp/config/guest_config.h"
+#include "hyp/platform/platform.h"
 
-#define DTB_MAX 0x10000         /* what hyp/guest.c gives the writer */
+#define DTB_MAX 0x10000         /* what hyp/guest/guest.c gives the writer */
 
 static void *host_dtb;
 static uint8_t *dtb;            /* the last tree written */

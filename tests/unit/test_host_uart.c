@@ -1,8 +1,8 @@
 /*
- * Host unit tests for the console UART drivers (hyp/ns16550.c,
- * hyp/samsung_uart.c, through hyp/host_uart.c) against register models:
+ * Host unit tests for the console UART drivers (hyp/drivers/uart/ns16550.c,
+ * hyp/drivers/uart/samsung_uart.c, through hyp/drivers/uart/host_uart.c) against register models:
  * every access the driver makes goes through uart_port_mmio_read/write
- * (hyp/uart_port.h), which this file implements.  The models check each
+ * (hyp/drivers/uart/uart_port.h), which this file implements.  The models check each
  * access's width and alignment (reg-io-width, reg-shift) and act like the
  * hardware: reading RBR/URXH pops the receive FIFO, THR/UTXH append to the
  * line, status bits tell when the transmitter has room.
@@ -17,10 +17,10 @@
 #include <stdbool.h>
 #include <cmocka.h>
 #include <string.h>
-#include "hyp/host_uart.h"
-#include "hyp/ns16550.h"
-#include "hyp/samsung_uart.h"
-#include "hyp/imx_uart.h"
+#include "hyp/drivers/uart/host_uart.h"
+#include "hyp/drivers/uart/ns16550.h"
+#include "hyp/drivers/uart/samsung_uart.h"
+#include "hyp/drivers/uart/imx_uart.h"
 
 /* ---- what the drivers hand to the console ---- */
 static char pushed[64];
@@ -247,7 +247,7 @@ void uart_port_mmio_write(volatile uint8_t *addr, unsigned int width, uint32_t v
         write_imx(reg, v);
 }
 
-/* ---- a driver as the hypervisor sets it up (hyp/host_uart.c) ---- */
+/* ---- a driver as the hypervisor sets it up (hyp/drivers/uart/host_uart.c) ---- */
 static struct host_uart hu;
 
 static void uart_up(enum uart_kind kind, unsigned int shift, unsigned int width)

@@ -1,6 +1,6 @@
 /*
  * Host unit tests for trapped-instruction conditions and PC stepping
- * (hyp/insn.c).
+ * (hyp/arch/insn.c).
  *
  * Expected results are computed here independently: the condition table
  * of ARM ARM A8.3 written out case by case, and IT blocks built from their
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <stdbool.h>
 #include <string.h>
-#include "hyp/insn.h"
+#include "hyp/arch/insn.h"
 
 #define PSR_T       (1u << 5)
 #define PSR_NZCV    0xf0000000u

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the data-abort decoder and the MMIO bus (hyp/mmio.c).
+ * Host unit tests for the data-abort decoder and the MMIO bus (hyp/trap/mmio.c).
  *
  * Syndromes are built here from the ISS encoding of a data abort taken to
  * Hyp mode (ARM ARM B3.13.6): EC[31:26] = 0x24 (from a lower level),
@@ -15,9 +15,8 @@
 #include <cmocka.h>
 #include <stdbool.h>
 #include <string.h>
-#include "hyp/mmio.h"
+#include "hyp/trap/mmio.h"
 
-#define EC_DABT_LOWER 0x24u
 #define DFSC_TRANS_L2 0x06u     /* long-descriptor translation fault, level 2 */
 #define DFSC_TRANS_L3 0x07u
 #define DFSC_PERM_L3  0x0fu     /* permission fault, level 3 */
@@ -33,11 +32,11 @@ struct iss {
 
 static uint32_t hsr_of(struct iss f)
 {
-    return EC_DABT_LOWER << 26 | (uint32_t)f.il << 25 | (uint32_t)f.isv << 24 |
+    return (uint32_t)HSR_EC_DABT << HSR_EC_SHIFT | (uint32_t)f.il << 25 | (uint32_t)f.isv << 24 |
            f.sas << 22 | (uint32_t)f.sse << 21 | f.srt << 16 | (uint32_t)f.ea << 9 |
            (uint32_t)f.cm << 8 | (uint32_t)f.s1ptw << 7 | (uint32_t)f.wnr << 6 | f.dfsc;
 }
-#define HSR(...) hsr_of((struct iss){ __VA_ARGS__ })
+#define SYNDROME(...) hsr_of((struct iss){ __VA_ARGS__ })
 
 /* HPFAR for an IPA: bits [31:4] hold IPA[39:12] */
 static uint32_t hpfar_of(uint64_t ipa)
@@ -59,7 +58,7 @@ static void test_decode_sizes(void **state)
     static const unsigned int bytes[] = { 1, 2, 4 };
     struct mmio_access a;
     for (unsigned int sas = 0; sas < 3; sas++) {
-        assert_true(decode(HSR(.il = 1, .isv = 1, .sas = sas, .srt = 2, .dfsc = DFSC_TRANS_L2),
+        assert_true(decode(SYNDROME(.il = 1, .isv = 1, .sas = sas, .srt = 2, .dfsc = DFSC_TRANS_L2),
                            0x09000000, hpfar_of(0x09000000), &a));
         assert_int_equal(a.size, bytes[sas]);
         assert_false(a.write);
@@ -68,9 +67,9 @@ static void test_decode_sizes(void **state)
         assert_int_equal(a.value, 0);
     }
     /* SAS = 0b11 (doubleword) is reserved in ARMv7: no such access */
-    assert_false(decode(HSR(.il = 1, .isv = 1, .sas = 3, .srt = 2, .dfsc = DFSC_TRANS_L2),
+    assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 3, .srt = 2, .dfsc = DFSC_TRANS_L2),
                         0x09000000, hpfar_of(0x09000000), &a));
-    assert_false(decode(HSR(.il = 1, .isv = 1, .sas = 3, .srt = 2, .wnr = 1,
+    assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 3, .srt = 2, .wnr = 1,
                             .dfsc = DFSC_TRANS_L2), 0x09000000, hpfar_of(0x09000000), &a));
 }
 
@@ -80,7 +79,7 @@ static void test_decode_every_register(void **state)
     for (unsigned int rt = 0; rt < 16; rt++)
         for (unsigned int wnr = 0; wnr < 2; wnr++)
             for (unsigned int sas = 0; sas < 3; sas++) {
-                uint32_t hsr = HSR(.il = 1, .isv = 1, .sas = sas, .srt = rt, .wnr = wnr,
+                uint32_t hsr = SYNDROME(.il = 1, .isv = 1, .sas = sas, .srt = rt, .wnr = wnr,
                                    .dfsc = DFSC_TRANS_L3);
                 assert_true(decode(hsr, 0x1c090018, hpfar_of(0x1c090018), &a));
                 assert_int_equal(a.reg, rt);
@@ -92,15 +91,15 @@ static void test_decode_every_register(void **state)
 static void test_decode_sign_extension_flag(void **state)
 {
     struct mmio_access a;
-    assert_true(decode(HSR(.isv = 1, .sas = 0, .sse = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
+    assert_true(decode(SYNDROME(.isv = 1, .sas = 0, .sse = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
                        0x09000000, hpfar_of(0x09000000), &a));
     assert_true(a.sign_extend);
     assert_int_equal(a.size, 1);
-    assert_true(decode(HSR(.isv = 1, .sas = 1, .sse = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
+    assert_true(decode(SYNDROME(.isv = 1, .sas = 1, .sse = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
                        0x09000000, hpfar_of(0x09000000), &a));
     assert_true(a.sign_extend);
     assert_int_equal(a.size, 2);
-    assert_true(decode(HSR(.isv = 1, .sas = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
+    assert_true(decode(SYNDROME(.isv = 1, .sas = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
                        0x09000000, hpfar_of(0x09000000), &a));
     assert_false(a.sign_extend);
 }
@@ -111,7 +110,7 @@ static void test_decode_rejects_isv0(void **state)
      * guest gets an abort (whatever else the ISS happens to hold) */
     struct mmio_access a;
     for (unsigned int bits = 0; bits < 64; bits++) {
-        uint32_t hsr = HSR(.il = bits & 1, .isv = 0, .sas = (bits >> 1) & 3,
+        uint32_t hsr = SYNDROME(.il = bits & 1, .isv = 0, .sas = (bits >> 1) & 3,
                            .sse = (bits >> 3) & 1, .srt = bits & 15, .wnr = (bits >> 4) & 1,
                            .dfsc = (bits >> 5) ? DFSC_TRANS_L3 : DFSC_TRANS_L2);
         assert_false(decode(hsr, 0x09000000, hpfar_of(0x09000000), &a));
@@ -122,26 +121,26 @@ static void test_decode_rejects_cm_and_s1ptw(void **state)
 {
     struct mmio_access a;
     /* cache maintenance on the IPA (reported as a write) */
-    assert_false(decode(HSR(.il = 1, .isv = 1, .sas = 2, .srt = 0, .cm = 1, .wnr = 1,
+    assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 0, .cm = 1, .wnr = 1,
                             .dfsc = DFSC_TRANS_L2), 0x09000000, hpfar_of(0x09000000), &a));
-    assert_false(decode(HSR(.il = 1, .isv = 1, .sas = 2, .srt = 0, .cm = 1,
+    assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 0, .cm = 1,
                             .dfsc = DFSC_TRANS_L2), 0x09000000, hpfar_of(0x09000000), &a));
     /* the guest's stage-1 walk touched the IPA: not a device access */
-    assert_false(decode(HSR(.il = 1, .isv = 1, .sas = 2, .srt = 3, .s1ptw = 1,
+    assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 3, .s1ptw = 1,
                             .dfsc = DFSC_TRANS_L2), 0x80001000, hpfar_of(0x09000000), &a));
-    assert_false(decode(HSR(.il = 1, .isv = 1, .sas = 2, .srt = 3, .s1ptw = 1, .wnr = 1,
+    assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 3, .s1ptw = 1, .wnr = 1,
                             .dfsc = DFSC_TRANS_L2), 0x80001000, hpfar_of(0x09000000), &a));
     /* the same syndromes without those bits are accesses */
-    assert_true(decode(HSR(.il = 1, .isv = 1, .sas = 2, .srt = 0, .wnr = 1,
+    assert_true(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 0, .wnr = 1,
                            .dfsc = DFSC_TRANS_L2), 0x09000000, hpfar_of(0x09000000), &a));
-    assert_true(decode(HSR(.il = 1, .isv = 1, .sas = 2, .srt = 3, .dfsc = DFSC_TRANS_L2),
+    assert_true(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 3, .dfsc = DFSC_TRANS_L2),
                        0x80001000, hpfar_of(0x09000000), &a));
 }
 
 static void test_decode_ipa(void **state)
 {
     struct mmio_access a;
-    uint32_t hsr = HSR(.il = 1, .isv = 1, .sas = 2, .srt = 1, .dfsc = DFSC_TRANS_L3);
+    uint32_t hsr = SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 1, .dfsc = DFSC_TRANS_L3);
 
     /* the guest's VA (MMU on) differs from the IPA but for the page offset */
     assert_true(decode(hsr, 0xc0801ffc, hpfar_of(0x09000ffc), &a));
@@ -258,7 +257,7 @@ static void test_decode_real_instructions(void **state)
             fail_msg("table row '%s' disagrees with its encoding 0x%08x", c->text,
                      c->encoding);
         /* the literal syndrome agrees with the instruction */
-        if (HSR_EC(c->hsr) != EC_DABT_LOWER || !!(c->hsr & HSR_IL) != is32 ||
+        if (HSR_EC(c->hsr) != HSR_EC_DABT || !!(c->hsr & HSR_IL) != is32 ||
             !(c->hsr & HSR_DABT_ISV))
             fail_msg("'%s': syndrome 0x%08x has the wrong EC, IL or ISV", c->text, c->hsr);
 

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the platform probe (hyp/platform.c).
+ * Host unit tests for the platform probe (hyp/platform/platform.c).
  *
  * Fixtures are device tree sources in tests/unit/fixtures, compiled by the
  * Makefile into build/unit/fixtures; the runner starts us in build/unit.
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <libfdt.h>
 #include "fixture.h"
-#include "hyp/platform.h"
+#include "hyp/platform/platform.h"
 
 #define IOFPGA "/smb@8000000/motherboard/iofpga@3,00000000"
 

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the PSCI 1.0 / SMCCC state machine (hyp/psci.c).
+ * Host unit tests for the PSCI 1.0 / SMCCC state machine (hyp/trap/psci.c).
  *
  * A fake guest stands behind the psci_env: N vCPUs with their power
  * states, RAM where entry points are valid, and a record of every
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <stdbool.h>
 #include <string.h>
-#include "hyp/psci.h"
+#include "hyp/trap/psci.h"
 
 #define NOT_SUPPORTED 0xffffffffu           /* -1 in r0 */
 #define SENTINEL1 0x5e5e0001u

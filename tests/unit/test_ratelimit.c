@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the console rate limit (hyp/ratelimit.c): a burst
+ * Host unit tests for the console rate limit (hyp/lib/ratelimit.c): a burst
  * passes, then one line per period; the dropped ones are counted and
  * reported with the next line that passes; idle time refills the bucket
  * but never beyond the burst.
@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "hyp/ratelimit.h"
+#include "hyp/lib/ratelimit.h"
 
 static void test_burst_then_period(void **state)
 {

@@ -1,3 +1,3 @@
 UNIT_SRCS_vgic := vgic/vgic_dist.c
-$(BUILD)/unit/test_vgic: vgic/vgic_dist.c vgic/vgic_lr.h vgic/vgic.h hyp/mmio.h hyp/spinlock.h \
+$(BUILD)/unit/test_vgic: vgic/vgic_dist.c vgic/vgic_lr.h vgic/vgic.h hyp/trap/mmio.h hyp/lib/spinlock.h \
                          tests/unit/fake_lrs.h

@@ -1,0 +1,230 @@
+/*
+ * The boot CPU's path from the first C instruction to the monitor, and
+ * every secondary CPU's path to its idle loop.
+ */
+#include <string.h>
+#include <libfdt.h>
+#include <arch/boot.h>
+#include <arch/sysregs.h>
+#include "hyp/platform/hyp.h"
+#include "hyp/lib/console.h"
+#include "version.h"
+#include "hyp/dt/hostdt.h"
+#include "hyp/console/monitor.h"
+#include "hyp/drivers/uart/host_uart.h"
+#include "hyp/platform/percpu.h"
+#include "smp.h"
+#include "mm/hyp_mmu.h"
+#include "timer/timer.h"
+#include "timer/hyp_timer.h"
+#include "hyp/sched/sched_share.h"
+#include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
+#include "hyp/guest/guest.h"
+#include "hyp/config/guest_config.h"
+#include "hyp/sched/sched.h"
+#include "hyp/trap/traps.h"
+#include "mm/page_alloc.h"
+#include "mm/stage2.h"
+
+static struct host_uart host_uart;
+static struct console_ops uart_ops;
+
+static void console_up(void)
+{
+    volatile void *base = ioremap(host.uart.reg.base, 0x1000);
+    if (!base)
+        hyp_halt();
+    host_uart_init(&host_uart, &host.uart, base);
+    uart_ops = host_uart_console_ops(&host_uart);
+    console_attach(&uart_ops);
+}
+
+static struct system_config sysconf;
+extern const char config_blob[];
+
+static void config_report(void *ctx, bool is_error, const char *msg)
+{
+    pr_info("config: %s: %s\n", is_error ? "error" : "warning", msg);
+}
+
+/* Per-CPU HYP state every CPU sets the same way before running guests. */
+static void hyp_cpu_init(void)
+{
+    sysreg_write_vtcr(VTCR_VALUE);
+    /* guests may read the physical counter but not program the physical
+     * timer: CNTHCTL.PL1PCTEN = 1, PL1PCEN = 0 (B8.1.3); the hypervisor
+     * keeps the physical timer for itself */
+    sysreg_write_cnthctl(1);
+    sysreg_write_cntvoff(0);
+    sysreg_write_hcr(0);
+    isb();
+}
+
+static int pool_init(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    uint64_t pool = fe - HYP_POOL_SIZE;
+    for (unsigned int i = 0; i < host.nmem; i++)
+        if (pool >= host.mem[i].base && fe <= host.mem[i].base + host.mem[i].size &&
+            fe <= HYP_VA_RAM_END) {
+            page_alloc_init(pool, HYP_POOL_SIZE);
+            return 0;
+        }
+    return -1;
+}
+
+static void guests_boot(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    struct config_host ch = { &host, fs, fe, host_fdt };
+    if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {
+        pr_info("config: no configuration linked in: no guests\n");
+        return;
+    }
+    int errors = config_load(config_blob, &ch, &sysconf, config_report, NULL);
+    if (errors) {
+        pr_err("configuration has %d error%s: no guest started\n", errors,
+               errors == 1 ? "" : "s");
+        return;
+    }
+    guests_init(&sysconf);
+    pr_info("config: %u guest%s\n", sysconf.nguests, sysconf.nguests == 1 ? "" : "s");
+    for (unsigned int i = 0; i < nguests; i++) {
+        const struct guest_config *c = guests[i].cfg;
+        pr_info("guest '%s': %u vCPU%s, %llu MiB at 0x%08llx, %s image %lu bytes%s\n", c->name,
+                c->ncpus, c->ncpus == 1 ? "" : "s", c->mem_size >> 20, c->mem_base,
+                c->format == KERNEL_LINUX ? "linux" : "raw", (unsigned long)c->kernel_size,
+                c->autostart ? ", autostart" : "");
+    }
+    sched_share_print();
+    for (unsigned int i = 0; i < nguests; i++) {
+        if (!guests[i].cfg->autostart)
+            continue;
+        pr_info("guest '%s': starting\n", guests[i].cfg->name);
+        guest_start(&guests[i]);
+    }
+}
+
+static bool uart_irq(unsigned int irq, void *arg)
+{
+    host_uart_irq(arg);
+    sched_console_input();
+    return true;
+}
+
+static void print_banner(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    pr_info("\nPartita %s - ARMv7-A micro-hypervisor\n", PARTITA_VERSION);
+    pr_info("boot: start mode %s, model \"%s\", %u CPUs in the device tree\n",
+            start_mode_name(this_cpu()->start_mode), host.model, host.ncpus);
+    for (unsigned int i = 0; i < host.nmem; i++)
+        pr_info("memory: 0x%08llx-0x%08llx (%llu MiB)\n", host.mem[i].base,
+                host.mem[i].base + host.mem[i].size, host.mem[i].size >> 20);
+    pr_info("hypervisor: 0x%08llx-0x%08llx (%llu KiB)\n", fs, fe, (fe - fs) >> 10);
+    pr_info("gic: GICD 0x%08llx GICC 0x%08llx GICH 0x%08llx GICV 0x%08llx, "
+            "maintenance IRQ %lu, %u IRQs\n", host.gic.gicd.base, host.gic.gicc.base,
+            host.gic.gich.base, host.gic.gicv.base, (unsigned long)host.gic.maint_irq,
+            gic_get_info()->nr_irqs);
+    pr_info("timer: %lu Hz, virtual IRQ %lu, hypervisor IRQ %lu\n",
+            (unsigned long)timer_freq(), (unsigned long)host.timer.irq_virt,
+            (unsigned long)host.timer.irq_hyp);
+    pr_info("console: %s (%s), IRQ %lu\n", host.uart.path, host.uart.compatible,
+            (unsigned long)host.uart.irq);
+    pr_info("psci: %s\n", host.psci.conduit == PSCI_CONDUIT_NONE
+                              ? "none"
+                              : platform_psci_conduit_name(host.psci.conduit));
+}
+
+/* the boot CPU's work between guest entries (hyp/sched/sched.c) */
+static void boot_cpu_housekeeping(void)
+{
+    monitor_poll();
+    guests_service();
+}
+
+/*
+ * Connect the layers that call upward through a pointer: the trap layer's
+ * WFI and crash hooks, the scheduler's housekeeping.  Before any CPU can
+ * enter a guest.
+ */
+static void layers_connect(void)
+{
+    static const struct trap_hooks hooks = { .wait = vcpu_wait, .crash = guest_crash };
+    trap_set_hooks(&hooks);
+    sched_set_housekeeping(boot_cpu_housekeeping);
+}
+
+void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
+{
+    char err[160];
+    pcpu_init_self(0, start_mode);
+    hyp_boot_ticks = sysreg_read_cntpct();
+
+    host_fdt = hostdt_copy(dtb_pa, err, sizeof(err));
+    if (!host_fdt)
+        hyp_halt();     /* no device tree, so no console to say it on */
+    int rc = platform_probe(host_fdt, &host, err, sizeof(err));
+    if (host.uart.kind == UART_NONE)
+        hyp_halt();     /* no console Partita can drive: nothing to print with */
+    hyp_mmu_init(&host, image_pa);
+    console_up();
+    if (rc != 0) {
+        pr_err("%s\n", err);
+        pr_err("Partita cannot run on this platform; stopping.\n");
+        hyp_halt();
+    }
+    timer_init(&host);
+    if (gic_init(&host) != 0) {
+        pr_err("cannot map the GIC\n");
+        hyp_halt();
+    }
+    if (pool_init() != 0) {
+        pr_err("no RAM for the hypervisor's page pool after the image\n");
+        hyp_halt();
+    }
+    layers_connect();
+    hyp_cpu_init();
+    vgic_hw_cpu_init();
+    hyp_timer_cpu_init();
+    pcpus[0].online = true;
+    pcpu_count = host.ncpus;
+    print_banner();
+    pr_info("cpu0: MPIDR 0x%08lx online (start mode %s)\n",
+            (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
+
+    unsigned int n = smp_boot_secondaries(&host);
+    pr_info("smp: %u of %u CPUs online\n", n, host.ncpus);
+
+    if (host.uart.irq) {
+        gic_irq_register(host.uart.irq, uart_irq, &host_uart);
+        gic_irq_enable(host.uart.irq, gic_cpu_if_mask());
+        host_uart_rx_irq_enable(&host_uart);
+    } else {
+        pr_warn("console UART has no interrupt in the DT: input is polled\n");
+        console_set_polled(true);
+    }
+    guests_boot();
+    monitor_start();
+    pcpu_loop();
+}
+
+void secondary_main(unsigned int index, uint32_t start_mode)
+{
+    pcpu_init_self(index, start_mode);
+    hyp_mmu_harden();
+    gic_cpu_init();
+    hyp_cpu_init();
+    vgic_hw_cpu_init();
+    hyp_timer_cpu_init();
+    pr_info("cpu%u: MPIDR 0x%08lx online (start mode %s)\n", index,
+            (unsigned long)this_cpu()->mpidr, start_mode_name(start_mode));
+    this_cpu()->online = true;
+    dsb_ish();
+    sev();
+    pcpu_loop();
+}

@@ -1,0 +1,163 @@
+/*
+ * Secondary CPU bring-up: PSCI CPU_ON through the host DT's conduit; a
+ * release address (spin-table cpu-release-addr, the Versatile Express
+ * system flags) that a firmware pen waits on; or, in a secure start (where
+ * Partita is the firmware and no PSCI exists), the release of a CPU waiting
+ * in Partita's own pen.  Each CPU then builds nothing: it turns its MMU on
+ * with the tables CPU 0 made (boot/entry.S).
+ */
+#include <arch/boot.h>
+#include <arch/sysregs.h>
+#include "smp.h"
+#include "hyp/platform/cpu_release.h"
+#include "hyp/lib/console.h"
+#include "hyp/platform/percpu.h"
+#include "mm/cache.h"
+#include "mm/hyp_mmu.h"
+#include "timer/timer.h"
+#include "vgic/gic.h"
+
+#define CPU_ON_TIMEOUT_US 2000000
+
+int32_t psci_call(enum psci_conduit c, uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+    register uint32_t r0 __asm__("r0") = fn;
+    register uint32_t r1 __asm__("r1") = a1;
+    register uint32_t r2 __asm__("r2") = a2;
+    register uint32_t r3 __asm__("r3") = a3;
+    if (c == PSCI_CONDUIT_SMC)
+        __asm__ volatile("smc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : : "memory");
+    else if (c == PSCI_CONDUIT_HVC)
+        __asm__ volatile("hvc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : : "memory");
+    else
+        return -1;
+    return (int32_t)r0;
+}
+
+static int release_from_pen(unsigned int idx, uint32_t mpidr)
+{
+    /* the CPU reads the pen with its MMU and caches off: write to PoC */
+    boot_pen.cpu = idx;
+    dcache_clean_range(&boot_pen, sizeof(boot_pen));
+    boot_pen.mpidr = mpidr;
+    dcache_clean_range(&boot_pen, sizeof(boot_pen));
+    sev();
+    return 0;
+}
+
+static bool in_ram(const struct platform *p, uint64_t pa, uint32_t size)
+{
+    for (unsigned int i = 0; i < p->nmem; i++)
+        if (pa >= p->mem[i].base && pa + size <= p->mem[i].base + p->mem[i].size &&
+            pa + size <= HYP_VA_RAM_END)
+            return true;
+    return false;
+}
+
+/* One store of a release plan, seen by a CPU whose caches are off. */
+static int release_store(const struct platform *p, const struct release_write *w)
+{
+    volatile uint32_t *va;
+    bool ram = in_ram(p, w->pa, w->size);
+    if (ram)
+        va = (volatile uint32_t *)(uint32_t)w->pa;      /* RAM is identity mapped */
+    else if (!(va = ioremap(w->pa, w->size)))
+        return -1;
+    if (w->size == 8)
+        va[1] = (uint32_t)(w->value >> 32);
+    va[0] = (uint32_t)w->value;
+    if (ram)    /* the waiting CPU reads memory, not our cache */
+        dcache_clean_range((const void *)va, w->size);
+    return 0;
+}
+
+/*
+ * Start a CPU that waits on a release address: arm Partita's pen with its
+ * index and MPIDR (the CPU gets no context), store the entry, then wake
+ * it: SEV for a WFE pen (spin-table), an SGI for a WFI pen (the vexpress
+ * boot monitor and QEMU's boot code wait in WFI with their GIC CPU
+ * interface on).  The kick goes to every other CPU: any pen sharing the
+ * address goes to Partita's pen and waits for its own turn there; CPUs
+ * already online take it as the harmless SGI_KICK.
+ */
+static int start_by_release(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
+{
+    struct release_write w[RELEASE_MAX_WRITES];
+    uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_pen_entry);
+    unsigned int n = cpu_release_plan(c, entry, w);
+    release_from_pen(idx, c->mpidr);
+    for (unsigned int i = 0; i < n; i++)
+        if (release_store(p, &w[i]) != 0) {
+            pr_err("cpu%u (MPIDR 0x%08lx): cannot map its release address 0x%llx\n", idx,
+                   (unsigned long)c->mpidr, w[i].pa);
+            return -1;
+        }
+    dsb();
+    sev();
+    gic_send_sgi_others(SGI_KICK);
+    pr_info("cpu%u: released through %s at 0x%08llx\n", idx,
+            platform_cpu_method_name(c->method), c->release_addr);
+    return 0;
+}
+
+/*
+ * A secure start with a spin-table CPU: the CPU waits in Partita's secure
+ * pen, not in a firmware's.  Partita's secure code plays the firmware
+ * (boot/secure.S firmware_spin): released into non-secure HYP, the CPU waits
+ * on its cpu-release-addr, and the spin-table start above then runs as on
+ * a board.
+ */
+static int start_secure(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
+{
+    bool spin = c->method == CPU_METHOD_SPIN_TABLE && in_ram(p, c->release_addr, c->release_size);
+    boot_pen.release_pa = spin ? (uint32_t)c->release_addr : 0;
+    dcache_clean_range(&boot_pen, sizeof(boot_pen));
+    return spin ? start_by_release(p, idx, c) : release_from_pen(idx, c->mpidr);
+}
+
+static int start_cpu(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
+{
+    if (this_cpu()->start_mode == START_MODE_SECURE)
+        return start_secure(p, idx, c);
+    if (c->method == CPU_METHOD_PSCI) {
+        uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_entry);
+        int32_t rc = psci_call(p->psci.conduit, p->psci.fn_cpu_on, c->mpidr, entry, idx);
+        if (rc != 0)
+            pr_err("cpu%u (MPIDR 0x%08lx): PSCI CPU_ON failed (%ld)\n", idx,
+                   (unsigned long)c->mpidr, (long)rc);
+        return rc;
+    }
+    if (c->method == CPU_METHOD_SPIN_TABLE || c->method == CPU_METHOD_SYSFLAGS)
+        return start_by_release(p, idx, c);
+    if (c->enable_method[0])
+        pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: enable-method \"%s\" is not "
+               "supported and the DT has no PSCI node\n", idx, (unsigned long)c->mpidr,
+               c->enable_method);
+    else
+        pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: the DT has no PSCI node "
+               "and no enable-method\n", idx, (unsigned long)c->mpidr);
+    return -1;
+}
+
+unsigned int smp_boot_secondaries(const struct platform *p)
+{
+    uint32_t self = this_cpu()->mpidr;
+    unsigned int idx = 1;
+    for (unsigned int i = 0; i < p->ncpus && idx < MAX_CPUS; i++) {
+        const struct plat_cpu *c = &p->cpus[i];
+        if (c->mpidr == self)
+            continue;
+        pcpus[idx].mpidr = c->mpidr;
+        if (start_cpu(p, idx, c) == 0) {
+            uint64_t t0 = timer_now();
+            while (!pcpus[idx].online &&
+                   timer_ticks_to_us(timer_now() - t0) < CPU_ON_TIMEOUT_US)
+                wfe();
+            if (!pcpus[idx].online)
+                pr_err("cpu%u (MPIDR 0x%08lx) did not come online\n", idx,
+                       (unsigned long)c->mpidr);
+        }
+        idx++;
+    }
+    return pcpu_online_count();
+}

@@ -1,0 +1,284 @@
+/*
+ * vCPU state handling: reset, load/put (the world switch recipe, one state
+ * kind per file), register access by number in the guest's current mode,
+ * stepping the PC past a trapped instruction, and exception injection.
+ */
+#include <string.h>
+#include <arch/sysregs.h>
+#include "vcpu.h"
+#include "hyp/guest/guest.h"
+#include "hyp/trap/mmio.h"
+#include "insn.h"
+#include "hyp/sched/sched_share.h"
+#include "vgic/vgic_hw.h"
+
+/*
+ * HCR for every guest (ARM ARM B4.1.65):
+ *  VM     Stage-2 translation on: the guest sees only what Partita maps.
+ *  SWIO   a guest's set/way invalidate acts as clean+invalidate, so it can
+ *         never throw away another guest's dirty lines in a shared cache.
+ *  IMO/FMO/AMO  physical IRQ/FIQ/aborts go to HYP; the guest gets virtual ones.
+ *  FB     the guest's TLB and cache maintenance is broadcast inner shareable:
+ *         its vCPUs run on other physical CPUs.
+ *  BSU_IS barriers upgraded to inner shareable, for the same reason.
+ *  TWI    WFI traps, so a waiting vCPU sleeps in HYP until it has work.
+ *         WFE is not trapped: on an exclusive CPU it costs nothing to let
+ *         the guest's spinlocks wait in hardware.
+ *  TSC    SMC traps: PSCI and SMCCC are answered by Partita, never by firmware.
+ *  TIDCP  implementation-defined CP15 registers (lockdown, TCM) trap.
+ *  TAC    ACTLR traps: the guest may not change coherency or errata bits.
+ *  TSW    set/way cache maintenance traps and is done on the guest's behalf.
+ */
+#define GUEST_HCR (HCR_VM | HCR_SWIO | HCR_IMO | HCR_FMO | HCR_AMO | HCR_FB | HCR_BSU_IS | \
+                   HCR_TWI | HCR_TSC | HCR_TIDCP | HCR_TAC | HCR_TSW)
+/* HSTR.T15: CP15 c15 (implementation defined, e.g. CBAR, which would leak
+ * the host's physical GIC address) traps (B4.1.74) */
+#define GUEST_HSTR HSTR_T(15)
+/* HDCR: debug (TDRA, TDOSA, TDA) and performance monitor (TPM, TPMCR)
+ * accesses trap and are emulated as absent (B4.1.64) */
+#define GUEST_HDCR_TRAPS (HDCR_TDRA | HDCR_TDOSA | HDCR_TDA | HDCR_TPM | HDCR_TPMCR)
+
+void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2)
+{
+    memset(&v->regs, 0, sizeof(v->regs));
+    memset(&v->banked, 0, sizeof(v->banked));
+    memset(&v->cp15, 0, sizeof(v->cp15));
+    memset(&v->timer, 0, sizeof(v->timer));
+    v->regs.r[0] = r0;
+    v->regs.r[1] = r1;
+    v->regs.r[2] = r2;
+    /* SVC mode, A/I/F masked; bit 0 of the entry selects Thumb (PSCI 5.1.4) */
+    v->regs.cpsr = PSR_MODE_SVC | PSR_A | PSR_I | PSR_F | ((entry & 1) ? PSR_T : 0);
+    v->regs.pc = entry & ~1u;
+    /* SCTLR as on reset of a Cortex-A15: MMU and caches off */
+    v->cp15.sctlr = SCTLR_A15_RESET;
+    v->last_fault_pc = 0xffffffffu;
+    v->last_fault_far = 0;
+    v->fault_repeats = 0;
+}
+
+void vcpu_load(struct vcpu *v)
+{
+    struct guest *g = v->guest;
+    sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
+    sysreg_write_hcr(GUEST_HCR);
+    sysreg_write_hstr(GUEST_HSTR);
+    sysreg_write_hcptr(VCPU_HCPTR);
+    sysreg_write_hdcr(GUEST_HDCR_TRAPS | PMCR_N(sysreg_read_pmcr()));
+    sysreg_write_vpidr(sysreg_read_midr());
+    sysreg_write_vmpidr(v->vmpidr);
+    sysreg_write_cntvoff(g->cntvoff);
+    banked_restore(&v->banked);
+    cp15_restore(&v->cp15);
+    vtimer_restore(&v->timer);
+    vgic_restore(&v->vgic);
+    isb();
+    v->loaded = true;
+}
+
+void vcpu_put(struct vcpu *v)
+{
+    vgic_save(&v->vgic);
+    vtimer_save(&v->timer);
+    cp15_save(&v->cp15);
+    banked_save(&v->banked);
+    sysreg_write_hcr(0);    /* no guest traps while the CPU idles in HYP */
+    isb();
+    v->loaded = false;
+}
+
+/* ---- registers by number in the guest's current mode (B9.2.1) ---- */
+
+#define MRS_B(reg) ({ uint32_t _v; __asm__ volatile("mrs %0, " #reg : "=r"(_v)); _v; })
+#define MSR_B(reg, val) __asm__ volatile("msr " #reg ", %0" : : "r"(val))
+
+static uint32_t get_sp(uint32_t mode)
+{
+    switch (mode) {
+    case PSR_MODE_SVC: return MRS_B(SP_svc);
+    case PSR_MODE_ABT: return MRS_B(SP_abt);
+    case PSR_MODE_UND: return MRS_B(SP_und);
+    case PSR_MODE_IRQ: return MRS_B(SP_irq);
+    case PSR_MODE_FIQ: return MRS_B(SP_fiq);
+    default: return MRS_B(SP_usr);
+    }
+}
+
+static void set_sp(uint32_t mode, uint32_t val)
+{
+    switch (mode) {
+    case PSR_MODE_SVC: MSR_B(SP_svc, val); break;
+    case PSR_MODE_ABT: MSR_B(SP_abt, val); break;
+    case PSR_MODE_UND: MSR_B(SP_und, val); break;
+    case PSR_MODE_IRQ: MSR_B(SP_irq, val); break;
+    case PSR_MODE_FIQ: MSR_B(SP_fiq, val); break;
+    default: MSR_B(SP_usr, val); break;
+    }
+}
+
+static uint32_t get_lr(struct vcpu *v, uint32_t mode)
+{
+    switch (mode) {
+    case PSR_MODE_SVC: return MRS_B(LR_svc);
+    case PSR_MODE_ABT: return MRS_B(LR_abt);
+    case PSR_MODE_UND: return MRS_B(LR_und);
+    case PSR_MODE_IRQ: return MRS_B(LR_irq);
+    case PSR_MODE_FIQ: return MRS_B(LR_fiq);
+    default: return v->regs.lr_usr;
+    }
+}
+
+static void set_lr(struct vcpu *v, uint32_t mode, uint32_t val)
+{
+    switch (mode) {
+    case PSR_MODE_SVC: MSR_B(LR_svc, val); break;
+    case PSR_MODE_ABT: MSR_B(LR_abt, val); break;
+    case PSR_MODE_UND: MSR_B(LR_und, val); break;
+    case PSR_MODE_IRQ: MSR_B(LR_irq, val); break;
+    case PSR_MODE_FIQ: MSR_B(LR_fiq, val); break;
+    default: v->regs.lr_usr = val; break;
+    }
+}
+
+static uint32_t get_fiq_reg(unsigned int n)
+{
+    switch (n) {
+    case 8: return MRS_B(r8_fiq);
+    case 9: return MRS_B(r9_fiq);
+    case 10: return MRS_B(r10_fiq);
+    case 11: return MRS_B(r11_fiq);
+    default: return MRS_B(r12_fiq);
+    }
+}
+
+static void set_fiq_reg(unsigned int n, uint32_t val)
+{
+    switch (n) {
+    case 8: MSR_B(r8_fiq, val); break;
+    case 9: MSR_B(r9_fiq, val); break;
+    case 10: MSR_B(r10_fiq, val); break;
+    case 11: MSR_B(r11_fiq, val); break;
+    default: MSR_B(r12_fiq, val); break;
+    }
+}
+
+uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n)
+{
+    uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
+    if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
+        return get_fiq_reg(n);
+    if (n < 13)
+        return v->regs.r[n];
+    if (n == 13)
+        return get_sp(mode);
+    if (n == 14)
+        return get_lr(v, mode);
+    return v->regs.pc + ((v->regs.cpsr & PSR_T) ? 4 : 8);   /* reads of PC */
+}
+
+void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val)
+{
+    uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
+    if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
+        set_fiq_reg(n, val);
+    else if (n < 13)
+        v->regs.r[n] = val;
+    else if (n == 13)
+        set_sp(mode, val);
+    else if (n == 14)
+        set_lr(v, mode, val);
+    /* PC as a transfer register is UNPREDICTABLE for these traps: ignored */
+}
+
+/* ---- conditions and stepping: the pure logic lives in insn.c ---- */
+
+bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr)
+{
+    return insn_condition_passed(v->regs.cpsr, hsr);
+}
+
+void vcpu_skip_instr(struct vcpu *v, uint32_t hsr)
+{
+    insn_skip(&v->regs.pc, &v->regs.cpsr, (hsr & HSR_IL) != 0);
+}
+
+/* ---- exception injection (B1.8, B1.9) ---- */
+
+static void inject(struct vcpu *v, uint32_t mode, uint32_t vector_off, uint32_t lr)
+{
+    uint32_t sctlr = v->loaded ? sysreg_read_sctlr() : v->cp15.sctlr;
+    uint32_t vbar = v->loaded ? sysreg_read_vbar() : v->cp15.vbar;
+    uint32_t spsr = v->regs.cpsr;
+    if (v->loaded) {
+        if (mode == PSR_MODE_ABT) {
+            MSR_B(SPSR_abt, spsr);
+            MSR_B(LR_abt, lr);
+        } else {
+            MSR_B(SPSR_und, spsr);
+            MSR_B(LR_und, lr);
+        }
+    } else if (mode == PSR_MODE_ABT) {
+        v->banked.spsr_abt = spsr;
+        v->banked.lr_abt = lr;
+    } else {
+        v->banked.spsr_und = spsr;
+        v->banked.lr_und = lr;
+    }
+    /* new CPSR: mode, I set (and A for aborts: B1.8.3, Table B1-6), IT/J
+     * cleared, T from SCTLR.TE, E from SCTLR.EE */
+    uint32_t cpsr = (spsr & (PSR_F | PSR_A | 0xf8000000u)) | mode | PSR_I;
+    if (mode == PSR_MODE_ABT)
+        cpsr |= PSR_A;
+    if (sctlr & (1u << 30))
+        cpsr |= PSR_T;
+    if (sctlr & (1u << 25))
+        cpsr |= 1u << 9;
+    v->regs.cpsr = cpsr;
+    v->regs.pc = ((sctlr & (1u << 13)) ? 0xffff0000u : vbar) + vector_off;
+}
+
+void vcpu_inject_undef(struct vcpu *v)
+{
+    /* preferred return: the instruction itself; LR = +4 (ARM) / +2 (Thumb) */
+    uint32_t lr = v->regs.pc + ((v->regs.cpsr & PSR_T) ? 2 : 4);
+    inject(v, PSR_MODE_UND, 0x04, lr);
+}
+
+/* Fault status for a synchronous external abort in the guest's format */
+static uint32_t ext_abort_fsr(bool lpae, bool write)
+{
+    uint32_t fsr = lpae ? ((1u << 9) | 0x10) : 0x08;
+    return fsr | (write ? (1u << 11) : 0);
+}
+
+static bool guest_lpae(struct vcpu *v)
+{
+    uint32_t ttbcr = v->loaded ? sysreg_read_ttbcr() : v->cp15.ttbcr;
+    return (ttbcr >> 31) & 1;
+}
+
+void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
+{
+    uint32_t fsr = ext_abort_fsr(guest_lpae(v), write);
+    if (v->loaded) {
+        sysreg_write_dfsr(fsr);
+        sysreg_write_dfar(va);
+    } else {
+        v->cp15.dfsr = fsr;
+        v->cp15.dfar = va;
+    }
+    inject(v, PSR_MODE_ABT, 0x10, v->regs.pc + 8);
+}
+
+void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
+{
+    uint32_t fsr = ext_abort_fsr(guest_lpae(v), false);
+    if (v->loaded) {
+        sysreg_write_ifsr(fsr);
+        sysreg_write_ifar(va);
+    } else {
+        v->cp15.ifsr = fsr;
+        v->cp15.ifar = va;
+    }
+    inject(v, PSR_MODE_ABT, 0x0c, v->regs.pc + 4);
+}

@@ -1,0 +1,129 @@
+/*
+ * A virtual CPU: the full state of one guest CPU, pinned to one physical
+ * CPU.  The general registers move on every exit (hyp/arch/entry.S); the banked
+ * registers, CP15, timer and vGIC state stay live in the CPU while the vCPU
+ * is loaded and are saved only when it leaves its physical CPU
+ * (vcpu_load/vcpu_put, one file per kind of state).
+ */
+#ifndef HYP_VCPU_H
+#define HYP_VCPU_H
+
+/* exit reasons returned by guest_enter */
+#define EXIT_TRAP 0
+#define EXIT_IRQ  1
+#define EXIT_FIQ  2
+
+#ifndef __ASSEMBLER__
+#include "hyp/lib/ratelimit.h"
+#include <stdint.h>
+#include <stdbool.h>
+#include "vgic/vgic.h"
+#include "hyp/trap/psci.h"
+
+/* Saved by the exception entry: its layout is used by assembly */
+struct vcpu_regs {
+    uint32_t r[13];
+    uint32_t lr_usr;        /* HYP mode has no LR of its own: it is LR_usr */
+    uint32_t pc;            /* ELR_hyp */
+    uint32_t cpsr;          /* SPSR_hyp */
+    uint32_t host_sp;       /* HYP stack pointer while the guest runs */
+};
+
+struct vcpu_banked {
+    uint32_t sp_usr;
+    uint32_t sp_svc, lr_svc, spsr_svc;
+    uint32_t sp_abt, lr_abt, spsr_abt;
+    uint32_t sp_und, lr_und, spsr_und;
+    uint32_t sp_irq, lr_irq, spsr_irq;
+    uint32_t r8_fiq, r9_fiq, r10_fiq, r11_fiq, r12_fiq, sp_fiq, lr_fiq, spsr_fiq;
+};
+
+struct vcpu_cp15 {
+    uint32_t sctlr, cpacr, ttbcr, dacr, dfsr, ifsr, adfsr, aifsr, dfar, ifar;
+    uint64_t ttbr0, ttbr1, par;
+    uint32_t prrr, nmrr, amair0, amair1, vbar, contextidr;
+    uint32_t tpidrurw, tpidruro, tpidrprw, csselr, cntkctl;
+};
+
+struct vcpu_timer {
+    uint32_t cntv_ctl;
+    uint64_t cntv_cval;
+};
+
+enum vcpu_power { VCPU_OFF, VCPU_ON_PENDING, VCPU_ON };
+
+/* trap causes counted per vCPU (for `stats`) */
+enum trap_cause {
+    TRAP_WFI, TRAP_CP15, TRAP_CP14, TRAP_HVC, TRAP_SMC, TRAP_DABT_MMIO, TRAP_DABT_FAULT,
+    TRAP_PABT, TRAP_UNKNOWN, TRAP_IRQ, TRAP_VFP, TRAP_NR
+};
+
+struct guest;
+struct vcpu_share;
+
+struct vcpu {
+    struct vcpu_regs regs;
+    struct vcpu_banked banked;
+    struct vcpu_cp15 cp15;
+    struct vcpu_timer timer;
+    struct vgic_cpu vgic;
+    struct psci_env psci;           /* what PSCI calls act on, set up once */
+    struct guest *guest;
+    unsigned int id;                /* index within the guest */
+    unsigned int pcpu;              /* physical CPU it is pinned to */
+    uint32_t vmpidr;
+    volatile enum vcpu_power power;
+    uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
+    volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
+    bool loaded;
+    uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
+    uint32_t traps[TRAP_NR];
+    struct ratelimit abort_log;     /* its abort reports on the console */
+    struct vcpu_share *share;       /* on a shared CPU only (hyp/sched/sched_share.c) */
+};
+
+#define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */
+#define VCPU_REQ_STOP      (1u << 1)   /* leave the physical CPU at once */
+
+/* HCPTR for every guest (B4.1.74): trace registers trap (TTA); RES1 bits.
+ * VFP/NEON (TCP10, TCP11) trap only on a shared CPU, for the vCPU whose
+ * registers are not the ones in the VFP (hyp/arch/vfp.c) */
+#define VCPU_HCPTR       (HCPTR_TTA | HCPTR_RES1)
+
+uint32_t guest_enter(struct vcpu_regs *regs);     /* hyp/arch/entry.S */
+
+void vcpu_load(struct vcpu *v);
+void vcpu_put(struct vcpu *v);
+void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2);
+
+/* Exits so far: one trap counter moves for each (the IRQ one for interrupts),
+ * so the total is their sum - not another count on the way into every trap */
+static inline uint64_t vcpu_exits(const struct vcpu *v)
+{
+    uint64_t n = 0;
+    for (unsigned int i = 0; i < TRAP_NR; i++)
+        n += v->traps[i];
+    return n;
+}
+
+/* The guest's view of Rn in its current mode (banked SP, LR, FIQ r8-r12) */
+uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n);
+void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val);
+/* Did a trapped instruction pass its condition check (B3.13.4)? */
+bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr);
+/* Step past the trapped instruction: 16/32-bit length, Thumb IT state */
+void vcpu_skip_instr(struct vcpu *v, uint32_t hsr);
+void vcpu_inject_undef(struct vcpu *v);
+void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write);
+void vcpu_inject_pabt(struct vcpu *v, uint32_t va);
+
+/* state kinds, each in its own file */
+void banked_save(struct vcpu_banked *b);
+void banked_restore(const struct vcpu_banked *b);
+void cp15_save(struct vcpu_cp15 *c);
+void cp15_restore(const struct vcpu_cp15 *c);
+void vtimer_save(struct vcpu_timer *t);
+void vtimer_restore(const struct vcpu_timer *t);
+
+#endif /* !__ASSEMBLER__ */
+#endif

@@ -1,0 +1,23 @@
+/* Lazy VFP/NEON switching on shared CPUs (vfp.c, vfp_sr.S). */
+#ifndef HYP_ARCH_VFP_H
+#define HYP_ARCH_VFP_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* The VFP/NEON registers (layout used by hyp/arch/vfp_sr.S) */
+struct vcpu_vfp {
+    uint32_t fpexc, fpscr;
+    uint64_t d[32];
+};
+
+/*
+ * An HCPTR trap of a vCPU whose VFP registers are saved in mine: make them
+ * the VFP's (saving the owner's first).  False when mine already owns the
+ * VFP: then the trap was not a lazy switch.
+ */
+bool vfp_trap(struct vcpu_vfp *mine);
+void vfp_save(struct vcpu_vfp *s);
+void vfp_restore(const struct vcpu_vfp *s);
+
+#endif

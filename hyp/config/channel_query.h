@@ -1,0 +1,31 @@
+/*
+ * Questions about a guest's channels that only need its configuration:
+ * asked by the trap layer (abort reports) and the guest's vGIC set-up.
+ */
+#ifndef HYP_CONFIG_CHANNEL_QUERY_H
+#define HYP_CONFIG_CHANNEL_QUERY_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "guest_config.h"
+
+/* the highest doorbell interrupt of c's channels (0: none) */
+static inline uint32_t channel_max_doorbell(const struct guest_config *c)
+{
+    uint32_t m = 0;
+    for (unsigned int k = 0; k < c->nchannels; k++)
+        if (c->channels[k].doorbell > m)
+            m = c->channels[k].doorbell;
+    return m;
+}
+
+/* the name of c's channel whose window holds ipa, or NULL */
+static inline const char *channel_at(const struct guest_config *c, uint64_t ipa)
+{
+    for (unsigned int k = 0; k < c->nchannels; k++)
+        if (ipa >= c->channels[k].ipa && ipa - c->channels[k].ipa < c->channels[k].size)
+            return c->channels[k].name;
+    return NULL;
+}
+
+#endif

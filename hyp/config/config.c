@@ -1,0 +1,560 @@
+/*
+ * The configuration device tree (brief section 5): parsed with libfdt and
+ * checked as a whole before any guest starts.  Each problem is one line
+ * naming the guest and the property.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <libfdt.h>
+#include "arch/layout.h"
+#include "guest_config.h"
+#include "config_internal.h"
+#include "hyp/dt/dt_index.h"
+
+/*
+ * Where hyp/guest/guest.c's loader puts things: the guest's DTB in the top 64 KiB
+ * of the first 256 MiB of its RAM, a Linux initrd page aligned below it.
+ */
+#define GUEST_DTB_ROOM  0x10000u
+#define GUEST_LOW_WINDOW 0x10000000u
+
+void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
+                const char *prop, const char *fmt, ...)
+{
+    char what[160], line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    if (prop)
+        snprintf(line, sizeof(line), "%s '%s': property '%s': %s", kind, name, prop, what);
+    else
+        snprintf(line, sizeof(line), "%s '%s': %s", kind, name, what);
+    /* names and values come from the blob: no line breaks or escapes */
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    if (err)
+        c->errors++;
+    if (c->report)
+        c->report(c->ctx, err, line);
+}
+
+static const char *const known_props[] = {
+    "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
+    "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
+    "watchdog", "watchdog-action", "console-rate", "time-slice-us", NULL,
+};
+
+static bool is_known(const char *name)
+{
+    for (int i = 0; known_props[i]; i++)
+        if (strcmp(name, known_props[i]) == 0)
+            return true;
+    return false;
+}
+
+int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
+{
+    int len;
+    const fdt32_t *v = dt_getprop(fdt, node, prop, &len);
+    if (!v)
+        return 0;
+    if (len != 4)
+        return -1;
+    *out = fdt32_ld(v);
+    return 1;
+}
+
+const char *cfg_get_string(const void *fdt, int node, const char *prop, bool *bad)
+{
+    int len;
+    const char *s = dt_getprop(fdt, node, prop, &len);
+    *bad = s && (len < 1 || strnlen(s, (size_t)len) == (size_t)len);
+    return *bad ? NULL : s;
+}
+
+static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
+                              struct cfg_ctx *c)
+{
+    int pt = fdt_subnode_offset(fdt, node, "passthrough");
+    if (pt < 0)
+        return;
+    int dev;
+    fdt_for_each_subnode(dev, fdt, pt) {
+        const char *dn = fdt_get_name(fdt, dev, NULL);
+        int len;
+        const fdt32_t *reg = fdt_getprop(fdt, dev, "reg", &len);
+        if (!reg || len % 8 || len == 0) {
+            cfg_msg(c, true, g->name, "passthrough reg", "%s: reg must be <base size> pairs", dn);
+        } else {
+            for (int i = 0; i < len / 8; i++) {
+                if (g->npt_regs == GUEST_MAX_PT_REGS) {
+                    cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %d ranges",
+                            dn, GUEST_MAX_PT_REGS);
+                    break;
+                }
+                g->pt_regs[g->npt_regs++] = (struct plat_range){
+                    fdt32_ld(&reg[2 * i]), fdt32_ld(&reg[2 * i + 1]) };
+            }
+        }
+        const fdt32_t *irq = fdt_getprop(fdt, dev, "interrupts", &len);
+        for (int i = 0; irq && i < len / 4; i++) {
+            if (g->npt_irqs == GUEST_MAX_PT_IRQS) {
+                cfg_msg(c, true, g->name, "passthrough interrupts", "%s: too many", dn);
+                break;
+            }
+            g->pt_irqs[g->npt_irqs++] = fdt32_ld(&irq[i]);
+        }
+    }
+}
+
+static void parse_console_rate(const void *fdt, int node, struct guest_config *g,
+                               struct cfg_ctx *c);
+
+static void parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
+{
+    int len;
+    const char *name = fdt_get_name(fdt, node, NULL);
+    snprintf(g->name, sizeof(g->name), "%s", name);
+
+    int prop;
+    fdt_for_each_property_offset(prop, fdt, node) {
+        /* a name offset outside the strings block fails: pn is then unset */
+        const char *pn = NULL;
+        if (!fdt_getprop_by_offset(fdt, prop, &pn, NULL))
+            continue;
+        if (pn && !is_known(pn))
+            cfg_msg(c, false, g->name, pn, "unknown property (ignored)");
+    }
+
+    const fdt32_t *cpus = dt_getprop(fdt, node, "cpus", &len);
+    if (!cpus || len == 0 || len % 4)
+        cfg_msg(c, true, g->name, "cpus", "missing: list the physical CPUs, one per vCPU");
+    else if (len / 4 > GUEST_MAX_VCPUS)
+        cfg_msg(c, true, g->name, "cpus", "%d CPUs, at most %d", len / 4, GUEST_MAX_VCPUS);
+    else
+        for (g->ncpus = 0; g->ncpus < (unsigned int)len / 4; g->ncpus++)
+            g->cpus[g->ncpus] = fdt32_ld(&cpus[g->ncpus]);
+
+    const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);
+    if (!mem || (len != 8 && len != 16)) {
+        cfg_msg(c, true, g->name, "memory", "missing: give <base size> (physical)");
+    } else if (len == 8) {
+        g->mem_base = fdt32_ld(&mem[0]);
+        g->mem_size = fdt32_ld(&mem[1]);
+    } else {
+        g->mem_base = ((uint64_t)fdt32_ld(&mem[0]) << 32) | fdt32_ld(&mem[1]);
+        g->mem_size = ((uint64_t)fdt32_ld(&mem[2]) << 32) | fdt32_ld(&mem[3]);
+    }
+    if (mem && (len == 8 || len == 16) && !g->mem_size)
+        cfg_msg(c, true, g->name, "memory", "size is 0");
+    g->identity = dt_getprop(fdt, node, "identity-map", NULL) != NULL;
+
+    g->kernel = dt_getprop(fdt, node, "kernel", &len);
+    g->kernel_size = g->kernel && len > 0 ? (uint32_t)len : 0;
+    if (!g->kernel_size)
+        cfg_msg(c, true, g->name, "kernel", g->kernel ? "empty image" : "missing image");
+
+    bool bad;
+    const char *fmt = cfg_get_string(fdt, node, "kernel-format", &bad);
+    if (bad)
+        cfg_msg(c, true, g->name, "kernel-format", "not a string");
+    else if (!fmt || strcmp(fmt, "raw") == 0)
+        g->format = KERNEL_RAW;
+    else if (strcmp(fmt, "linux") == 0)
+        g->format = KERNEL_LINUX;
+    else
+        cfg_msg(c, true, g->name, "kernel-format", "\"%s\": use \"linux\" or \"raw\"", fmt);
+
+    if (cfg_get_u32(fdt, node, "load-offset", &g->load_offset) < 0)
+        cfg_msg(c, true, g->name, "load-offset", "must be one 32-bit cell");
+    if (cfg_get_u32(fdt, node, "entry-offset", &g->entry_offset) < 0)
+        cfg_msg(c, true, g->name, "entry-offset", "must be one 32-bit cell");
+    else if (!dt_getprop(fdt, node, "entry-offset", NULL))
+        g->entry_offset = g->load_offset;
+
+    g->initrd = dt_getprop(fdt, node, "initrd", &len);
+    g->initrd_size = g->initrd && len > 0 ? (uint32_t)len : 0;
+    if (g->initrd && !g->initrd_size)
+        cfg_msg(c, true, g->name, "initrd", "empty image");
+
+    const char *ba = dt_getprop(fdt, node, "bootargs", &len);
+    if (ba && len > GUEST_BOOTARGS_MAX)
+        cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
+    else if ((ba = cfg_get_string(fdt, node, "bootargs", &bad)), bad)
+        cfg_msg(c, true, g->name, "bootargs", "not a string");
+    else if (ba)
+        snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
+
+    g->autostart = dt_getprop(fdt, node, "autostart", NULL) != NULL;
+    const char *oc = cfg_get_string(fdt, node, "on-crash", &bad);
+    if (bad)
+        cfg_msg(c, true, g->name, "on-crash", "not a string");
+    else if (!oc || strcmp(oc, "stop") == 0)
+        g->on_crash = ON_CRASH_STOP;
+    else if (strcmp(oc, "restart") == 0)
+        g->on_crash = ON_CRASH_RESTART;
+    else
+        cfg_msg(c, true, g->name, "on-crash", "\"%s\": use \"stop\" or \"restart\"", oc);
+    if (cfg_get_u32(fdt, node, "watchdog", &g->watchdog_ms) < 0)
+        cfg_msg(c, true, g->name, "watchdog", "must be one 32-bit cell (milliseconds)");
+    else if (dt_getprop(fdt, node, "watchdog", NULL) && g->watchdog_ms < 10)
+        cfg_msg(c, true, g->name, "watchdog", "%lu ms: at least 10 ms",
+                (unsigned long)g->watchdog_ms);
+    const char *wa = cfg_get_string(fdt, node, "watchdog-action", &bad);
+    g->watchdog_action = ON_CRASH_RESTART;
+    if (bad)
+        cfg_msg(c, true, g->name, "watchdog-action", "not a string");
+    else if (wa && strcmp(wa, "stop") == 0)
+        g->watchdog_action = ON_CRASH_STOP;
+    else if (wa && strcmp(wa, "restart") != 0)
+        cfg_msg(c, true, g->name, "watchdog-action", "\"%s\": use \"restart\" or \"stop\"", wa);
+    parse_console_rate(fdt, node, g, c);
+    if (cfg_get_u32(fdt, node, "time-slice-us", &g->slice_us) < 0)
+        cfg_msg(c, true, g->name, "time-slice-us", "must be one 32-bit cell (microseconds)");
+    else if (dt_getprop(fdt, node, "time-slice-us", NULL) &&
+             (g->slice_us < GUEST_SLICE_MIN_US || g->slice_us > GUEST_SLICE_MAX_US))
+        cfg_msg(c, true, g->name, "time-slice-us", "%lu us: give %u to %u",
+                (unsigned long)g->slice_us, GUEST_SLICE_MIN_US, GUEST_SLICE_MAX_US);
+    parse_passthrough(fdt, node, g, c);
+}
+
+/* console-rate = <CHARS_PER_SECOND [BURST]> */
+static void parse_console_rate(const void *fdt, int node, struct guest_config *g,
+                               struct cfg_ctx *c)
+{
+    int len;
+    const fdt32_t *v = dt_getprop(fdt, node, "console-rate", &len);
+    g->console_rate = CONSOLE_RATE_DEFAULT;
+    g->console_burst = CONSOLE_BURST_DEFAULT;
+    if (!v)
+        return;
+    if (len != 4 && len != 8) {
+        cfg_msg(c, true, g->name, "console-rate",
+                "must be <characters-per-second> or <characters-per-second burst>");
+        return;
+    }
+    g->console_rate = fdt32_ld(&v[0]);
+    if (len == 8)
+        g->console_burst = fdt32_ld(&v[1]);
+    if (g->console_rate < CONSOLE_RATE_MIN || g->console_rate > CONSOLE_RATE_MAX)
+        cfg_msg(c, true, g->name, "console-rate", "%lu characters a second: use %u to %u",
+                (unsigned long)g->console_rate, CONSOLE_RATE_MIN, CONSOLE_RATE_MAX);
+    if (g->console_burst < CONSOLE_BURST_MIN || g->console_burst > CONSOLE_BURST_MAX)
+        cfg_msg(c, true, g->name, "console-rate", "burst of %lu characters: use %u to %u",
+                (unsigned long)g->console_burst, CONSOLE_BURST_MIN, CONSOLE_BURST_MAX);
+}
+
+bool cfg_overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
+{
+    return a < b + bs && b < a + as;
+}
+
+bool cfg_inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs)
+{
+    return base >= rb && size <= rs && base - rb <= rs - size;
+}
+
+bool cfg_in_ram(const struct platform *p, uint64_t base, uint64_t size)
+{
+    for (unsigned int i = 0; i < p->nmem; i++)
+        if (cfg_inside(base, size, p->mem[i].base, p->mem[i].size))
+            return true;
+    return false;
+}
+
+static bool overlaps_ram(const struct platform *p, uint64_t base, uint64_t size)
+{
+    for (unsigned int i = 0; i < p->nmem; i++)
+        if (cfg_overlaps(base, size, p->mem[i].base, p->mem[i].size))
+            return true;
+    return false;
+}
+
+#define PT_MAX_SIZE (64u << 20)         /* one passthrough range at most */
+static uint32_t pt_pages[PT_MAX_SIZE / 0x1000 / 32];
+
+/*
+ * Is every page of [base, base+size) a host device's?  Stage-2 maps whole
+ * pages, so a page holding small devices (QEMU's 0x200-byte virtio-mmio
+ * transports, eight to a page) counts when a device lies in it.  One walk
+ * over the tree marks the pages devices touch (the fuzzer found that a
+ * walk per page of a huge range never ends).
+ */
+static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
+{
+    uint64_t npages = size / 0x1000;
+    if (size > PT_MAX_SIZE)
+        return false;
+    memset(pt_pages, 0, sizeof(pt_pages));
+    int node;
+    for (node = fdt_next_node(fdt, -1, NULL); node >= 0; node = fdt_next_node(fdt, node, NULL)) {
+        const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
+        if (dt && strcmp(dt, "memory") == 0)
+            continue;
+        struct plat_range r;
+        for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++) {
+            if (!r.size || !cfg_overlaps(base, size, r.base, r.size))
+                continue;
+            uint64_t first = r.base > base ? (r.base - base) / 0x1000 : 0;
+            uint64_t end = r.base + r.size < r.base || r.base + r.size >= base + size
+                               ? npages : (r.base + r.size - base + 0xfff) / 0x1000;
+            for (uint64_t p = first; p < end; p++)
+                pt_pages[p / 32] |= 1u << (p % 32);
+        }
+    }
+    for (uint64_t p = 0; p < npages; p++)
+        if (!(pt_pages[p / 32] & (1u << (p % 32))))
+            return false;
+    return true;
+}
+
+static void check_memory(const struct config_host *h, struct system_config *sys,
+                         unsigned int gi, struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    if (!g->mem_size)
+        return;
+    if ((g->mem_base | g->mem_size) & 0xfff) {
+        cfg_msg(c, true, g->name, "memory", "base and size must be 4 KiB aligned");
+        return;
+    }
+    if (g->mem_size < GUEST_DTB_ROOM)
+        cfg_msg(c, true, g->name, "memory", "less than the 64 KiB the guest's device tree needs");
+    if (h->plat && !cfg_in_ram(h->plat, g->mem_base, g->mem_size))
+        cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM",
+                (unsigned long long)g->mem_base,
+                (unsigned long long)(g->mem_base + g->mem_size));
+    /* the hypervisor loads and scrubs guest RAM through its identity map */
+    else if (!cfg_inside(g->mem_base, g->mem_size, 0, HYP_VA_RAM_END))
+        cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is beyond the hypervisor's reach "
+                "(RAM below 0x%x)", (unsigned long long)g->mem_base,
+                (unsigned long long)(g->mem_base + g->mem_size), HYP_VA_RAM_END);
+    if (cfg_overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
+        cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
+                (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
+    /* firmware memory (U-Boot's PSCI code, OP-TEE, a frame buffer) is not a guest's */
+    for (unsigned int r = 0; h->plat && r < h->plat->nrsv; r++) {
+        const struct plat_range *rv = &h->plat->rsv[r];
+        if (cfg_overlaps(g->mem_base, g->mem_size, rv->base, rv->size))
+            cfg_msg(c, true, g->name, "memory", "overlaps reserved memory 0x%llx-0x%llx "
+                    "(/memreserve/ or /reserved-memory in the host DT)",
+                    (unsigned long long)rv->base, (unsigned long long)(rv->base + rv->size));
+    }
+    if (!g->identity && g->mem_size > 0x80000000ull)
+        cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
+    for (unsigned int j = 0; j < gi; j++) {
+        const struct guest_config *o = &sys->guests[j];
+        if (o->mem_size && cfg_overlaps(g->mem_base, g->mem_size, o->mem_base, o->mem_size))
+            cfg_msg(c, true, g->name, "memory", "overlaps the memory of guest '%s'", o->name);
+    }
+}
+
+/*
+ * A physical CPU belongs to one vCPU unless every guest on it says it may
+ * share (time-slice-us): sharing is never implied by a typo in "cpus".
+ */
+static void check_cpus(const struct config_host *h, struct system_config *sys,
+                       unsigned int gi, struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    for (unsigned int i = 0; i < g->ncpus; i++) {
+        unsigned int cpu = g->cpus[i];
+        if (h->plat && cpu >= h->plat->ncpus)
+            cfg_msg(c, true, g->name, "cpus", "CPU %u does not exist (the host has %u)", cpu,
+                    h->plat->ncpus);
+        for (unsigned int k = 0; k < i; k++)
+            if (g->cpus[k] == cpu && !g->slice_us)
+                cfg_msg(c, true, g->name, "cpus", "CPU %u given twice (two vCPUs share it "
+                        "only with time-slice-us)", cpu);
+        for (unsigned int j = 0; j < gi; j++) {
+            const struct guest_config *o = &sys->guests[j];
+            for (unsigned int k = 0; k < o->ncpus; k++) {
+                if (o->cpus[k] != cpu || (g->slice_us && o->slice_us))
+                    continue;
+                if (!g->slice_us)
+                    cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
+                            "'%s' (to share it, give both guests time-slice-us)", cpu, o->name);
+                else
+                    cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
+                            "'%s', which has it alone (no time-slice-us)", cpu, o->name);
+                break;
+            }
+        }
+    }
+}
+
+static bool irq_reserved(const struct platform *p, uint32_t irq)
+{
+    if (irq < 32)
+        return true;    /* SGIs and PPIs are per CPU: never passed through */
+    return p && (irq == p->gic.maint_irq || irq == p->uart.irq);
+}
+
+/* What of the hypervisor's own devices [base, base+size) overlaps, or NULL */
+static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t size)
+{
+    const struct plat_range *gic[] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich, &p->gic.gicv };
+    for (unsigned int i = 0; i < 4; i++)
+        if (gic[i]->size && cfg_overlaps(base, size, gic[i]->base, gic[i]->size))
+            return "GIC";
+    if (p->uart.reg.size && cfg_overlaps(base, size, p->uart.reg.base, p->uart.reg.size))
+        return "console UART";
+    return NULL;
+}
+
+const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint64_t size)
+{
+    if (cfg_overlaps(base, size, VBOARD_GICD_IPA, 0x1000))
+        return "GIC distributor";
+    if (cfg_overlaps(base, size, VBOARD_GICC_IPA, VBOARD_GICC_SIZE))
+        return "GIC CPU interface";
+    if (cfg_overlaps(base, size, VBOARD_UART_IPA, 0x1000))
+        return "UART";
+    if (cfg_overlaps(base, size, guest_ram_ipa(g), g->mem_size))
+        return "RAM";
+    return NULL;
+}
+
+/* The guest before gi that was given a range overlapping r, or NULL */
+static const char *pt_owner(const struct system_config *sys, unsigned int gi,
+                            const struct plat_range *r)
+{
+    for (unsigned int j = 0; j < gi; j++)
+        for (unsigned int k = 0; k < sys->guests[j].npt_regs; k++)
+            if (cfg_overlaps(r->base, r->size, sys->guests[j].pt_regs[k].base,
+                         sys->guests[j].pt_regs[k].size))
+                return sys->guests[j].name;
+    return NULL;
+}
+
+static void check_devices(const struct config_host *h, struct system_config *sys,
+                          unsigned int gi, struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    for (unsigned int i = 0; i < g->npt_irqs; i++) {
+        uint32_t irq = g->pt_irqs[i];
+        if (irq >= 1020)        /* 1020-1023 are special; the GIC has no more */
+            cfg_msg(c, true, g->name, "passthrough interrupts",
+                    "interrupt %lu does not exist", (unsigned long)irq);
+        else if (irq_reserved(h->plat, irq))
+            cfg_msg(c, true, g->name, "passthrough interrupts",
+                    "interrupt %lu is reserved by the hypervisor", (unsigned long)irq);
+        else if (irq < VBOARD_UART_IRQ + 1 && irq == VBOARD_UART_IRQ)
+            cfg_msg(c, true, g->name, "passthrough interrupts",
+                    "interrupt %lu is the guest's own emulated UART", (unsigned long)irq);
+        for (unsigned int j = 0; j < gi; j++)
+            for (unsigned int k = 0; k < sys->guests[j].npt_irqs; k++)
+                if (sys->guests[j].pt_irqs[k] == irq)
+                    cfg_msg(c, true, g->name, "passthrough interrupts",
+                            "interrupt %lu is already given to guest '%s'",
+                            (unsigned long)irq, sys->guests[j].name);
+    }
+    for (unsigned int i = 0; i < g->npt_regs; i++) {
+        const struct plat_range *r = &g->pt_regs[i];
+        unsigned long long rb = r->base, rs = r->size;
+        const char *what;
+        if ((r->base | r->size) & 0xfff || !r->size)
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is not whole 4 KiB pages", rb, rs);
+        else if (h->plat && overlaps_ram(h->plat, r->base, r->size))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is host RAM, not a device", rb, rs);
+        else if (h->plat && (what = hyp_device(h->plat, r->base, r->size)))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx overlaps the hypervisor's %s", rb, rs, what);
+        else if ((what = cfg_vboard_device(g, r->base, r->size)))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx collides with the guest's own %s", rb, rs, what);
+        else if ((what = pt_owner(sys, gi, r)))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is already given to guest '%s'", rb, rs, what);
+        else if (h->host_fdt && !is_host_device(h->host_fdt, r->base, r->size))
+            cfg_msg(c, true, g->name, "passthrough reg",
+                    "0x%llx+0x%llx is not a device of the host", (unsigned long long)r->base,
+                    (unsigned long long)r->size);
+    }
+}
+
+static void check_images(struct guest_config *g, struct cfg_ctx *c)
+{
+    if (g->mem_size < GUEST_DTB_ROOM || !g->kernel_size)
+        return;
+    uint64_t window = g->mem_size < GUEST_LOW_WINDOW ? g->mem_size : GUEST_LOW_WINDOW;
+    uint64_t dtb = window - GUEST_DTB_ROOM;
+    if (g->format == KERNEL_RAW) {
+        uint64_t end = (uint64_t)g->load_offset + g->kernel_size;
+        if (end > g->mem_size)
+            cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) does not "
+                    "fit in memory", (unsigned long)g->kernel_size,
+                    (unsigned long)g->load_offset);
+        else if (cfg_overlaps(g->load_offset, g->kernel_size, dtb, GUEST_DTB_ROOM))
+            cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) overlaps "
+                    "the device tree at offset 0x%llx", (unsigned long)g->kernel_size,
+                    (unsigned long)g->load_offset, (unsigned long long)dtb);
+        if (g->entry_offset >= g->mem_size)
+            cfg_msg(c, true, g->name, "entry-offset", "outside the guest's memory");
+        return;
+    }
+    /* zImage at +32 KiB; the initrd page aligned below the 64 KiB DTB */
+    uint64_t need = LINUX_ZIMAGE_OFFSET + (uint64_t)g->kernel_size;
+    if (g->initrd_size)
+        need = ((need + 0xfff) & ~0xfffull) + g->initrd_size;
+    need += GUEST_DTB_ROOM;
+    if (need > window && window < g->mem_size)
+        cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
+                "kernel, initrd and DTB need %llu KiB of the first 256 MiB of memory",
+                (unsigned long long)((need + 1023) >> 10));
+    else if (need > window)
+        cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
+                "kernel, initrd and DTB need %llu KiB, memory is %llu KiB",
+                (unsigned long long)((need + 1023) >> 10),
+                (unsigned long long)(g->mem_size >> 10));
+}
+
+int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
+                config_report_fn report, void *ctx)
+{
+    struct cfg_ctx c = { report, ctx, 0 };
+    memset(sys, 0, sizeof(*sys));
+    dt_getprop_forget();    /* a new blob may sit where the last one did */
+    if (!blob || fdt_check_header(blob) != 0) {
+        cfg_msg(&c, true, "-", NULL, "the configuration is not a valid device tree");
+        return c.errors;
+    }
+    int root = fdt_path_offset(blob, "/partita");
+    if (root < 0)
+        return 0;   /* no guests configured */
+    if (fdt_node_check_compatible(blob, root, "partita,config") != 0)
+        cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
+    int node;
+    fdt_for_each_subnode(node, blob, root) {
+        if (config_is_channel(blob, node))
+            continue;       /* after the guests, whose names they use */
+        if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
+            cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
+                    "not partita,guest: node ignored");
+            continue;
+        }
+        if (sys->nguests == GUEST_MAX) {
+            cfg_msg(&c, true, fdt_get_name(blob, node, NULL), NULL,
+                    "more than %d guests", GUEST_MAX);
+            break;
+        }
+        parse_guest(blob, node, &sys->guests[sys->nguests], &c);
+        sys->nguests++;
+    }
+    fdt_for_each_subnode(node, blob, root)
+        if (config_is_channel(blob, node))
+            config_parse_channel(blob, node, sys, &c);
+    for (unsigned int i = 0; i < sys->nguests; i++) {
+        check_memory(host, sys, i, &c);
+        check_cpus(host, sys, i, &c);
+        check_devices(host, sys, i, &c);
+        check_images(&sys->guests[i], &c);
+    }
+    config_check_channels(host, sys, &c);
+    return c.errors;
+}

@@ -1,0 +1,44 @@
+/*
+ * What the parts of the configuration parser share (hyp/config/config.c for
+ * guests, hyp/config/config_channel.c for channels): the report and the range
+ * checks.  Not for the rest of the hypervisor.
+ */
+#ifndef HYP_CONFIG_INTERNAL_H
+#define HYP_CONFIG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "guest_config.h"
+
+struct cfg_ctx {
+    config_report_fn report;
+    void *ctx;
+    int errors;
+};
+
+/* One line: "KIND 'NAME': property 'PROP': what" (PROP may be NULL) */
+void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
+                const char *prop, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+#define cfg_msg(c, err, guest, prop, ...) cfg_report((c), (err), "guest", (guest), (prop), \
+                                                     __VA_ARGS__)
+
+/* 1: read, 0: absent, -1: not one 32-bit cell */
+int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out);
+/* A string property: NULL when absent; *bad when it is not NUL-terminated. */
+const char *cfg_get_string(const void *fdt, int node, const char *prop, bool *bad);
+
+bool cfg_overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs);
+/* [base, base+size) inside [rb, rb+rs), also when base+size passes 2^64 */
+bool cfg_inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs);
+bool cfg_in_ram(const struct platform *p, uint64_t base, uint64_t size);
+/* What of the guest's virtual board [base, base+size) hits (RAM included), or NULL */
+const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint64_t size);
+
+/* hyp/config/config_channel.c: the channel nodes, after every guest is parsed */
+bool config_is_channel(const void *fdt, int node);
+void config_parse_channel(const void *fdt, int node, struct system_config *sys,
+                          struct cfg_ctx *c);
+void config_check_channels(const struct config_host *h, struct system_config *sys,
+                           struct cfg_ctx *c);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * A guest as the configuration device tree describes it (brief section 5).
+ * Parsing and validation are pure, so host unit tests cover every error.
+ */
+#ifndef HYP_GUEST_CONFIG_H
+#define HYP_GUEST_CONFIG_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "hyp/platform/platform.h"
+
+#define GUEST_MAX          8
+#define GUEST_MAX_VCPUS    8
+#define GUEST_NAME_MAX     32
+/* console-rate defaults and limits (characters a second, burst) */
+#define CONSOLE_RATE_DEFAULT   16384       /* about 160 kbaud */
+#define CONSOLE_BURST_DEFAULT  65536       /* a Linux boot log passes at once */
+#define CONSOLE_RATE_MIN       100
+#define CONSOLE_RATE_MAX       10000000
+#define CONSOLE_BURST_MIN      256
+#define CONSOLE_BURST_MAX      (16u << 20)
+#define GUEST_BOOTARGS_MAX 256
+#define GUEST_MAX_PT_REGS  8
+#define GUEST_MAX_PT_IRQS  16
+/* time-slice-us: the bounds of a vCPU's turn on a shared CPU */
+#define GUEST_SLICE_MIN_US 100u
+#define GUEST_SLICE_MAX_US 1000000u
+
+/* the virtual board (brief section 4), mirroring QEMU virt */
+#define VBOARD_RAM_IPA     0x40000000u
+#define VBOARD_GICD_IPA    0x08000000u
+#define VBOARD_GICC_IPA    0x08010000u
+#define VBOARD_GICC_SIZE   0x2000u
+#define VBOARD_UART_IPA    0x09000000u
+#define VBOARD_UART_IRQ    33u
+#define VBOARD_VTIMER_IRQ  27u
+#define LINUX_ZIMAGE_OFFSET 0x8000u
+
+/*
+ * Channels: shared memory between guests with a doorbell each (README,
+ * "Channels").  A member maps the region at its own IPA; the 4 KiB page
+ * right after it is the doorbell page Partita emulates (a write rings the
+ * other members).  The doorbell is a virtual SPI in each member.
+ */
+#define CHANNEL_MAX            8
+#define CHANNEL_MAX_MEMBERS    4
+#define GUEST_MAX_CHANNELS     4
+#define CHANNEL_DOORBELL_SIZE  0x1000u
+#define CHANNEL_SPI_MAX        255u     /* the vGIC models INTIDs up to 255 */
+/* the Linux input event code of channel N's doorbell: BTN_TRIGGER_HAPPY1 + N */
+#define CHANNEL_DOORBELL_KEY   0x2c0u
+
+enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
+enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
+
+/* One guest's view of a channel it is a member of */
+struct guest_channel {
+    char name[GUEST_NAME_MAX];              /* the channel's node name */
+    unsigned int id;                        /* index in system_config.channels */
+    unsigned int member;                    /* this guest's index among its members */
+    uint32_t ipa;                           /* the shared memory; doorbell page after it */
+    uint32_t size;
+    uint64_t base;                          /* physical */
+    bool read_only;
+    uint32_t doorbell;                      /* INTID raised in this guest */
+    bool parse_error;                       /* reported; not checked further */
+};
+
+struct guest_config {
+    char name[GUEST_NAME_MAX];
+    unsigned int ncpus;
+    unsigned int cpus[GUEST_MAX_VCPUS];     /* physical CPU of vCPU i */
+    uint64_t mem_base, mem_size;            /* physical */
+    bool identity;                          /* IPA = PA (passthrough DMA) */
+    const uint8_t *kernel;
+    uint32_t kernel_size;
+    enum kernel_format format;
+    uint32_t load_offset, entry_offset;     /* raw images, from RAM start */
+    const uint8_t *initrd;
+    uint32_t initrd_size;
+    char bootargs[GUEST_BOOTARGS_MAX];
+    bool autostart;
+    enum on_crash on_crash;
+    uint32_t watchdog_ms;                   /* 0: no watchdog */
+    enum on_crash watchdog_action;          /* restart or stop */
+    uint32_t console_rate, console_burst;   /* its console output: chars/s, burst */
+    uint32_t slice_us;                      /* time slice on a shared CPU; 0: CPUs alone */
+    unsigned int npt_regs;
+    struct plat_range pt_regs[GUEST_MAX_PT_REGS];
+    unsigned int npt_irqs;
+    uint32_t pt_irqs[GUEST_MAX_PT_IRQS];    /* INTIDs */
+    unsigned int nchannels;
+    struct guest_channel channels[GUEST_MAX_CHANNELS];
+};
+
+struct channel_member {
+    unsigned int guest;                     /* index in system_config.guests */
+    unsigned int slot;                      /* in that guest's channels[] */
+};
+
+struct channel_config {
+    char name[GUEST_NAME_MAX];
+    uint64_t base, size;                    /* physical, 4 KiB aligned */
+    bool parse_error;                       /* its memory is reported missing or too big */
+    unsigned int nmembers;
+    struct channel_member members[CHANNEL_MAX_MEMBERS];
+};
+
+struct system_config {
+    unsigned int nguests;
+    struct guest_config guests[GUEST_MAX];
+    unsigned int nchannels;
+    struct channel_config channels[CHANNEL_MAX];
+};
+
+/* What the validator checks the configuration against. */
+struct config_host {
+    const struct platform *plat;
+    uint64_t hyp_start, hyp_end;            /* hypervisor footprint (physical) */
+    const void *host_fdt;                   /* to check passthrough ranges; may be NULL */
+};
+
+/* One diagnostic: "guest 'NAME': property 'PROP': what is wrong". */
+typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
+
+/*
+ * Parse the /partita node of blob into *sys and validate it against the
+ * host.  Every problem is reported; returns the number of errors (0: the
+ * configuration may start).
+ */
+int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
+                config_report_fn report, void *ctx);
+
+/* IPA of guest RAM */
+static inline uint64_t guest_ram_ipa(const struct guest_config *c)
+{
+    return c->identity ? c->mem_base : VBOARD_RAM_IPA;
+}
+
+/* is ipa in the guest's RAM? */
+static inline bool guest_config_ipa_is_ram(const struct guest_config *c, uint64_t ipa)
+{
+    uint64_t base = guest_ram_ipa(c);
+    return ipa >= base && ipa - base < c->mem_size;
+}
+
+#endif

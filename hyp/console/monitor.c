@@ -1,0 +1,402 @@
+/*
+ * The monitor console: a line editor over the interrupt-fed input ring and
+ * a table of commands.  The boot CPU sleeps in WFI between keystrokes.
+ */
+#include <string.h>
+#include <arch/boot.h>
+#include <arch/sysregs.h>
+#include "monitor.h"
+#include "hyp/sched/sched_share.h"
+#include "hyp/guest/channel.h"
+#include "hyp/lib/console.h"
+#include "version.h"
+#include "hyp/platform/hyp.h"
+#include "hyp/platform/percpu.h"
+#include "mm/hyp_mmu.h"
+#include "timer/timer.h"
+#include "vgic/gic.h"
+#include "hyp/guest/guest.h"
+#include "console_escape.h"
+#include "mm/page_alloc.h"
+#include <stdio.h>
+
+struct monitor_cmd {
+    const char *name;
+    const char *help;
+    void (*fn)(int argc, char **argv);
+};
+
+static void cmd_help(int argc, char **argv);
+
+static void cmd_version(int argc, char **argv)
+{
+    pr_info("Partita %s (built %s %s, gcc %s)\n", PARTITA_VERSION, __DATE__, __TIME__,
+            __VERSION__);
+}
+
+static void cmd_info(int argc, char **argv)
+{
+    hyp_print_info();
+}
+
+static struct guest *arg_guest(int argc, char **argv)
+{
+    if (argc < 2) {
+        pr_info("%s: which guest? (try 'list')\n", argv[0]);
+        return NULL;
+    }
+    struct guest *g = guest_by_name(argv[1]);
+    if (!g)
+        pr_info("%s: no guest '%s' (try 'list')\n", argv[0], argv[1]);
+    return g;
+}
+
+static void cmd_list(int argc, char **argv)
+{
+    pr_info("%-12s %-8s %-16s %-22s %8s %10s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
+            "UPTIME", "EXITS");
+    for (unsigned int i = 0; i < nguests; i++) {
+        struct guest *g = &guests[i];
+        char map[32] = "", mem[32];
+        unsigned int n = 0;
+        uint64_t exits = 0;
+        for (unsigned int v = 0; v < g->cfg->ncpus && n < sizeof(map) - 6; v++) {
+            n += (unsigned int)snprintf(map + n, sizeof(map) - n, "%s%u->%u", v ? "," : "", v,
+                                        g->vcpu[v].pcpu);
+            exits += vcpu_exits(&g->vcpu[v]);
+        }
+        snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20, g->cfg->mem_base);
+        pr_info("%-12s %-8s %-16s %-22s %7llus %10llu\n", g->cfg->name,
+                guest_state_name(g->state), map, mem, guest_uptime_s(g), exits);
+    }
+    if (!nguests)
+        pr_info("(no guests configured)\n");
+}
+
+static void cmd_start(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    if (g->state == GUEST_RUNNING) {
+        pr_info("start: guest '%s' is already running\n", g->cfg->name);
+        return;
+    }
+    guest_stop(g);      /* a halted or crashed guest may still hold CPUs */
+    if (guest_start(g) == 0)
+        pr_info("guest '%s' started\n", g->cfg->name);
+}
+
+static void cmd_stop(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    if (g->state == GUEST_STOPPED && !g->restart_pending) {
+        pr_info("stop: guest '%s' is not running\n", g->cfg->name);
+        return;
+    }
+    guest_stop(g);
+    g->state = GUEST_STOPPED;
+    pr_info("guest '%s' stopped\n", g->cfg->name);
+}
+
+static void cmd_restart(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    guest_stop(g);
+    g->state = GUEST_STOPPED;
+    if (guest_start(g) == 0)
+        pr_info("guest '%s' restarted\n", g->cfg->name);
+}
+
+static void focus_announce(void)
+{
+    if (console_focus)
+        pr_info("[partita: input now goes to guest '%s'; Ctrl-A three times to switch]\n",
+                console_focus->cfg->name);
+    else
+        pr_info("[partita: input now goes to the monitor]\n");
+}
+
+static void cmd_console(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (!g)
+        return;
+    console_focus = g;
+    focus_announce();
+}
+
+static const char *const trap_names[TRAP_NR] = {
+    "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq", "vfp",
+};
+
+static void stats_guest(struct guest *g)
+{
+    pr_info("guest '%s': %s, started %lu times, %lu aborts injected\n", g->cfg->name,
+            guest_state_name(g->state), (unsigned long)g->starts, (unsigned long)g->aborts);
+    for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
+        struct vcpu *c = &g->vcpu[v];
+        char line[200];
+        int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v,
+                         (unsigned long long)vcpu_exits(c));
+        for (unsigned int t = 0; t < TRAP_NR && n < (int)sizeof(line) - 20; t++)
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
+                          (unsigned long)c->traps[t]);
+        pr_info("%s\n", line);
+        pr_info("  vcpu%u interrupts injected %lu, maintenance %lu, SGIs sent %lu, "
+                "list register overflows %lu\n", v, (unsigned long)c->vgic.stats.injected,
+                (unsigned long)c->vgic.stats.maintenance, (unsigned long)c->vgic.stats.sgis_sent,
+                (unsigned long)c->vgic.stats.overflow);
+        if (c->share)
+            pr_info("  vcpu%u on shared CPU %u: slice %lu us, ran %llu ms, %lu turns%s\n", v,
+                    c->pcpu, (unsigned long)g->cfg->slice_us,
+                    (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000),
+                    (unsigned long)c->share->switches, c->share->blocked ? ", in WFI" : "");
+    }
+    channel_print_stats(g);
+}
+
+static void cmd_stats(int argc, char **argv)
+{
+    if (argc >= 2) {
+        struct guest *g = arg_guest(argc, argv);
+        if (g)
+            stats_guest(g);
+        return;
+    }
+    for (unsigned int i = 0; i < nguests; i++)
+        stats_guest(&guests[i]);
+    if (!nguests)
+        pr_info("(no guests configured)\n");
+}
+
+/* Recurse with 512-byte frames until the stack runs into its guard page */
+static volatile unsigned int selftest_limit = 0xffffffffu;
+
+static unsigned int __attribute__((noinline)) selftest_recurse(unsigned int depth)
+{
+    volatile uint8_t frame[512];
+    frame[0] = (uint8_t)depth;
+    if (depth < selftest_limit)
+        frame[511] = (uint8_t)(selftest_recurse(depth + 1) + frame[0]);
+    return frame[511];
+}
+
+/*
+ * Check on a live system that a fault in the hypervisor is reported and
+ * contained: the boot CPU takes a data abort (fault) or overflows its stack
+ * into the guard page below it (stack), reports, and stops; the other CPUs
+ * and their guests go on.  The monitor goes with the boot CPU.
+ */
+static void cmd_selftest(int argc, char **argv)
+{
+    const char *what = argc < 2 ? "" : argv[1];
+    if (strcmp(what, "fault") == 0) {
+        pr_info("selftest: cpu%u will read its stack's guard page\n", this_cpu()->index);
+        (void)*(volatile uint32_t *)(void *)(__stacks_start + this_cpu()->index * STACK_REGION);
+    } else if (strcmp(what, "stack") == 0) {
+        pr_info("selftest: cpu%u will overflow its stack\n", this_cpu()->index);
+        selftest_recurse(0);
+    } else if (strcmp(what, "text") == 0) {
+        /* text is mapped read-only (and data never executable, WXN) */
+        pr_info("selftest: cpu%u will write to the hypervisor's text\n", this_cpu()->index);
+        *(volatile uint32_t *)(void *)__text_start = 0;
+    } else if (strcmp(what, "irq") == 0) {
+        /* an SGI to itself, then IRQs unmasked in HYP: the vector's HYP
+         * half is the fatal report (hyp/arch/vectors.S) */
+        pr_info("selftest: cpu%u will take an IRQ in HYP\n", this_cpu()->index);
+        gic_kick_cpu(this_cpu()->index);
+        dsb();
+        irq_enable();
+        for (;;)
+            wfi();
+    } else {
+        pr_info("selftest fault|stack|text|irq: make this CPU fault in HYP (it stops)\n");
+    }
+}
+
+static const struct monitor_cmd commands[] = {
+    { "help", "list the commands", cmd_help },
+    { "list", "guests: state, vCPU->pCPU, memory, uptime, exits", cmd_list },
+    { "start", "start NAME: start a stopped, halted or crashed guest", cmd_start },
+    { "stop", "stop NAME: take a guest off its CPUs at once", cmd_stop },
+    { "restart", "restart NAME: stop, then start from the pristine image", cmd_restart },
+    { "console", "console NAME: send input to a guest (Ctrl-A x3 comes back)", cmd_console },
+    { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
+    { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
+    { "version", "Partita's version", cmd_version },
+    { "selftest", "selftest fault|stack|text|irq: check a HYP fault is reported and contained", cmd_selftest },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void cmd_help(int argc, char **argv)
+{
+    for (unsigned int i = 0; i < NCOMMANDS; i++)
+        pr_info("  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+void hyp_print_info(void)
+{
+    uint64_t fs, fe;
+    hyp_footprint(&fs, &fe);
+    pr_info("platform: %s\n", host.model[0] ? host.model : "(no model)");
+    pr_info("cpus: %u in the device tree, %u online\n", host.ncpus, pcpu_online_count());
+    for (unsigned int i = 0; i < MAX_CPUS; i++) {
+        if (!pcpus[i].online && !pcpus[i].parked && i != 0 && !pcpus[i].mpidr)
+            continue;
+        pr_info("  cpu%u  MPIDR 0x%08lx  start mode %-14s %s\n", i,
+                (unsigned long)pcpus[i].mpidr, start_mode_name(pcpus[i].start_mode),
+                pcpus[i].online ? "online" : pcpus[i].parked ? "stopped (fatal)" : "offline");
+    }
+    pr_info("memory map:\n");
+    for (unsigned int i = 0; i < host.nmem; i++)
+        pr_info("  RAM        0x%08llx-0x%08llx  %llu MiB\n", host.mem[i].base,
+                host.mem[i].base + host.mem[i].size, host.mem[i].size >> 20);
+    for (unsigned int i = 0; i < host.nrsv; i++)
+        pr_info("  reserved   0x%08llx-0x%08llx\n", host.rsv[i].base,
+                host.rsv[i].base + host.rsv[i].size);
+    pr_info("  partita    0x%08llx-0x%08llx  %llu KiB\n", fs, fe, (fe - fs) >> 10);
+    channel_print_map();
+    pr_info("  GICD 0x%08llx  GICC 0x%08llx  GICH 0x%08llx  GICV 0x%08llx\n",
+            host.gic.gicd.base, host.gic.gicc.base, host.gic.gich.base, host.gic.gicv.base);
+    pr_info("  UART %s 0x%08llx IRQ %lu\n", host.uart.path, host.uart.reg.base,
+            (unsigned long)host.uart.irq);
+    pr_info("gic: %s, %u IRQs, %u CPU interfaces, maintenance IRQ %lu\n",
+            host.gic.compatible, gic_get_info()->nr_irqs, gic_get_info()->nr_cpus_if,
+            (unsigned long)host.gic.maint_irq);
+    pr_info("timer: %lu Hz; IRQs: secure %lu, physical %lu, virtual %lu, hypervisor %lu\n",
+            (unsigned long)timer_freq(), (unsigned long)host.timer.irq_sec_phys,
+            (unsigned long)host.timer.irq_phys, (unsigned long)host.timer.irq_virt,
+            (unsigned long)host.timer.irq_hyp);
+    pr_info("footprint: text %lu KiB, data+bss %lu KiB, stacks %lu KiB, "
+            "HYP page tables %u pages\n",
+            (unsigned long)((__text_end - __text_start) >> 10),
+            (unsigned long)((__stacks_start - __data_start) >> 10),
+            (unsigned long)((__stacks_end - __stacks_start) >> 10), hyp_mmu_pages_used());
+    pr_info("hypervisor memory: %u KiB free of %u KiB\n", page_free_count() * 4,
+            page_total_count() * 4);
+    pr_info("uptime: %llu s\n", timer_ticks_to_us(timer_now() - hyp_boot_ticks) / 1000000);
+}
+
+static int split_args(char *line, char **argv, int max)
+{
+    int argc = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, " \t", &save); t && argc < max;
+         t = strtok_r(NULL, " \t", &save))
+        argv[argc++] = t;
+    return argc;
+}
+
+void monitor_exec(char *line)
+{
+    char *argv[8];
+    int argc = split_args(line, argv, 8);
+    if (argc == 0)
+        return;
+    for (unsigned int i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(argv[0], commands[i].name) == 0) {
+            commands[i].fn(argc, argv);
+            return;
+        }
+    }
+    pr_info("unknown command '%s' (try 'help')\n", argv[0]);
+}
+
+/* Feed one input character to the line editor; returns 1 at end of line. */
+static bool last_was_cr;
+static int esc_state;       /* 0, 1 after ESC, 2 inside ESC [ ... (CSI) */
+
+static int line_feed(char *buf, unsigned int *len, int c)
+{
+    /* terminal escape sequences (arrow keys...) are not commands: drop */
+    if (esc_state == 1) {
+        esc_state = c == '[' ? 2 : 0;
+        return 0;
+    }
+    if (esc_state == 2) {
+        if (c >= 0x40 && c <= 0x7e)
+            esc_state = 0;
+        return 0;
+    }
+    if (c == 0x1b) {
+        esc_state = 1;
+        return 0;
+    }
+    bool cr_lf = c == '\n' && last_was_cr;
+    last_was_cr = c == '\r';
+    if (cr_lf)
+        return 0;   /* CR LF from a terminal: one line end, not two */
+    if (c == '\r' || c == '\n') {
+        console_write("\n", 1);
+        buf[*len] = '\0';
+        return 1;
+    }
+    if ((c == 0x7f || c == '\b') && *len > 0) {
+        (*len)--;
+        console_write("\b \b", 3);
+    } else if (c >= 0x20 && c < 0x7f && *len < MONITOR_LINE_MAX - 1) {
+        char ch = (char)c;
+        buf[(*len)++] = ch;
+        console_write(&ch, 1);
+    }
+    return 0;
+}
+
+static char mon_line[MONITOR_LINE_MAX];
+static unsigned int mon_len;
+
+void monitor_start(void)
+{
+    console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+}
+
+static struct console_escape escape;
+
+/* monitor -> guest 0 -> guest 1 -> ... -> monitor */
+static void focus_next(void)
+{
+    unsigned int next = 0;
+    if (console_focus)
+        next = console_focus->id + 1;
+    console_focus = next < nguests ? &guests[next] : NULL;
+    console_write("\n", 1);
+    focus_announce();
+    if (!console_focus)
+        console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+}
+
+static void monitor_char(char c)
+{
+    if (line_feed(mon_line, &mon_len, c)) {
+        monitor_exec(mon_line);
+        mon_len = 0;
+        if (!console_focus)
+            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+    }
+}
+
+void monitor_poll(void)
+{
+    int c;
+    while ((c = console_rx_pop()) >= 0) {
+        char out[ESC_COUNT];
+        int n = console_escape_feed(&escape, (char)c, out);
+        if (n < 0) {
+            focus_next();
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            struct guest *g = console_focus;
+            if (g)
+                guest_console_input(g, out[i]);
+            else
+                monitor_char(out[i]);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+#include "ns16550.h"
+#include "hyp/lib/console.h"
+
+void ns16550_init(struct uart_port *u)
+{
+    /*
+     * Keep the bootloader's baud rate and format.  Only make sure the
+     * divisor latch is closed (DLAB = 0), or RBR/THR would be the divisor;
+     * LCR is written only when needed, since a DesignWare UART ignores
+     * the write (and raises busy detect) while it is transmitting.
+     */
+    uint32_t lcr = uart_port_read(u, UART_LCR);
+    if (lcr & UART_LCR_DLAB)
+        uart_port_write(u, UART_LCR, lcr & ~UART_LCR_DLAB);
+    uart_port_write(u, UART_IER, 0);
+}
+
+void ns16550_putc(void *ctx, char c)
+{
+    struct uart_port *u = ctx;
+    while (!(uart_port_read(u, UART_LSR) & UART_LSR_THRE))
+        ;
+    uart_port_write(u, UART_THR, (uint8_t)c);
+}
+
+int ns16550_getc(void *ctx)
+{
+    struct uart_port *u = ctx;
+    if (!(uart_port_read(u, UART_LSR) & UART_LSR_DR))
+        return -1;
+    return (int)(uart_port_read(u, UART_RBR) & 0xff);
+}
+
+void ns16550_rx_irq_enable(struct uart_port *u)
+{
+    uart_port_write(u, UART_MCR, uart_port_read(u, UART_MCR) | UART_MCR_OUT2);
+    uart_port_write(u, UART_IER, UART_IER_RDI);
+}
+
+void ns16550_irq(struct uart_port *u)
+{
+    /*
+     * The receive interrupt (data available or FIFO timeout) clears when
+     * the FIFO is drained; the DesignWare busy-detect interrupt only when
+     * USR is read.  A bounded loop: a stuck source must not hold the CPU.
+     */
+    for (int round = 0; round < 16; round++) {
+        uint32_t iir = uart_port_read(u, UART_IIR);
+        /* busy detect (0x7) has the "no interrupt" bit set: test it first */
+        if ((iir & UART_IIR_ID) == UART_IIR_BUSY)
+            (void)uart_port_read(u, UART_USR);
+        else if (iir & UART_IIR_NO_INT)
+            return;
+        int c;
+        while ((c = ns16550_getc(u)) >= 0)
+            console_rx_push((char)c);
+    }
+}

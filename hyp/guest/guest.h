@@ -1,0 +1,92 @@
+/* Guests: their memory, Stage-2, vCPUs, devices and lifecycle. */
+#ifndef HYP_GUEST_H
+#define HYP_GUEST_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "hyp/config/guest_config.h"
+#include "hyp/trap/mmio.h"
+#include "hyp/arch/vcpu.h"
+#include "hyp/lib/ratelimit.h"
+#include "vuart.h"
+#include "mm/stage2.h"
+#include "vgic/vgic.h"
+
+enum guest_state { GUEST_STOPPED, GUEST_RUNNING, GUEST_HALTED, GUEST_CRASHED };
+
+struct guest_crash {
+    uint32_t pc, cpsr, hsr, far;
+    char why[64];
+};
+
+struct guest {
+    const struct guest_config *cfg;
+    unsigned int id;
+    uint8_t vmid;
+    volatile enum guest_state state;
+    volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
+    struct stage2 s2;
+    struct vcpu vcpu[GUEST_MAX_VCPUS];
+    struct mmio_bus mmio;
+    struct vuart uart;
+    struct vgic vgic;
+    spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
+    struct ratelimit life_log;         /* its lifecycle lines on the console */
+    struct ratelimit tx_budget;        /* its own output, in characters */
+    struct ratelimit tx_notice;        /* saying so: once a second */
+    uint32_t tx_dropped;               /* characters dropped, not yet said */
+    spinlock_t life_lock;              /* state and restart_pending, changed by its
+                                        * vCPUs (reset, crash, off) and the monitor */
+    char line[160];                    /* guest console output, line buffered */
+    unsigned int line_len;
+    uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
+    unsigned int in_head, in_count;
+    uint32_t aborts;                   /* aborts injected (bad accesses) */
+    volatile uint64_t wd_deadline;     /* watchdog: counter value, 0 = off */
+    volatile bool wd_expired;
+    uint32_t wd_fires;
+    uint64_t cntvoff;
+    uint64_t start_ticks;
+    uint32_t starts;
+    uint32_t dtb_ipa;
+    struct guest_crash crash;
+};
+
+extern struct guest guests[GUEST_MAX];
+extern unsigned int nguests;
+
+void guests_init(const struct system_config *sys);
+struct guest *guest_by_name(const char *name);
+int guest_start(struct guest *g);
+void guest_stop(struct guest *g);
+/* the guest asked to be powered off (PSCI SYSTEM_OFF) */
+void guest_halt(struct guest *g);
+/* A line about g's lifecycle (crash, reset, restart, watchdog): a guest can
+ * make these as fast as it can restart, so they pass in a burst of
+ * GUEST_LOG_BURST, then GUEST_LOG_RATE a second, dropped ones counted */
+#define GUEST_LOG_BURST 256
+#define GUEST_LOG_RATE  10
+/* A guest's own console output is held to its configuration's console-rate
+ * (a burst, then so many characters a second): past it, its UART reports the
+ * transmit FIFO full, and characters written anyway are dropped and counted */
+void guest_log(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the guest asked for a reset (PSCI SYSTEM_RESET): restart from the image */
+void guest_request_restart(struct guest *g);
+/* the guest did something it cannot be handed back: report, apply on-crash */
+void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far);
+/* boot CPU: restarts asked for by guests, once their vCPUs have left */
+void guests_service(void);
+const char *guest_state_name(enum guest_state s);
+/* Console input for the guest (it has focus); never waits for the guest */
+void guest_console_input(struct guest *g, char c);
+/* The guest whose console has input focus, or NULL for the monitor */
+extern struct guest *volatile console_focus;
+/* uptime in seconds, 0 unless running */
+uint64_t guest_uptime_s(const struct guest *g);
+/* PARTITA_HC_WATCHDOG: push the guest's watchdog deadline; -1 if it has none */
+int guest_watchdog_feed(struct guest *g);
+struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
+/* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
+void vcpu_psci_init(struct vcpu *v);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * A guest's device tree, written with libfdt's sequential-write API: the
+ * virtual board mirrors QEMU virt, so software written for virt runs as is.
+ */
+#include <stdio.h>
+#include <stdbool.h>
+#include <string.h>
+#include <libfdt.h>
+#include "guest_dt.h"
+#include "hyp/platform/platform.h"
+
+#define PH_GIC   1
+#define PH_CLK   2
+#define PH_CHAN  16     /* + the guest's channel slot: its reserved-memory node */
+
+#define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
+
+static int prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
+{
+    fdt32_t c[16];
+    for (int i = 0; i < n && i < 16; i++)
+        c[i] = cpu_to_fdt32(v[i]);
+    return fdt_property(fdt, name, c, n * 4);
+}
+
+static int prop_strings(void *fdt, const char *name, const char *a, const char *b)
+{
+    char buf[96];
+    size_t la = strlen(a) + 1, lb = b ? strlen(b) + 1 : 0;
+    if (la + lb > sizeof(buf))
+        return -FDT_ERR_NOSPACE;
+    memcpy(buf, a, la);
+    if (b)
+        memcpy(buf + la, b, lb);
+    return fdt_property(fdt, name, buf, (int)(la + lb));
+}
+
+static int write_cpus(void *fdt, const struct guest_config *cfg, const char *compat)
+{
+    TRY(fdt_begin_node(fdt, "cpus"));
+    TRY(fdt_property_u32(fdt, "#address-cells", 1));
+    TRY(fdt_property_u32(fdt, "#size-cells", 0));
+    for (unsigned int i = 0; i < cfg->ncpus; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "cpu@%u", i);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "device_type", "cpu"));
+        TRY(fdt_property_string(fdt, "compatible", compat));
+        TRY(fdt_property_u32(fdt, "reg", i));
+        TRY(fdt_property_string(fdt, "enable-method", "psci"));
+        TRY(fdt_end_node(fdt));
+    }
+    return fdt_end_node(fdt);
+}
+
+static int write_gic_timer(void *fdt, const struct guest_config *cfg)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "compatible", "arm,cortex-a15-gic"));
+    TRY(fdt_property_u32(fdt, "#interrupt-cells", 3));
+    TRY(fdt_property(fdt, "interrupt-controller", NULL, 0));
+    const uint32_t reg[] = { VBOARD_GICD_IPA, 0x1000, VBOARD_GICC_IPA, VBOARD_GICC_SIZE };
+    TRY(prop_cells(fdt, "reg", reg, 4));
+    TRY(fdt_property_u32(fdt, "phandle", PH_GIC));
+    TRY(fdt_end_node(fdt));
+
+    /* PPI flags: the CPU mask of the vCPUs and level-high (GIC binding) */
+    uint32_t f = (((1u << cfg->ncpus) - 1) << 8) | 4;
+    const uint32_t irqs[] = { 1, 13, f, 1, 14, f, 1, 11, f, 1, 10, f };
+    TRY(fdt_begin_node(fdt, "timer"));
+    TRY(prop_strings(fdt, "compatible", "arm,armv7-timer", NULL));
+    TRY(prop_cells(fdt, "interrupts", irqs, 12));
+    TRY(fdt_property(fdt, "always-on", NULL, 0));
+    return fdt_end_node(fdt);
+}
+
+static int write_uart(void *fdt)
+{
+    TRY(fdt_begin_node(fdt, "apb-pclk"));
+    TRY(fdt_property_string(fdt, "compatible", "fixed-clock"));
+    TRY(fdt_property_u32(fdt, "#clock-cells", 0));
+    TRY(fdt_property_u32(fdt, "clock-frequency", 24000000));
+    TRY(fdt_property_string(fdt, "clock-output-names", "clk24mhz"));
+    TRY(fdt_property_u32(fdt, "phandle", PH_CLK));
+    TRY(fdt_end_node(fdt));
+
+    char name[32];
+    snprintf(name, sizeof(name), "pl011@%x", VBOARD_UART_IPA);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(prop_strings(fdt, "compatible", "arm,pl011", "arm,primecell"));
+    const uint32_t reg[] = { VBOARD_UART_IPA, 0x1000 };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    const uint32_t irq[] = { 0, VBOARD_UART_IRQ - 32, 4 };
+    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    const uint32_t clk[] = { PH_CLK, PH_CLK };
+    TRY(prop_cells(fdt, "clocks", clk, 2));
+    TRY(prop_strings(fdt, "clock-names", "uartclk", "apb_pclk"));
+    return fdt_end_node(fdt);
+}
+
+static bool irq_given(const struct guest_config *cfg, int irq)
+{
+    for (unsigned int i = 0; i < cfg->npt_irqs; i++)
+        if ((int)cfg->pt_irqs[i] == irq)
+            return true;
+    return false;
+}
+
+/* A host device inside the range whose interrupts are all the guest's */
+static bool node_belongs(const void *host, int node, const struct plat_range *r,
+                         const struct guest_config *cfg)
+{
+    struct plat_range hr;
+    if (platform_node_reg(host, node, 0, &hr) != 0 || hr.size == 0 ||
+        hr.base < r->base || hr.base + hr.size > r->base + r->size)
+        return false;
+    const char *dt = fdt_getprop(host, node, "device_type", NULL);
+    if (dt && strcmp(dt, "memory") == 0)
+        return false;
+    int irq;
+    for (int i = 0; (irq = platform_node_irq(host, node, i)) >= 0; i++)
+        if (!irq_given(cfg, irq))
+            return false;
+    return true;
+}
+
+/* One guest node for a device: the host's description, addresses unchanged */
+static int write_device(void *fdt, const void *host, int node, uint32_t base, uint32_t size)
+{
+    char name[48];
+    snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
+    TRY(fdt_begin_node(fdt, name));
+    int len;
+    const void *p = node >= 0 ? fdt_getprop(host, node, "compatible", &len) : NULL;
+    if (p)
+        TRY(fdt_property(fdt, "compatible", p, len));
+    const uint32_t reg[] = { base, size };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    p = node >= 0 ? fdt_getprop(host, node, "interrupts", &len) : NULL;
+    if (p)
+        TRY(fdt_property(fdt, "interrupts", p, len));
+    if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL))
+        TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+    return fdt_end_node(fdt);
+}
+
+/*
+ * Passthrough ranges: every host device inside a range whose interrupts
+ * were all given to the guest (a page of QEMU's virtio-mmio transports
+ * holds eight, only the one with the guest's interrupt is its device);
+ * failing that the device at the range's base, or the bare range.
+ */
+static int write_passthrough(void *fdt, const struct guest_config *cfg, const void *host)
+{
+    for (unsigned int i = 0; i < cfg->npt_regs; i++) {
+        const struct plat_range *r = &cfg->pt_regs[i];
+        int found = 0, at_base = -1, node;
+        for (node = host ? fdt_next_node(host, -1, NULL) : -1; node >= 0;
+             node = fdt_next_node(host, node, NULL)) {
+            struct plat_range hr;
+            if (platform_node_reg(host, node, 0, &hr) != 0 || hr.size == 0)
+                continue;
+            if (hr.base == r->base && at_base < 0)
+                at_base = node;
+            if (cfg->npt_irqs && node_belongs(host, node, r, cfg)) {
+                TRY(write_device(fdt, host, node, (uint32_t)hr.base, (uint32_t)hr.size));
+                found++;
+            }
+        }
+        if (!found)
+            TRY(write_device(fdt, host, at_base, (uint32_t)r->base, (uint32_t)r->size));
+    }
+    return 0;
+}
+
+/*
+ * Channels (README, "Channels"): the memory as a no-map reserved-memory
+ * node (outside the guest's RAM, so Linux never uses it and /dev/mem may
+ * map it: it is no System RAM), the channel itself for software to find
+ * (compatible "partita,channel": memory and doorbell page, interrupt,
+ * id), and the doorbells as interrupt-only gpio-keys buttons: Debian's
+ * kernel builds gpio-keys in and has no UIO driver for a DT node, so a
+ * doorbell reaches user space as a key event on /dev/input/eventN.
+ */
+static int write_channels(void *fdt, const struct guest_config *cfg)
+{
+    char name[48];
+    if (!cfg->nchannels)
+        return 0;
+    TRY(fdt_begin_node(fdt, "reserved-memory"));
+    TRY(fdt_property_u32(fdt, "#address-cells", 1));
+    TRY(fdt_property_u32(fdt, "#size-cells", 1));
+    TRY(fdt_property(fdt, "ranges", NULL, 0));
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        const struct guest_channel *gc = &cfg->channels[k];
+        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
+        TRY(fdt_begin_node(fdt, name));
+        const uint32_t reg[] = { gc->ipa, gc->size };
+        TRY(prop_cells(fdt, "reg", reg, 2));
+        TRY(fdt_property(fdt, "no-map", NULL, 0));
+        TRY(fdt_property_u32(fdt, "phandle", PH_CHAN + k));
+        TRY(fdt_end_node(fdt));
+    }
+    TRY(fdt_end_node(fdt));
+
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        const struct guest_channel *gc = &cfg->channels[k];
+        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "compatible", "partita,channel"));
+        const uint32_t reg[] = { gc->ipa, gc->size, gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE };
+        TRY(prop_cells(fdt, "reg", reg, 4));
+        TRY(prop_strings(fdt, "reg-names", "memory", "doorbell"));
+        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };     /* SPI, rising edge */
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+        TRY(fdt_property_u32(fdt, "memory-region", PH_CHAN + k));
+        TRY(fdt_property_string(fdt, "label", gc->name));
+        TRY(fdt_property_u32(fdt, "partita,channel-id", gc->id));
+        TRY(fdt_property_u32(fdt, "partita,member", gc->member));
+        if (gc->read_only)
+            TRY(fdt_property(fdt, "partita,read-only", NULL, 0));
+        TRY(fdt_end_node(fdt));
+    }
+
+    TRY(fdt_begin_node(fdt, "partita-doorbells"));
+    TRY(fdt_property_string(fdt, "compatible", "gpio-keys"));
+    TRY(fdt_property_string(fdt, "label", "partita-doorbells"));
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        const struct guest_channel *gc = &cfg->channels[k];
+        snprintf(name, sizeof(name), "channel-%u", gc->id);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "label", gc->name));
+        TRY(fdt_property_u32(fdt, "linux,code", CHANNEL_DOORBELL_KEY + gc->id));
+        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+        /* 0: a press and a release per interrupt, no release timer that
+         * would swallow doorbells arriving within it */
+        TRY(fdt_property_u32(fdt, "debounce-interval", 0));
+        TRY(fdt_end_node(fdt));
+    }
+    return fdt_end_node(fdt);
+}
+
+int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
+                   const struct guest_dt_info *info)
+{
+    void *fdt = buf;
+    char name[48];
+    /* no name de-duplication: each property's name is appended instead of
+     * searched for among those before it (a few hundred bytes more, not a
+     * scan per property) */
+    TRY(fdt_create_with_flags(fdt, bufsize, FDT_CREATE_FLAG_NO_NAME_DEDUP));
+    TRY(fdt_finish_reservemap(fdt));
+    TRY(fdt_begin_node(fdt, ""));
+    TRY(fdt_property_u32(fdt, "#address-cells", 1));
+    TRY(fdt_property_u32(fdt, "#size-cells", 1));
+    TRY(prop_strings(fdt, "compatible", "partita,virt", "linux,dummy-virt"));
+    snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
+    TRY(fdt_property_string(fdt, "model", name));
+    TRY(fdt_property_u32(fdt, "interrupt-parent", PH_GIC));
+
+    TRY(fdt_begin_node(fdt, "chosen"));
+    if (cfg->bootargs[0])
+        TRY(fdt_property_string(fdt, "bootargs", cfg->bootargs));
+    snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
+    TRY(fdt_property_string(fdt, "stdout-path", name));
+    if (info->initrd_ipa) {
+        TRY(fdt_property_u32(fdt, "linux,initrd-start", info->initrd_ipa));
+        TRY(fdt_property_u32(fdt, "linux,initrd-end", info->initrd_ipa + info->initrd_size));
+    }
+    TRY(fdt_end_node(fdt));
+
+    snprintf(name, sizeof(name), "memory@%lx", (unsigned long)info->ram_ipa);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "device_type", "memory"));
+    const uint32_t mem[] = { info->ram_ipa, (uint32_t)cfg->mem_size };
+    TRY(prop_cells(fdt, "reg", mem, 2));
+    TRY(fdt_end_node(fdt));
+
+    TRY(write_cpus(fdt, cfg, info->cpu_compatible));
+    TRY(fdt_begin_node(fdt, "psci"));
+    TRY(prop_strings(fdt, "compatible", "arm,psci-1.0", "arm,psci-0.2"));
+    TRY(fdt_property_string(fdt, "method", "hvc"));
+    TRY(fdt_end_node(fdt));
+    TRY(write_gic_timer(fdt, cfg));
+    TRY(write_uart(fdt));
+    TRY(write_passthrough(fdt, cfg, info->host_fdt));
+    TRY(write_channels(fdt, cfg));
+    TRY(fdt_end_node(fdt));
+    TRY(fdt_finish(fdt));
+    return (int)fdt_totalsize(fdt);
+}

@@ -1,0 +1,77 @@
+/*
+ * A guest's virtual GIC: its distributor model set up at start (size,
+ * vCPUs, the hardware-linked virtual timer), and its passthrough SPIs,
+ * forwarded hardware-linked so that the guest's EOI deactivates the
+ * physical interrupt (GICv2 5.2.1).
+ */
+#include "guest.h"
+#include "guest_vgic.h"
+#include "hyp/config/channel_query.h"
+#include "hyp/platform/hyp.h"
+#include "hyp/sched/sched.h"
+#include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
+
+/* A passthrough SPI: taken on the physical CPU of its target vCPU */
+static bool passthrough_irq(unsigned int irq, void *arg)
+{
+    struct guest *g = arg;
+    if (g->state != GUEST_RUNNING)
+        return true;
+    vgic_inject_edge(&g->vgic, 0, irq);
+    return false;
+}
+
+static void env_kick(void *ctx, unsigned int vcpu)
+{
+    struct guest *g = ctx;
+    vcpu_kick(&g->vcpu[vcpu]);  /* a shared CPU: it may have to switch to it */
+}
+
+static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *irq,
+                          unsigned int target)
+{
+    struct guest *g = ctx;
+    if (target < g->cfg->ncpus)
+        gic_irq_set_target(intid, g->vcpu[target].pcpu);
+    /* keep forwarded interrupts above the hypervisor's priority mask */
+    gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
+    if (irq->enabled)
+        gic_irq_enable(intid, 0);
+    else
+        gic_irq_disable(intid);
+}
+
+void guest_vgic_init(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    unsigned int nr = 64;
+    for (unsigned int i = 0; i < c->npt_irqs; i++)
+        if (c->pt_irqs[i] + 1 > nr)
+            nr = c->pt_irqs[i] + 1;
+    if (channel_max_doorbell(c) + 1 > nr)
+        nr = channel_max_doorbell(c) + 1;      /* channel doorbells are virtual SPIs */
+    struct vgic_cpu *cpus[VGIC_MAX_VCPUS];
+    for (unsigned int i = 0; i < c->ncpus; i++)
+        cpus[i] = &g->vcpu[i].vgic;
+    struct vgic_env env = { env_kick, env_hw_update, g };
+    vgic_init(&g->vgic, nr, c->ncpus, cpus, &env);
+    for (unsigned int i = 0; i < c->ncpus; i++)
+        vgic_set_hw(&g->vgic, i, VBOARD_VTIMER_IRQ, host.timer.irq_virt);
+    for (unsigned int i = 0; i < c->npt_irqs; i++) {
+        unsigned int irq = c->pt_irqs[i];
+        vgic_set_hw(&g->vgic, 0, irq, irq);
+        gic_irq_disable(irq);
+        gic_irq_deactivate(irq);
+        gic_irq_register(irq, passthrough_irq, g);
+        gic_irq_set_target(irq, g->vcpu[0].pcpu);
+    }
+}
+
+void guest_vgic_release(struct guest *g)
+{
+    for (unsigned int i = 0; i < g->cfg->npt_irqs; i++) {
+        gic_irq_disable(g->cfg->pt_irqs[i]);
+        gic_irq_deactivate(g->cfg->pt_irqs[i]);
+    }
+}

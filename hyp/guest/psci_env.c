@@ -1,0 +1,97 @@
+/*
+ * The guest's side of PSCI and Partita's calls: what the protocol logic
+ * (hyp/trap/psci.c) acts on for a vCPU - its siblings' power states, its
+ * memory, its lifecycle, its counters, its watchdog and channels.
+ */
+#include "guest.h"
+#include "channel.h"
+#include "hyp/platform/percpu.h"
+#include "hyp/sched/sched.h"
+#include "hyp/trap/psci.h"
+
+static int env_vcpu_of_mpidr(void *ctx, uint32_t mpidr)
+{
+    struct vcpu *t = guest_vcpu_by_mpidr(((struct vcpu *)ctx)->guest, mpidr);
+    return t ? (int)t->id : -1;
+}
+
+static enum vcpu_power_state env_state(void *ctx, unsigned int i)
+{
+    switch (((struct vcpu *)ctx)->guest->vcpu[i].power) {
+    case VCPU_ON: return PSCI_STATE_ON;
+    case VCPU_ON_PENDING: return PSCI_STATE_ON_PENDING;
+    default: return PSCI_STATE_OFF;
+    }
+}
+
+static bool env_entry_valid(void *ctx, uint32_t entry)
+{
+    return guest_config_ipa_is_ram(((struct vcpu *)ctx)->guest->cfg, entry & ~1u);
+}
+
+static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t context)
+{
+    struct vcpu *t = &((struct vcpu *)ctx)->guest->vcpu[i];
+    t->on_entry = entry;
+    t->on_r[0] = context;
+    t->on_r[1] = t->on_r[2] = 0;
+    t->power = VCPU_ON_PENDING;
+    __atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
+    vcpu_kick(t);           /* it may share this very CPU */
+}
+
+static void env_power_off_self(void *ctx)
+{
+    struct vcpu *v = ctx;
+    v->power = VCPU_OFF;
+    __atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
+}
+static void env_suspend_self(void *ctx) { vcpu_wait(ctx); }
+static void env_system_off(void *ctx) { guest_halt(((struct vcpu *)ctx)->guest); }
+static void env_system_reset(void *ctx)
+{
+    struct guest *g = ((struct vcpu *)ctx)->guest;
+    guest_log(g, "guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
+    guest_request_restart(g);
+}
+
+static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
+{
+    struct vcpu *v = ctx;
+    if (n == PARTITA_STAT_EXITS)
+        *value = vcpu_exits(v);
+    else if (n == PARTITA_STAT_IDLE)
+        *value = this_cpu()->idle_ticks;
+    else if (n >= PARTITA_STAT_TRAP(0) && n < PARTITA_STAT_TRAP(TRAP_NR))
+        *value = v->traps[n - PARTITA_STAT_TRAP(0)];
+    else if (n == PARTITA_STAT_INJECTED)
+        *value = v->vgic.stats.injected;
+    else if (n == PARTITA_STAT_MAINT)
+        *value = v->vgic.stats.maintenance;
+    else
+        return false;
+    return true;
+}
+
+static int env_watchdog_feed(void *ctx)
+{
+    return guest_watchdog_feed(((struct vcpu *)ctx)->guest);
+}
+
+static int env_doorbell(void *ctx, uint32_t channel)
+{
+    return channel_ring(((struct vcpu *)ctx)->guest, channel);
+}
+
+void vcpu_psci_init(struct vcpu *v)
+{
+    v->psci = (struct psci_env){
+        .ncpus = v->guest->cfg->ncpus, .self = v->id,
+        .vcpu_of_mpidr = env_vcpu_of_mpidr, .state = env_state,
+        .entry_valid = env_entry_valid, .power_on = env_power_on,
+        .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
+        .system_off = env_system_off, .system_reset = env_system_reset,
+        .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
+        .guest_id = v->guest->id, .ctx = v,
+    };
+}

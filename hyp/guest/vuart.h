@@ -1,0 +1,34 @@
+/*
+ * Emulated PL011 (ARM DDI 0183) at the virtual board's UART address, one per
+ * guest.  Pure register model: output goes to a callback, input comes from
+ * vuart_rx_push, and the interrupt line level is reported to a callback.
+ */
+#ifndef HYP_VUART_H
+#define HYP_VUART_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "hyp/trap/mmio.h"
+
+#define VUART_FIFO 16
+
+struct vuart {
+    uint32_t cr, lcr_h, ibrd, fbrd, ifls, imsc, ris;
+    uint8_t rx[VUART_FIFO];
+    unsigned int rx_head, rx_count;
+    void (*tx)(void *ctx, char c);
+    void (*irq_level)(void *ctx, bool level);
+    void *ctx;
+    bool level;
+    bool tx_full;           /* the owner's console budget is spent: FR.TXFF */
+    uint32_t fr_tx;         /* FR's transmit bits: TXFE, or TXFF while tx_full */
+};
+
+void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);
+bool vuart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
+/* Report the transmit FIFO full (a rate-limited console) or empty again */
+void vuart_set_tx_full(struct vuart *u, bool full);
+/* false when the receive FIFO is full (the caller keeps the byte) */
+bool vuart_rx_push(struct vuart *u, uint8_t c);
+
+#endif

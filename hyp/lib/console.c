@@ -1,0 +1,119 @@
+/*
+ * Console output is formatted with vsnprintf (hyp/lib/format.c) into a buffer on
+ * the caller's stack and written under one lock, so lines of different CPUs
+ * never interleave.  Input arrives by interrupt into a ring buffer.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <stdbool.h>
+#include "console.h"
+#include "spinlock.h"
+
+static const struct console_ops *console_ops;
+static spinlock_t console_lock = SPINLOCK_INIT;
+
+#define RX_RING 256
+static volatile char rx_ring[RX_RING];
+static volatile unsigned int rx_head, rx_tail;
+static spinlock_t rx_lock = SPINLOCK_INIT;
+static bool rx_polled;
+
+void console_attach(const struct console_ops *ops)
+{
+    console_ops = ops;
+}
+
+static void console_emit(const char *s, unsigned int len)
+{
+    for (unsigned int i = 0; i < len; i++) {
+        if (s[i] == '\n')
+            console_ops->putc(console_ops->ctx, '\r');
+        console_ops->putc(console_ops->ctx, s[i]);
+    }
+}
+
+void console_write(const char *s, unsigned int len)
+{
+    if (!console_ops)
+        return;
+    uint32_t f = spin_lock_irqsave(&console_lock);
+    console_emit(s, len);
+    spin_unlock_irqrestore(&console_lock, f);
+}
+
+void console_write_raw(const char *s, unsigned int len)
+{
+    if (!console_ops)
+        return;
+    uint32_t f = spin_lock_irqsave(&console_lock);
+    for (unsigned int i = 0; i < len; i++)
+        console_ops->putc(console_ops->ctx, s[i]);
+    spin_unlock_irqrestore(&console_lock, f);
+}
+
+void console_vprintf(const char *fmt, va_list ap)
+{
+    char buf[320];
+    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (n < 0)
+        return;
+    if ((unsigned int)n >= sizeof(buf))
+        n = sizeof(buf) - 1;
+    console_write(buf, (unsigned int)n);
+}
+
+void console_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    console_vprintf(fmt, ap);
+    va_end(ap);
+}
+
+void console_rx_push(char c)
+{
+    uint32_t f = spin_lock_irqsave(&rx_lock);
+    unsigned int next = (rx_head + 1) % RX_RING;
+    if (next != rx_tail) {          /* full: drop, never block the UART IRQ */
+        rx_ring[rx_head] = c;
+        rx_head = next;
+    }
+    spin_unlock_irqrestore(&rx_lock, f);
+}
+
+void console_set_polled(bool polled)
+{
+    rx_polled = polled;
+}
+
+bool console_is_polled(void)
+{
+    return rx_polled;
+}
+
+bool console_rx_pending(void)
+{
+    if (rx_polled && console_ops && console_ops->getc) {
+        int in = console_ops->getc(console_ops->ctx);
+        if (in >= 0)
+            console_rx_push((char)in);
+    }
+    return rx_tail != rx_head;
+}
+
+int console_rx_pop(void)
+{
+    int c = -1;
+    if (rx_polled && console_ops && console_ops->getc) {
+        int in = console_ops->getc(console_ops->ctx);
+        if (in >= 0)
+            console_rx_push((char)in);
+    }
+    uint32_t f = spin_lock_irqsave(&rx_lock);
+    if (rx_tail != rx_head) {
+        c = (unsigned char)rx_ring[rx_tail];
+        rx_tail = (rx_tail + 1) % RX_RING;
+    }
+    spin_unlock_irqrestore(&rx_lock, f);
+    return c;
+}

@@ -1,0 +1,149 @@
+/*
+ * The per-CPU loop.  Each exclusive physical CPU runs the one vCPU pinned
+ * to it (no time slicing, no run queue); a CPU the configuration shares
+ * between vCPUs runs hyp/sched/sched_share.c's loop instead.  The boot CPU also
+ * serves the monitor console and guest restarts, between guest entries.
+ */
+#include <arch/sysregs.h>
+#include "sched.h"
+#include "sched_internal.h"
+#include "sched_share.h"
+#include "hyp/lib/console.h"
+#include "hyp/guest/guest.h"
+#include "hyp/platform/percpu.h"
+#include "hyp/trap/traps.h"
+#include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
+#include "hyp/platform/hyp.h"
+
+static volatile bool cpu0_work;
+static void (*housekeeping)(void);
+
+void sched_set_housekeeping(void (*fn)(void))
+{
+    housekeeping = fn;
+}
+
+void sched_cpu0_work(void)
+{
+    cpu0_work = true;
+    pcpus[0].attention = 1;
+    gic_kick_cpu(0);
+}
+
+void sched_console_input(void)
+{
+    pcpus[0].attention = 1;     /* the UART interrupt runs on the boot CPU */
+}
+
+void vcpu_take_requests(struct vcpu *v)
+{
+    uint32_t req = __atomic_exchange_n(&v->requests, 0, __ATOMIC_SEQ_CST);
+    if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
+        vgic_vcpu_reset(&v->guest->vgic, v->id);
+        /* a timer interrupt forwarded to the previous life and never
+         * EOIed stays active in the GIC: end it here, on its own CPU */
+        gic_irq_deactivate(host.timer.irq_virt);
+        vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
+        if (v->share)
+            sched_share_reset(v);
+        v->power = VCPU_ON;
+    }
+}
+
+void cpu0_service(void)
+{
+    this_cpu()->attention = 0;
+    cpu0_work = false;
+    if (housekeeping)
+        housekeeping();
+}
+
+bool cpu0_busy(void)
+{
+    return cpu0_work || console_rx_pending();
+}
+
+void vcpu_wait(struct vcpu *v)
+{
+    /* IRQs stay masked: WFI still wakes on a pending one, which we then
+     * take in HYP before looking again (no lost wake-up) */
+    if (v->requests || vgic_cpu_wants_wake(&v->vgic))
+        return;
+    if (v->share) {
+        sched_share_block(v);   /* a shared CPU: another vCPU may run */
+        return;
+    }
+    /*
+     * QEMU 7.2's GIC does not re-signal a level interrupt whose line is
+     * still high when a guest's EOI deactivates it through a hardware-linked
+     * list register (it re-evaluates only the virtual interface): a virtual
+     * timer whose deadline already passed would never fire again.  Any
+     * distributor write makes it look; re-enabling the timer PPI is one that
+     * changes nothing.  Real GICs need none of this; it costs one write.
+     */
+    gic_irq_enable(host.timer.irq_virt, 0);
+    uint64_t t0 = sysreg_read_cntpct();
+    wfi();
+    this_cpu()->idle_ticks += sysreg_read_cntpct() - t0;
+    gic_handle_irq();
+}
+
+static void pcpu_idle(void)
+{
+    struct pcpu *c = this_cpu();
+    if (c->index == 0 && (cpu0_busy() || console_is_polled()))
+        return;     /* (no console interrupt: the boot CPU polls it) */
+    struct vcpu *v = c->vcpu;
+    if (v && (v->requests || vcpu_runnable(v)))
+        return;
+    uint64_t t0 = sysreg_read_cntpct();
+    wfi();      /* IRQs masked: wakes on a pending one, handled below */
+    c->idle_ticks += sysreg_read_cntpct() - t0;
+    gic_handle_irq();
+}
+
+void pcpu_loop(void)
+{
+    struct pcpu *c = this_cpu();
+    bool boot_cpu = c->index == 0;
+    irq_disable();
+    for (;;) {
+        if (boot_cpu)
+            cpu0_service();
+        /* secondary CPUs get here before the configuration is read */
+        if (c->shared)
+            sched_share_loop(c);
+        struct vcpu *v = c->vcpu;
+        if (v && v->requests)
+            vcpu_take_requests(v);
+        if (!vcpu_runnable(v)) {
+            pcpu_idle();
+            continue;
+        }
+        vcpu_load(v);
+        /*
+         * The fast path: one word per side says whether anything else wants
+         * this CPU (requests for the vCPU, console or lifecycle work for the
+         * boot CPU); everything else is decided outside the inner loop.
+         */
+        bool polled = boot_cpu && console_is_polled();
+        while (!(v->requests | c->attention) && !polled) {
+            if (vgic_needs_flush(&v->vgic))
+                vgic_cpu_flush(&v->vgic);
+            uint32_t reason = guest_enter(&v->regs);
+            trap_handle_exit(v, reason);
+        }
+        /* no console interrupt: the boot CPU polls the UART between exits;
+         * kept out of the loop above, whose condition is the trap fast path
+         * (make bench-check counts every instruction of it) */
+        while (polled && !(v->requests | c->attention) && !cpu0_busy()) {
+            if (vgic_needs_flush(&v->vgic))
+                vgic_cpu_flush(&v->vgic);
+            trap_handle_exit(v, guest_enter(&v->regs));
+        }
+        vcpu_put(v);
+        if (v->guest->restart_pending)
+            sched_cpu0_work();  /* the boot CPU waits for this vCPU to leave */
+    }
+}

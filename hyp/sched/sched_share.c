@@ -1,0 +1,273 @@
+/*
+ * Shared physical CPUs: the loop, the choice of the next vCPU, blocking in
+ * WFI and waking (the policy is described in sched_share.h and the README).
+ * Everything here runs on the shared CPU itself with IRQs masked, except
+ * vcpu_kick (hyp/sched/sched.h), which other CPUs call: it only sets a
+ * flag and kicks.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arch/sysregs.h>
+#include "sched_share.h"
+#include "sched_internal.h"
+#include "sched.h"
+#include "hyp/lib/console.h"
+#include "hyp/guest/guest.h"
+#include "hyp/platform/percpu.h"
+#include "hyp/trap/traps.h"
+#include "hyp/platform/hyp.h"
+#include "mm/page_alloc.h"
+#include "timer/hyp_timer.h"
+#include "timer/timer.h"
+#include "vgic/gic.h"
+#include "vgic/vgic_hw.h"
+
+/* every vCPU on shared CPU c, from the one whose turn it is */
+#define for_each_on(c, v) \
+    for (struct vcpu *v = (c)->rr, *_n = NULL; _n != (c)->rr; v = _n = v->share->next)
+
+/* ---- set-up: the ring of vCPUs on each shared CPU ---- */
+
+static uint8_t *share_pool;
+static size_t share_left;
+
+static struct vcpu_share *share_alloc(struct vcpu *v)
+{
+    size_t need = (sizeof(struct vcpu_share) + 7) & ~(size_t)7;
+    if (share_left < need) {
+        share_pool = page_alloc(1, 1);
+        share_left = share_pool ? 0x1000 : 0;
+        if (!share_pool) {
+            pr_err("no hypervisor memory for the state of shared vCPUs\n");
+            hyp_halt();
+        }
+    }
+    struct vcpu_share *s = (struct vcpu_share *)share_pool;
+    share_pool += need;
+    share_left -= need;
+    memset(s, 0, sizeof(*s));
+    s->slice = (uint64_t)v->guest->cfg->slice_us * timer_freq() / 1000000u;
+    s->budget = (int64_t)s->slice;
+    s->next = v;
+    return s;
+}
+
+void sched_assign(struct vcpu *v)
+{
+    struct pcpu *c = &pcpus[v->pcpu];
+    struct vcpu *first = c->vcpu;
+    if (!first) {
+        c->vcpu = c->rr = v;
+        return;
+    }
+    if (!first->share)
+        first->share = share_alloc(first);
+    c->shared = true;
+    v->share = share_alloc(v);
+    struct vcpu *last = first;
+    while (last->share->next != first)
+        last = last->share->next;
+    last->share->next = v;
+    v->share->next = first;
+}
+
+void sched_share_print(void)
+{
+    for (unsigned int i = 0; i < MAX_CPUS; i++) {
+        struct pcpu *c = &pcpus[i];
+        if (!c->shared)
+            continue;
+        char line[160];
+        int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
+        for_each_on(c, v)
+            if (n < (int)sizeof(line))
+                n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s/vcpu%u (%lu us)",
+                              v == c->rr ? "" : ",", v->guest->cfg->name, v->id,
+                              (unsigned long)v->guest->cfg->slice_us);
+        pr_info("%s\n", line);
+    }
+}
+
+void sched_share_reset(struct vcpu *v)
+{
+    struct vcpu_share *s = v->share;
+    memset(&s->vfp, 0, sizeof(s->vfp));     /* FPEXC.EN clear, as out of reset */
+    if (pcpus[v->pcpu].vfp_owner == &s->vfp)
+        pcpus[v->pcpu].vfp_owner = NULL;    /* what the VFP holds is the old life's */
+    s->blocked = s->boost = s->ppi_active = false;
+}
+
+/* ---- waking ---- */
+
+void sched_share_block(struct vcpu *v)
+{
+    v->share->blocked = true;
+    this_cpu()->attention = 1;  /* leave the guest: the loop puts v away */
+}
+
+/* The saved virtual timer's deadline on the physical counter, 0: none
+ * (disabled or masked, B8.2.4; a compare value past the counter's range
+ * never fires) */
+static uint64_t vtimer_deadline(const struct vcpu *v)
+{
+    uint64_t cval = v->timer.cntv_cval, off = v->guest->cntvoff;
+    if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
+        return 0;
+    return cval + off;
+}
+
+static bool has_work(struct vcpu *v, uint64_t now)
+{
+    uint64_t d = vtimer_deadline(v);
+    return v->requests || (d && d <= now) || vgic_saved_wants_wake(&v->guest->vgic, v->id);
+}
+
+static bool eligible(struct vcpu *v)
+{
+    return vcpu_runnable(v) && !v->share->blocked;
+}
+
+
+/* the hypervisor timer: a slice is over, or an away vCPU's timer is due */
+static void look_again(void)
+{
+    this_cpu()->attention = 1;
+}
+
+/* Requests taken; a vCPU with an interrupt for it (or its virtual timer
+ * due) while it slept in WFI or waited for its turn runs next, ahead of
+ * the vCPU whose turn it is, if it has budget left. */
+static void update(struct pcpu *c, uint64_t now)
+{
+    for_each_on(c, v) {
+        struct vcpu_share *s = v->share;
+        if (v->requests)
+            vcpu_take_requests(v);
+        if (!has_work(v, now))
+            continue;
+        s->blocked = false;
+        s->boost = s->budget > 0;
+    }
+}
+
+/* The hypervisor timer at the first virtual timer of the vCPUs away from
+ * the CPU (cur is loaded: its own is live); one already due waits for
+ * budget, not for a timer */
+static void arm_vtimers(struct pcpu *c, struct vcpu *cur, uint64_t now)
+{
+    uint64_t next = 0;
+    for_each_on(c, v) {
+        uint64_t d = v != cur && vcpu_runnable(v) ? vtimer_deadline(v) : 0;
+        if (d > now && (!next || d < next))
+            next = d;
+    }
+    if (next)
+        hyp_timer_set(HYP_TIMER_VTIMER, next, look_again);
+    else
+        hyp_timer_cancel(HYP_TIMER_VTIMER);
+}
+
+static struct vcpu *pick(struct pcpu *c)
+{
+    for_each_on(c, v)
+        if (v->share->boost && eligible(v))
+            return v;
+    for (int round = 0; round < 2; round++) {
+        for_each_on(c, v) {
+            if (eligible(v) && v->share->budget > 0) {
+                c->rr = v;
+                return v;
+            }
+        }
+        /* no runnable vCPU has budget left: the next round, after the
+         * vCPU whose turn it was */
+        bool any = false;
+        for_each_on(c, v) {
+            struct vcpu_share *s = v->share;
+            any |= eligible(v);
+            /* an overrun (the slice's timer is late, or the last exit
+             * was long) is paid back, at most half a slice a round, so
+             * every runnable vCPU has budget again; none is kept */
+            int64_t debt = s->budget < -(int64_t)(s->slice / 2) ? -(int64_t)(s->slice / 2)
+                                                                 : s->budget < 0 ? s->budget : 0;
+            s->budget = debt + (int64_t)s->slice;
+            s->boost = false;
+        }
+        if (!any)
+            return NULL;
+        c->rr = c->rr->share->next;
+    }
+    return NULL;
+}
+
+/* ---- switching ---- */
+
+static void share_load(struct pcpu *c, struct vcpu *v)
+{
+    c->vcpu = v;
+    /* its timer's PPI as it left it: active until its guest EOIs it
+     * (hardware-linked list register), so no other vCPU's timer shows */
+    if (v->share->ppi_active)
+        gic_irq_activate(host.timer.irq_virt);
+    vcpu_load(v);
+    sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
+    isb();
+    v->share->switches++;
+    c->switches++;
+}
+
+static void share_put(struct vcpu *v)
+{
+    vcpu_put(v);    /* the virtual timer is off from here: no new PPI */
+    v->share->ppi_active = gic_irq_active(host.timer.irq_virt);
+    if (v->share->ppi_active)
+        gic_irq_deactivate(host.timer.irq_virt);
+}
+
+/* Nothing to run: sleep until an interrupt (a kick, a timer) */
+static void share_idle(struct pcpu *c)
+{
+    if (c->attention || (c->index == 0 && (cpu0_busy() || console_is_polled())))
+        return;
+    uint64_t t0 = sysreg_read_cntpct();
+    wfi();
+    c->idle_ticks += sysreg_read_cntpct() - t0;
+    gic_handle_irq();
+}
+
+void sched_share_loop(struct pcpu *c)
+{
+    bool boot_cpu = c->index == 0;
+    for (;;) {
+        if (boot_cpu)
+            cpu0_service();
+        else
+            c->attention = 0;
+        dsb_ish();  /* clear before looking: a later kick is seen next time */
+        uint64_t now = timer_now();
+        update(c, now);
+        struct vcpu *v = pick(c);
+        arm_vtimers(c, v, now);
+        if (!v) {
+            share_idle(c);
+            continue;
+        }
+        share_load(c, v);
+        uint64_t t0 = timer_now();
+        hyp_timer_set(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget, look_again);
+        bool polled = boot_cpu && console_is_polled();
+        while (!(v->requests | c->attention) && !(polled && cpu0_busy())) {
+            if (vgic_needs_flush(&v->vgic))
+                vgic_cpu_flush(&v->vgic);
+            trap_handle_exit(v, guest_enter(&v->regs));
+        }
+        hyp_timer_cancel(HYP_TIMER_SLICE);
+        share_put(v);
+        uint64_t ran = timer_now() - t0;
+        v->share->run_ticks += ran;
+        v->share->budget -= (int64_t)ran;
+        v->share->boost = false;    /* served: back to its turn in the round */
+        if (v->guest->restart_pending)
+            sched_cpu0_work();
+    }
+}

@@ -1,0 +1,51 @@
+/*
+ * Shared physical CPUs (README "Shared CPUs"): when the configuration gives
+ * one CPU to several vCPUs (every guest on it sets time-slice-us), that CPU
+ * runs them in turns instead of the exclusive loop of hyp/sched/sched.c.
+ *
+ *  - Round robin with a budget: each vCPU may run its guest's slice per
+ *    round; a round ends when no runnable vCPU has budget left, and every
+ *    budget is refilled.  Busy guests progress in proportion to slices.
+ *  - WFI gives the CPU away: the vCPU blocks until it has an interrupt.
+ *  - A vCPU that gets an interrupt while it is away, in WFI or waiting for
+ *    its turn (its virtual timer, watched on the hypervisor timer while it
+ *    is away, an IPI, a doorbell, a device) runs next if it has budget
+ *    left, ahead of the vCPU whose turn it is, for one turn.
+ *  - VFP/NEON is switched lazily (HCPTR, hyp/arch/vfp.c); everything else a
+ *    vCPU owns moves with vcpu_load/vcpu_put, plus the physical active
+ *    state of its forwarded virtual timer PPI.
+ */
+#ifndef HYP_SCHED_SHARE_H
+#define HYP_SCHED_SHARE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "hyp/arch/vcpu.h"
+#include "hyp/arch/vfp.h"
+
+struct pcpu;
+
+struct vcpu_share {
+    struct vcpu_vfp vfp;
+    struct vcpu *next;          /* ring of the vCPUs on this CPU */
+    int64_t budget;             /* counter ticks left in this round */
+    uint64_t slice;             /* the guest's time-slice-us in ticks */
+    bool blocked;               /* in WFI, away until it has an interrupt */
+    bool boost;                 /* woken with budget: runs ahead of its turn */
+    bool ppi_active;            /* the virtual timer's PPI was active */
+    uint32_t switches;          /* times it was put on its CPU */
+    uint64_t run_ticks;         /* time it ran */
+};
+
+/* guests_init: vCPU v runs on pcpus[v->pcpu] (after every earlier one) */
+void sched_assign(struct vcpu *v);
+/* boot: one line per shared CPU, its vCPUs and their slices */
+void sched_share_print(void);
+/* the shared CPU's loop, instead of the exclusive one: never returns */
+void sched_share_loop(struct pcpu *c) __attribute__((noreturn));
+/* WFI on a shared CPU: block v, give the CPU away */
+void sched_share_block(struct vcpu *v);
+/* vcpu_reset of a vCPU on a shared CPU: its VFP, timer and turn anew */
+void sched_share_reset(struct vcpu *v);
+
+#endif

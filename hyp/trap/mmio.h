@@ -1,0 +1,88 @@
+/*
+ * Data aborts on emulated devices: the syndrome decoded once into an access
+ * record (ARM ARM B3.13.6, HSR ISS for a data abort), then routed by IPA to
+ * the device model that owns the range (as Jailhouse's traps.c and Bao's
+ * emul.h do).
+ */
+#ifndef HYP_MMIO_H
+#define HYP_MMIO_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <arch/sysregs.h>
+
+struct mmio_access {
+    uint64_t ipa;
+    unsigned int size;      /* bytes: 1, 2 or 4 */
+    bool write;
+    unsigned int reg;       /* transfer register Rt */
+    bool sign_extend;
+    uint32_t value;         /* written value / value to return */
+};
+
+/* the ISS fields of a data abort: include/arch/sysregs.h (HSR_DABT_*) */
+
+/*
+ * Decode a data-abort syndrome.  Returns false when the syndrome carries no
+ * instruction details (ISV = 0: LDM/STM, LDRD, writeback forms...) or the
+ * fault is not one an emulated device can answer (cache maintenance, a
+ * stage-1 walk); the guest then gets an abort.
+ */
+static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
+                               struct mmio_access *a)
+{
+    /* ISV set, CM and S1PTW clear, SAS not the reserved 0b11 */
+    if ((hsr & (HSR_DABT_ISV | HSR_DABT_CM | HSR_DABT_S1PTW)) != HSR_DABT_ISV ||
+        HSR_DABT_SAS(hsr) == 3)
+        return false;
+    /* HPFAR holds IPA[39:12] in bits [31:4] (B4.1.68); the page offset
+     * comes from the VA, which shares it */
+    a->ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
+    a->size = 1u << HSR_DABT_SAS(hsr);
+    a->write = (hsr & HSR_DABT_WNR) != 0;
+    a->reg = HSR_DABT_SRT(hsr);
+    a->sign_extend = (hsr & HSR_DABT_SSE) != 0;
+    a->value = 0;
+    return true;
+}
+
+/* Value loaded into Rt for a read of a->size bytes, extended as the access says */
+uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw);
+
+typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset);
+
+/* Emulated devices live below 4 GiB (the virtual board's map), so the bus
+ * compares 32-bit addresses */
+struct mmio_region {
+    uint32_t base, size;
+    mmio_handler_t handler;
+    void *dev;
+};
+
+#define MMIO_MAX_REGIONS 8
+
+struct mmio_bus {
+    unsigned int n;
+    struct mmio_region r[MMIO_MAX_REGIONS];
+};
+
+int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
+                  void *dev);
+/* Does a device own this address? */
+bool mmio_owned(const struct mmio_bus *bus, uint64_t ipa);
+/* Route to the owner.  False: no owner or the device refused the access. */
+static inline bool mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a)
+{
+    if (a->ipa >> 32)
+        return false;
+    uint32_t ipa = (uint32_t)a->ipa;
+    for (unsigned int i = 0; i < bus->n; i++) {
+        struct mmio_region *r = &bus->r[i];
+        uint32_t off = ipa - r->base;       /* wraps when below: then huge */
+        if (off < r->size && off + a->size <= r->size)
+            return r->handler(r->dev, a, off);
+    }
+    return false;
+}
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * Trap dispatch: a table indexed by the HSR exception class (ARM ARM
+ * B3.13.6, Table B3-22), as Jailhouse's traps.c does.  Each handler steps
+ * the guest's PC itself when the instruction completes.  The classes are
+ * handled by cp15.c (coprocessor accesses), smccc.c (HVC, SMC) and
+ * abort.c (aborts, MMIO); WFI/WFE and the HCPTR traps are here.
+ */
+#include <arch/sysregs.h>
+#include "handlers.h"
+#include "hyp/arch/vfp.h"
+#include "hyp/sched/sched_share.h"   /* struct vcpu_share: v->share->vfp */
+#include "vgic/gic.h"
+
+struct trap_hooks trap_hooks;
+
+void trap_set_hooks(const struct trap_hooks *h)
+{
+    trap_hooks = *h;
+}
+
+/* WFI: the vCPU sleeps (the scheduler's vcpu_wait); WFE is a hint and
+ * completes at once (a spinning guest just spins on) */
+static void trap_wfx(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_WFI]++;
+    if (vcpu_condition_passed(v, hsr) && !(hsr & HSR_WFX_WFE))
+        trap_hooks.wait(v);
+    vcpu_skip_instr(v, hsr);
+}
+
+static void trap_hcptr(struct vcpu *v, uint32_t hsr)
+{
+    /* on a shared CPU: the vCPU's first VFP/NEON use in its turn */
+    if (v->share && vfp_trap(&v->share->vfp)) {
+        v->traps[TRAP_VFP]++;
+        return;
+    }
+    /* trace registers (HCPTR.TTA): not implemented for guests */
+    v->traps[TRAP_CP14]++;
+    vcpu_inject_undef(v);
+}
+
+const trap_fn trap_table[TRAP_EC_MAX] = {
+    [HSR_EC_WFX] = trap_wfx,
+    [HSR_EC_CP15_32] = trap_cp15_32,
+    [HSR_EC_CP15_64] = trap_raz_wi_64,
+    [HSR_EC_CP14_32] = trap_cp14_32,
+    [HSR_EC_CP14_LS] = trap_cp14_ls,
+    [HSR_EC_HCPTR] = trap_hcptr,
+    [HSR_EC_CP14_64] = trap_raz_wi_64,
+    [HSR_EC_HVC] = trap_hvc,
+    [HSR_EC_SMC] = trap_smc,
+    [HSR_EC_PABT] = trap_pabt,
+    [HSR_EC_DABT] = trap_dabt,
+};
+
+void trap_irq(struct vcpu *v)
+{
+    v->traps[TRAP_IRQ]++;
+    gic_handle_irq();
+}

@@ -1,0 +1,41 @@
+"""The system tests' console matching (conftest.Qemu.expect with ignore):
+another guest's whole line may arrive in the middle of a line of the
+focused one - Partita writes each background line at once, wherever the
+focused guest's raw output is - and must not break a match on the focused
+console.  Fed from printf instead of QEMU: the same reader threads."""
+import pytest
+
+from conftest import Qemu, Timeout
+from test_linux import OTHER_CONSOLES
+
+# what the demo printed once: "[rt] ..." inside the marker "B00068f14"
+SPLIT = "x\r\nB000[rt] tick 20000: jitter avg 284 us, worst 10180 us\r\n68f14\r\n0-1\r\n" \
+        "[echo] echo: channel 0 message 2\r\nE00068f14 0\r\nafter\r\n"
+MARKER = r"(?s)\r\nB00068f14\r\n(.*?)E00068f14 (\d+)\r\n"
+
+
+def feed(text):
+    vm = Qemu(["printf", "%s", text], name="printf")
+    vm.wait_exit(10)
+    return vm
+
+
+def test_a_line_of_another_console_inside_the_marker_is_cut_out():
+    vm = feed(SPLIT)
+    m = vm.expect(MARKER, timeout=5, ignore=OTHER_CONSOLES)
+    assert m.group(1).replace("\r", "").splitlines() == ["0-1"]
+    assert m.group(2) == "0"
+    # the next expect goes on right after the match in the real output
+    assert vm.output[vm._pos:] == "after\r\n"
+
+
+def test_without_ignore_the_split_marker_does_not_match():
+    vm = feed(SPLIT)
+    with pytest.raises(Timeout):
+        vm.expect(MARKER, timeout=1)
+
+
+def test_the_focused_linux_lines_are_kept():
+    vm = feed("\r\nB1\r\n[linux] not cut\r\n[    0.1] dmesg\r\nE1 0\r\n")
+    m = vm.expect(r"(?s)\r\nB1\r\n(.*?)E1 (\d+)\r\n", timeout=5, ignore=OTHER_CONSOLES)
+    assert m.group(1).replace("\r", "").splitlines() == ["[linux] not cut", "[    0.1] dmesg"]
