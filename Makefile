@@ -174,7 +174,10 @@ UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
                -fsanitize=address,undefined -fno-sanitize-recover=all \
                -Iinclude -I. -Itests/unit -DHOST_TEST
 UNIT_LIBS   := -lcmocka -lfdt
-UNIT_TESTS  := $(patsubst tests/unit/test_%.c,$(BUILD)/unit/test_%,$(wildcard tests/unit/test_*.c))
+# the tests, by layer: tests/unit/<layer>/test_<name>.c (the one table of
+# what each links: tests/unit/units.mk)
+UNIT_TEST_SRCS := $(wildcard tests/unit/*/test_*.c tests/unit/*/*/test_*.c)
+UNIT_TESTS  := $(foreach t,$(UNIT_TEST_SRCS),$(BUILD)/unit/$(basename $(notdir $(t))))
 FIXTURES    := $(patsubst tests/unit/fixtures/%.dts,$(BUILD)/unit/fixtures/%.dtb,$(wildcard tests/unit/fixtures/*.dts))
 
 .SECONDARY: $(FIXTURES)
@@ -183,12 +186,18 @@ $(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
 	$(Q)dtc -q -d $@.d -I dts -O dtb -o $@ $<
 -include $(FIXTURES:=.d)
 
-# each unit test links the hypervisor sources it names in tests/unit/sources.mk
-include $(wildcard tests/unit/*.mk)
+# each unit test links the hypervisor sources tests/unit/units.mk names;
+# its header dependencies come from the compiler (-MMD)
+include tests/unit/units.mk
+include tests/boards/boards.mk
+unit_src = $(filter %/test_$(1).c,$(UNIT_TEST_SRCS))
 .SECONDEXPANSION:
-$(BUILD)/unit/test_%: tests/unit/test_%.c $(FIXTURES) $$(UNIT_SRCS_$$*)
-	@mkdir -p $(dir $@)
-	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $< $(UNIT_SRCS_$*) -o $@ $(UNIT_LIBS)
+$(BUILD)/unit/test_%: $$(call unit_src,$$*) $(FIXTURES) $$(UNIT_SRCS_$$*) Makefile tests/unit/units.mk
+	@mkdir -p $(dir $@) $(BUILD)/unit/deps
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -MMD -MP -MF $(BUILD)/unit/deps/test_$*.d -MT $@ \
+	    $(call unit_src,$*) $(UNIT_SRCS_$*) \
+	    -o $@ $(UNIT_LIBS)
+-include $(wildcard $(BUILD)/unit/deps/*.d)
 
 unit: deps $(UNIT_TESTS)
 	$(Q)sh tests/unit/run.sh $(BUILD)/unit $(UNIT_TESTS)

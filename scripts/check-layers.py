@@ -21,8 +21,8 @@ import sys
 LAYERS = [
     "hyp/lib",           # formatter, console output, spinlock, fatal reports
     "hyp/dt",            # the host device-tree index and its translation
-    "hyp/drivers/uart",  # the host UART drivers behind struct uart_driver
     "hyp/platform",      # the host description, CPU release, per-CPU data
+    "hyp/drivers/uart",  # the host UART drivers behind struct uart_driver
     "hyp/config",        # the configuration parser and validator
     "mm",                # page allocator, HYP tables, Stage-2, caches
     "vgic",              # host GIC driver, distributor model, list registers
@@ -105,7 +105,7 @@ def main():
     for e in errors:
         print("check-layers: " + e)
     if errors:
-        print("check-layers: %d reference(s) against the layer order "
+        print("check-layers: %d problem(s) with the layer order "
               "(scripts/check-layers.py, README 'Source layout')" % len(errors))
         return 1
     print("check-layers: %d objects, dependencies run one way" % count)

@@ -31,14 +31,10 @@ def functions(lines):
                 j -= 1
             if j < 0:
                 continue
-            m = None
-            for m in NAME.finditer(lines[j]):
-                pass                # the last "name(" before the arguments
-            names = [n.group(1) for n in NAME.finditer(lines[j])]
-            name = names[0] if names else "?"
-            if name in ("__attribute__",) and len(names) > 1:
-                name = names[-1]
-            start = (name, j)
+            # the first "name(" on it, past an __attribute__((...))
+            names = [n.group(1) for n in NAME.finditer(lines[j])
+                     if n.group(1) != "__attribute__"]
+            start = (names[0] if names else "?", j)
         elif start is not None and line.startswith("}"):
             name, j = start
             out.append((name, j + 1, i - j + 1))

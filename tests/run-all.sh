@@ -50,7 +50,9 @@ if [ "$sys_rc" -ne 0 ] && [ "$sys_fail" -eq 0 ]; then
     sys_fail=1
 fi
 
-# ---- checks that are one test each: the benchmark regression guard
+# ---- checks that are one test each: the layer order (no object calls
+# into a later layer, scripts/check-layers.py), the size of files and
+# functions (scripts/check-size.py), the benchmark regression guard
 # (instruction counts under -icount are exact, so this is a check, not a
 # timed test) and bounded fuzzing runs of the configuration parser, the trap
 # decoders and the distributor model (15 s each)
@@ -63,6 +65,8 @@ check() {   # check NAME COMMAND...
         check_fail=$((check_fail + 1)); cat "$tmp/$name.log"; echo "check $name: FAILED"
     fi
 }
+check layers $MAKE --no-print-directory check-layers
+check size /usr/bin/python3 scripts/check-size.py
 check bench-check $MAKE --no-print-directory bench-check
 check fuzz sh tests/unit/fuzz.sh "${FUZZ_SECONDS:-15}" -seed=1   # repeatable
 

@@ -4,7 +4,7 @@
  * them with its best pending interrupts (flush).
  *
  * Inline code over a vgic_lr_ops table, instantiated twice: by the unit
- * tests with their list-register model (tests/unit/test_vgic.c), by vgic_hw.c with
+ * tests with their list-register model (tests/unit/vgic/test_vgic.c), by vgic_hw.c with
  * GICH's own static const ops, which the compiler then calls directly - the
  * interrupt delivery fast path without an indirect call per register, and
  * still one implementation, the one the unit tests run.

@@ -41,20 +41,6 @@ void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
         c->report(c->ctx, err, line);
 }
 
-static const char *const known_props[] = {
-    "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
-    "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
-    "watchdog", "watchdog-action", "console-rate", "time-slice-us", NULL,
-};
-
-static bool is_known(const char *name)
-{
-    for (int i = 0; known_props[i]; i++)
-        if (strcmp(name, known_props[i]) == 0)
-            return true;
-    return false;
-}
-
 int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
 {
     int len;
@@ -73,178 +59,6 @@ const char *cfg_get_string(const void *fdt, int node, const char *prop, bool *ba
     const char *s = dt_getprop(fdt, node, prop, &len);
     *bad = s && (len < 1 || strnlen(s, (size_t)len) == (size_t)len);
     return *bad ? NULL : s;
-}
-
-static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
-                              struct cfg_ctx *c)
-{
-    int pt = fdt_subnode_offset(fdt, node, "passthrough");
-    if (pt < 0)
-        return;
-    int dev;
-    fdt_for_each_subnode(dev, fdt, pt) {
-        const char *dn = fdt_get_name(fdt, dev, NULL);
-        int len;
-        const fdt32_t *reg = fdt_getprop(fdt, dev, "reg", &len);
-        if (!reg || len % 8 || len == 0) {
-            cfg_msg(c, true, g->name, "passthrough reg", "%s: reg must be <base size> pairs", dn);
-        } else {
-            for (int i = 0; i < len / 8; i++) {
-                if (g->npt_regs == GUEST_MAX_PT_REGS) {
-                    cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %d ranges",
-                            dn, GUEST_MAX_PT_REGS);
-                    break;
-                }
-                g->pt_regs[g->npt_regs++] = (struct plat_range){
-                    fdt32_ld(&reg[2 * i]), fdt32_ld(&reg[2 * i + 1]) };
-            }
-        }
-        const fdt32_t *irq = fdt_getprop(fdt, dev, "interrupts", &len);
-        for (int i = 0; irq && i < len / 4; i++) {
-            if (g->npt_irqs == GUEST_MAX_PT_IRQS) {
-                cfg_msg(c, true, g->name, "passthrough interrupts", "%s: too many", dn);
-                break;
-            }
-            g->pt_irqs[g->npt_irqs++] = fdt32_ld(&irq[i]);
-        }
-    }
-}
-
-static void parse_console_rate(const void *fdt, int node, struct guest_config *g,
-                               struct cfg_ctx *c);
-
-static void parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
-{
-    int len;
-    const char *name = fdt_get_name(fdt, node, NULL);
-    snprintf(g->name, sizeof(g->name), "%s", name);
-
-    int prop;
-    fdt_for_each_property_offset(prop, fdt, node) {
-        /* a name offset outside the strings block fails: pn is then unset */
-        const char *pn = NULL;
-        if (!fdt_getprop_by_offset(fdt, prop, &pn, NULL))
-            continue;
-        if (pn && !is_known(pn))
-            cfg_msg(c, false, g->name, pn, "unknown property (ignored)");
-    }
-
-    const fdt32_t *cpus = dt_getprop(fdt, node, "cpus", &len);
-    if (!cpus || len == 0 || len % 4)
-        cfg_msg(c, true, g->name, "cpus", "missing: list the physical CPUs, one per vCPU");
-    else if (len / 4 > GUEST_MAX_VCPUS)
-        cfg_msg(c, true, g->name, "cpus", "%d CPUs, at most %d", len / 4, GUEST_MAX_VCPUS);
-    else
-        for (g->ncpus = 0; g->ncpus < (unsigned int)len / 4; g->ncpus++)
-            g->cpus[g->ncpus] = fdt32_ld(&cpus[g->ncpus]);
-
-    const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);
-    if (!mem || (len != 8 && len != 16)) {
-        cfg_msg(c, true, g->name, "memory", "missing: give <base size> (physical)");
-    } else if (len == 8) {
-        g->mem_base = fdt32_ld(&mem[0]);
-        g->mem_size = fdt32_ld(&mem[1]);
-    } else {
-        g->mem_base = ((uint64_t)fdt32_ld(&mem[0]) << 32) | fdt32_ld(&mem[1]);
-        g->mem_size = ((uint64_t)fdt32_ld(&mem[2]) << 32) | fdt32_ld(&mem[3]);
-    }
-    if (mem && (len == 8 || len == 16) && !g->mem_size)
-        cfg_msg(c, true, g->name, "memory", "size is 0");
-    g->identity = dt_getprop(fdt, node, "identity-map", NULL) != NULL;
-
-    g->kernel = dt_getprop(fdt, node, "kernel", &len);
-    g->kernel_size = g->kernel && len > 0 ? (uint32_t)len : 0;
-    if (!g->kernel_size)
-        cfg_msg(c, true, g->name, "kernel", g->kernel ? "empty image" : "missing image");
-
-    bool bad;
-    const char *fmt = cfg_get_string(fdt, node, "kernel-format", &bad);
-    if (bad)
-        cfg_msg(c, true, g->name, "kernel-format", "not a string");
-    else if (!fmt || strcmp(fmt, "raw") == 0)
-        g->format = KERNEL_RAW;
-    else if (strcmp(fmt, "linux") == 0)
-        g->format = KERNEL_LINUX;
-    else
-        cfg_msg(c, true, g->name, "kernel-format", "\"%s\": use \"linux\" or \"raw\"", fmt);
-
-    if (cfg_get_u32(fdt, node, "load-offset", &g->load_offset) < 0)
-        cfg_msg(c, true, g->name, "load-offset", "must be one 32-bit cell");
-    if (cfg_get_u32(fdt, node, "entry-offset", &g->entry_offset) < 0)
-        cfg_msg(c, true, g->name, "entry-offset", "must be one 32-bit cell");
-    else if (!dt_getprop(fdt, node, "entry-offset", NULL))
-        g->entry_offset = g->load_offset;
-
-    g->initrd = dt_getprop(fdt, node, "initrd", &len);
-    g->initrd_size = g->initrd && len > 0 ? (uint32_t)len : 0;
-    if (g->initrd && !g->initrd_size)
-        cfg_msg(c, true, g->name, "initrd", "empty image");
-
-    const char *ba = dt_getprop(fdt, node, "bootargs", &len);
-    if (ba && len > GUEST_BOOTARGS_MAX)
-        cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
-    else if ((ba = cfg_get_string(fdt, node, "bootargs", &bad)), bad)
-        cfg_msg(c, true, g->name, "bootargs", "not a string");
-    else if (ba)
-        snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
-
-    g->autostart = dt_getprop(fdt, node, "autostart", NULL) != NULL;
-    const char *oc = cfg_get_string(fdt, node, "on-crash", &bad);
-    if (bad)
-        cfg_msg(c, true, g->name, "on-crash", "not a string");
-    else if (!oc || strcmp(oc, "stop") == 0)
-        g->on_crash = ON_CRASH_STOP;
-    else if (strcmp(oc, "restart") == 0)
-        g->on_crash = ON_CRASH_RESTART;
-    else
-        cfg_msg(c, true, g->name, "on-crash", "\"%s\": use \"stop\" or \"restart\"", oc);
-    if (cfg_get_u32(fdt, node, "watchdog", &g->watchdog_ms) < 0)
-        cfg_msg(c, true, g->name, "watchdog", "must be one 32-bit cell (milliseconds)");
-    else if (dt_getprop(fdt, node, "watchdog", NULL) && g->watchdog_ms < 10)
-        cfg_msg(c, true, g->name, "watchdog", "%lu ms: at least 10 ms",
-                (unsigned long)g->watchdog_ms);
-    const char *wa = cfg_get_string(fdt, node, "watchdog-action", &bad);
-    g->watchdog_action = ON_CRASH_RESTART;
-    if (bad)
-        cfg_msg(c, true, g->name, "watchdog-action", "not a string");
-    else if (wa && strcmp(wa, "stop") == 0)
-        g->watchdog_action = ON_CRASH_STOP;
-    else if (wa && strcmp(wa, "restart") != 0)
-        cfg_msg(c, true, g->name, "watchdog-action", "\"%s\": use \"restart\" or \"stop\"", wa);
-    parse_console_rate(fdt, node, g, c);
-    if (cfg_get_u32(fdt, node, "time-slice-us", &g->slice_us) < 0)
-        cfg_msg(c, true, g->name, "time-slice-us", "must be one 32-bit cell (microseconds)");
-    else if (dt_getprop(fdt, node, "time-slice-us", NULL) &&
-             (g->slice_us < GUEST_SLICE_MIN_US || g->slice_us > GUEST_SLICE_MAX_US))
-        cfg_msg(c, true, g->name, "time-slice-us", "%lu us: give %u to %u",
-                (unsigned long)g->slice_us, GUEST_SLICE_MIN_US, GUEST_SLICE_MAX_US);
-    parse_passthrough(fdt, node, g, c);
-}
-
-/* console-rate = <CHARS_PER_SECOND [BURST]> */
-static void parse_console_rate(const void *fdt, int node, struct guest_config *g,
-                               struct cfg_ctx *c)
-{
-    int len;
-    const fdt32_t *v = dt_getprop(fdt, node, "console-rate", &len);
-    g->console_rate = CONSOLE_RATE_DEFAULT;
-    g->console_burst = CONSOLE_BURST_DEFAULT;
-    if (!v)
-        return;
-    if (len != 4 && len != 8) {
-        cfg_msg(c, true, g->name, "console-rate",
-                "must be <characters-per-second> or <characters-per-second burst>");
-        return;
-    }
-    g->console_rate = fdt32_ld(&v[0]);
-    if (len == 8)
-        g->console_burst = fdt32_ld(&v[1]);
-    if (g->console_rate < CONSOLE_RATE_MIN || g->console_rate > CONSOLE_RATE_MAX)
-        cfg_msg(c, true, g->name, "console-rate", "%lu characters a second: use %u to %u",
-                (unsigned long)g->console_rate, CONSOLE_RATE_MIN, CONSOLE_RATE_MAX);
-    if (g->console_burst < CONSOLE_BURST_MIN || g->console_burst > CONSOLE_BURST_MAX)
-        cfg_msg(c, true, g->name, "console-rate", "burst of %lu characters: use %u to %u",
-                (unsigned long)g->console_burst, CONSOLE_BURST_MIN, CONSOLE_BURST_MAX);
 }
 
 bool cfg_overlaps(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
@@ -295,7 +109,7 @@ static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
         if (dt && strcmp(dt, "memory") == 0)
             continue;
         struct plat_range r;
-        for (int i = 0; platform_node_reg(fdt, node, i, &r) == 0; i++) {
+        for (int i = 0; dt_node_reg(fdt, node, i, &r) == 0; i++) {
             if (!r.size || !cfg_overlaps(base, size, r.base, r.size))
                 continue;
             uint64_t first = r.base > base ? (r.base - base) / 0x1000 : 0;
@@ -543,7 +357,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
                     "more than %d guests", GUEST_MAX);
             break;
         }
-        parse_guest(blob, node, &sys->guests[sys->nguests], &c);
+        config_parse_guest(blob, node, &sys->guests[sys->nguests], &c);
         sys->nguests++;
     }
     fdt_for_each_subnode(node, blob, root)

@@ -113,14 +113,14 @@ static bool node_belongs(const void *host, int node, const struct plat_range *r,
                          const struct guest_config *cfg)
 {
     struct plat_range hr;
-    if (platform_node_reg(host, node, 0, &hr) != 0 || hr.size == 0 ||
+    if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0 ||
         hr.base < r->base || hr.base + hr.size > r->base + r->size)
         return false;
     const char *dt = fdt_getprop(host, node, "device_type", NULL);
     if (dt && strcmp(dt, "memory") == 0)
         return false;
     int irq;
-    for (int i = 0; (irq = platform_node_irq(host, node, i)) >= 0; i++)
+    for (int i = 0; (irq = dt_node_irq(host, node, i)) >= 0; i++)
         if (!irq_given(cfg, irq))
             return false;
     return true;
@@ -160,7 +160,7 @@ static int write_passthrough(void *fdt, const struct guest_config *cfg, const vo
         for (node = host ? fdt_next_node(host, -1, NULL) : -1; node >= 0;
              node = fdt_next_node(host, node, NULL)) {
             struct plat_range hr;
-            if (platform_node_reg(host, node, 0, &hr) != 0 || hr.size == 0)
+            if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0)
                 continue;
             if (hr.base == r->base && at_base < 0)
                 at_base = node;

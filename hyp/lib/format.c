@@ -8,7 +8,7 @@
  *
  * newlib's took about 1,000 instructions a boot line and linked malloc and
  * the floating-point conversions into a hypervisor that has no heap; this
- * one costs a few instructions a character.  tests/unit/test_format.c
+ * one costs a few instructions a character.  tests/unit/lib/test_format.c
  * checks it against the host C library's snprintf.  The hypervisor links
  * it under the C names vsnprintf and snprintf.
  */
@@ -136,10 +136,130 @@ static int number(const char **f)
     return v;
 }
 
+/* Flags, width, precision and length of the conversion at *f (just past
+ * its '%'), moved past them; returns the length: -2 hh, -1 h, 0 int,
+ * 1 long, 2 long long */
+static int parse_spec(const char **fp, struct spec *s, va_list *ap)
+{
+    const char *f = *fp;
+    for (;; f++) {
+        if (*f == '-')
+            s->flags |= F_MINUS;
+        else if (*f == '0')
+            s->flags |= F_ZERO;
+        else if (*f == '+')
+            s->flags |= F_PLUS;
+        else if (*f == ' ')
+            s->flags |= F_SPACE;
+        else if (*f == '#')
+            s->flags |= F_HASH;
+        else
+            break;
+    }
+    if (*f == '*') {
+        f++;
+        s->width = va_arg(*ap, int);
+        if (s->width < 0) {     /* a negative width is the - flag */
+            s->flags |= F_MINUS;
+            s->width = s->width == INT32_MIN ? MAX_WIDTH : -s->width;
+        }
+        if (s->width > MAX_WIDTH)
+            s->width = MAX_WIDTH;
+    } else {
+        s->width = number(&f);
+    }
+    if (*f == '.') {
+        f++;
+        if (*f == '*') {
+            f++;
+            s->prec = va_arg(*ap, int);
+            if (s->prec < 0)
+                s->prec = -1;   /* as if none were given */
+            else if (s->prec > MAX_WIDTH)
+                s->prec = MAX_WIDTH;
+        } else {
+            s->prec = number(&f);
+        }
+    }
+    int lng = 0;
+    for (bool more = true; more;) {
+        switch (*f) {
+        case 'h': lng--; f++; break;
+        case 'l': lng++; f++; break;
+        case 'j': lng = 2; f++; break;
+        case 'z': case 't': lng = 1; f++; break;    /* 32-bit size_t, ptrdiff_t */
+        default: more = false;
+        }
+    }
+    *fp = f;
+    return lng;
+}
+
+/* The next integer argument of length lng, signed or not */
+static long long signed_arg(int lng, va_list *ap)
+{
+    long long v = lng >= 2 ? va_arg(*ap, long long)
+                : lng == 1 ? va_arg(*ap, long) : va_arg(*ap, int);
+    return lng == -1 ? (short)v : lng <= -2 ? (signed char)v : v;
+}
+
+static unsigned long long unsigned_arg(int lng, va_list *ap)
+{
+    unsigned long long v = lng >= 2 ? va_arg(*ap, unsigned long long)
+                         : lng == 1 ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int);
+    return lng == -1 ? (unsigned short)v : lng <= -2 ? (unsigned char)v : v;
+}
+
+/* Convert one argument by conversion character c; false if c is none */
+static bool convert(struct out *o, struct spec *s, char c, int lng, va_list *ap)
+{
+    switch (c) {
+    case 'd':
+    case 'i': {
+        long long sv = signed_arg(lng, ap);
+        s->flags |= F_SIGNED;
+        integer(o, s, sv < 0 ? 0ull - (unsigned long long)sv : (unsigned long long)sv,
+                sv < 0, 10);
+        return true;
+    }
+    case 'u':
+    case 'o':
+    case 'x':
+    case 'X':
+        if (c == 'X')
+            s->flags |= F_UPPER;
+        integer(o, s, unsigned_arg(lng, ap), false, c == 'u' ? 10 : c == 'o' ? 8 : 16);
+        return true;
+    case 'p':       /* as newlib and glibc print a non-null one: 0x... */
+        s->flags |= F_PTR;
+        integer(o, s, (uintptr_t)va_arg(*ap, void *), false, 16);
+        return true;
+    case 'c': {
+        char ch = (char)va_arg(*ap, int);
+        if (!(s->flags & F_MINUS))
+            pad(o, ' ', s->width - 1);
+        put(o, ch);
+        if (s->flags & F_MINUS)
+            pad(o, ' ', s->width - 1);
+        return true;
+    }
+    case 's':
+        string(o, s, va_arg(*ap, const char *));
+        return true;
+    case '%':
+        put(o, '%');
+        return true;
+    default:
+        return false;
+    }
+}
+
 int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
     struct out o = { buf, size ? size - 1 : 0, 0 };
     const char *f = fmt;
+    va_list args;
+    va_copy(args, ap);      /* passed on by address (C11 7.16: va_list *) */
     for (;;) {
         /* literal text up to the next conversion, copied as one run */
         const char *run = f;
@@ -154,119 +274,17 @@ int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
             break;
         const char *start = f++;
         struct spec s = { 0, 0, -1 };
-        for (;; f++) {
-            if (*f == '-')
-                s.flags |= F_MINUS;
-            else if (*f == '0')
-                s.flags |= F_ZERO;
-            else if (*f == '+')
-                s.flags |= F_PLUS;
-            else if (*f == ' ')
-                s.flags |= F_SPACE;
-            else if (*f == '#')
-                s.flags |= F_HASH;
-            else
-                break;
-        }
-        if (*f == '*') {
-            f++;
-            s.width = va_arg(ap, int);
-            if (s.width < 0) {      /* a negative width is the - flag */
-                s.flags |= F_MINUS;
-                s.width = s.width == INT32_MIN ? MAX_WIDTH : -s.width;
-            }
-            if (s.width > MAX_WIDTH)
-                s.width = MAX_WIDTH;
-        } else {
-            s.width = number(&f);
-        }
-        if (*f == '.') {
-            f++;
-            if (*f == '*') {
-                f++;
-                s.prec = va_arg(ap, int);
-                if (s.prec < 0)
-                    s.prec = -1;    /* as if none were given */
-                else if (s.prec > MAX_WIDTH)
-                    s.prec = MAX_WIDTH;
-            } else {
-                s.prec = number(&f);
-            }
-        }
-        int lng = 0;                /* -2 hh, -1 h, 0 int, 1 long, 2 long long */
-        for (bool more = true; more;) {
-            switch (*f) {
-            case 'h': lng--; f++; break;
-            case 'l': lng++; f++; break;
-            case 'j': lng = 2; f++; break;
-            case 'z': case 't': lng = 1; f++; break;    /* 32-bit size_t, ptrdiff_t */
-            default: more = false;
-            }
-        }
-        unsigned long long u;
-        long long sv;
-        switch (c = *f++) {
-        case 'd':
-        case 'i':
-            if (lng >= 2)
-                sv = va_arg(ap, long long);
-            else if (lng == 1)
-                sv = va_arg(ap, long);
-            else
-                sv = va_arg(ap, int);
-            if (lng == -1)
-                sv = (short)sv;
-            else if (lng <= -2)
-                sv = (signed char)sv;
-            u = sv < 0 ? 0ull - (unsigned long long)sv : (unsigned long long)sv;
-            s.flags |= F_SIGNED;
-            integer(&o, &s, u, sv < 0, 10);
-            break;
-        case 'u':
-        case 'o':
-        case 'x':
-        case 'X':
-            if (lng >= 2)
-                u = va_arg(ap, unsigned long long);
-            else if (lng == 1)
-                u = va_arg(ap, unsigned long);
-            else
-                u = va_arg(ap, unsigned int);
-            if (lng == -1)
-                u = (unsigned short)u;
-            else if (lng <= -2)
-                u = (unsigned char)u;
-            if (c == 'X')
-                s.flags |= F_UPPER;
-            integer(&o, &s, u, false, c == 'u' ? 10 : c == 'o' ? 8 : 16);
-            break;
-        case 'p':       /* as newlib and glibc print a non-null one: 0x... */
-            s.flags |= F_PTR;
-            integer(&o, &s, (uintptr_t)va_arg(ap, void *), false, 16);
-            break;
-        case 'c': {
-            char ch = (char)va_arg(ap, int);
-            if (!(s.flags & F_MINUS))
-                pad(&o, ' ', s.width - 1);
-            put(&o, ch);
-            if (s.flags & F_MINUS)
-                pad(&o, ' ', s.width - 1);
-            break;
-        }
-        case 's':
-            string(&o, &s, va_arg(ap, const char *));
-            break;
-        case '%':
-            put(&o, '%');
-            break;
-        default:        /* unknown, or the format ended: copied as it is */
+        int lng = parse_spec(&f, &s, &args);
+        c = *f++;
+        if (!convert(&o, &s, c, lng, &args)) {
+            /* unknown, or the format ended: copied as it is */
             if (!c)
                 f--;
             while (start < f)
                 put(&o, *start++);
-            break;
         }
     }
+    va_end(args);
     if (size)
         buf[o.n < o.lim ? o.n : o.lim] = '\0';
     return o.n > INT32_MAX ? -1 : (int)o.n;

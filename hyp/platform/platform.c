@@ -7,322 +7,9 @@
 #include <libfdt.h>
 #include "platform.h"
 #include "hyp/dt/dt_index.h"
+#include "hyp/dt/translate.h"
 
 #define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
-
-static uint64_t fdt_cells(const fdt32_t *c, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v = (v << 32) | fdt32_ld(&c[i]);
-    return v;
-}
-
-static int cells_of(const void *fdt, int node, const char *name, int dflt)
-{
-    int len;
-    const fdt32_t *v = dt_getprop(fdt, node, name, &len);
-    if (!v || len != 4)
-        return dflt;
-    return (int)fdt32_ld(v);
-}
-
-/* Tree depth the probe follows (QEMU's and boards' DTs: < 8) */
-#define FDT_MAX_DEPTH 16
-
-/*
- * The ancestors of node, root first: one dt_index lookup a level (libfdt's
- * fdt_parent_offset walks the tree from its start for each).  Returns how
- * many (0 for the root), or -1: not a node, or deeper than we follow.
- */
-static int ancestors_of(const void *fdt, int node, int anc[FDT_MAX_DEPTH])
-{
-    int chain[FDT_MAX_DEPTH], n = 0;
-    int p = dt_parent(fdt, node);
-    if (p < 0 && p != -FDT_ERR_NOTFOUND)
-        return -1;
-    for (; p >= 0; p = dt_parent(fdt, p)) {
-        if (n == FDT_MAX_DEPTH)
-            return -1;
-        chain[n++] = p;
-    }
-    for (int i = 0; i < n; i++)
-        anc[i] = chain[n - 1 - i];
-    return n;
-}
-
-/*
- * Walk up through each parent's "ranges" (child-addr parent-addr size
- * triples; an empty property is the identity) as Linux's of_translate_address
- * does.  A parent without "ranges" ends the walk (its children are not
- * memory mapped); the root needs none.  anc: the node's ancestors, root first.
- */
-static int translate(const void *fdt, const int *anc, int na, uint64_t *addr)
-{
-    for (int i = na - 1; i >= 1; i--) {
-        int child = anc[i], parent = anc[i - 1];
-        int len;
-        const fdt32_t *rng = dt_getprop(fdt, child, "ranges", &len);
-        if (!rng)
-            return -FDT_ERR_NOTFOUND;
-        if (len > 0) {
-            int ca = cells_of(fdt, child, "#address-cells", 2);
-            int pa = cells_of(fdt, parent, "#address-cells", 2);
-            int cs = cells_of(fdt, child, "#size-cells", 1);
-            int step = ca + pa + cs;
-            int n = len / 4;
-            bool found = false;
-            if (ca < 1 || ca > 2 || pa < 1 || pa > 2 || cs < 1 || cs > 2)
-                return -FDT_ERR_BADNCELLS;
-            for (int k = 0; k + step <= n; k += step) {
-                uint64_t cb = fdt_cells(rng + k, ca);
-                uint64_t pb = fdt_cells(rng + k + ca, pa);
-                uint64_t sz = fdt_cells(rng + k + ca + pa, cs);
-                if (*addr >= cb && *addr - cb < sz) {
-                    *addr = *addr - cb + pb;
-                    found = true;
-                    break;
-                }
-            }
-            if (!found)
-                return -FDT_ERR_NOTFOUND;
-        }
-    }
-    return 0;
-}
-
-int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r)
-{
-    int len, anc[FDT_MAX_DEPTH];
-    const fdt32_t *reg = dt_getprop(fdt, node, "reg", &len);
-    if (!reg)
-        return -FDT_ERR_NOTFOUND;       /* before any walk: most nodes have none */
-    int na = ancestors_of(fdt, node, anc);
-    if (na < 1)
-        return -FDT_ERR_NOTFOUND;       /* the root, or deeper than we follow */
-    int ac = dt_address_cells(fdt, anc[na - 1]);
-    int sc = dt_size_cells(fdt, anc[na - 1]);
-    if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
-        return -FDT_ERR_BADNCELLS;
-    int step = ac + sc;
-    if ((index + 1) * step * 4 > len)
-        return -FDT_ERR_NOTFOUND;
-    r->base = fdt_cells(reg + index * step, ac);
-    r->size = sc ? fdt_cells(reg + index * step + ac, sc) : 0;
-    return translate(fdt, anc, na, &r->base);
-}
-
-static const char *const gic_compat[] = {
-    "arm,cortex-a15-gic", "arm,cortex-a7-gic", "arm,gic-400", "arm,arm11mp-gic",
-    "arm,cortex-a9-gic", "qcom,msm-qgic2", NULL,
-};
-
-/*
- * Interrupt controllers stacked in front of the GIC that pass a GIC
- * specifier on unchanged (Linux hierarchical irq domains: the OMAP
- * wake-up generator, Tegra's legacy controller, i.MX's GPC): their lines
- * are the GIC's SPIs with the same numbers.
- */
-static const char *const irq_passthrough_compat[] = {
-    "ti,omap4-wugen-mpu", "nvidia,tegra30-ictlr", "nvidia,tegra20-ictlr",
-    "fsl,imx6q-gpc", "fsl,imx7d-gpc", NULL,
-};
-
-/* node is compatible with one of list (one property read, no tree search) */
-static bool compatible_any(const void *fdt, int node, const char *const *list)
-{
-    for (int i = 0; list[i]; i++)
-        if (dt_is_compatible(fdt, node, list[i]))
-            return true;
-    return false;
-}
-
-static bool is_passthrough_irqchip(const void *fdt, int node)
-{
-    return compatible_any(fdt, node, irq_passthrough_compat);
-}
-
-static bool is_gic(const void *fdt, int node)
-{
-    return compatible_any(fdt, node, gic_compat);
-}
-
-/*
- * The interrupt parent of node, as Linux's of_irq_find_parent finds it:
- * follow interrupt-parent where a node has one, else go up, until a node
- * with #interrupt-cells.  -1 if there is none.
- */
-static int irq_parent(const void *fdt, int node)
-{
-    for (int depth = 0; node >= 0 && depth < 32; depth++) {
-        int len;
-        const fdt32_t *ph = dt_getprop(fdt, node, "interrupt-parent", &len);
-        if (ph && len == 4)
-            node = dt_node_offset_by_phandle(fdt, fdt32_ld(ph));
-        else
-            node = dt_parent(fdt, node);
-        if (node >= 0 && dt_getprop(fdt, node, "#interrupt-cells", NULL))
-            return node;
-    }
-    return -1;
-}
-
-#define IRQ_MAX_CELLS 4     /* unit address (up to 2) + specifier (up to 3) fit */
-
-/*
- * Route an interrupt specifier up to its controller through interrupt-map
- * nexuses (Linux's of_irq_parse_raw, ePAPR 2.4.3): at a nexus, match (unit
- * address, specifier) under interrupt-map-mask against each entry and go
- * on with the entry's parent and parent specifier.  Returns the
- * controller's node with its specifier in spec (*n cells), or -1.
- */
-static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
-                     uint32_t spec[IRQ_MAX_CELLS], int *n)
-{
-    uint32_t uaddr[2] = { 0, 0 };
-    bool have_addr = false;
-    for (int depth = 0; ipar >= 0 && depth < 8; depth++) {
-        if (dt_getprop(fdt, ipar, "interrupt-controller", NULL)) {
-            if (*n != 3 || is_gic(fdt, ipar) || !is_passthrough_irqchip(fdt, ipar))
-                return ipar;
-            ipar = irq_parent(fdt, ipar);   /* on to the GIC, same specifier */
-            continue;
-        }
-        int maplen;
-        const fdt32_t *map = dt_getprop(fdt, ipar, "interrupt-map", &maplen);
-        if (!map) {
-            ipar = irq_parent(fdt, ipar);
-            continue;
-        }
-        if (!have_addr) {   /* the device's unit address: its reg's first cells */
-            int len, dac = cells_of(fdt, dev_parent, "#address-cells", 2);
-            const fdt32_t *reg = dt_getprop(fdt, dev, "reg", &len);
-            for (int i = 0; reg && dac >= 1 && dac <= 2 && len >= 4 * dac && i < dac; i++)
-                uaddr[i] = fdt32_ld(&reg[i]);
-            have_addr = true;
-        }
-        int ac = cells_of(fdt, ipar, "#address-cells", 2);
-        int ic = cells_of(fdt, ipar, "#interrupt-cells", -1);
-        if (ac < 0 || ac > 2 || ic != *n)
-            return -1;
-        uint32_t match[IRQ_MAX_CELLS + 2], mask[IRQ_MAX_CELLS + 2];
-        int mlen, w = ac + ic;
-        const fdt32_t *m = dt_getprop(fdt, ipar, "interrupt-map-mask", &mlen);
-        for (int i = 0; i < w; i++) {
-            match[i] = i < ac ? uaddr[i] : spec[i - ac];
-            mask[i] = m && mlen >= 4 * w ? fdt32_ld(&m[i]) : 0xffffffffu;
-        }
-        int cells = maplen / 4, i = 0, next = -1;
-        while (i + w + 1 <= cells) {
-            bool hit = true;
-            for (int k = 0; k < w; k++)
-                hit = hit && ((fdt32_ld(&map[i + k]) ^ match[k]) & mask[k]) == 0;
-            int par = dt_node_offset_by_phandle(fdt, fdt32_ld(&map[i + w]));
-            if (par < 0)
-                return -1;
-            int pac = cells_of(fdt, par, "#address-cells", 0);
-            int pic = cells_of(fdt, par, "#interrupt-cells", -1);
-            if (pac < 0 || pac > 2 || pic < 1 || pic > 3 || i + w + 1 + pac + pic > cells)
-                return -1;
-            if (hit) {
-                for (int k = 0; k < pac; k++)
-                    uaddr[k] = fdt32_ld(&map[i + w + 1 + k]);
-                for (int k = 0; k < pic; k++)
-                    spec[k] = fdt32_ld(&map[i + w + 1 + pac + k]);
-                *n = pic;
-                next = par;
-                break;
-            }
-            i += w + 1 + pac + pic;
-        }
-        if (next < 0)
-            return -1;      /* no entry maps it */
-        ipar = next;
-    }
-    return -1;
-}
-
-/* A device's interrupts, resolved once for all its entries. */
-struct irq_source {
-    const fdt32_t *prop;        /* interrupts */
-    int len;
-    int ipar;                   /* its interrupt parent */
-    int ncells;                 /* the parent's #interrupt-cells */
-    int node, parent;           /* the device and its parent node */
-    bool gic;                   /* the parent is the GIC: no routing */
-};
-
-static int irq_source_init(const void *fdt, int node, struct irq_source *src)
-{
-    int anc[FDT_MAX_DEPTH], len, rlen;
-    src->prop = dt_getprop(fdt, node, "interrupts", &src->len);
-    if (!src->prop)
-        return -1;
-    /* the likely interrupt parent: the node's own, else the root's */
-    const fdt32_t *own = dt_getprop(fdt, node, "interrupt-parent", &len);
-    const fdt32_t *ph = own && len == 4 ? own : NULL;
-    const fdt32_t *guess = ph ? ph : dt_getprop(fdt, 0, "interrupt-parent", &rlen);
-    if (!ph && rlen != 4)
-        guess = NULL;
-    int na = ancestors_of(fdt, node, anc);
-    if (na < 1)
-        return -1;
-    /* Linux's of_irq_find_parent, with the ancestors at hand (the root's
-     * interrupt-parent was read above) */
-    int p = -1;
-    for (int i = na - 1; !ph && i >= 0; i--) {
-        if (dt_getprop(fdt, anc[i], "#interrupt-cells", NULL)) {
-            p = anc[i];
-            break;
-        }
-        if (i == 0)
-            ph = guess;
-        else if ((ph = dt_getprop(fdt, anc[i], "interrupt-parent", &len)) && len != 4)
-            ph = NULL;
-    }
-    if (p < 0 && ph) {
-        p = dt_node_offset_by_phandle(fdt, fdt32_ld(ph));
-        if (p >= 0 && !dt_getprop(fdt, p, "#interrupt-cells", NULL))
-            p = irq_parent(fdt, p);
-    }
-    if (p < 0)
-        return -1;
-    src->ipar = p;
-    src->ncells = cells_of(fdt, p, "#interrupt-cells", -1);
-    src->node = node;
-    src->parent = anc[na - 1];
-    src->gic = src->ncells == 3 && dt_getprop(fdt, p, "interrupt-controller", NULL) &&
-               is_gic(fdt, p);
-    return src->ncells >= 1 && src->ncells <= 3 ? 0 : -1;
-}
-
-/* INTID of the index'th entry of src, or -1 */
-static int irq_source_get(const void *fdt, const struct irq_source *src, int index)
-{
-    int n = src->ncells;
-    if ((index + 1) * n * 4 > src->len)
-        return -1;
-    uint32_t spec[IRQ_MAX_CELLS];
-    for (int i = 0; i < n; i++)
-        spec[i] = fdt32_ld(&src->prop[index * n + i]);
-    int ctl = src->gic ? src->ipar : irq_route(fdt, src->ipar, src->node, src->parent, spec, &n);
-    if (!src->gic && (ctl < 0 || n != 3 || !is_gic(fdt, ctl)))
-        return -1;      /* not a GIC interrupt (a GPIO line, a combiner...) */
-    /* a GIC specifier: type (0 SPI, 1 PPI), number, flags */
-    if (spec[0] == 0 && spec[1] < 988)
-        return (int)(32 + spec[1]);     /* SPI */
-    if (spec[0] == 1 && spec[1] < 16)
-        return (int)(16 + spec[1]);     /* PPI */
-    return -1;
-}
-
-int platform_node_irq(const void *fdt, int node, int index)
-{
-    struct irq_source src;
-    if (irq_source_init(fdt, node, &src) < 0)
-        return -1;
-    return irq_source_get(fdt, &src, index);
-}
 
 const char *platform_cpu_method_name(enum cpu_method m)
 {
@@ -354,7 +41,7 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
             continue;
         for (int i = 0; p->nmem < PLAT_MAX_MEM; i++) {
             struct plat_range r;
-            if (platform_node_reg(fdt, node, i, &r) < 0)
+            if (dt_node_reg(fdt, node, i, &r) < 0)
                 break;
             if (r.size)
                 p->mem[p->nmem++] = r;
@@ -373,7 +60,7 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
     if (rm >= 0) {
         dt_for_each_child(node, fdt, rm) {
             struct plat_range r;
-            if (p->nrsv < PLAT_MAX_RSV && platform_node_reg(fdt, node, 0, &r) == 0 && r.size)
+            if (p->nrsv < PLAT_MAX_RSV && dt_node_reg(fdt, node, 0, &r) == 0 && r.size)
                 p->rsv[p->nrsv++] = r;
         }
     }
@@ -410,7 +97,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
             if (!ra || (len != 4 && len != 8))
                 ERR("%s: spin-table CPU without cpu-release-addr",
                     fdt_get_name(fdt, node, NULL));
-            c->release_addr = fdt_cells(ra, len / 4);
+            c->release_addr = dt_cells(ra, len / 4);
             c->release_size = (uint32_t)len;
         } else {
             c->method = CPU_METHOD_NONE;
@@ -424,24 +111,24 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
 static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int node = -1;
-    for (int i = 0; gic_compat[i] && node < 0; i++) {
-        node = dt_find_compatible(fdt, -1, gic_compat[i]);
+    for (int i = 0; dt_gic_compat[i] && node < 0; i++) {
+        node = dt_find_compatible(fdt, -1, dt_gic_compat[i]);
         if (node >= 0)
-            copy_str(p->gic.compatible, sizeof(p->gic.compatible), gic_compat[i]);
+            copy_str(p->gic.compatible, sizeof(p->gic.compatible), dt_gic_compat[i]);
     }
     if (node < 0)
         ERR("no GICv2: no interrupt controller compatible with arm,cortex-a15-gic or arm,gic-400");
     const char *name = fdt_get_name(fdt, node, NULL);
-    if (cells_of(fdt, node, "#interrupt-cells", 3) != 3)
+    if (dt_cell_prop(fdt, node, "#interrupt-cells", 3) != 3)
         ERR("%s: #interrupt-cells is not 3", name);
-    if (platform_node_reg(fdt, node, 0, &p->gic.gicd) < 0 ||
-        platform_node_reg(fdt, node, 1, &p->gic.gicc) < 0)
+    if (dt_node_reg(fdt, node, 0, &p->gic.gicd) < 0 ||
+        dt_node_reg(fdt, node, 1, &p->gic.gicc) < 0)
         ERR("%s: reg lacks the distributor (GICD) or CPU interface (GICC)", name);
-    if (platform_node_reg(fdt, node, 2, &p->gic.gich) < 0 ||
-        platform_node_reg(fdt, node, 3, &p->gic.gicv) < 0)
+    if (dt_node_reg(fdt, node, 2, &p->gic.gich) < 0 ||
+        dt_node_reg(fdt, node, 3, &p->gic.gicv) < 0)
         ERR("%s: no virtualization extensions: reg lacks GICH and GICV "
             "(QEMU: -M virt,virtualization=on)", name);
-    int irq = platform_node_irq(fdt, node, 0);
+    int irq = dt_node_irq(fdt, node, 0);
     if (irq < 0)
         ERR("%s: no maintenance interrupt (interrupts)", name);
     p->gic.maint_irq = (uint32_t)irq;
@@ -454,10 +141,10 @@ static int probe_timer(const void *fdt, struct platform *p, char *err, size_t er
     if (node < 0)
         ERR("no generic timer: no node compatible with arm,armv7-timer");
     int irq[4];
-    struct irq_source src;
-    bool have = irq_source_init(fdt, node, &src) == 0;
+    struct dt_irq_source src;
+    bool have = dt_irq_source_init(fdt, node, &src) == 0;
     for (int i = 0; i < 4; i++) {
-        irq[i] = have ? irq_source_get(fdt, &src, i) : -1;
+        irq[i] = have ? dt_irq_source_get(fdt, &src, i) : -1;
         if (irq[i] < 16 || irq[i] >= 32)
             ERR("%s: interrupt %d is not a PPI (need secure, non-secure, "
                 "virtual and hypervisor timer PPIs)", fdt_get_name(fdt, node, NULL), i);
@@ -466,7 +153,7 @@ static int probe_timer(const void *fdt, struct platform *p, char *err, size_t er
     p->timer.irq_phys = (uint32_t)irq[1];
     p->timer.irq_virt = (uint32_t)irq[2];
     p->timer.irq_hyp = (uint32_t)irq[3];
-    p->timer.clock_frequency = (uint32_t)cells_of(fdt, node, "clock-frequency", 0);
+    p->timer.clock_frequency = (uint32_t)dt_cell_prop(fdt, node, "clock-frequency", 0);
     return 0;
 }
 
@@ -535,9 +222,9 @@ static int probe_uart(const void *fdt, struct platform *p, char *err, size_t err
         copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
     copy_str(p->uart.compatible, sizeof(p->uart.compatible),
              dt_getprop(fdt, node, "compatible", NULL));
-    if (platform_node_reg(fdt, node, 0, &p->uart.reg) < 0)
+    if (dt_node_reg(fdt, node, 0, &p->uart.reg) < 0)
         ERR("%s: console UART without a usable reg", p->uart.path);
-    int irq = platform_node_irq(fdt, node, 0);
+    int irq = dt_node_irq(fdt, node, 0);
     p->uart.irq = irq > 0 ? (uint32_t)irq : 0;
     const struct uart_match *m = NULL;
     for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]) && !m; i++)
@@ -545,8 +232,8 @@ static int probe_uart(const void *fdt, struct platform *p, char *err, size_t err
             m = &uart_matches[i];
     if (!m)
         return 0;   /* kind UART_NONE: the caller names the missing driver */
-    p->uart.reg_shift = (uint32_t)cells_of(fdt, node, "reg-shift", (int)m->reg_shift);
-    p->uart.io_width = (uint32_t)cells_of(fdt, node, "reg-io-width", (int)m->io_width);
+    p->uart.reg_shift = (uint32_t)dt_cell_prop(fdt, node, "reg-shift", (int)m->reg_shift);
+    p->uart.io_width = (uint32_t)dt_cell_prop(fdt, node, "reg-io-width", (int)m->io_width);
     if (p->uart.reg_shift > 2 || (p->uart.io_width != 1 && p->uart.io_width != 2 &&
                                   p->uart.io_width != 4))
         ERR("%s: unsupported reg-shift %lu or reg-io-width %lu", p->uart.path,
@@ -605,7 +292,7 @@ static void probe_vexpress_flags(const void *fdt, struct platform *p)
     if (!dt_is_compatible(fdt, 0, "arm,vexpress"))
         return;
     int node = dt_find_compatible(fdt, -1, "arm,vexpress-sysreg");
-    if (node < 0 || platform_node_reg(fdt, node, 0, &sys) < 0 || sys.size < 0x38)
+    if (node < 0 || dt_node_reg(fdt, node, 0, &sys) < 0 || sys.size < 0x38)
         return;
     for (unsigned int i = 0; i < p->ncpus; i++) {
         struct plat_cpu *c = &p->cpus[i];
@@ -684,3 +371,4 @@ unsigned int platform_probe_all(const void *fdt, struct platform *p,
     probe_cpu_methods(fdt, p);
     return failed;
 }
+

@@ -13,10 +13,8 @@
 #define PLAT_MAX_MEM    8
 #define PLAT_MAX_RSV    16
 
-struct plat_range {
-    uint64_t base;
-    uint64_t size;
-};
+/* struct plat_range, dt_node_reg, dt_node_irq */
+#include "hyp/dt/translate.h"
 
 /*
  * How a secondary CPU is started: PSCI CPU_ON; spin-table (the CPU waits
@@ -98,15 +96,6 @@ enum plat_part { PLAT_PART_DT, PLAT_PART_UART, PLAT_PART_MEMORY, PLAT_PART_CPUS,
 unsigned int platform_probe_all(const void *fdt, struct platform *p,
                                 void (*report)(void *ctx, enum plat_part part, const char *err),
                                 void *ctx);
-
-/*
- * Translate the index'th reg entry of node to a CPU physical address through
- * the parents' ranges.  Returns 0 or a negative libfdt-style error.
- */
-int platform_node_reg(const void *fdt, int node, int index, struct plat_range *r);
-
-/* INTID of the index'th interrupt of node (GIC 3-cell specifier), or -1. */
-int platform_node_irq(const void *fdt, int node, int index);
 
 const char *platform_psci_conduit_name(enum psci_conduit c);
 /* "psci", "spin-table", "vexpress-sysflags" or "none" */

@@ -21,8 +21,10 @@
 
 static uint32_t abort_log_period;     /* counter ticks per report */
 
-/* What a data abort was, for its report (HSR ISS, B3.13.6) */
-static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa, char *buf, size_t n)
+/* What a data abort was, for its report (HSR ISS, B3.13.6); bus: what the
+ * MMIO bus said of it */
+static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa,
+                             enum mmio_result bus, char *buf, size_t n)
 {
     if (hsr & HSR_DABT_S1PTW)
         return "page-table walk outside its memory";
@@ -35,7 +37,7 @@ static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa, char *b
         snprintf(buf, n, "write to read-only channel '%s'", chan);
         return buf;
     }
-    if (mmio_owned(&v->guest->mmio, ipa))
+    if (bus == MMIO_REFUSED)
         return (hsr & HSR_DABT_ISV)
                    ? "device access the emulation refuses (unaligned or too wide)"
                    : "device access without a syndrome (LDM/STM/LDRD/exclusive)";
@@ -43,7 +45,8 @@ static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa, char *b
 }
 
 /* hsr: a data abort's, or 0 for an instruction fetch */
-static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa)
+static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa,
+                         enum mmio_result bus)
 {
     uint32_t dropped;
     if (!abort_log_period)
@@ -57,7 +60,7 @@ static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa
     char buf[64];
     pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
             "abort injected\n", v->guest->cfg->name, v->id,
-            hsr ? dabt_what(v, hsr, ipa, buf, sizeof(buf))
+            hsr ? dabt_what(v, hsr, ipa, bus, buf, sizeof(buf))
                 : "instruction fetch from unmapped memory",
             (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
 }
@@ -101,9 +104,10 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
     return true;
 }
 
-/* A data abort no device answered: an abort for the guest, or a crash */
+/* A data abort no device answered (bus: why): an abort for the guest, or
+ * a crash */
 static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, uint32_t hdfar,
-                                                 uint32_t hpfar)
+                                                 uint32_t hpfar, enum mmio_result bus)
 {
     v->traps[TRAP_DABT_FAULT]++;
     v->guest->aborts++;
@@ -114,7 +118,7 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, u
         ipa |= hdfar & 0xfff;
     if (!guest_can_take(v, VECTOR_DABT, hsr, hdfar))
         return;
-    report_abort(v, hsr, hdfar, ipa);
+    report_abort(v, hsr, hdfar, ipa, bus);
     vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
 }
 
@@ -124,13 +128,18 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
     uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
     struct mmio_access a;
     if (!mmio_decode(hsr, hdfar, hpfar, &a)) {
-        dabt_fault(v, hsr, hdfar, hpfar);
+        /* no syndrome to emulate from: the bus is asked only whom the
+         * address belongs to, for the report */
+        uint64_t ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
+        dabt_fault(v, hsr, hdfar, hpfar,
+                   mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
         return;
     }
     if (a.write)
         a.value = vcpu_reg(v, a.reg);
-    if (!mmio_dispatch(&v->guest->mmio, &a)) {
-        dabt_fault(v, hsr, hdfar, hpfar);
+    enum mmio_result bus = mmio_dispatch(&v->guest->mmio, &a);
+    if (bus != MMIO_HANDLED) {
+        dabt_fault(v, hsr, hdfar, hpfar, bus);
         return;
     }
     v->traps[TRAP_DABT_MMIO]++;
@@ -146,7 +155,7 @@ void trap_pabt(struct vcpu *v, uint32_t hsr)
     v->guest->aborts++;
     if (!guest_can_take(v, VECTOR_PABT, hsr, hifar))
         return;
-    report_abort(v, 0, hifar, HPFAR_IPA(hpfar) | (hifar & 0xfff));
+    report_abort(v, 0, hifar, HPFAR_IPA(hpfar) | (hifar & 0xfff), MMIO_UNCLAIMED);
     vcpu_inject_pabt(v, hifar);
 }
 

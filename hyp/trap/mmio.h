@@ -70,19 +70,29 @@ int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handl
                   void *dev);
 /* Does a device own this address? */
 bool mmio_owned(const struct mmio_bus *bus, uint64_t ipa);
-/* Route to the owner.  False: no owner or the device refused the access. */
-static inline bool mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a)
+
+/* What the bus made of an access */
+enum mmio_result {
+    MMIO_REFUSED = 0,       /* a device owns the address but refused the access */
+    MMIO_HANDLED = 1,       /* the device completed it */
+    MMIO_UNCLAIMED = 2,     /* no device there */
+};
+
+/* Route to the owner; an access that runs past the end of its device's
+ * region is refused */
+static inline enum mmio_result mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a)
 {
     if (a->ipa >> 32)
-        return false;
+        return MMIO_UNCLAIMED;
     uint32_t ipa = (uint32_t)a->ipa;
     for (unsigned int i = 0; i < bus->n; i++) {
         struct mmio_region *r = &bus->r[i];
         uint32_t off = ipa - r->base;       /* wraps when below: then huge */
-        if (off < r->size && off + a->size <= r->size)
-            return r->handler(r->dev, a, off);
+        if (off < r->size)
+            return off + a->size <= r->size && r->handler(r->dev, a, off) ? MMIO_HANDLED
+                                                                          : MMIO_REFUSED;
     }
-    return false;
+    return MMIO_UNCLAIMED;
 }
 
 #endif

@@ -32,9 +32,9 @@ import time
 
 import pytest
 
-from conftest import (BUILD, BOOT_TIMEOUT, PROMPT, QEMU_BIN, boot_to_prompt, check, command,
+from conftest import (BUILD, PROMPT, QEMU_BIN, boot_to_prompt, check, command,
                       run_info)
-from test_guests import IMAGES, check_guest, check_hypervisor_clean, wait_for, wait_halted
+from helpers import IMAGES, check_guest, check_hypervisor_clean, wait_for, wait_halted
 
 VEXPRESS_DTB = os.path.join(BUILD, "dtbs", "vexpress-v2p-ca15-tc1.dtb")
 VEXPRESS_RAM = 0x80000000

@@ -19,8 +19,8 @@ import re
 import pytest
 
 from conftest import check, command
-from test_guests import (boot_image, check_guest, check_hypervisor_clean, monitor_answers,
-                         wait_for, wait_halted)
+from helpers import (boot_image, check_guest, check_hypervisor_clean, monitor_answers,
+                    wait_for, wait_halted)
 
 FLOOD = {"sender": 3, "receiver": 1, "reader": 2}
 COUNT = 20000

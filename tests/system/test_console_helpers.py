@@ -6,7 +6,7 @@ console.  Fed from printf instead of QEMU: the same reader threads."""
 import pytest
 
 from conftest import Qemu, Timeout
-from test_linux import OTHER_CONSOLES
+from helpers import OTHER_CONSOLES
 
 # what the demo printed once: "[rt] ..." inside the marker "B00068f14"
 SPLIT = "x\r\nB000[rt] tick 20000: jitter avg 284 us, worst 10180 us\r\n68f14\r\n0-1\r\n" \

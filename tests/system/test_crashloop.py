@@ -10,7 +10,7 @@ import re
 import time
 
 from conftest import PROMPT, check
-from heartbeat import Heartbeat, monitor_rtt
+from helpers import Heartbeat, monitor_rtt
 
 LOOPERS = {"loop-reset": "reset", "loop-crash": "abort", "loop-wd": "watchdog"}
 LIVES = 100

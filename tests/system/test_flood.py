@@ -9,7 +9,7 @@ import re
 import time
 
 from conftest import PROMPT, check
-from heartbeat import Heartbeat, monitor_rtt
+from helpers import Heartbeat, monitor_rtt
 
 BURST, RATE = 8192, 2000       # guests/configs/flood.dts console-rate
 FLOOD_S = 4

@@ -7,7 +7,7 @@ import re
 import time
 
 from conftest import PROMPT, check
-from heartbeat import Heartbeat, monitor_rtt
+from helpers import Heartbeat, monitor_rtt
 
 SEED_LINE = re.compile(r"\[(fuzz-[ab])\] fuzz: seed (\d+): (\d+) instructions, (\d+) traps, "
                        r"(\d+) faults back, checksum ([0-9a-f]{8})")

@@ -22,100 +22,14 @@ The guests (guests/test/*.c) and what they cover:
              crashed, not loop, while victim runs on
 """
 import re
-import time
 
 import pytest
 
-from conftest import PROMPT, Timeout, boot_to_prompt, check, command, run_info
+from conftest import Timeout, check
+from helpers import (GUEST_TIMEOUT, IMAGES, boot_image, check_guest, check_hypervisor_clean,
+                     monitor_answers, wait_for, wait_halted)
 
 CPUS = ["cortex-a15", "cortex-a7"]
-SMP, MEM = 4, "1G"
-GUEST_TIMEOUT = 30          # seconds from the prompt to a guest's RESULT line
-
-# image -> {guest: number of TEST lines it prints}
-IMAGES = {
-    "traps": {"traps": 32},
-    "isolation": {"probe": 5, "victim": 3},
-    "smp": {"smp": 9},
-}
-
-TEST_RE = r"\[%s\] TEST (\S+): (PASS|FAIL)(.*?)\r\n"
-RESULT_RE = r"\[%s\] RESULT: (\d+) passed, (\d+) failed\r\n"
-
-
-def guest_results(vm, name, text):
-    """The TEST lines and the RESULT line of guest `name` in `text`
-    (the monitor prompt may precede a guest line: search, not match)."""
-    tests = re.findall(TEST_RE % re.escape(name), text)
-    results = re.findall(RESULT_RE % re.escape(name), text)
-    check(vm, len(results) == 1, "guest %s printed %d RESULT lines" % (name, len(results)))
-    return tests, (int(results[0][0]), int(results[0][1]))
-
-
-def check_guest(vm, name, want, text):
-    """No FAIL, `want` tests each once, and a RESULT line that agrees."""
-    tests, (passed, failed) = guest_results(vm, name, text)
-    fails = ["%s:%s" % (t, why) for t, res, why in tests if res == "FAIL"]
-    check(vm, not fails, "guest %s: failed tests: %s" % (name, "; ".join(fails)))
-    names = [t for t, _, _ in tests]
-    check(vm, len(names) == len(set(names)), "guest %s: a test reported twice: %s"
-          % (name, names))
-    check(vm, (passed, failed) == (want, 0) and len(names) == want,
-          "guest %s: RESULT %d passed, %d failed, %d TEST lines; expected %d tests"
-          % (name, passed, failed, len(names), want))
-    return names
-
-
-def check_hypervisor_clean(vm, text):
-    """No guest crashed, no hypervisor error, fatal exception or warning,
-    and Partita booted once (no reset of the machine)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    bad = [l for l in lines if re.search(r"crashed|fatal|panic|\*\*\*|^error:|^warning:|"
-                                         r"did not leave", l)]
-    check(vm, not bad, "unexpected hypervisor lines: %s" % bad)
-    banners = [l for l in lines if re.match(r"Partita \S+ - ARMv7-A", l)]
-    check(vm, len(banners) <= 1, "Partita booted %d times" % len(banners))
-
-
-def boot_image(qemu, image, name, cpu):
-    vm = qemu(kernel=image(name), cpu=cpu, smp=SMP, mem=MEM, name="%s-%s" % (name, cpu))
-    start = vm.mark()
-    boot_to_prompt(vm, SMP, "nonsecure-hyp", "smc", MEM)
-    return vm, start
-
-
-def wait_for(vm, pattern, start, timeout):
-    """Wait until `pattern` shows up anywhere after `start` (guests run in
-    parallel: their lines come in any order).  Returns the match."""
-    rx = re.compile(pattern)
-    deadline = time.monotonic() + timeout
-    while True:
-        m = rx.search(vm.since(start))
-        if m:
-            return m
-        if time.monotonic() > deadline or not vm.alive():
-            raise Timeout(vm.describe("%s: no /%s/ within %d s" % (vm.name, pattern, timeout)))
-        time.sleep(0.05)
-
-
-def wait_halted(vm, guests, start, settle=True):
-    """Each guest's RESULT line and its `halted (PSCI SYSTEM_OFF)` line,
-    then (settle) until the console is quiet."""
-    for g in guests:
-        wait_for(vm, RESULT_RE % re.escape(g), start, GUEST_TIMEOUT)
-        wait_for(vm, r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % re.escape(g), start, 10)
-    if settle:
-        vm.settle(quiet=0.3, timeout=10)
-
-
-def monitor_answers(vm):
-    """The monitor prompt still works: `help`, and `info` lists every
-    physical CPU online."""
-    vm.sendline("")
-    vm.expect(PROMPT, 10)
-    out = command(vm, "help")
-    check(vm, any(l.split()[:1] == ["help"] for l in out), "help printed %r" % out)
-    run_info(vm, SMP, "nonsecure-hyp", MEM)
 
 
 # ---- one image per test --------------------------------------------------------

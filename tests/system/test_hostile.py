@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import PROMPT, check
-from heartbeat import Heartbeat, monitor_rtt
+from helpers import Heartbeat, monitor_rtt
 
 MONITOR_BOUND = 3.0         # s from typing a command to its answer
 # s of wall clock between two heartbeat lines (one a second of rt's time).

@@ -5,11 +5,11 @@ without losing hypervisor memory, and a configuration with errors."""
 import os
 import re
 import subprocess
-import time
 
 import pytest
 
 from conftest import command
+from helpers import free_kib, wait_until
 
 CTRL_A3 = "\x01\x01\x01"
 
@@ -25,14 +25,6 @@ def boot_monitor(qemu, image, cpu="cortex-a15"):
     return vm
 
 
-def wait_for(vm, cond, timeout=10):
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, vm.output[-2000:]
-        time.sleep(0.02)
-    vm.settle(0.1)
-
-
 def list_states(vm):
     rows = {}
     for line in command(vm, "list")[1:]:
@@ -41,19 +33,11 @@ def list_states(vm):
     return rows
 
 
-def free_kib(vm):
-    for line in command(vm, "info"):
-        m = re.match(r"hypervisor memory: (\d+) KiB free of (\d+) KiB", line)
-        if m:
-            return int(m.group(1))
-    raise AssertionError("info shows no free memory line")
-
-
 def test_list_and_lifecycle(qemu, image):
     vm = boot_monitor(qemu, image)
     assert list_states(vm) == {"alpha": "running", "beta": "running", "gamma": "stopped"}
     vm.sendline("start gamma")
-    wait_for(vm, lambda: "guest 'gamma' halted (PSCI SYSTEM_OFF)\r\n" in vm.output)
+    wait_until(vm, lambda: "guest 'gamma' halted (PSCI SYSTEM_OFF)\r\n" in vm.output)
     assert "guest 'gamma' started" in vm.output
     assert "[gamma] hello from guest 2" in vm.output
     assert list_states(vm)["gamma"] == "halted"
@@ -62,7 +46,7 @@ def test_list_and_lifecycle(qemu, image):
     assert "stop: guest 'alpha' is not running" in command(vm, "stop alpha")
     assert "start: guest 'beta' is already running" in command(vm, "start beta")
     vm.sendline("start alpha")
-    wait_for(vm, lambda: vm.output.count("[alpha] echo 0 ready") == 2)
+    wait_until(vm, lambda: vm.output.count("[alpha] echo 0 ready") == 2)
     assert "guest 'alpha' started" in vm.output
     assert command(vm, "start nosuch") == ["start: no guest 'nosuch' (try 'list')"]
     assert command(vm, "stop") == ["stop: which guest? (try 'list')"]
@@ -133,7 +117,7 @@ def test_restart_50_times_keeps_memory(qemu, image):
         vm.sendline("restart beta")
         # the banner must be out before the next command is typed, or the
         # two interleave on the one console
-        wait_for(vm, lambda: vm.output.count("guest 'beta' restarted") == i + 1 and
+        wait_until(vm, lambda: vm.output.count("guest 'beta' restarted") == i + 1 and
                  vm.output.count("[beta] echo 1 ready") == i + 2)
     assert free_kib(vm) == before
     assert list_states(vm)["beta"] == "running"

@@ -32,7 +32,7 @@ import subprocess
 import pytest
 
 from conftest import BOOT_TIMEOUT, boot_to_prompt, check, command, run_info
-from test_guests import IMAGES, check_guest, check_hypervisor_clean, wait_halted
+from helpers import IMAGES, check_guest, check_hypervisor_clean, wait_halted
 
 UBOOT = "/usr/lib/u-boot/qemu_arm/u-boot.bin"
 UBOOT_PROMPT = r"=> "

@@ -4,8 +4,6 @@ configuration says, the event is logged, and a guest without a watchdog is
 told so and left alone."""
 import re
 
-from conftest import command
-
 
 def test_watchdog_restart_and_stop(qemu, image):
     vm = qemu(kernel=image("watchdog"), smp=4)

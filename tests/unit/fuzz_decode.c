@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             if (a.write)
                 a.value = value;
-            if (mmio_dispatch(&bus, &a))
+            if (mmio_dispatch(&bus, &a) == MMIO_HANDLED)
                 CHECK(a.ipa >= base && a.ipa + a.size <= base + 0x1000);
         }
 

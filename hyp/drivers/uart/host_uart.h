@@ -7,14 +7,12 @@
 #define HYP_HOST_UART_H
 
 #include "hyp/platform/platform.h"
-#include "pl011.h"
-#include "uart_port.h"
+#include "uart_driver.h"
 #include "hyp/lib/console.h"
 
 struct host_uart {
-    enum uart_kind kind;
-    struct pl011 pl011;
-    struct uart_port port;      /* 16550, Samsung, i.MX */
+    const struct uart_driver *drv;  /* NULL: no UART Partita can drive */
+    struct uart_port port;
 };
 
 /* Set up the driver for p at base (already mapped); 0, or -1 for UART_NONE. */

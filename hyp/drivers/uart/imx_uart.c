@@ -1,4 +1,5 @@
 #include "imx_uart.h"
+#include "uart_driver.h"
 #include "hyp/lib/console.h"
 
 static inline uint32_t rd(struct uart_port *u, unsigned int off)
@@ -11,7 +12,7 @@ static inline void wr(struct uart_port *u, unsigned int off, uint32_t v)
     uart_port_mmio_write(u->base + off, 4, v);
 }
 
-void imx_uart_init(struct uart_port *u)
+static void imx_uart_init(struct uart_port *u)
 {
     /* keep the bootloader's baud rate (UFCR.RFDIV, UBIR/UBMR) and format;
      * no interrupts until asked */
@@ -19,7 +20,7 @@ void imx_uart_init(struct uart_port *u)
     wr(u, IMX_UCR2, rd(u, IMX_UCR2) & ~IMX_UCR2_ATEN);
 }
 
-void imx_uart_putc(void *ctx, char c)
+static void imx_uart_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
     while (rd(u, IMX_UTS) & IMX_UTS_TXFULL)
@@ -27,7 +28,7 @@ void imx_uart_putc(void *ctx, char c)
     wr(u, IMX_UTXD, (uint8_t)c);
 }
 
-int imx_uart_getc(void *ctx)
+static int imx_uart_getc(void *ctx)
 {
     struct uart_port *u = ctx;
     if (!(rd(u, IMX_USR2) & IMX_USR2_RDR))
@@ -35,7 +36,7 @@ int imx_uart_getc(void *ctx)
     return (int)(rd(u, IMX_URXD) & 0xff);
 }
 
-void imx_uart_rx_irq_enable(struct uart_port *u)
+static void imx_uart_rx_irq_enable(struct uart_port *u)
 {
     /* an interrupt for every received byte: trigger level 1, so no aging
      * timer is needed for a lone keystroke; UFCR's other fields (the
@@ -44,7 +45,7 @@ void imx_uart_rx_irq_enable(struct uart_port *u)
     wr(u, IMX_UCR1, rd(u, IMX_UCR1) | IMX_UCR1_RRDYEN);
 }
 
-void imx_uart_irq(struct uart_port *u)
+static void imx_uart_irq(struct uart_port *u)
 {
     /* receiver ready clears itself once the FIFO is below the trigger */
     int c;
@@ -52,3 +53,7 @@ void imx_uart_irq(struct uart_port *u)
         console_rx_push((char)c);
     wr(u, IMX_USR1, IMX_USR1_AGTIM);
 }
+
+const struct uart_driver imx_uart_driver = {
+    "imx", imx_uart_init, imx_uart_putc, imx_uart_getc, imx_uart_rx_irq_enable, imx_uart_irq,
+};

@@ -27,11 +27,6 @@
 #define IMX_USR2_RDR      (1 << 0)      /* receive data ready */
 #define IMX_UTS_TXFULL    (1 << 4)
 
-void imx_uart_init(struct uart_port *u);
 /* console_ops putc/getc: ctx is the struct uart_port */
-void imx_uart_putc(void *ctx, char c);
-int imx_uart_getc(void *ctx);
-void imx_uart_rx_irq_enable(struct uart_port *u);
-void imx_uart_irq(struct uart_port *u);
 
 #endif

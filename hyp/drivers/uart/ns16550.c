@@ -1,7 +1,8 @@
 #include "ns16550.h"
+#include "uart_driver.h"
 #include "hyp/lib/console.h"
 
-void ns16550_init(struct uart_port *u)
+static void ns16550_init(struct uart_port *u)
 {
     /*
      * Keep the bootloader's baud rate and format.  Only make sure the
@@ -15,7 +16,7 @@ void ns16550_init(struct uart_port *u)
     uart_port_write(u, UART_IER, 0);
 }
 
-void ns16550_putc(void *ctx, char c)
+static void ns16550_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
     while (!(uart_port_read(u, UART_LSR) & UART_LSR_THRE))
@@ -23,7 +24,7 @@ void ns16550_putc(void *ctx, char c)
     uart_port_write(u, UART_THR, (uint8_t)c);
 }
 
-int ns16550_getc(void *ctx)
+static int ns16550_getc(void *ctx)
 {
     struct uart_port *u = ctx;
     if (!(uart_port_read(u, UART_LSR) & UART_LSR_DR))
@@ -31,13 +32,13 @@ int ns16550_getc(void *ctx)
     return (int)(uart_port_read(u, UART_RBR) & 0xff);
 }
 
-void ns16550_rx_irq_enable(struct uart_port *u)
+static void ns16550_rx_irq_enable(struct uart_port *u)
 {
     uart_port_write(u, UART_MCR, uart_port_read(u, UART_MCR) | UART_MCR_OUT2);
     uart_port_write(u, UART_IER, UART_IER_RDI);
 }
 
-void ns16550_irq(struct uart_port *u)
+static void ns16550_irq(struct uart_port *u)
 {
     /*
      * The receive interrupt (data available or FIFO timeout) clears when
@@ -56,3 +57,7 @@ void ns16550_irq(struct uart_port *u)
             console_rx_push((char)c);
     }
 }
+
+const struct uart_driver ns16550_driver = {
+    "ns16550", ns16550_init, ns16550_putc, ns16550_getc, ns16550_rx_irq_enable, ns16550_irq,
+};

@@ -29,12 +29,7 @@
 #define UART_LSR_DR     (1 << 0)    /* data ready */
 #define UART_LSR_THRE   (1 << 5)    /* transmit holding register empty */
 
-void ns16550_init(struct uart_port *u);
 /* console_ops putc/getc: ctx is the struct uart_port */
-void ns16550_putc(void *ctx, char c);
-int ns16550_getc(void *ctx);
-void ns16550_rx_irq_enable(struct uart_port *u);
 /* the UART's IRQ handler: acknowledge, drain into the console ring */
-void ns16550_irq(struct uart_port *u);
 
 #endif

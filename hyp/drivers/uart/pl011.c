@@ -1,46 +1,48 @@
+/* ARM PrimeCell PL011 (DDI 0183): registers are 32-bit words at fixed
+ * offsets, whatever the DT's reg-shift says. */
 #include "pl011.h"
+#include "uart_driver.h"
 #include "hyp/lib/console.h"
 
-static inline uint32_t rd(struct pl011 *u, uint32_t off)
+static inline uint32_t rd(struct uart_port *u, uint32_t off)
 {
     return *(volatile uint32_t *)(u->base + off);
 }
 
-static inline void wr(struct pl011 *u, uint32_t off, uint32_t v)
+static inline void wr(struct uart_port *u, uint32_t off, uint32_t v)
 {
     *(volatile uint32_t *)(u->base + off) = v;
 }
 
-void pl011_init(struct pl011 *u, volatile void *base)
+static void pl011_init(struct uart_port *u)
 {
-    u->base = base;
     /* Keep the bootloader's baud rate and format; make sure it is on. */
     wr(u, PL011_CR, rd(u, PL011_CR) | PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
 }
 
-void pl011_putc(void *ctx, char c)
+static void pl011_putc(void *ctx, char c)
 {
-    struct pl011 *u = ctx;
+    struct uart_port *u = ctx;
     while (rd(u, PL011_FR) & PL011_FR_TXFF)
         ;
     wr(u, PL011_DR, (uint8_t)c);
 }
 
-int pl011_getc(void *ctx)
+static int pl011_getc(void *ctx)
 {
-    struct pl011 *u = ctx;
+    struct uart_port *u = ctx;
     if (rd(u, PL011_FR) & PL011_FR_RXFE)
         return -1;
     return (int)(rd(u, PL011_DR) & 0xff);
 }
 
-void pl011_rx_irq_enable(struct pl011 *u)
+static void pl011_rx_irq_enable(struct uart_port *u)
 {
     wr(u, PL011_ICR, 0x7ff);
     wr(u, PL011_IMSC, PL011_INT_RX | PL011_INT_RT);
 }
 
-void pl011_irq(struct pl011 *u)
+static void pl011_irq(struct uart_port *u)
 {
     /* clear first, then drain: a byte that lands after the last read
      * raises the interrupt again instead of waiting, unseen, in the FIFO */
@@ -49,3 +51,7 @@ void pl011_irq(struct pl011 *u)
     while ((c = pl011_getc(u)) >= 0)
         console_rx_push((char)c);
 }
+
+const struct uart_driver pl011_driver = {
+    "pl011", pl011_init, pl011_putc, pl011_getc, pl011_rx_irq_enable, pl011_irq,
+};

@@ -1,4 +1,4 @@
-/* ARM PrimeCell PL011 UART driver (DDI 0183) for the host console. */
+/* ARM PrimeCell PL011 UART (DDI 0183): its registers. */
 #ifndef HYP_PL011_H
 #define HYP_PL011_H
 
@@ -25,15 +25,7 @@
 #define PL011_INT_RX   (1 << 4)
 #define PL011_INT_RT   (1 << 6)
 
-struct pl011 {
-    volatile uint8_t *base;
-};
-
-void pl011_init(struct pl011 *u, volatile void *base);
-void pl011_putc(void *ctx, char c);
-int pl011_getc(void *ctx);
-void pl011_rx_irq_enable(struct pl011 *u);
-/* drain the receive FIFO into the console ring; the UART's IRQ handler */
-void pl011_irq(struct pl011 *u);
+/* the driver: pl011_driver (uart_driver.h); the registers above are the
+ * guest's virtual UART's too (hyp/guest/vuart.c) */
 
 #endif

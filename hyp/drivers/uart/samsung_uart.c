@@ -1,5 +1,6 @@
 #include <stdbool.h>
 #include "samsung_uart.h"
+#include "uart_driver.h"
 #include "hyp/lib/console.h"
 
 /* offsets are byte offsets already: a Samsung UART has no reg-shift */
@@ -18,14 +19,14 @@ static bool fifo_on(struct uart_port *u)
     return rd(u, S3C_UFCON) & S3C_UFCON_FIFO_EN;
 }
 
-void samsung_uart_init(struct uart_port *u)
+static void samsung_uart_init(struct uart_port *u)
 {
     /* keep the bootloader's line settings; no interrupts until asked */
     wr(u, S3C_UINTM, S3C_UINT_ALL);
     wr(u, S3C_UINTP, S3C_UINT_ALL);
 }
 
-void samsung_uart_putc(void *ctx, char c)
+static void samsung_uart_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
     if (fifo_on(u)) {
@@ -38,7 +39,7 @@ void samsung_uart_putc(void *ctx, char c)
     wr(u, S3C_UTXH, (uint8_t)c);
 }
 
-int samsung_uart_getc(void *ctx)
+static int samsung_uart_getc(void *ctx)
 {
     struct uart_port *u = ctx;
     bool ready = fifo_on(u)
@@ -49,7 +50,7 @@ int samsung_uart_getc(void *ctx)
     return (int)(rd(u, S3C_URXH) & 0xff);
 }
 
-void samsung_uart_rx_irq_enable(struct uart_port *u)
+static void samsung_uart_rx_irq_enable(struct uart_port *u)
 {
     /* receive by interrupt, also for fewer bytes than the FIFO trigger */
     uint32_t ucon = rd(u, S3C_UCON) & ~S3C_UCON_RXMODE_MASK;
@@ -58,7 +59,7 @@ void samsung_uart_rx_irq_enable(struct uart_port *u)
     wr(u, S3C_UINTM, S3C_UINT_ALL & ~S3C_UINT_RXD);
 }
 
-void samsung_uart_irq(struct uart_port *u)
+static void samsung_uart_irq(struct uart_port *u)
 {
     /* clear first, then drain (as for the PL011): a byte arriving after
      * the last read raises the interrupt again */
@@ -67,3 +68,7 @@ void samsung_uart_irq(struct uart_port *u)
     while ((c = samsung_uart_getc(u)) >= 0)
         console_rx_push((char)c);
 }
+
+const struct uart_driver samsung_uart_driver = {
+    "samsung", samsung_uart_init, samsung_uart_putc, samsung_uart_getc, samsung_uart_rx_irq_enable, samsung_uart_irq,
+};

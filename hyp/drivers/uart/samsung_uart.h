@@ -33,11 +33,6 @@
 #define S3C_UINT_ERROR        (1 << 1)
 #define S3C_UINT_ALL          0xf
 
-void samsung_uart_init(struct uart_port *u);
 /* console_ops putc/getc: ctx is the struct uart_port */
-void samsung_uart_putc(void *ctx, char c);
-int samsung_uart_getc(void *ctx);
-void samsung_uart_rx_irq_enable(struct uart_port *u);
-void samsung_uart_irq(struct uart_port *u);
 
 #endif

@@ -140,7 +140,7 @@ static bool mmio(struct guest *g, uint32_t ipa, bool write, unsigned int size, u
 {
     struct mmio_access a = { .ipa = ipa, .size = size, .write = write,
                              .value = write ? *val : 0xdeadbeef };
-    bool ok = mmio_dispatch(&g->mmio, &a);
+    bool ok = mmio_dispatch(&g->mmio, &a) == MMIO_HANDLED;
     if (ok && !write)
         *val = a.value;
     return ok;

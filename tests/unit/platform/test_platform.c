@@ -284,12 +284,12 @@ static void test_console_selection(void **state)
         check_console(&console_cases[i]);
 }
 
-/* ---- platform_node_reg / platform_node_irq directly ---- */
+/* ---- dt_node_reg / dt_node_irq directly ---- */
 
 static int reg_of(const void *fdt, const char *path, int index, struct plat_range *r)
 {
     *r = (struct plat_range){ 0, 0 };
-    return platform_node_reg(fdt, node(fdt, path), index, r);
+    return dt_node_reg(fdt, node(fdt, path), index, r);
 }
 
 static void test_node_reg_translation(void **state)
@@ -314,18 +314,18 @@ static void test_node_irq_interrupt_map(void **state)
 {
     void *fdt = load_dtb("vexpress-a15", 256, NULL);
     const char *eth = "/smb@8000000/motherboard/ethernet@2,02000000";
-    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, IOFPGA "/uart@a0000"), 0), 32 + 6);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 1), -1);    /* only one */
+    assert_int_equal(dt_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, IOFPGA "/uart@a0000"), 0), 32 + 6);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, eth), 1), -1);    /* only one */
     /* a line the map does not list */
     set_cells(fdt, eth, "interrupts", (uint32_t[]){ 9 }, 1);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, eth), 0), -1);
     /* the mask keeps 6 bits: 64 + 15 is line 15 */
     set_cells(fdt, eth, "interrupts", (uint32_t[]){ 64 + 15 }, 1);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, eth), 0), 32 + 15);
     /* a truncated map: refused, not read past its end */
     set_cells(fdt, "/smb@8000000", "interrupt-map", (uint32_t[]){ 0, 0, 15, 1 }, 4);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, eth), 0), -1);
     free(fdt);
 }
 
@@ -338,7 +338,7 @@ static void test_node_irq_parent_cycle(void **state)
     assert_int_equal(fdt_setprop_u32(fdt, mb, "phandle", 0x777), 0);
     assert_int_equal(fdt_setprop_u32(fdt, mb, "interrupt-parent", 0x777), 0);
     assert_int_equal(fdt_setprop_u32(fdt, node(fdt, eth), "interrupt-parent", 0x777), 0);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, eth), 0), -1);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, eth), 0), -1);
     free(fdt);
 }
 
@@ -360,7 +360,7 @@ static void irq_behind(const char *compat, size_t compat_len, int want)
     assert_int_equal(fdt_setprop_u32(fdt, w, "phandle", 0x4242), 0);
     int uart = node(fdt, "/pl011@9000000");
     assert_int_equal(fdt_setprop_u32(fdt, uart, "interrupt-parent", 0x4242), 0);
-    assert_int_equal(platform_node_irq(fdt, uart, 0), want);
+    assert_int_equal(dt_node_irq(fdt, uart, 0), want);
     free(fdt);
 }
 
@@ -387,9 +387,9 @@ static void test_node_irq_deep_nesting(void **state)
         fdt32_t irq[3] = { 0, cpu_to_fdt32(7), cpu_to_fdt32(4) };
         assert_int_equal(fdt_setprop(fdt, n, "interrupts", irq, sizeof(irq)), 0);
         if (d == 15)
-            assert_int_equal(platform_node_irq(fdt, n, 0), 32 + 7);
+            assert_int_equal(dt_node_irq(fdt, n, 0), 32 + 7);
         if (d == 17)
-            assert_int_equal(platform_node_irq(fdt, n, 0), -1);
+            assert_int_equal(dt_node_irq(fdt, n, 0), -1);
     }
     free(fdt);
 }
@@ -401,7 +401,7 @@ static void test_node_reg_errors(void **state)
     /* past the last entry, no reg, the root */
     assert_true(reg_of(fdt, IOFPGA "/uart@90000", 1, &r) < 0);
     assert_true(reg_of(fdt, "/timer", 0, &r) < 0);
-    assert_true(platform_node_reg(fdt, 0, 0, &r) < 0);
+    assert_true(dt_node_reg(fdt, 0, 0, &r) < 0);
     /* an I2C device: its bus has no ranges, so it is not memory mapped */
     assert_true(reg_of(fdt, IOFPGA "/i2c@16000/dvi-transmitter@39", 0, &r) < 0);
     /* outside the iofpga's 2 MiB window */
@@ -429,16 +429,16 @@ static const struct irq_case {
 static void test_node_irq(void **state)
 {
     void *fdt = load_dtb("qemu-virt", 256, NULL);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, "/pl011@9000000"), 0), 33);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, "/pl011@9000000"), 1), -1);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, "/virtio_mmio@a003e00"), 0), 79);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, "/timer"), 3), 26);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, "/timer"), 4), -1);
-    assert_int_equal(platform_node_irq(fdt, node(fdt, "/cpus"), 0), -1);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, "/pl011@9000000"), 0), 33);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, "/pl011@9000000"), 1), -1);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, "/virtio_mmio@a003e00"), 0), 79);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, "/timer"), 3), 26);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, "/timer"), 4), -1);
+    assert_int_equal(dt_node_irq(fdt, node(fdt, "/cpus"), 0), -1);
     for (size_t i = 0; i < sizeof(irq_cases) / sizeof(irq_cases[0]); i++) {
         const struct irq_case *c = &irq_cases[i];
         set_cells(fdt, "/pl011@9000000", "interrupts", c->spec, c->len);
-        int got = platform_node_irq(fdt, node(fdt, "/pl011@9000000"), 0);
+        int got = dt_node_irq(fdt, node(fdt, "/pl011@9000000"), 0);
         if (got != c->intid)
             fail_msg("<%u %u %u>/%d: INTID %d, expected %d", c->spec[0], c->spec[1],
                      c->spec[2], c->len, got, c->intid);

@@ -386,7 +386,7 @@ static void expect_routed(uint64_t ipa, unsigned int size, struct fake_dev *dev,
 {
     struct mmio_access a = mk_access(ipa, size, false);
     reset_calls();
-    if (!mmio_dispatch(&bus, &a))
+    if (mmio_dispatch(&bus, &a) != MMIO_HANDLED)
         fail_msg("%u-byte access at 0x%llx not routed", size, (unsigned long long)ipa);
     if (dev->calls != 1 || gicd.calls + uart.calls + rtc.calls != 1)
         fail_msg("access at 0x%llx: wrong device called", (unsigned long long)ipa);
@@ -394,12 +394,20 @@ static void expect_routed(uint64_t ipa, unsigned int size, struct fake_dev *dev,
     assert_int_equal(a.value, dev->read_value);
 }
 
-static void expect_unrouted(uint64_t ipa, unsigned int size)
+#define expect_unrouted(ipa, size) expect_unrouted_as(ipa, size, MMIO_UNCLAIMED)
+#define expect_refused(ipa, size)  expect_unrouted_as(ipa, size, MMIO_REFUSED)
+
+/* an access no device completes: why is `want` (MMIO_REFUSED when the
+ * address is a device's but the access is not, MMIO_UNCLAIMED when no
+ * device is there) */
+static void expect_unrouted_as(uint64_t ipa, unsigned int size, enum mmio_result want)
 {
     struct mmio_access a = mk_access(ipa, size, false);
     reset_calls();
-    if (mmio_dispatch(&bus, &a))
-        fail_msg("%u-byte access at 0x%llx routed", size, (unsigned long long)ipa);
+    enum mmio_result got = mmio_dispatch(&bus, &a);
+    if (got != want)
+        fail_msg("%u-byte access at 0x%llx: bus answered %d, not %d", size,
+                 (unsigned long long)ipa, got, want);
     if (gicd.calls + uart.calls + rtc.calls)
         fail_msg("%u-byte access at 0x%llx reached a device", size, (unsigned long long)ipa);
 }
@@ -422,12 +430,12 @@ static void test_dispatch_boundaries(void **state)
     expect_routed(0x0800fffe, 2, &gicd, 0xfffe);
     expect_routed(0x0800ffff, 1, &gicd, 0xffff);
     expect_routed(0x09000ffc, 4, &uart, 0xffc);
-    /* straddling the end is not the device's */
-    expect_unrouted(0x0800fffd, 4);
-    expect_unrouted(0x0800fffe, 4);
-    expect_unrouted(0x0800ffff, 2);
-    expect_unrouted(0x09000fff, 2);
-    expect_unrouted(0x09000ffe, 4);
+    /* straddling the end: the device's address, but refused */
+    expect_refused(0x0800fffd, 4);
+    expect_refused(0x0800fffe, 4);
+    expect_refused(0x0800ffff, 2);
+    expect_refused(0x09000fff, 2);
+    expect_refused(0x09000ffe, 4);
     /* just outside */
     expect_unrouted(0x07ffffff, 1);
     expect_unrouted(0x07fffffc, 4);
@@ -445,7 +453,7 @@ static void test_dispatch_no_owner(void **state)
     struct mmio_bus empty;
     memset(&empty, 0, sizeof(empty));
     struct mmio_access a = mk_access(0x09000000, 4, false);
-    assert_false(mmio_dispatch(&empty, &a));
+    assert_int_equal(mmio_dispatch(&empty, &a), MMIO_UNCLAIMED);
     expect_unrouted(0, 4);
     expect_unrouted(0x40000000, 4);
     expect_unrouted(0xfffffffc, 4);
@@ -458,7 +466,7 @@ static void test_dispatch_device_answer(void **state)
     a.value = 0x41;
     a.reg = 7;
     reset_calls();
-    assert_true(mmio_dispatch(&bus, &a));
+    assert_int_equal(mmio_dispatch(&bus, &a), MMIO_HANDLED);
     assert_int_equal(uart.calls, 1);
     assert_true(uart.seen.write);
     assert_int_equal(uart.seen.value, 0x41);
@@ -470,7 +478,7 @@ static void test_dispatch_device_answer(void **state)
     rtc.answer = false;
     a = mk_access(0x09010004, 4, false);
     reset_calls();
-    assert_false(mmio_dispatch(&bus, &a));
+    assert_int_equal(mmio_dispatch(&bus, &a), MMIO_REFUSED);   /* the device said no */
     assert_int_equal(rtc.calls, 1);
 }
 
@@ -491,12 +499,12 @@ static void test_register_limit(void **state)
     /* every registered region routes, the refused one does not */
     for (unsigned int i = 0; i < MMIO_MAX_REGIONS; i++) {
         struct mmio_access a = mk_access(0x10000000 + i * 0x1000 + 8, 4, false);
-        assert_true(mmio_dispatch(&b, &a));
+        assert_int_equal(mmio_dispatch(&b, &a), MMIO_HANDLED);
         assert_int_equal(a.value, i);
         assert_int_equal(devs[i].offset, 8);
     }
     struct mmio_access a = mk_access(0x20000000, 4, false);
-    assert_false(mmio_dispatch(&b, &a));
+    assert_int_equal(mmio_dispatch(&b, &a), MMIO_UNCLAIMED);
     assert_int_equal(devs[MMIO_MAX_REGIONS].calls, 0);
 }
 
@@ -508,7 +516,7 @@ static void test_guest_ldrsb_from_device(void **state)
     struct mmio_access a;
     assert_true(decode(0x91240006, 0xf8000018, hpfar_of(0x09000018), &a));
     reset_calls();
-    assert_true(mmio_dispatch(&bus, &a));
+    assert_int_equal(mmio_dispatch(&bus, &a), MMIO_HANDLED);
     assert_int_equal(uart.calls, 1);
     assert_int_equal(uart.offset, 0x18);
     assert_int_equal(a.reg, 4);

@@ -332,12 +332,12 @@ static void test_gic(void **state)
     assert_int_equal(fdt_get_phandle(dtb, gic), u32(0, "interrupt-parent"));
     /* what the platform parser makes of it: the regions and no more */
     struct plat_range r;
-    assert_int_equal(platform_node_reg(dtb, gic, 0, &r), 0);
+    assert_int_equal(dt_node_reg(dtb, gic, 0, &r), 0);
     assert_int_equal(r.base, VBOARD_GICD_IPA);
-    assert_int_equal(platform_node_reg(dtb, gic, 1, &r), 0);
+    assert_int_equal(dt_node_reg(dtb, gic, 1, &r), 0);
     assert_int_equal(r.base, VBOARD_GICC_IPA);
     assert_int_equal(r.size, VBOARD_GICC_SIZE);
-    assert_true(platform_node_reg(dtb, gic, 2, &r) < 0);
+    assert_true(dt_node_reg(dtb, gic, 2, &r) < 0);
 }
 
 static void check_timer(unsigned int ncpus)
@@ -348,10 +348,10 @@ static void check_timer(unsigned int ncpus)
     uint32_t want[] = { 1, 13, f, 1, 14, f, 1, 11, f, 1, 10, f };
     assert_cells(timer, "interrupts", want, 12);
     /* secure phys, non-secure phys, virtual, hypervisor: PPIs 13, 14, 11, 10 */
-    assert_int_equal(platform_node_irq(dtb, timer, 0), 29);
-    assert_int_equal(platform_node_irq(dtb, timer, 1), 30);
-    assert_int_equal(platform_node_irq(dtb, timer, 2), VBOARD_VTIMER_IRQ);
-    assert_int_equal(platform_node_irq(dtb, timer, 3), 26);
+    assert_int_equal(dt_node_irq(dtb, timer, 0), 29);
+    assert_int_equal(dt_node_irq(dtb, timer, 1), 30);
+    assert_int_equal(dt_node_irq(dtb, timer, 2), VBOARD_VTIMER_IRQ);
+    assert_int_equal(dt_node_irq(dtb, timer, 3), 26);
 }
 
 static void test_timer_one_cpu(void **state)
@@ -393,7 +393,7 @@ static void test_uart(void **state)
     STRINGS(uart, "compatible", "arm,pl011\0arm,primecell");
     CELLS(uart, "reg", 0x09000000, 0x1000);
     CELLS(uart, "interrupts", 0, 1, 4);                 /* SPI 1, level high */
-    assert_int_equal(platform_node_irq(dtb, uart, 0), VBOARD_UART_IRQ);
+    assert_int_equal(dt_node_irq(dtb, uart, 0), VBOARD_UART_IRQ);
     STRINGS(uart, "clock-names", "uartclk\0apb_pclk");
     int len;
     const fdt32_t *clk = prop(uart, "clocks", &len);
@@ -406,7 +406,7 @@ static void test_uart(void **state)
     }
     /* the platform parser finds it as the console, as a guest's would */
     struct plat_range r;
-    assert_int_equal(platform_node_reg(dtb, uart, 0, &r), 0);
+    assert_int_equal(dt_node_reg(dtb, uart, 0, &r), 0);
     assert_int_equal(r.base, VBOARD_UART_IPA);
     assert_int_equal(r.size, 0x1000);
 }
@@ -482,14 +482,14 @@ static void test_passthrough_copies_host_node(void **state)
     STRINGS(rtc, "compatible", "arm,pl031\0arm,primecell");
     CELLS(rtc, "reg", 0x09010000, 0x1000);              /* IPA = PA */
     CELLS(rtc, "interrupts", 0, 2, 4);
-    assert_int_equal(platform_node_irq(dtb, rtc, 0), 34);
+    assert_int_equal(dt_node_irq(dtb, rtc, 0), 34);
     assert_null(fdt_getprop(dtb, rtc, "dma-coherent", NULL));
 
     int gpio = node("/passthrough@9030000");
     STRINGS(gpio, "compatible", "arm,pl061\0arm,primecell");
     CELLS(gpio, "reg", 0x09030000, 0x1000);
     CELLS(gpio, "interrupts", 0, 7, 4);
-    assert_int_equal(platform_node_irq(dtb, gpio, 0), 39);
+    assert_int_equal(dt_node_irq(dtb, gpio, 0), 39);
     assert_int_equal(count_subnodes(0), 10);
 }
 

@@ -1,0 +1,122 @@
+/*
+ * A guest's console: its emulated PL011's output, line by line behind its
+ * name (or raw while it has the console's focus) and held to its
+ * console-rate; the input typed for it; its lifecycle lines.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "guest.h"
+#include "guest_parts.h"
+#include "hyp/lib/console.h"
+#include "timer/timer.h"
+#include "vgic/vgic.h"
+
+/* ---- the guest's console: output line by line behind its name ---- */
+
+struct guest *volatile console_focus;
+
+/* Take one character from g's console budget (uart_lock held) */
+static bool guest_tx_budget(struct guest *g)
+{
+    uint32_t dropped, unused;
+    uint64_t now = timer_now();
+    bool pass = ratelimit_pass(&g->tx_budget, now, timer_freq() / g->cfg->console_rate,
+                               g->cfg->console_burst, &dropped);
+    vuart_set_tx_full(&g->uart, !pass || g->tx_budget.used >= g->cfg->console_burst);
+    if (pass && dropped) {
+        g->tx_dropped += dropped;
+        if (ratelimit_pass(&g->tx_notice, now, timer_freq(), 1, &unused)) {
+            pr_info("guest '%s': %lu console characters dropped (rate limit)\n",
+                    g->cfg->name, (unsigned long)g->tx_dropped);
+            g->tx_dropped = 0;
+        }
+    }
+    return pass;
+}
+
+void guest_uart_tx(void *ctx, char c)
+{
+    struct guest *g = ctx;
+    if (!guest_tx_budget(g))
+        return;
+    if (console_focus == g) {
+        /* the focused guest owns the terminal: pass its output through */
+        if (g->line_len) {
+            console_write(g->line, g->line_len);
+            g->line_len = 0;
+        }
+        console_write_raw(&c, 1);
+        return;
+    }
+    if (c == '\r')
+        return;
+    if (c != '\n')
+        g->line[g->line_len++] = c;
+    if (c == '\n' || g->line_len == sizeof(g->line) - 1) {
+        g->line[g->line_len] = '\0';
+        console_printf("[%s] %s\n", g->cfg->name, g->line);
+        g->line_len = 0;
+    }
+}
+
+/* Move typed input into the receive FIFO while it has room (uart_lock held) */
+static void guest_uart_refill(struct guest *g)
+{
+    while (g->in_count && vuart_rx_push(&g->uart, g->input[g->in_head])) {
+        g->in_head = (g->in_head + 1) % sizeof(g->input);
+        g->in_count--;
+    }
+}
+
+void guest_console_input(struct guest *g, char c)
+{
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    if (g->in_count < sizeof(g->input)) {
+        g->input[(g->in_head + g->in_count) % sizeof(g->input)] = (uint8_t)c;
+        g->in_count++;
+    }
+    if (g->state == GUEST_RUNNING)
+        guest_uart_refill(g);
+    spin_unlock_irqrestore(&g->uart_lock, f);
+}
+
+/* The guest's accesses to its PL011: one at a time with the console's */
+bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    struct guest *g = dev;
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    if (g->uart.tx_full && !a->write)      /* spent: has the budget come back? */
+        vuart_set_tx_full(&g->uart, !ratelimit_tokens(&g->tx_budget, timer_now(),
+                                                      timer_freq() / g->cfg->console_rate,
+                                                      g->cfg->console_burst));
+    bool ok = vuart_mmio(&g->uart, a, offset);
+    if (!a->write && offset == 0)
+        guest_uart_refill(g);       /* a byte left the FIFO: room for one */
+    spin_unlock_irqrestore(&g->uart_lock, f);
+    return ok;
+}
+
+void guest_log(struct guest *g, const char *fmt, ...)
+{
+    uint32_t dropped;
+    uint32_t f = spin_lock_irqsave(&g->life_lock);
+    bool pass = ratelimit_pass(&g->life_log, timer_now(), timer_freq() / GUEST_LOG_RATE,
+                               GUEST_LOG_BURST, &dropped);
+    spin_unlock_irqrestore(&g->life_lock, f);
+    if (!pass)
+        return;
+    if (dropped)
+        pr_info("guest '%s': %lu lifecycle messages suppressed\n", g->cfg->name,
+                (unsigned long)dropped);
+    va_list ap;
+    va_start(ap, fmt);
+    console_vprintf(fmt, ap);
+    va_end(ap);
+}
+
+void guest_uart_irq(void *ctx, bool level)
+{
+    struct guest *g = ctx;
+    vgic_set_level(&g->vgic, 0, VBOARD_UART_IRQ, level);
+}

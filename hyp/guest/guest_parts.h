@@ -1,0 +1,21 @@
+/* Inside the guest layer: what guest.c's lifecycle uses of its parts. */
+#ifndef HYP_GUEST_PARTS_H
+#define HYP_GUEST_PARTS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "guest.h"
+
+/* loader.c: images, DT and Stage-2 at a start */
+int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa);
+int guest_build_s2(struct guest *g);
+/* guest_console.c: the emulated UART's ends */
+void guest_uart_tx(void *ctx, char c);
+void guest_uart_irq(void *ctx, bool level);
+bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
+/* watchdog.c */
+uint64_t ms_to_ticks(uint32_t ms);
+/* boot CPU: the hypervisor timer at the earliest armed deadline */
+void watchdog_arm(void);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * Loading a guest at its start: the pristine images from the configuration
+ * blob into its scrubbed RAM, its device tree, its Stage-2 tables.
+ */
+#include <string.h>
+#include <libfdt.h>
+#include <arch/sysregs.h>
+#include "guest.h"
+#include "guest_parts.h"
+#include "guest_dt.h"
+#include "channel.h"
+#include "hyp/lib/console.h"
+#include "hyp/platform/hyp.h"
+#include "mm/cache.h"
+#include "mm/page_alloc.h"
+#include "mm/hyp_mmu.h"
+
+#define GUEST_DTB_MAX 0x10000
+/* fdt_create() initializes what it uses: not zeroed at boot */
+static uint8_t dt_scratch[GUEST_DTB_MAX] __attribute__((aligned(8), section(".noinit.dt_scratch")));
+
+/* Stage-2 tables come from the hypervisor page pool (identity mapped) */
+static void *s2_alloc(void *ctx, uint64_t *pa)
+{
+    void *p = page_alloc(1, 1);
+    if (p)
+        *pa = (uint32_t)p;
+    return p;
+}
+static void s2_free(void *ctx, void *va) { page_free(va, 1); }
+static void *s2_va(void *ctx, uint64_t pa) { return (void *)(uint32_t)pa; }
+static const struct s2_mm_ops s2_ops = { s2_alloc, s2_free, s2_va, NULL };
+
+static const char *cpu_compatible(void)
+{
+    uint32_t part = (sysreg_read_midr() >> 4) & 0xfff;
+    return part == 0xc07 ? "arm,cortex-a7" : part == 0xc0e ? "arm,cortex-a17"
+                                                          : "arm,cortex-a15";
+}
+
+/* Load the images and the DT; returns the IPA of vCPU 0's entry. */
+int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
+{
+    const struct guest_config *c = g->cfg;
+    uint8_t *ram = (uint8_t *)(uint32_t)c->mem_base;    /* identity mapped */
+    uint32_t ipa = (uint32_t)guest_ram_ipa(c);
+    uint32_t window = c->mem_size > 0x10000000u ? 0x10000000u : (uint32_t)c->mem_size;
+    struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt };
+
+    /* scrub: nothing of a previous life or another guest survives; the
+     * guest starts with its MMU and caches off and reads memory directly,
+     * so every line goes to the point of coherency (QEMU has no caches to
+     * show a mistake here) */
+    dcache_zero_clean(ram, (uint32_t)c->mem_size);
+    uint32_t dtb_off = (window - GUEST_DTB_MAX) & ~7u;
+    if (c->format == KERNEL_LINUX) {
+        memcpy(ram + LINUX_ZIMAGE_OFFSET, c->kernel, c->kernel_size);
+        *entry = ipa + LINUX_ZIMAGE_OFFSET;
+        if (c->initrd_size) {
+            uint32_t off = (dtb_off - c->initrd_size) & ~0xfffu;
+            memcpy(ram + off, c->initrd, c->initrd_size);
+            info.initrd_ipa = ipa + off;
+            info.initrd_size = c->initrd_size;
+        }
+    } else {
+        memcpy(ram + c->load_offset, c->kernel, c->kernel_size);
+        *entry = ipa + c->entry_offset;
+    }
+    int size = guest_dt_build(dt_scratch, GUEST_DTB_MAX, c, &info);
+    if (size < 0) {
+        pr_err("guest '%s': cannot write its device tree: %s\n", c->name, fdt_strerror(size));
+        return -1;
+    }
+    memcpy(ram + dtb_off, dt_scratch, (size_t)size);
+    *dtb_ipa = ipa + dtb_off;
+    /* what was copied over the scrubbed RAM, to the point of coherency too;
+     * and no stale instructions */
+    if (c->format == KERNEL_LINUX) {
+        dcache_clean_range(ram + LINUX_ZIMAGE_OFFSET, c->kernel_size);
+        if (c->initrd_size)
+            dcache_clean_range(ram + (info.initrd_ipa - ipa), c->initrd_size);
+    } else {
+        dcache_clean_range(ram + c->load_offset, c->kernel_size);
+    }
+    dcache_clean_range(ram + dtb_off, (uint32_t)size);
+    icache_invalidate_all();
+    return 0;
+}
+
+int guest_build_s2(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    s2_destroy(&g->s2);
+    if (s2_init(&g->s2, &s2_ops) != 0)
+        return -1;
+    if (s2_map(&g->s2, guest_ram_ipa(c), c->mem_base, c->mem_size, S2_RWX) != 0)
+        return -1;
+    /* the guest's GIC CPU interface is the hardware GICV (brief section 4) */
+    if (s2_map(&g->s2, VBOARD_GICC_IPA, host.gic.gicv.base, VBOARD_GICC_SIZE,
+               S2_RW | S2_DEVICE) != 0)
+        return -1;
+    for (unsigned int i = 0; i < c->npt_regs; i++)
+        if (s2_map(&g->s2, c->pt_regs[i].base, c->pt_regs[i].base, c->pt_regs[i].size,
+                   S2_RW | S2_DEVICE) != 0)
+            return -1;
+    if (channel_map(c, &g->s2) != 0)
+        return -1;
+    /*
+     * The walker reads the new tables through the cache (VTCR: WB, inner
+     * shareable): a DSB makes them visible.  The VMID served the earlier
+     * lives of this guest: drop its stage-1/2 entries on all CPUs, and only
+     * its own - TLBIALLIS executed in Hyp mode acts on the VMID in VTTBR
+     * (B4.2.2, as KVM's __kvm_tlb_flush_vmid does), so a guest restarting in
+     * a loop does not cost the others their TLBs.  This CPU runs no guest
+     * now (HCR.VM is clear in HYP); its VTTBR is put back all the same.
+     * QEMU flushes every entry whatever the VMID: a mistake here would only
+     * show on hardware.
+     */
+    dsb_ish();
+    uint64_t vttbr = sysreg_read_vttbr();
+    sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
+    isb();
+    sysreg_op_tlbiallis(0);
+    dsb_ish();
+    sysreg_write_vttbr(vttbr);
+    isb();
+    return 0;
+}

@@ -1,0 +1,27 @@
+# The host unit tests: one line per test, tests/unit/<layer>/test_<name>.c,
+# and the hypervisor sources it links (header dependencies come from the
+# compiler).  A test of a layer links that layer's sources and, where it
+# must, the layers below it - never a fake of them.
+UNIT_SRCS_format      := hyp/lib/format.c
+UNIT_SRCS_ratelimit   := hyp/lib/ratelimit.c
+UNIT_SRCS_dt_index    := hyp/dt/dt_index.c hyp/dt/dt_lookup.c
+UNIT_SRCS_host_uart   := hyp/drivers/uart/host_uart.c hyp/drivers/uart/pl011.c \
+                         hyp/drivers/uart/ns16550.c hyp/drivers/uart/samsung_uart.c \
+                         hyp/drivers/uart/imx_uart.c
+UNIT_SRCS_platform    := hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+UNIT_SRCS_cpu_release := hyp/platform/cpu_release.c hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+UNIT_SRCS_config      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_channel.c \
+                         hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+UNIT_SRCS_stage2      := mm/stage2.c
+UNIT_SRCS_setway      := mm/setway.c
+UNIT_SRCS_vgic        := vgic/vgic_dist.c
+UNIT_SRCS_insn        := hyp/arch/insn.c
+UNIT_SRCS_mmio        := hyp/trap/mmio.c
+UNIT_SRCS_psci        := hyp/trap/psci.c
+UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_channel.c \
+                         hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+UNIT_SRCS_vuart       := hyp/guest/vuart.c
+# (test_channel.c includes hyp/guest/channel.c itself, for its static helpers)
+UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_channel.c mm/stage2.c \
+                         hyp/trap/mmio.c hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+UNIT_SRCS_escape      := hyp/console/console_escape.c
