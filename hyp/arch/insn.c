@@ -1,6 +1,5 @@
+#include <arch/sysregs.h>
 #include "insn.h"
-
-#define PSR_T (1u << 5)
 
 uint32_t insn_itstate(uint32_t cpsr)
 {
@@ -27,8 +26,8 @@ bool insn_cond_holds(uint32_t cond, uint32_t cpsr)
 
 bool insn_condition_passed(uint32_t cpsr, uint32_t hsr)
 {
-    if (hsr & (1u << 24))
-        return insn_cond_holds((hsr >> 20) & 0xf, cpsr);   /* CV = 1 */
+    if (hsr & HSR_CV)
+        return insn_cond_holds(HSR_COND(hsr), cpsr);
     /* CV = 0: only possible in Thumb; the IT block gives the condition */
     uint32_t it = insn_itstate(cpsr);
     if (!(cpsr & PSR_T) || !(it & 0xf))

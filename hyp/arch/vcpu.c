@@ -226,35 +226,35 @@ static void inject(struct vcpu *v, uint32_t mode, uint32_t vector_off, uint32_t 
     }
     /* new CPSR: mode, I set (and A for aborts: B1.8.3, Table B1-6), IT/J
      * cleared, T from SCTLR.TE, E from SCTLR.EE */
-    uint32_t cpsr = (spsr & (PSR_F | PSR_A | 0xf8000000u)) | mode | PSR_I;
+    uint32_t cpsr = (spsr & (PSR_F | PSR_A | PSR_NZCVQ)) | mode | PSR_I;
     if (mode == PSR_MODE_ABT)
         cpsr |= PSR_A;
-    if (sctlr & (1u << 30))
+    if (sctlr & SCTLR_TE)
         cpsr |= PSR_T;
-    if (sctlr & (1u << 25))
-        cpsr |= 1u << 9;
+    if (sctlr & SCTLR_EE)
+        cpsr |= PSR_E;
     v->regs.cpsr = cpsr;
-    v->regs.pc = ((sctlr & (1u << 13)) ? 0xffff0000u : vbar) + vector_off;
+    v->regs.pc = ((sctlr & SCTLR_V) ? 0xffff0000u : vbar) + vector_off;
 }
 
 void vcpu_inject_undef(struct vcpu *v)
 {
     /* preferred return: the instruction itself; LR = +4 (ARM) / +2 (Thumb) */
     uint32_t lr = v->regs.pc + ((v->regs.cpsr & PSR_T) ? 2 : 4);
-    inject(v, PSR_MODE_UND, 0x04, lr);
+    inject(v, PSR_MODE_UND, VECTOR_UNDEF, lr);
 }
 
 /* Fault status for a synchronous external abort in the guest's format */
 static uint32_t ext_abort_fsr(bool lpae, bool write)
 {
-    uint32_t fsr = lpae ? ((1u << 9) | 0x10) : 0x08;
-    return fsr | (write ? (1u << 11) : 0);
+    uint32_t fsr = lpae ? (FSR_LPAE | FSR_LD_SYNC_EXT) : FSR_SD_SYNC_EXT;
+    return fsr | (write ? FSR_WNR : 0);
 }
 
 static bool guest_lpae(struct vcpu *v)
 {
     uint32_t ttbcr = v->loaded ? sysreg_read_ttbcr() : v->cp15.ttbcr;
-    return (ttbcr >> 31) & 1;
+    return (ttbcr & TTBCR_EAE) != 0;
 }
 
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
@@ -267,7 +267,7 @@ void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
         v->cp15.dfsr = fsr;
         v->cp15.dfar = va;
     }
-    inject(v, PSR_MODE_ABT, 0x10, v->regs.pc + 8);
+    inject(v, PSR_MODE_ABT, VECTOR_DABT, v->regs.pc + 8);
 }
 
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
@@ -280,5 +280,5 @@ void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
         v->cp15.ifsr = fsr;
         v->cp15.ifar = va;
     }
-    inject(v, PSR_MODE_ABT, 0x0c, v->regs.pc + 4);
+    inject(v, PSR_MODE_ABT, VECTOR_PABT, v->regs.pc + 4);
 }

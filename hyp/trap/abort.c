@@ -72,11 +72,6 @@ static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa
  */
 #define ABORT_REPEAT_LIMIT 64
 
-/* offsets in the guest's vector table (ARM ARM B1.8.1, Table B1-3) */
-#define VECTOR_UNDEF 0x04
-#define VECTOR_PABT  0x0c
-#define VECTOR_DABT  0x10
-
 static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, uint32_t far)
 {
     uint32_t sctlr = sysreg_read_sctlr();

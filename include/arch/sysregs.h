@@ -279,6 +279,8 @@ static inline void irq_restore(uint32_t f)
 #define PSR_F          (1 << 6)
 #define PSR_I          (1 << 7)
 #define PSR_A          (1 << 8)
+#define PSR_E          (1 << 9)       /* big-endian data */
+#define PSR_NZCVQ      0xf8000000     /* the condition flags and Q */
 
 #define SCTLR_M        (1 << 0)
 #define SCTLR_A        (1 << 1)
@@ -286,6 +288,23 @@ static inline void irq_restore(uint32_t f)
 #define SCTLR_I        (1 << 12)
 #define SCTLR_V        (1 << 13)      /* high exception vectors (0xffff0000) */
 #define SCTLR_WXN      (1 << 19)
+#define SCTLR_EE       (1 << 25)      /* exceptions taken big-endian */
+#define SCTLR_TE       (1 << 30)      /* exceptions taken in Thumb state */
+
+/* TTBCR.EAE (B4.1.153): the long-descriptor (LPAE) translation format */
+#define TTBCR_EAE      (1u << 31)
+
+/* DFSR/IFSR as a guest's abort handler reads them (B4.1.52, B4.1.96):
+ * LPAE selects the long-descriptor format of the status */
+#define FSR_LPAE           (1 << 9)
+#define FSR_WNR            (1 << 11)  /* DFSR: a write */
+#define FSR_LD_SYNC_EXT    0x10       /* long format: synchronous external abort */
+#define FSR_SD_SYNC_EXT    0x08       /* short format: the same */
+
+/* offsets in a PL1 exception vector table (B1.8.1, Table B1-3) */
+#define VECTOR_UNDEF   0x04
+#define VECTOR_PABT    0x0c
+#define VECTOR_DABT    0x10
 /* SCTLR as a Cortex-A15 or A7 leaves reset: MMU and caches off, the RES1
  * bits set, exceptions in ARM state (A15 TRM 4.3.27) */
 #define SCTLR_A15_RESET 0x00c50078

@@ -15,16 +15,15 @@
 #include <cmocka.h>
 #include <stdbool.h>
 #include <string.h>
+#include <arch/sysregs.h>
 #include "hyp/arch/insn.h"
 
-#define PSR_T       (1u << 5)
+/* the bits the tests set by hand (B1.3.3): the flags and ITSTATE */
 #define PSR_NZCV    0xf0000000u
 #define PSR_IT_MASK ((3u << 25) | (0x3fu << 10))
-
-#define HSR_CV      (1u << 24)
-#define HSR_IL      (1u << 25)
-#define EC_CP15_32  0x03u
-#define EC_SMC      0x13u
+/* exception classes as unsigned, for shifting into a syndrome */
+#define EC_CP15_32  ((uint32_t)HSR_EC_CP15_32)
+#define EC_SMC      ((uint32_t)HSR_EC_SMC)
 
 enum { EQ, NE, CS, CC, MI, PL, VS, VC, HI, LS, GE, LT, GT, LE, AL, NV };
 
@@ -123,7 +122,7 @@ static void test_condition_cv0_arm(void **state)
     /* CV = 0 in ARM state: the instruction is unconditional; COND is UNKNOWN */
     for (unsigned int nzcv = 0; nzcv < 16; nzcv++)
         for (unsigned int cond = 0; cond < 16; cond++) {
-            uint32_t hsr = EC_CP15_32 << 26 | HSR_IL | cond << 20;
+            uint32_t hsr = EC_CP15_32 << HSR_EC_SHIFT | HSR_IL | cond << 20;
             assert_true(insn_condition_passed(0x000001d3 | nzcv << 28, hsr));
             /* stale IT bits mean nothing in ARM state */
             assert_true(insn_condition_passed(cpsr_with_it(0x000001d3 | nzcv << 28,
@@ -135,7 +134,7 @@ static void test_condition_cv0_thumb_outside_it(void **state)
 {
     for (unsigned int nzcv = 0; nzcv < 16; nzcv++)
         for (unsigned int cond = 0; cond < 16; cond++) {
-            uint32_t hsr = EC_CP15_32 << 26 | HSR_IL | cond << 20;
+            uint32_t hsr = EC_CP15_32 << HSR_EC_SHIFT | HSR_IL | cond << 20;
             assert_true(insn_condition_passed(0x000001f3 | nzcv << 28, hsr));
             /* IT[7:4] left over without a mask is no IT block either */
             assert_true(insn_condition_passed(cpsr_with_it(0x000001f3 | nzcv << 28,
@@ -183,7 +182,7 @@ static void run_it_block(unsigned int firstcond, const char *pattern, uint32_t b
         assert_int_not_equal(insn_itstate(cpsr) & 0xf, 0);
         for (unsigned int nzcv = 0; nzcv < 16; nzcv++) {
             uint32_t c = (cpsr & ~PSR_NZCV) | nzcv << 28;
-            uint32_t hsr = EC_CP15_32 << 26 | (is32 ? HSR_IL : 0) | (nzcv ^ 5) << 20;
+            uint32_t hsr = EC_CP15_32 << HSR_EC_SHIFT | (is32 ? HSR_IL : 0) | (nzcv ^ 5) << 20;
             if (insn_condition_passed(c, hsr) != cond_expected(cond, nzcv))
                 fail_msg("IT%s %u, instruction %u, NZCV %x: condition %u, got %d", pattern,
                          firstcond, k, nzcv, cond, insn_condition_passed(c, hsr));
@@ -201,7 +200,7 @@ static void run_it_block(unsigned int firstcond, const char *pattern, uint32_t b
     /* after the block: unconditional again */
     for (unsigned int nzcv = 0; nzcv < 16; nzcv++)
         assert_true(insn_condition_passed((cpsr & ~PSR_NZCV) | nzcv << 28,
-                                          EC_CP15_32 << 26 | (firstcond ^ 1) << 20));
+                                          EC_CP15_32 << HSR_EC_SHIFT | (firstcond ^ 1) << 20));
 }
 
 static void test_it_blocks_all(void **state)
@@ -233,8 +232,8 @@ static void test_it_block_by_value(void **state)
     insn_skip(&pc, &cpsr, true);
     assert_int_equal(cpsr, 0x60000030 | 0x00001800);            /* 0b00011000: NE */
     assert_int_equal(pc, 0x1006);
-    assert_true(insn_condition_passed(0x00000030 | 0x1800, EC_CP15_32 << 26));
-    assert_false(insn_condition_passed(0x40000030 | 0x1800, EC_CP15_32 << 26));
+    assert_true(insn_condition_passed(0x00000030 | 0x1800, EC_CP15_32 << HSR_EC_SHIFT));
+    assert_false(insn_condition_passed(0x40000030 | 0x1800, EC_CP15_32 << HSR_EC_SHIFT));
     insn_skip(&pc, &cpsr, false);
     assert_int_equal(cpsr, 0x60000030);
     assert_int_equal(pc, 0x1008);
