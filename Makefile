@@ -32,17 +32,19 @@ ASFLAGS := $(ARCHFLAGS) -Iinclude -I. -I$(BUILD)/include -D__ASSEMBLER__
 LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
            -Wl,-z,max-page-size=4096 -Wl,--build-id=none -Wl,--no-warn-execstack
 
-# `make IMAGE=guest.bin` wraps any image in a single-guest configuration
+# `make IMAGE=guest.bin` wraps any image in a single-guest configuration;
+# PASSTHROUGH="/pl031@9010000 ..." gives it those host DT nodes
 IMAGE_FORMAT ?= raw
 VCPUS   ?= 1
 LOAD    ?= 0
 INITRD  ?=
+PASSTHROUGH ?=
 BOOTARGS ?= console=ttyAMA0
 ifdef IMAGE
 GUEST_MEM ?= $(if $(filter linux,$(IMAGE_FORMAT)),256,64)
 CONFIG  := $(BUILD)/config/image.dts
 MKCONFIG := $(shell sh scripts/mkconfig.sh $(CONFIG) "$(IMAGE)" "$(IMAGE_FORMAT)" "$(VCPUS)" \
-    "$(GUEST_MEM)" "$(INITRD)" "$(BOOTARGS)" "$(LOAD)" >&2 || echo failed)
+    "$(GUEST_MEM)" "$(INITRD)" "$(BOOTARGS)" "$(LOAD)" "$(PASSTHROUGH)" >&2 || echo failed)
 ifeq ($(MKCONFIG),failed)
 $(error cannot make a configuration for IMAGE=$(IMAGE) (see above))
 endif

@@ -1,15 +1,24 @@
 #!/bin/sh
 # Write a single-guest configuration for `make run IMAGE=...` (issue 5):
-#   mkconfig.sh OUT IMAGE FORMAT VCPUS MEM_MIB INITRD BOOTARGS LOAD
+#   mkconfig.sh OUT IMAGE FORMAT VCPUS MEM_MIB INITRD BOOTARGS LOAD [PASSTHROUGH]
+# PASSTHROUGH: host DT paths, space-separated, each passed to the guest by
+# its path (its pages and interrupts come from the host DT at boot).
 # The file is rewritten only when its content changes, so make rebuilds
 # only what depends on it.
 set -eu
-out=$1 image=$2 format=$3 vcpus=$4 mem=$5 initrd=$6 bootargs=$7 load=$8
+out=$1 image=$2 format=$3 vcpus=$4 mem=$5 initrd=$6 bootargs=$7 load=$8 passthrough=${9:-}
 
 case "$format" in linux|raw) ;; *) echo "IMAGE_FORMAT must be linux or raw" >&2; exit 1;; esac
 [ -f "$image" ] || { echo "IMAGE=$image: no such file" >&2; exit 1; }
 [ -z "$initrd" ] || [ -f "$initrd" ] || { echo "INITRD=$initrd: no such file" >&2; exit 1; }
 [ "$vcpus" -ge 1 ] && [ "$vcpus" -le 4 ] || { echo "VCPUS must be 1 to 4" >&2; exit 1; }
+for p in $passthrough; do
+    case "$p" in
+    /*) ;;
+    *) echo "PASSTHROUGH=$p: give absolute host DT paths, such as /pl031@9010000" >&2; exit 1;;
+    esac
+    case "$p" in *'"'*|*'\\'*) echo "PASSTHROUGH=$p: no quotes or backslashes" >&2; exit 1;; esac
+done
 
 # leave CPU 0 to the monitor when the guest fits on the others
 if [ "$vcpus" -le 3 ]; then first=1; else first=0; fi
@@ -37,6 +46,15 @@ tmp=$(mktemp)
     [ -z "$bootargs" ] || echo "            bootargs = \"$bootargs\";"
     echo "            autostart;"
     echo "            on-crash = \"stop\";"
+    if [ -n "$passthrough" ]; then
+        echo "            passthrough {"
+        n=0
+        for p in $passthrough; do
+            echo "                dev$n { path = \"$p\"; };"
+            n=$((n + 1))
+        done
+        echo "            };"
+    fi
     echo "        };"
     echo "    };"
     echo "};"

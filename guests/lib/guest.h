@@ -102,6 +102,7 @@ struct guest_dt {
     char bootargs[256];             /* /chosen bootargs */
     char cpu_compatible[32];        /* of /cpus/cpu@0 */
     char psci_method[8];            /* /psci method */
+    uint32_t initrd_start, initrd_end;  /* /chosen linux,initrd-start/end; 0: none */
 };
 extern struct guest_dt guest_dt;
 bool dt_parse(const void *dtb, struct guest_dt *out);

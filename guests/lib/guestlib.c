@@ -326,6 +326,12 @@ bool dt_parse(const void *dtb, struct guest_dt *o)
             } else if (depth == 2 && strcmp(path[1], "chosen") == 0 &&
                        strcmp(pn, "bootargs") == 0) {
                 copy_str(o->bootargs, sizeof(o->bootargs), val, len);
+            } else if (depth == 2 && strcmp(path[1], "chosen") == 0 && len == 4 &&
+                       strcmp(pn, "linux,initrd-start") == 0) {
+                o->initrd_start = be32(val);
+            } else if (depth == 2 && strcmp(path[1], "chosen") == 0 && len == 4 &&
+                       strcmp(pn, "linux,initrd-end") == 0) {
+                o->initrd_end = be32(val);
             } else if (depth == 2 && strcmp(path[1], "psci") == 0 && strcmp(pn, "method") == 0) {
                 copy_str(o->psci_method, sizeof(o->psci_method), val, len);
             } else if (depth == 3 && strcmp(path[1], "cpus") == 0 &&

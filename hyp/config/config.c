@@ -310,6 +310,17 @@ static void check_images(struct guest_config *g, struct cfg_ctx *c)
                     (unsigned long)g->load_offset, (unsigned long long)dtb);
         if (g->entry_offset >= g->mem_size)
             cfg_msg(c, true, g->name, "entry-offset", "outside the guest's memory");
+        /* the initrd goes page aligned below the DTB, as for Linux */
+        if (g->initrd_size > dtb)
+            cfg_msg(c, true, g->name, "initrd", "%lu bytes: more than the %llu KiB below the "
+                    "device tree", (unsigned long)g->initrd_size, (unsigned long long)(dtb >> 10));
+        else if (g->initrd_size &&
+                 cfg_overlaps(g->load_offset, g->kernel_size,
+                              (dtb - g->initrd_size) & ~0xfffull, g->initrd_size))
+            cfg_msg(c, true, g->name, "initrd", "%lu bytes at offset 0x%llx overlap the image "
+                    "(%lu bytes at offset 0x%lx)", (unsigned long)g->initrd_size,
+                    (unsigned long long)((dtb - g->initrd_size) & ~0xfffull),
+                    (unsigned long)g->kernel_size, (unsigned long)g->load_offset);
         return;
     }
     /* zImage at +32 KiB; the initrd page aligned below the 64 KiB DTB */
@@ -331,7 +342,7 @@ static void check_images(struct guest_config *g, struct cfg_ctx *c)
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx)
 {
-    struct cfg_ctx c = { report, ctx, 0 };
+    struct cfg_ctx c = { report, ctx, 0, host ? host->host_fdt : NULL };
     memset(sys, 0, sizeof(*sys));
     dt_getprop_forget();    /* a new blob may sit where the last one did */
     if (!blob || fdt_check_header(blob) != 0) {

@@ -9,6 +9,7 @@
 #include "guest_config.h"
 #include "config_internal.h"
 #include "hyp/dt/dt_index.h"
+#include "hyp/dt/translate.h"
 
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
@@ -24,6 +25,94 @@ static bool is_known(const char *name)
     return false;
 }
 
+/* a passthrough subnode's reg = <base size>...: whole ranges as given */
+static void passthrough_regs(const void *fdt, int dev, const char *dn, struct guest_config *g,
+                             struct cfg_ctx *c)
+{
+    int len;
+    const fdt32_t *reg = fdt_getprop(fdt, dev, "reg", &len);
+    if (!reg || len % 8 || len == 0) {
+        cfg_msg(c, true, g->name, "passthrough reg", "%s: reg must be <base size> pairs", dn);
+        return;
+    }
+    for (int i = 0; i < len / 8; i++) {
+        if (g->npt_regs == GUEST_MAX_PT_REGS) {
+            cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %d ranges", dn,
+                    GUEST_MAX_PT_REGS);
+            return;
+        }
+        g->pt_regs[g->npt_regs++] = (struct plat_range){ fdt32_ld(&reg[2 * i]),
+                                                         fdt32_ld(&reg[2 * i + 1]) };
+    }
+}
+
+/* one more passthrough interrupt; false (said once) when there is no room */
+static bool passthrough_irq(uint32_t irq, const char *dn, struct guest_config *g,
+                            struct cfg_ctx *c)
+{
+    if (g->npt_irqs == GUEST_MAX_PT_IRQS) {
+        cfg_msg(c, true, g->name, "passthrough interrupts", "%s: too many", dn);
+        return false;
+    }
+    g->pt_irqs[g->npt_irqs++] = irq;
+    return true;
+}
+
+/*
+ * path = "/pl031@9010000": the host node's reg entries, translated through
+ * its parents' ranges and widened to whole pages, and its interrupts as
+ * GIC INTIDs, through its interrupt parent and any interrupt map (the
+ * platform probe's own translation, hyp/dt).  The checks every passthrough
+ * range gets (host RAM, the hypervisor's devices, other guests) follow in
+ * config.c.
+ */
+static void passthrough_path(const char *path, const char *dn, struct guest_config *g,
+                             struct cfg_ctx *c)
+{
+    const void *host = c->host_fdt;
+    int node = host ? dt_path_offset(host, path) : -1;
+    if (!host) {
+        cfg_msg(c, true, g->name, "passthrough path", "%s: no host device tree to look in", dn);
+        return;
+    }
+    if (node < 0) {
+        cfg_msg(c, true, g->name, "passthrough path", "%s: no node %s in the host device tree",
+                dn, path);
+        return;
+    }
+    struct plat_range r;
+    int n = 0;
+    for (; dt_node_reg(host, node, n, &r) == 0; n++) {
+        if (g->npt_regs == GUEST_MAX_PT_REGS) {
+            cfg_msg(c, true, g->name, "passthrough path", "%s: more than %d ranges", dn,
+                    GUEST_MAX_PT_REGS);
+            return;
+        }
+        uint64_t base = r.base & ~0xfffull, end = (r.base + r.size + 0xfff) & ~0xfffull;
+        g->pt_regs[g->npt_regs++] = (struct plat_range){ base, end - base };
+    }
+    if (n == 0 || !g->pt_regs[g->npt_regs - 1].size) {
+        cfg_msg(c, true, g->name, "passthrough path", "%s: %s has no reg to map", dn, path);
+        return;
+    }
+    if (!dt_getprop(host, node, "interrupts", NULL))
+        return;                 /* a device without interrupts */
+    struct dt_irq_source src;
+    if (dt_irq_source_init(host, node, &src) < 0) {
+        cfg_msg(c, true, g->name, "passthrough path",
+                "%s: the interrupts of %s have no interrupt parent Partita can read", dn, path);
+        return;
+    }
+    for (int i = 0; i < src.len / (4 * src.ncells); i++) {
+        int irq = dt_irq_source_get(host, &src, i);
+        if (irq < 0)
+            cfg_msg(c, true, g->name, "passthrough path",
+                    "%s: interrupt %d of %s is not a GIC SPI or PPI", dn, i, path);
+        else if (!passthrough_irq((uint32_t)irq, dn, g, c))
+            return;
+    }
+}
+
 static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
                               struct cfg_ctx *c)
 {
@@ -33,29 +122,33 @@ static void parse_passthrough(const void *fdt, int node, struct guest_config *g,
     int dev;
     fdt_for_each_subnode(dev, fdt, pt) {
         const char *dn = fdt_get_name(fdt, dev, NULL);
+        int prop;
+        fdt_for_each_property_offset(prop, fdt, dev) {
+            const char *pn = NULL;
+            if (fdt_getprop_by_offset(fdt, prop, &pn, NULL) && pn && strcmp(pn, "reg") &&
+                strcmp(pn, "interrupts") && strcmp(pn, "path"))
+                cfg_msg(c, true, g->name, "passthrough", "%s: unknown property '%s'", dn, pn);
+        }
+        bool bad;
+        const char *path = cfg_get_string(fdt, dev, "path", &bad);
+        if (bad) {
+            cfg_msg(c, true, g->name, "passthrough path", "%s: not a string", dn);
+            continue;
+        }
+        if (path) {
+            if (fdt_getprop(fdt, dev, "reg", NULL) || fdt_getprop(fdt, dev, "interrupts", NULL))
+                cfg_msg(c, true, g->name, "passthrough path",
+                        "%s: give either path or reg and interrupts, not both", dn);
+            else
+                passthrough_path(path, dn, g, c);
+            continue;
+        }
+        passthrough_regs(fdt, dev, dn, g, c);
         int len;
-        const fdt32_t *reg = fdt_getprop(fdt, dev, "reg", &len);
-        if (!reg || len % 8 || len == 0) {
-            cfg_msg(c, true, g->name, "passthrough reg", "%s: reg must be <base size> pairs", dn);
-        } else {
-            for (int i = 0; i < len / 8; i++) {
-                if (g->npt_regs == GUEST_MAX_PT_REGS) {
-                    cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %d ranges",
-                            dn, GUEST_MAX_PT_REGS);
-                    break;
-                }
-                g->pt_regs[g->npt_regs++] = (struct plat_range){
-                    fdt32_ld(&reg[2 * i]), fdt32_ld(&reg[2 * i + 1]) };
-            }
-        }
         const fdt32_t *irq = fdt_getprop(fdt, dev, "interrupts", &len);
-        for (int i = 0; irq && i < len / 4; i++) {
-            if (g->npt_irqs == GUEST_MAX_PT_IRQS) {
-                cfg_msg(c, true, g->name, "passthrough interrupts", "%s: too many", dn);
+        for (int i = 0; irq && i < len / 4; i++)
+            if (!passthrough_irq(fdt32_ld(&irq[i]), dn, g, c))
                 break;
-            }
-            g->pt_irqs[g->npt_irqs++] = fdt32_ld(&irq[i]);
-        }
     }
 }
 

@@ -14,6 +14,7 @@ struct cfg_ctx {
     config_report_fn report;
     void *ctx;
     int errors;
+    const void *host_fdt;       /* the host DT, for passthrough by path; may be NULL */
 };
 
 /* config_guest.c: one guest node into g */

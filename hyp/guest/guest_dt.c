@@ -8,6 +8,7 @@
 #include <libfdt.h>
 #include "guest_dt.h"
 #include "hyp/platform/platform.h"
+#include "hyp/dt/dt_index.h"
 
 #define PH_GIC   1
 #define PH_CLK   2
@@ -143,6 +144,15 @@ static int write_device(void *fdt, const void *host, int node, uint32_t base, ui
         TRY(fdt_property(fdt, "interrupts", p, len));
     if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL))
         TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+    /* an AMBA PrimeCell (PL031, PL061...): Linux's AMBA bus enables the
+     * device's "apb_pclk" before it reads the peripheral ID, and registers
+     * no device without it.  The host's clock phandles mean nothing here:
+     * the guest's own fixed clock stands in (the bus clock only needs to
+     * exist; the device's registers do not depend on its rate). */
+    if (node >= 0 && dt_is_compatible(host, node, "arm,primecell")) {
+        TRY(fdt_property_u32(fdt, "clocks", PH_CLK));
+        TRY(fdt_property_string(fdt, "clock-names", "apb_pclk"));
+    }
     return fdt_end_node(fdt);
 }
 

@@ -56,15 +56,17 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     if (c->format == KERNEL_LINUX) {
         memcpy(ram + LINUX_ZIMAGE_OFFSET, c->kernel, c->kernel_size);
         *entry = ipa + LINUX_ZIMAGE_OFFSET;
-        if (c->initrd_size) {
-            uint32_t off = (dtb_off - c->initrd_size) & ~0xfffu;
-            memcpy(ram + off, c->initrd, c->initrd_size);
-            info.initrd_ipa = ipa + off;
-            info.initrd_size = c->initrd_size;
-        }
     } else {
         memcpy(ram + c->load_offset, c->kernel, c->kernel_size);
         *entry = ipa + c->entry_offset;
+    }
+    /* the initrd, of any image: page aligned below the DT, announced in
+     * /chosen as Linux's linux,initrd-start/end (config.c checked it fits) */
+    if (c->initrd_size) {
+        uint32_t off = (dtb_off - c->initrd_size) & ~0xfffu;
+        memcpy(ram + off, c->initrd, c->initrd_size);
+        info.initrd_ipa = ipa + off;
+        info.initrd_size = c->initrd_size;
     }
     int size = guest_dt_build(dt_scratch, GUEST_DTB_MAX, c, &info);
     if (size < 0) {
@@ -75,13 +77,12 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     *dtb_ipa = ipa + dtb_off;
     /* what was copied over the scrubbed RAM, to the point of coherency too;
      * and no stale instructions */
-    if (c->format == KERNEL_LINUX) {
+    if (c->format == KERNEL_LINUX)
         dcache_clean_range(ram + LINUX_ZIMAGE_OFFSET, c->kernel_size);
-        if (c->initrd_size)
-            dcache_clean_range(ram + (info.initrd_ipa - ipa), c->initrd_size);
-    } else {
+    else
         dcache_clean_range(ram + c->load_offset, c->kernel_size);
-    }
+    if (c->initrd_size)
+        dcache_clean_range(ram + (info.initrd_ipa - ipa), c->initrd_size);
     dcache_clean_range(ram + dtb_off, (uint32_t)size);
     icache_invalidate_all();
     return 0;

@@ -153,6 +153,11 @@ def test_linux_virtio_disk_passthrough(qemu, image, tmp_path):
     assert rc == 0 and "hello from the partita disk" in out, out
     out, rc = shell(vm, "grep -i virtio /proc/interrupts")
     assert rc == 0 and out and int(out[0].split()[1]) + int(out[0].split()[2]) > 0, out
+    # the PL031 RTC, passed through by its host DT path: Linux's rtc-pl031
+    # drives it and hwclock reads the time of day from it
+    out, rc = shell(vm, "cat /sys/class/rtc/rtc0/name; hwclock -r -f /dev/rtc0")
+    assert rc == 0 and out and "pl031" in out[0], out
+    assert re.search(r"20[2-9]\d", out[-1]), out
     # the device is invisible to the other guest: every access aborted
     m = re.search(r"\[probe\] RESULT: (\d+) passed, (\d+) failed", vm.output)
     if not m:

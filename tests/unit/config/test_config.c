@@ -811,6 +811,92 @@ static void test_too_many_ranges(void **state)
     assert_int_equal(guest("rtos0")->npt_regs, GUEST_MAX_PT_REGS);
 }
 
+/* guest/passthrough/NAME { path = "..."; } */
+static int add_pt_path(void *b, const char *guest, const char *dev, const char *path)
+{
+    int g = gnode(b, guest);
+    int pt = fdt_subnode_offset(b, g, "passthrough");
+    if (pt < 0)
+        pt = fdt_add_subnode(b, g, "passthrough");
+    int d = fdt_add_subnode(b, pt, dev);
+    assert_true(pt >= 0 && d >= 0);
+    assert_int_equal(fdt_setprop_string(b, d, "path", path), 0);
+    return d;
+}
+
+/* a host node by its path: its pages and its interrupts, from the host DT */
+static void test_pt_by_path(void **state)
+{
+    void *b = cfg("config-good");
+    /* linux0 has the RTC by its range: it moves to rtos0 by its path */
+    assert_int_equal(fdt_del_node(b, fdt_path_offset(b, "/partita/linux0/passthrough/rtc")), 0);
+    add_pt_path(b, "rtos0", "rtc", "/pl031@9010000");
+    EXPECT_OK(load(b));
+    const struct guest_config *g = guest("rtos0");
+    assert_int_equal(g->npt_regs, 1);
+    assert_int_equal(g->pt_regs[0].base, 0x09010000);
+    assert_int_equal(g->pt_regs[0].size, 0x1000);
+    assert_int_equal(g->npt_irqs, 1);
+    assert_int_equal(g->pt_irqs[0], 34);        /* SPI 2 in QEMU virt's DT */
+    free(b);
+    /* a node under a bus with ranges and its own interrupt parent chain:
+     * /intc/v2m (the GICv2m frame, no interrupts) translates to 0x08020000 */
+    b = cfg("config-good");
+    add_pt_path(b, "rtos0", "v2m", "/intc@8000000/v2m@8020000");
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("rtos0")->pt_regs[0].base, 0x08020000);
+    assert_int_equal(guest("rtos0")->npt_irqs, 0);
+    free(b);
+    /* a device smaller than a page gets its whole page */
+    b = cfg("config-good");
+    add_pt_path(b, "rtos0", "disk", "/virtio_mmio@a003e00");
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("rtos0")->pt_regs[0].base, 0x0a003000);
+    assert_int_equal(guest("rtos0")->pt_regs[0].size, 0x1000);
+    assert_int_equal(guest("rtos0")->pt_irqs[0], 79);
+    free(b);
+}
+
+static void test_pt_by_path_errors(void **state)
+{
+    void *b = cfg("config-good");
+    add_pt_path(b, "rtos0", "rtc", "/no-such-device@0");
+    EXPECT(load_free(b), { "rtos0", "passthrough path",
+                           "rtc: no node /no-such-device@0 in the host device tree" });
+    b = cfg("config-good");
+    add_pt_path(b, "rtos0", "timer", "/timer");     /* interrupts, no reg */
+    EXPECT(load_free(b), { "rtos0", "passthrough path", "timer: /timer has no reg to map" });
+    /* the hypervisor's own console UART, found by path, is still refused */
+    b = cfg("config-good");
+    add_pt_path(b, "rtos0", "uart", "/pl011@9000000");
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "overlaps the hypervisor's console UART" },
+                         { "rtos0", "passthrough interrupts", "reserved by the hypervisor" });
+    /* a path needs the host's tree */
+    b = cfg("config-good");
+    add_pt_path(b, "rtos0", "rtc", "/pl061@9030000");
+    struct config_host h = host_of(&virt, NULL);
+    EXPECT(load_with(b, &h), { "rtos0", "passthrough path", "rtc: no host device tree" });
+    free(b);
+    /* a path and a range in one node: which is meant? */
+    b = cfg("config-good");
+    int d = add_pt_path(b, "rtos0", "rtc", "/pl061@9030000");
+    assert_int_equal(fdt_setprop_u32(b, d, "interrupts", 39), 0);
+    EXPECT(load_free(b), { "rtos0", "passthrough path", "rtc: give either path or reg" });
+    /* not a string */
+    b = cfg("config-good");
+    d = add_pt_path(b, "rtos0", "rtc", "/pl061@9030000");
+    assert_int_equal(fdt_setprop(b, d, "path", "/pl", 3), 0);  /* no NUL */
+    EXPECT(load_free(b), { "rtos0", "passthrough path", "rtc: not a string" });
+    b = cfg("config-good");
+    add_pt_path(b, "rtos0", "rtc", "");
+    EXPECT(load_free(b), { "rtos0", "passthrough path", "rtc: no node  in the host device tree" });
+    /* a property passthrough does not know is an error, not ignored */
+    b = cfg("config-good");
+    d = add_pt_path(b, "rtos0", "disk", "/virtio_mmio@a000000");
+    assert_int_equal(fdt_setprop_string(b, d, "compatible", "virtio,mmio"), 0);
+    EXPECT(load_free(b), { "rtos0", "passthrough", "disk: unknown property 'compatible'" });
+}
+
 /* the hypervisor's own devices are never a guest's */
 static void test_pt_hypervisor_devices(void **state)
 {
@@ -1113,6 +1199,24 @@ static void test_linux_initrd_page_rounding(void **state)
     EXPECT_OK(load(b));
     b = set_big(b, "linux0", "initrd", 0xdf001);        /* would start at 0x10000 */
     EXPECT(load_free(b), { "linux0", "initrd", "kernel, initrd and DTB need" });
+}
+
+/* a raw image's initrd is loaded too (page aligned below the DTB, as for
+ * Linux): accepted when it fits beside the image, refused otherwise -
+ * never accepted and dropped */
+static void test_raw_initrd(void **state)
+{
+    void *b = cfg("config-good");           /* rtos0: 16 MiB, image at 64 KiB */
+    set_bytes(b, "rtos0", "initrd", "raw initrd", 10);
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("rtos0")->initrd_size, 10);
+    /* the DTB's 64 KiB at the top: the rest above the 8-byte image is free */
+    b = set_big(b, "rtos0", "initrd", 0x1000000 - 0x10000 - 0x11000);
+    EXPECT_OK(load(b));
+    b = set_big(b, "rtos0", "initrd", 0x1000000 - 0x10000 - 0x10000);   /* onto the image */
+    EXPECT(load(b), { "rtos0", "initrd", "overlap the image (8 bytes at offset 0x10000)" });
+    b = set_big(b, "rtos0", "initrd", 0x1000000);
+    EXPECT(load_free(b), { "rtos0", "initrd", "more than the 16320 KiB below the device tree" });
 }
 
 /* the loader puts initrd and DTB in the first 256 MiB, however large RAM is */
@@ -1530,6 +1634,8 @@ int main(void)
         cmocka_unit_test(test_pt_bad_reg),
         cmocka_unit_test(test_too_many_ranges),
         cmocka_unit_test(test_pt_hypervisor_devices),
+        cmocka_unit_test(test_pt_by_path),
+        cmocka_unit_test(test_pt_by_path_errors),
         cmocka_unit_test(test_pt_host_ram),
         cmocka_unit_test(test_pt_in_two_guests),
         cmocka_unit_test(test_pt_collides_with_virtual_board),
@@ -1548,6 +1654,7 @@ int main(void)
         cmocka_unit_test(test_offsets_bad_size),
         cmocka_unit_test(test_linux_does_not_fit),
         cmocka_unit_test(test_linux_initrd_page_rounding),
+        cmocka_unit_test(test_raw_initrd),
         cmocka_unit_test(test_linux_low_window),
         cmocka_unit_test(test_bootargs_too_long),
         cmocka_unit_test(test_too_many_guests),

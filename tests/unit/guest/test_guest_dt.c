@@ -484,6 +484,11 @@ static void test_passthrough_copies_host_node(void **state)
     CELLS(rtc, "interrupts", 0, 2, 4);
     assert_int_equal(dt_node_irq(dtb, rtc, 0), 34);
     assert_null(fdt_getprop(dtb, rtc, "dma-coherent", NULL));
+    /* a PrimeCell: the AMBA bus wants its apb_pclk, the guest's own clock */
+    STRINGS(rtc, "clock-names", "apb_pclk");
+    int clk = fdt_node_offset_by_phandle(dtb, fdt32_ld(fdt_getprop(dtb, rtc, "clocks", NULL)));
+    assert_true(clk >= 0);
+    assert_int_equal(fdt_node_check_compatible(dtb, clk, "fixed-clock"), 0);
 
     int gpio = node("/passthrough@9030000");
     STRINGS(gpio, "compatible", "arm,pl061\0arm,primecell");
