@@ -203,4 +203,3 @@ def test_make_run_image_with_passthrough_by_path():
     out = run("/pl031@9999999", 20)
     assert ("error: guest 'guest': property 'passthrough path': dev0: no node "
             "/pl031@9999999 in the host device tree") in out, out[-3000:]
-
