@@ -24,6 +24,8 @@
 #include "hyp/config/guest_config.h"
 #include "hyp/sched/sched.h"
 #include "hyp/trap/traps.h"
+#include "hyp/arch/vfp.h"
+#include "hyp/arch/pmu.h"
 #include "mm/page_alloc.h"
 #include "mm/stage2.h"
 
@@ -59,6 +61,8 @@ static void hyp_cpu_init(void)
     sysreg_write_cntvoff(0);
     sysreg_write_hcr(0);
     isb();
+    vfp_id_init();
+    pmu_init();
 }
 
 static int pool_init(void)

@@ -17,7 +17,8 @@ LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
 guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
-                     guests/linux/partita-chan.c guests/linux/cntvct.c guests/lib/chan_ring.h
+                     guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
+                     guests/lib/chan_ring.h
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@

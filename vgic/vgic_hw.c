@@ -109,6 +109,24 @@ static bool vtimer_irq(unsigned int irq, void *arg)
     return false;
 }
 
+/*
+ * The PMU's overflow interrupt: the loaded vCPU's, forwarded linked like
+ * the virtual timer's.  With none loaded (an exclusive CPU between
+ * vcpu_put and vcpu_load: shared CPUs quiet the PMU when they switch) it is
+ * masked at the source until its vCPU is back (hyp/arch/vcpu.c).
+ */
+static bool pmu_irq(unsigned int irq, void *arg)
+{
+    struct vgic_cpu *c = loaded();
+    if (!c) {
+        this_cpu()->pmu_inten_parked |= sysreg_read_pmintenset();
+        sysreg_write_pmintenclr(~0u);
+        return true;
+    }
+    vgic_inject_edge(c->dist, c->id, VBOARD_PMU_IRQ);
+    return false;
+}
+
 void vgic_hw_cpu_init(void)
 {
     h_wr(GICH_HCR, 0);
@@ -120,5 +138,9 @@ void vgic_hw_cpu_init(void)
     gic_irq_register(host.timer.irq_virt, vtimer_irq, NULL);
     gic_irq_enable(host.gic.maint_irq, 0);
     gic_irq_enable(host.timer.irq_virt, 0);
+    if (host.pmu_irq) {
+        gic_irq_register(host.pmu_irq, pmu_irq, NULL);
+        gic_irq_enable(host.pmu_irq, 0);
+    }
 }
 

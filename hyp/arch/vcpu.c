@@ -9,6 +9,8 @@
 #include "hyp/guest/guest.h"
 #include "hyp/trap/mmio.h"
 #include "insn.h"
+#include "pmu.h"
+#include "hyp/platform/percpu.h"
 #include "hyp/sched/sched_share.h"
 #include "vgic/vgic_hw.h"
 
@@ -34,9 +36,18 @@
 /* HSTR.T15: CP15 c15 (implementation defined, e.g. CBAR, which would leak
  * the host's physical GIC address) traps (B4.1.74) */
 #define GUEST_HSTR HSTR_T(15)
-/* HDCR: debug (TDRA, TDOSA, TDA) and performance monitor (TPM, TPMCR)
- * accesses trap and are emulated as absent (B4.1.64) */
+/* HDCR: debug (TDRA, TDOSA, TDA) accesses trap and are emulated as absent;
+ * performance monitor accesses (TPM, TPMCR) trap and are carried out on the
+ * real PMU for the guest (hyp/arch/pmu.c), HPMN giving it every counter
+ * pmu_counters() allows (B4.1.64) */
 #define GUEST_HDCR_TRAPS (HDCR_TDRA | HDCR_TDOSA | HDCR_TDA | HDCR_TPM | HDCR_TPMCR)
+
+void vcpu_set_pmu(struct vcpu *v, bool pmu)
+{
+    v->pmu = pmu;
+    /* a guest without the PMU has ID_DFR0 say so: the ID registers trap */
+    v->hcr = GUEST_HCR | (pmu ? 0 : HCR_TID3);
+}
 
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2)
 {
@@ -55,16 +66,23 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
     v->last_fault_pc = 0xffffffffu;
     v->last_fault_far = 0;
     v->fault_repeats = 0;
+    /* its own CPU resets it, where nobody's PMU state is live: a new life
+     * finds no counts or interrupts of the last one */
+    if (v->pmu_used) {
+        pmu_quiet();
+        this_cpu()->pmu_inten_parked = 0;
+    }
+    v->pmu_used = false;
 }
 
 void vcpu_load(struct vcpu *v)
 {
     struct guest *g = v->guest;
     sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
-    sysreg_write_hcr(GUEST_HCR);
+    sysreg_write_hcr(v->hcr);
     sysreg_write_hstr(GUEST_HSTR);
     sysreg_write_hcptr(VCPU_HCPTR);
-    sysreg_write_hdcr(GUEST_HDCR_TRAPS | PMCR_N(sysreg_read_pmcr()));
+    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hpmn);
     sysreg_write_vpidr(sysreg_read_midr());
     sysreg_write_vmpidr(v->vmpidr);
     sysreg_write_cntvoff(g->cntvoff);

@@ -76,6 +76,9 @@ struct vcpu {
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
     volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
+    bool pmu;                       /* its guest has the PMU (configuration "pmu") */
+    uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
+    bool pmu_used;                  /* it has touched the PMU since its reset */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];
     struct ratelimit abort_log;     /* its abort reports on the console */
@@ -92,6 +95,8 @@ struct vcpu {
 
 uint32_t guest_enter(struct vcpu_regs *regs);     /* hyp/arch/entry.S */
 
+/* the PMU or not (configuration "pmu"), and the traps that go with it */
+void vcpu_set_pmu(struct vcpu *v, bool pmu);
 void vcpu_load(struct vcpu *v);
 void vcpu_put(struct vcpu *v);
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2);

@@ -26,3 +26,12 @@ bool vfp_trap(struct vcpu_vfp *mine)
     c->vfp_owner = mine;
     return true;        /* ELR_hyp is the instruction: it runs again */
 }
+
+uint32_t vfp_mvfr[2];
+
+void vfp_id_init(void)
+{
+    sysreg_write_hcptr(VCPU_HCPTR);     /* CP10/CP11 open to HYP */
+    isb();
+    vfp_read_ids(vfp_mvfr);
+}

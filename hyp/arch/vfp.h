@@ -18,6 +18,11 @@ struct vcpu_vfp {
  */
 bool vfp_trap(struct vcpu_vfp *mine);
 void vfp_save(struct vcpu_vfp *s);
+/* MVFR0, MVFR1 as the CPU has them, read once at boot (vfp_id_init) for
+ * guests whose ID registers trap (HCR.TID3 traps VMRS of them too) */
+extern uint32_t vfp_mvfr[2];
+void vfp_id_init(void);
+void vfp_read_ids(uint32_t ids[2]);
 void vfp_restore(const struct vcpu_vfp *s);
 
 #endif

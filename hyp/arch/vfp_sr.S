@@ -56,3 +56,14 @@ vfp_restore:
     isb
     bx      lr
     .size vfp_restore, . - vfp_restore
+
+/* void vfp_read_ids(uint32_t ids[2]): MVFR0 and MVFR1, which VMRS reads
+ * even with FPEXC.EN clear (B6.1.41, B6.1.42); HCPTR must let HYP at CP10 */
+    .globl vfp_read_ids
+    .type vfp_read_ids, %function
+vfp_read_ids:
+    vmrs    r1, mvfr0
+    vmrs    r2, mvfr1
+    str     r1, [r0]
+    str     r2, [r0, #4]
+    bx      lr

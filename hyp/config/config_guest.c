@@ -14,7 +14,7 @@
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
-    "watchdog", "watchdog-action", "console-rate", "time-slice-us", NULL,
+    "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", NULL,
 };
 
 static bool is_known(const char *name)
@@ -298,11 +298,26 @@ static void parse_lifecycle(const void *fdt, int node, struct guest_config *g,
                 (unsigned long)g->slice_us, GUEST_SLICE_MIN_US, GUEST_SLICE_MAX_US);
 }
 
+/* pmu = "on" (the default) or "off" */
+static void parse_pmu(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
+{
+    bool bad;
+    const char *pmu = cfg_get_string(fdt, node, "pmu", &bad);
+    g->pmu = true;
+    if (bad)
+        cfg_msg(c, true, g->name, "pmu", "not a string");
+    else if (pmu && strcmp(pmu, "off") == 0)
+        g->pmu = false;
+    else if (pmu && strcmp(pmu, "on") != 0)
+        cfg_msg(c, true, g->name, "pmu", "\"%s\": use \"on\" or \"off\"", pmu);
+}
+
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     parse_placement(fdt, node, g, c);
     parse_images(fdt, node, g, c);
     parse_lifecycle(fdt, node, g, c);
     parse_console_rate(fdt, node, g, c);
+    parse_pmu(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
 }

@@ -35,6 +35,7 @@
 #define VBOARD_UART_IPA    0x09000000u
 #define VBOARD_UART_IRQ    33u
 #define VBOARD_VTIMER_IRQ  27u
+#define VBOARD_PMU_IRQ     23u      /* PPI 7, as on QEMU's virt */
 #define LINUX_ZIMAGE_OFFSET 0x8000u
 
 /*
@@ -73,6 +74,7 @@ struct guest_config {
     unsigned int cpus[GUEST_MAX_VCPUS];     /* physical CPU of vCPU i */
     uint64_t mem_base, mem_size;            /* physical */
     bool identity;                          /* IPA = PA (passthrough DMA) */
+    bool pmu;                               /* the CPU's PMU is the guest's (pmu = "on") */
     const uint8_t *kernel;
     uint32_t kernel_size;
     enum kernel_format format;

@@ -10,6 +10,7 @@
 #include <arch/sysregs.h>
 #include "guest.h"
 #include "guest_parts.h"
+#include "hyp/arch/pmu.h"
 #include "guest_dt.h"
 #include "channel.h"
 #include "guest_vgic.h"
@@ -64,6 +65,7 @@ void guests_init(const struct system_config *sys)
             g->vcpu[v].id = v;
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
+            vcpu_set_pmu(&g->vcpu[v], g->cfg->pmu && pmu_present());
             vcpu_psci_init(&g->vcpu[v]);
             sched_assign(&g->vcpu[v]);
         }

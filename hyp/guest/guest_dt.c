@@ -54,6 +54,25 @@ static int write_cpus(void *fdt, const struct guest_config *cfg, const char *com
     return fdt_end_node(fdt);
 }
 
+/* The CPU's PMU, when the guest has it: "<cpu>-pmu" as Linux's
+ * arm,cortex-a15-pmu binding names it, its PPI on every vCPU */
+static int write_pmu(void *fdt, const struct guest_config *cfg,
+                     const struct guest_dt_info *info)
+{
+    if (!info->pmu)
+        return 0;
+    char compat[40];
+    snprintf(compat, sizeof(compat), "%s-pmu", info->cpu_compatible);
+    TRY(fdt_begin_node(fdt, "pmu"));
+    TRY(fdt_property_string(fdt, "compatible", compat));
+    if (info->pmu_irq) {
+        uint32_t f = (((1u << cfg->ncpus) - 1) << 8) | 4;      /* CPU mask, level-high */
+        const uint32_t irq[] = { 1, VBOARD_PMU_IRQ - 16, f };
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+    }
+    return fdt_end_node(fdt);
+}
+
 static int write_gic_timer(void *fdt, const struct guest_config *cfg)
 {
     char name[32];
@@ -295,6 +314,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(fdt_property_string(fdt, "method", "hvc"));
     TRY(fdt_end_node(fdt));
     TRY(write_gic_timer(fdt, cfg));
+    TRY(write_pmu(fdt, cfg, info));
     TRY(write_uart(fdt));
     TRY(write_passthrough(fdt, cfg, info->host_fdt));
     TRY(write_channels(fdt, cfg));

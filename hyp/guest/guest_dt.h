@@ -3,6 +3,7 @@
 #define HYP_GUEST_DT_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include "hyp/config/guest_config.h"
 
 struct guest_dt_info {
@@ -11,6 +12,8 @@ struct guest_dt_info {
     uint32_t initrd_size;
     const char *cpu_compatible;     /* e.g. "arm,cortex-a15" */
     const void *host_fdt;           /* for passthrough device nodes; may be NULL */
+    bool pmu;                       /* the guest has the CPU's PMU */
+    bool pmu_irq;                   /* and its overflow interrupt (VBOARD_PMU_IRQ) */
 };
 
 /* Write the guest's DTB into buf.  Returns its size, or a negative libfdt error. */

@@ -56,8 +56,11 @@ void guest_vgic_init(struct guest *g)
         cpus[i] = &g->vcpu[i].vgic;
     struct vgic_env env = { env_kick, env_hw_update, g };
     vgic_init(&g->vgic, nr, c->ncpus, cpus, &env);
-    for (unsigned int i = 0; i < c->ncpus; i++)
+    for (unsigned int i = 0; i < c->ncpus; i++) {
         vgic_set_hw(&g->vgic, i, VBOARD_VTIMER_IRQ, host.timer.irq_virt);
+        if (g->vcpu[i].pmu && host.pmu_irq)
+            vgic_set_hw(&g->vgic, i, VBOARD_PMU_IRQ, host.pmu_irq);     /* its overflows */
+    }
     for (unsigned int i = 0; i < c->npt_irqs; i++) {
         unsigned int irq = c->pt_irqs[i];
         vgic_set_hw(&g->vgic, 0, irq, irq);

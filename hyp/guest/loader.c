@@ -45,7 +45,8 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     uint8_t *ram = (uint8_t *)(uint32_t)c->mem_base;    /* identity mapped */
     uint32_t ipa = (uint32_t)guest_ram_ipa(c);
     uint32_t window = c->mem_size > 0x10000000u ? 0x10000000u : (uint32_t)c->mem_size;
-    struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt };
+    struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt,
+                                  g->vcpu[0].pmu, host.pmu_irq != 0 };
 
     /* scrub: nothing of a previous life or another guest survives; the
      * guest starts with its MMU and caches off and reads memory directly,

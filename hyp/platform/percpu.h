@@ -22,6 +22,8 @@ struct pcpu {
     struct vcpu *rr;            /* shared: whose turn it is (round robin) */
     struct vcpu_vfp *vfp_owner; /* shared: whose registers the VFP holds */
     struct vgic_cpu *vgic;      /* the virtual CPU interface loaded here (vgic/vgic_sr.c) */
+    uint32_t pmu_inten_parked;  /* PMINTENSET taken from a vCPU that was away when
+                                 * its PMU interrupt came (vgic/vgic_hw.c) */
     uint32_t switches;          /* shared: vCPU loads */
     volatile uint32_t attention; /* work for this CPU's loop outside the guest */
     uint64_t idle_ticks;        /* time spent in WFI with nothing to run */

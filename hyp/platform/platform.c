@@ -329,8 +329,33 @@ static int (*const probe_parts[PLAT_NPARTS])(const void *, struct platform *, ch
     [PLAT_PART_TIMER] = probe_timer,
 };
 
-static void probe_cpu_methods(const void *fdt, struct platform *p)
+/*
+ * The PMU's interrupt: a PPI, as one /pmu node gives it for every CPU
+ * (boards that wire each CPU's PMU to its own SPI are not forwarded).
+ * QEMU's virt machine wires the PMU of a 32-bit CPU to PPI 7 but writes an
+ * empty /pmu node for it (hw/arm/virt.c, VIRTUAL_PMU_IRQ): that one board
+ * is known by its model.
+ */
+static void probe_pmu(const void *fdt, struct platform *p)
 {
+    static const char *const compat[] = { "arm,cortex-a15-pmu", "arm,cortex-a7-pmu",
+                                          "arm,armv8-pmuv3", NULL };
+    /* /pmu, as most DTs call it, before a walk of the whole tree */
+    int pmu = dt_path_offset(fdt, "/pmu"), node = -1;
+    for (int i = 0; compat[i] && node < 0; i++)
+        if (pmu >= 0 ? dt_is_compatible(fdt, pmu, compat[i]) : 0)
+            node = pmu;
+    for (int i = 0; compat[i] && node < 0 && pmu < 0; i++)
+        node = dt_find_compatible(fdt, -1, compat[i]);
+    int irq = node >= 0 ? dt_node_irq(fdt, node, 0) : -1;
+    if (irq < 0 && pmu >= 0 && dt_is_compatible(fdt, 0, "linux,dummy-virt"))
+        irq = 16 + 7;
+    p->pmu_irq = irq >= 16 && irq < 32 ? (uint32_t)irq : 0;
+}
+
+static void probe_extras(const void *fdt, struct platform *p)
+{
+    probe_pmu(fdt, p);
     probe_psci(fdt, p);
     /*
      * CPUs without a method Partita knows start through PSCI when the DT has
@@ -349,7 +374,7 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
     for (int i = 0; i < PLAT_NPARTS; i++)
         if (probe_parts[i](fdt, p, err, errlen) < 0)
             return -1;
-    probe_cpu_methods(fdt, p);
+    probe_extras(fdt, p);
     return 0;
 }
 
@@ -368,7 +393,7 @@ unsigned int platform_probe_all(const void *fdt, struct platform *p,
         if (i == PLAT_PART_DT)
             return failed;      /* nothing else can be read */
     }
-    probe_cpu_methods(fdt, p);
+    probe_extras(fdt, p);
     return failed;
 }
 

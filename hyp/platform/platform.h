@@ -76,6 +76,7 @@ struct platform {
     struct plat_timer timer;
     struct plat_uart uart;
     struct plat_psci psci;
+    uint32_t pmu_irq;           /* the PMU's PPI (INTID 16-31), 0: none known */
 };
 
 /*

@@ -12,6 +12,7 @@
 #include "hyp/guest/guest.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/trap/traps.h"
+#include "hyp/arch/pmu.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp/platform/hyp.h"
@@ -44,6 +45,8 @@ void vcpu_take_requests(struct vcpu *v)
         /* a timer interrupt forwarded to the previous life and never
          * EOIed stays active in the GIC: end it here, on its own CPU */
         gic_irq_deactivate(host.timer.irq_virt);
+        if (host.pmu_irq)
+            gic_irq_deactivate(host.pmu_irq);
         vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
         if (v->share)
             sched_share_reset(v);
@@ -122,6 +125,8 @@ void pcpu_loop(void)
             continue;
         }
         vcpu_load(v);
+        if (c->pmu_inten_parked)
+            pmu_unpark(c);      /* its PMU interrupt came while it was away */
         /*
          * The fast path: one word per side says whether anything else wants
          * this CPU (requests for the vCPU, console or lifecycle work for the

@@ -94,7 +94,7 @@ void sched_share_reset(struct vcpu *v)
     memset(&s->vfp, 0, sizeof(s->vfp));     /* FPEXC.EN clear, as out of reset */
     if (pcpus[v->pcpu].vfp_owner == &s->vfp)
         pcpus[v->pcpu].vfp_owner = NULL;    /* what the VFP holds is the old life's */
-    s->blocked = s->boost = s->ppi_active = false;
+    s->blocked = s->boost = s->ppi_active = s->pmu_ppi_active = false;
 }
 
 /* ---- waking ---- */
@@ -119,7 +119,11 @@ static uint64_t vtimer_deadline(const struct vcpu *v)
 static bool has_work(struct vcpu *v, uint64_t now)
 {
     uint64_t d = vtimer_deadline(v);
-    return v->requests || (d && d <= now) || vgic_saved_wants_wake(&v->guest->vgic, v->id);
+    /* a guest not started yet has no distributor to ask (its vgic_init
+     * comes with its start, on the boot CPU, while this CPU already runs
+     * the others) */
+    return v->requests || (d && d <= now) ||
+           (v->guest->state == GUEST_RUNNING && vgic_saved_wants_wake(&v->guest->vgic, v->id));
 }
 
 static bool eligible(struct vcpu *v)
@@ -210,6 +214,12 @@ static void share_load(struct pcpu *c, struct vcpu *v)
     if (v->share->ppi_active)
         gic_irq_activate(host.timer.irq_virt);
     vcpu_load(v);
+    /* its PMU, once it has used it (the others pay this one test) */
+    if (v->pmu_used) {
+        if (v->share->pmu_ppi_active)
+            gic_irq_activate(host.pmu_irq);
+        pmu_restore(&v->share->pmu);
+    }
     sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
     isb();
     v->share->switches++;
@@ -218,6 +228,12 @@ static void share_load(struct pcpu *c, struct vcpu *v)
 
 static void share_put(struct vcpu *v)
 {
+    if (v->pmu_used) {
+        pmu_save(&v->share->pmu);   /* and quiet: no overflow of its fires now */
+        v->share->pmu_ppi_active = host.pmu_irq && gic_irq_active(host.pmu_irq);
+        if (v->share->pmu_ppi_active)
+            gic_irq_deactivate(host.pmu_irq);
+    }
     vcpu_put(v);    /* the virtual timer is off from here: no new PPI */
     v->share->ppi_active = gic_irq_active(host.timer.irq_virt);
     if (v->share->ppi_active)

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include "hyp/arch/vcpu.h"
 #include "hyp/arch/vfp.h"
+#include "hyp/arch/pmu.h"
 
 struct pcpu;
 
@@ -33,6 +34,8 @@ struct vcpu_share {
     bool blocked;               /* in WFI, away until it has an interrupt */
     bool boost;                 /* woken with budget: runs ahead of its turn */
     bool ppi_active;            /* the virtual timer's PPI was active */
+    bool pmu_ppi_active;        /* so was the PMU's */
+    struct pmu_regs pmu;        /* its PMU while away, once it used it */
     uint32_t switches;          /* times it was put on its CPU */
     uint64_t run_ticks;         /* time it ran */
 };

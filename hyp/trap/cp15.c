@@ -7,6 +7,8 @@
 #include <arch/sysregs.h>
 #include "handlers.h"
 #include "mm/setway.h"
+#include "hyp/arch/pmu.h"
+#include "hyp/arch/vfp.h"
 
 static void cp15_setway(uint32_t crm, uint32_t val)
 {
@@ -25,6 +27,54 @@ static void cp15_setway(uint32_t crm, uint32_t val)
     isb();
     if (setway_valid(val, sysreg_read_clidr(), ccsidr))
         sysreg_op_dccisw(val);
+}
+
+/* A PMU register (c9, CRm 12-14, opc1 0): the guest's own PMU, or none */
+static bool cp15_pmu(struct vcpu *v, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
+{
+    if (!v->pmu)
+        return false;           /* configuration pmu = "off": UNDEFINED */
+    if (!v->pmu_used) {
+        pmu_quiet();            /* first use: what an earlier owner left goes */
+        v->pmu_used = true;
+    }
+    return pmu_access(crm, opc2, read, val);
+}
+
+/*
+ * ID group 3 (c0, CRm 1-7), trapped by HCR.TID3 for a guest that is shown
+ * less than the CPU has: the real registers, but ID_DFR0 says no PMU when
+ * the guest has none (B4.1.90).  The unallocated encodings read as zero.
+ */
+static uint32_t cp15_id(struct vcpu *v, uint32_t crm, uint32_t opc2)
+{
+    if (crm == 1) {
+        switch (opc2) {
+        case 0: return sysreg_read_id_pfr0();
+        case 1: return sysreg_read_id_pfr1();
+        case 2: {
+            uint32_t dfr0 = sysreg_read_id_dfr0();
+            if (!v->pmu)
+                dfr0 &= ~(0xfu << ID_DFR0_PERFMON_SHIFT);
+            return dfr0;
+        }
+        case 3: return sysreg_read_id_afr0();
+        case 4: return sysreg_read_id_mmfr0();
+        case 5: return sysreg_read_id_mmfr1();
+        case 6: return sysreg_read_id_mmfr2();
+        case 7: return sysreg_read_id_mmfr3();
+        }
+    } else if (crm == 2) {
+        switch (opc2) {
+        case 0: return sysreg_read_id_isar0();
+        case 1: return sysreg_read_id_isar1();
+        case 2: return sysreg_read_id_isar2();
+        case 3: return sysreg_read_id_isar3();
+        case 4: return sysreg_read_id_isar4();
+        case 5: return sysreg_read_id_isar5();
+        }
+    }
+    return 0;
 }
 
 void trap_cp15_32(struct vcpu *v, uint32_t hsr)
@@ -53,11 +103,32 @@ void trap_cp15_32(struct vcpu *v, uint32_t hsr)
     } else if (crn == 7 && opc1 == 0 && opc2 == 2 && (crm == 6 || crm == 10 || crm == 14)) {
         if (!read)
             cp15_setway(crm, vcpu_get_reg(v, rt));
+    } else if (crn == 9 && opc1 == 0 && crm >= 12) {
+        if (!read)
+            val = vcpu_get_reg(v, rt);
+        if (!cp15_pmu(v, crm, opc2, read, &val)) {
+            vcpu_inject_undef(v);
+            return;
+        }
+    } else if (crn == 0 && opc1 == 0 && crm >= 1 && read) {
+        val = cp15_id(v, crm, opc2);
     }
-    /* everything else that traps (PMU, implementation-defined c9-c11 and
-     * c15) reads as zero and ignores writes: the feature looks absent */
+    /* everything else that traps (implementation-defined c9-c11 and c15)
+     * reads as zero and ignores writes: the feature looks absent */
     if (read)
         vcpu_set_reg(v, rt, val);
+    vcpu_skip_instr(v, hsr);
+}
+
+/* VMRS of MVFR0/MVFR1, trapped by HCR.TID3 (ISS as for MRC: CRn is the
+ * VFP system register, 7 MVFR0, 6 MVFR1; B3.13.6) */
+void trap_cp10_id(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_CP15]++;
+    if (vcpu_condition_passed(v, hsr)) {
+        uint32_t reg = HSR_CP_CRN(hsr);
+        vcpu_set_reg(v, HSR_CP_RT(hsr), reg == 7 ? vfp_mvfr[0] : reg == 6 ? vfp_mvfr[1] : 0);
+    }
     vcpu_skip_instr(v, hsr);
 }
 

@@ -17,6 +17,7 @@ void trap_cp15_32(struct vcpu *v, uint32_t hsr);
 void trap_raz_wi_64(struct vcpu *v, uint32_t hsr);
 void trap_cp14_32(struct vcpu *v, uint32_t hsr);
 void trap_cp14_ls(struct vcpu *v, uint32_t hsr);
+void trap_cp10_id(struct vcpu *v, uint32_t hsr);
 /* smccc.c: HVC and SMC */
 void trap_hvc(struct vcpu *v, uint32_t hsr);
 void trap_smc(struct vcpu *v, uint32_t hsr);

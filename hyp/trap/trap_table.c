@@ -47,6 +47,7 @@ const trap_fn trap_table[TRAP_EC_MAX] = {
     [HSR_EC_CP14_32] = trap_cp14_32,
     [HSR_EC_CP14_LS] = trap_cp14_ls,
     [HSR_EC_HCPTR] = trap_hcptr,
+    [HSR_EC_CP10_ID] = trap_cp10_id,
     [HSR_EC_CP14_64] = trap_raz_wi_64,
     [HSR_EC_HVC] = trap_hvc,
     [HSR_EC_SMC] = trap_smc,

@@ -78,8 +78,36 @@
 #define VTTBR(lo, hi)  SR64(6, c2, lo, hi)
 #define PAR64(lo, hi)  SR64(0, c7, lo, hi)
 
-/* ---- performance monitors (B4.1.117) ---- */
+/* ---- performance monitors (B4.1.117-B4.1.133, PMUv2) ---- */
 #define PMCR(r)        SR32(0, c9, c12, 0, r)
+#define PMCNTENSET(r)  SR32(0, c9, c12, 1, r)
+#define PMCNTENCLR(r)  SR32(0, c9, c12, 2, r)
+#define PMOVSR(r)      SR32(0, c9, c12, 3, r)
+#define PMSWINC(r)     SR32(0, c9, c12, 4, r)
+#define PMSELR(r)      SR32(0, c9, c12, 5, r)
+#define PMCEID0(r)     SR32(0, c9, c12, 6, r)
+#define PMCEID1(r)     SR32(0, c9, c12, 7, r)
+#define PMCCNTR(r)     SR32(0, c9, c13, 0, r)
+#define PMXEVTYPER(r)  SR32(0, c9, c13, 1, r)
+#define PMXEVCNTR(r)   SR32(0, c9, c13, 2, r)
+#define PMUSERENR(r)   SR32(0, c9, c14, 0, r)
+#define PMINTENSET(r)  SR32(0, c9, c14, 1, r)
+#define PMINTENCLR(r)  SR32(0, c9, c14, 2, r)
+#define PMOVSSET(r)    SR32(0, c9, c14, 3, r)
+
+/* ---- ID group 3 (HCR.TID3), read for a guest that is shown less ---- */
+#define ID_PFR0(r)     SR32(0, c0, c1, 0, r)
+#define ID_DFR0(r)     SR32(0, c0, c1, 2, r)
+#define ID_AFR0(r)     SR32(0, c0, c1, 3, r)
+#define ID_MMFR1(r)    SR32(0, c0, c1, 5, r)
+#define ID_MMFR2(r)    SR32(0, c0, c1, 6, r)
+#define ID_MMFR3(r)    SR32(0, c0, c1, 7, r)
+#define ID_ISAR0(r)    SR32(0, c0, c2, 0, r)
+#define ID_ISAR1(r)    SR32(0, c0, c2, 1, r)
+#define ID_ISAR2(r)    SR32(0, c0, c2, 2, r)
+#define ID_ISAR3(r)    SR32(0, c0, c2, 3, r)
+#define ID_ISAR4(r)    SR32(0, c0, c2, 4, r)
+#define ID_ISAR5(r)    SR32(0, c0, c2, 5, r)
 
 /* ---- Generic Timer (ARM ARM B8.2) ---- */
 #define CNTFRQ(r)      SR32(0, c14, c0, 0, r)
@@ -155,6 +183,7 @@
 SYSREG32_ACCESSORS(midr, MIDR)
 SYSREG32_ACCESSORS(mpidr, MPIDR)
 SYSREG32_ACCESSORS(id_pfr1, ID_PFR1)
+SYSREG32_ACCESSORS(id_mmfr0, ID_MMFR0)
 SYSREG32_ACCESSORS(clidr, CLIDR)
 SYSREG32_ACCESSORS(ccsidr, CCSIDR)
 SYSREG32_ACCESSORS(csselr, CSSELR)
@@ -205,6 +234,32 @@ SYSREG64_ACCESSORS(httbr, HTTBR)
 SYSREG64_ACCESSORS(vttbr, VTTBR)
 SYSREG64_ACCESSORS(par64, PAR64)
 SYSREG32_ACCESSORS(pmcr, PMCR)
+SYSREG32_ACCESSORS(pmcntenset, PMCNTENSET)
+SYSREG32_ACCESSORS(pmcntenclr, PMCNTENCLR)
+SYSREG32_ACCESSORS(pmovsr, PMOVSR)
+SYSREG32_ACCESSORS(pmswinc, PMSWINC)
+SYSREG32_ACCESSORS(pmselr, PMSELR)
+SYSREG32_ACCESSORS(pmceid0, PMCEID0)
+SYSREG32_ACCESSORS(pmceid1, PMCEID1)
+SYSREG32_ACCESSORS(pmccntr, PMCCNTR)
+SYSREG32_ACCESSORS(pmxevtyper, PMXEVTYPER)
+SYSREG32_ACCESSORS(pmxevcntr, PMXEVCNTR)
+SYSREG32_ACCESSORS(pmuserenr, PMUSERENR)
+SYSREG32_ACCESSORS(pmintenset, PMINTENSET)
+SYSREG32_ACCESSORS(pmintenclr, PMINTENCLR)
+SYSREG32_ACCESSORS(pmovsset, PMOVSSET)
+SYSREG32_ACCESSORS(id_pfr0, ID_PFR0)
+SYSREG32_ACCESSORS(id_dfr0, ID_DFR0)
+SYSREG32_ACCESSORS(id_afr0, ID_AFR0)
+SYSREG32_ACCESSORS(id_mmfr1, ID_MMFR1)
+SYSREG32_ACCESSORS(id_mmfr2, ID_MMFR2)
+SYSREG32_ACCESSORS(id_mmfr3, ID_MMFR3)
+SYSREG32_ACCESSORS(id_isar0, ID_ISAR0)
+SYSREG32_ACCESSORS(id_isar1, ID_ISAR1)
+SYSREG32_ACCESSORS(id_isar2, ID_ISAR2)
+SYSREG32_ACCESSORS(id_isar3, ID_ISAR3)
+SYSREG32_ACCESSORS(id_isar4, ID_ISAR4)
+SYSREG32_ACCESSORS(id_isar5, ID_ISAR5)
 SYSREG32_ACCESSORS(cntfrq, CNTFRQ)
 SYSREG32_ACCESSORS(cntkctl, CNTKCTL)
 SYSREG32_ACCESSORS(cnthctl, CNTHCTL)
@@ -319,6 +374,7 @@ static inline void irq_restore(uint32_t f)
 #define HCR_BSU_IS     (1 << 10)
 #define HCR_TWI        (1 << 13)
 #define HCR_TWE        (1 << 14)
+#define HCR_TID3       (1 << 18)
 #define HCR_TSC        (1 << 19)
 #define HCR_TIDCP      (1 << 20)
 #define HCR_TAC        (1 << 21)
@@ -338,6 +394,17 @@ static inline void irq_restore(uint32_t f)
 
 /* PMCR (B4.1.117): N, the number of event counters, in [15:11] */
 #define PMCR_N(pmcr)   (((pmcr) >> 11) & 0x1f)
+#define PMCR_E         (1 << 0)     /* counters enabled */
+#define PMCR_P         (1 << 1)     /* event counters reset (write) */
+#define PMCR_C         (1 << 2)     /* cycle counter reset (write) */
+#define PMCR_WRITABLE  0x3f         /* DP, X, D, C, P, E */
+/* PMXEVTYPER (B4.1.128), and PMCCFILTR through it with PMSELR.SEL = 31:
+ * NSH enables counting in Hyp mode */
+#define PMXEVTYPER_NSH (1 << 27)
+#define PMSELR_CCNT    31
+/* ID_DFR0 (B4.1.90): PerfMon [27:24], 2 = PMUv2 */
+#define ID_DFR0_PERFMON_SHIFT 24
+#define ID_DFR0_PERFMON(v)    (((v) >> ID_DFR0_PERFMON_SHIFT) & 0xf)
 
 /* HCPTR (B4.1.74): TTA traps the trace registers, TCPn coprocessor n; the
  * TCP bits of the coprocessors that do not exist (all but CP10, CP11) are

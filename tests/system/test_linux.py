@@ -164,3 +164,29 @@ def test_linux_virtio_disk_passthrough(qemu, image, tmp_path):
         m = vm.expect(r"\[probe\] RESULT: (\d+) passed, (\d+) failed", timeout=60)
     assert m.group(2) == "0", vm.output
     assert re.search(r"guest 'probe' vCPU 0: read of unmapped memory .*0x0a003e00", vm.output)
+
+
+@pytest.mark.deadline(400)
+def test_linux_uses_its_pmu(qemu, image):
+    """Linux's own PMU driver on the guest's PMU (issue 15): it finds the
+    guest DT's cortex-a15 PMU node and counts cycles and instructions for
+    a program (perfstat: perf stat -e cycles,instructions, through
+    perf_event_open).  Under -icount: QEMU counts instructions only then."""
+    vm = qemu(kernel=image("linuxpmu"), smp=4, lifetime=350,
+              extra=["-icount", "shift=0,sleep=off"])
+    vm.expect(READY, timeout=LINUX_BOOT)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'linux'")
+    vm.sendline("")
+    out, rc = shell(vm, "dmesg | grep -i 'hw perfevents'")
+    assert rc == 0 and any("armv7_cortex_a15 PMU driver" in l for l in out), out
+    out, rc = shell(vm, "perfstat 1000000")
+    m = re.match(r"cycles (\d+) instructions (\d+)$", out[-1]) if out else None
+    assert rc == 0 and m, out
+    cycles, insns = int(m.group(1)), int(m.group(2))
+    # a million iterations of a volatile loop: some millions of
+    # instructions; 1 cycle = 1 instruction under -icount shift=0, and
+    # the hypervisor's exits (timer, console) are never counted
+    assert 2000000 < insns < 20000000, out
+    assert insns // 2 < cycles < insns * 2, out
+

@@ -142,7 +142,7 @@ static void write_guest_dts(const void *host_fdt)
     for (unsigned int i = 0; i < sys.nguests; i++) {
         const struct guest_config *g = &sys.guests[i];
         struct guest_dt_info info = { (uint32_t)guest_ram_ipa(g), 0, 0, "arm,cortex-a15",
-                                      host_fdt };
+                                      host_fdt, g->pmu, g->pmu };
         if (g->initrd_size) {
             info.initrd_ipa = info.ram_ipa + 0x100000;
             info.initrd_size = g->initrd_size;

@@ -1025,6 +1025,23 @@ static void test_kernel_empty(void **state)
     EXPECT(load_free(b), { "rtos0", "kernel", "empty image" });
 }
 
+/* pmu = "on" (the default) or "off"; nothing else */
+static void test_pmu_property(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "pmu", "off");
+    EXPECT_OK(load(b));
+    assert_false(guest("rtos0")->pmu);
+    assert_true(guest("linux0")->pmu);          /* not given: on */
+    set_str(b, "rtos0", "pmu", "on");
+    EXPECT_OK(load(b));
+    assert_true(guest("rtos0")->pmu);
+    set_str(b, "rtos0", "pmu", "maybe");
+    EXPECT(load(b), { "rtos0", "pmu", "\"maybe\": use \"on\" or \"off\"" });
+    set_bytes(b, "rtos0", "pmu", "on", 2);       /* no NUL */
+    EXPECT(load_free(b), { "rtos0", "pmu", "not a string" });
+}
+
 static void test_initrd_empty(void **state)
 {
     void *b = cfg("config-good");
@@ -1642,6 +1659,7 @@ int main(void)
         cmocka_unit_test(test_memory_over_reserved),
         cmocka_unit_test(test_kernel_missing),
         cmocka_unit_test(test_kernel_empty),
+        cmocka_unit_test(test_pmu_property),
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),

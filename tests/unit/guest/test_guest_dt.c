@@ -50,7 +50,7 @@ static struct guest_config make_cfg(const char *name, unsigned int ncpus)
 
 static struct guest_dt_info make_info(void)
 {
-    return (struct guest_dt_info){ VBOARD_RAM_IPA, 0, 0, "arm,cortex-a15", NULL };
+    return (struct guest_dt_info){ VBOARD_RAM_IPA, 0, 0, "arm,cortex-a15", NULL, false, false };
 }
 
 /* write into a buffer of exactly DTB_MAX bytes and check what comes back */
@@ -449,6 +449,27 @@ static void test_deterministic(void **state)
     free(first);
 }
 
+/* ---- the PMU ---- */
+
+static void test_pmu_node(void **state)
+{
+    struct guest_config c = make_cfg("rt", 2);
+    struct guest_dt_info info = make_info();
+    build(&c, &info);
+    assert_true(fdt_path_offset(dtb, "/pmu") < 0);      /* a guest without it: none */
+    info.pmu = true;
+    info.cpu_compatible = "arm,cortex-a7";
+    build(&c, &info);
+    int pmu = node("/pmu");
+    STRINGS(pmu, "compatible", "arm,cortex-a7-pmu");
+    assert_null(fdt_getprop(dtb, pmu, "interrupts", NULL));     /* no interrupt known */
+    info.pmu_irq = true;
+    build(&c, &info);
+    pmu = node("/pmu");
+    CELLS(pmu, "interrupts", 1, 7, 0x304);      /* PPI 7, vCPUs 0-1, level-high */
+    assert_int_equal(dt_node_irq(dtb, pmu, 0), VBOARD_PMU_IRQ);
+}
+
 /* ---- passthrough ---- */
 
 static void test_no_passthrough_nodes(void **state)
@@ -641,7 +662,7 @@ static void test_from_parsed_configuration(void **state)
     for (unsigned int i = 0; i < sys.nguests; i++) {
         const struct guest_config *g = &sys.guests[i];
         struct guest_dt_info info = { (uint32_t)guest_ram_ipa(g), 0, 0, "arm,cortex-a15",
-                                      host_dtb };
+                                      host_dtb, false, false };
         build(g, &info);
         check_cpus(g->ncpus, "arm,cortex-a15");
         check_timer(g->ncpus);
@@ -747,7 +768,7 @@ static void test_channels_from_configuration(void **state)
     struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     const struct guest_config *rt = &sys.guests[1];
-    struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb };
+    struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb, false, false };
     build(rt, &info);
     CELLS(node("/channel@60000000"), "reg", 0x60000000, 0x10000, 0x60010000, 0x1000);
     CELLS(node("/channel@60100000"), "reg", 0x60100000, 0x4000, 0x60104000, 0x1000);
@@ -781,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_uart),
         cmocka_unit_test(test_phandles_unique),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_pmu_node),
         cmocka_unit_test(test_no_passthrough_nodes),
         cmocka_unit_test(test_passthrough_copies_host_node),
         cmocka_unit_test(test_passthrough_dma_coherent),

@@ -1,0 +1,193 @@
+/* The PMU for guests: pmu.h says how it is shared. */
+#include <arch/sysregs.h>
+#include "pmu.h"
+#include "hyp/platform/percpu.h"
+
+uint32_t pmu_hpmn;
+
+void pmu_init(void)
+{
+    pmu_hpmn = pmu_counters();
+}
+
+bool pmu_present(void)
+{
+    return ID_DFR0_PERFMON(sysreg_read_id_dfr0()) >= 2;    /* PMUv2 */
+}
+
+/* the counter-enable style bits a guest may touch */
+static uint32_t guest_bits(void)
+{
+    return PMU_CCNT_BIT | ((1u << pmu_counters()) - 1);
+}
+
+void pmu_quiet(void)
+{
+    sysreg_write_pmcr(PMCR_P | PMCR_C);     /* stopped, counters reset */
+    sysreg_write_pmcntenclr(~0u);
+    sysreg_write_pmintenclr(~0u);
+    sysreg_write_pmovsr(~0u);               /* write 1 to clear */
+    sysreg_write_pmuserenr(0);
+    unsigned int n = pmu_counters();
+    for (unsigned int i = 0; i < n; i++) {
+        sysreg_write_pmselr(i);
+        isb();
+        sysreg_write_pmxevtyper(0);
+    }
+    sysreg_write_pmselr(PMSELR_CCNT);
+    isb();
+    sysreg_write_pmxevtyper(0);             /* PMCCFILTR */
+    sysreg_write_pmselr(0);
+    isb();
+}
+
+void pmu_save(struct pmu_regs *r)
+{
+    r->pmcr = sysreg_read_pmcr();
+    sysreg_write_pmcr(r->pmcr & ~PMCR_E);   /* stop, then read a still picture */
+    isb();
+    r->selr = sysreg_read_pmselr();
+    r->userenr = sysreg_read_pmuserenr();
+    r->cntenset = sysreg_read_pmcntenset();
+    r->intenset = sysreg_read_pmintenset();
+    r->ovsr = sysreg_read_pmovsr();
+    r->ccntr = sysreg_read_pmccntr();
+    unsigned int n = pmu_counters();
+    for (unsigned int i = 0; i < n; i++) {
+        sysreg_write_pmselr(i);
+        isb();
+        r->evtyper[i] = sysreg_read_pmxevtyper();
+        r->evcntr[i] = sysreg_read_pmxevcntr();
+    }
+    sysreg_write_pmselr(PMSELR_CCNT);
+    isb();
+    r->ccfiltr = sysreg_read_pmxevtyper();
+    pmu_quiet();
+}
+
+void pmu_restore(const struct pmu_regs *r)
+{
+    unsigned int n = pmu_counters();
+    for (unsigned int i = 0; i < n; i++) {
+        sysreg_write_pmselr(i);
+        isb();
+        sysreg_write_pmxevtyper(r->evtyper[i]);
+        sysreg_write_pmxevcntr(r->evcntr[i]);
+    }
+    sysreg_write_pmselr(PMSELR_CCNT);
+    isb();
+    sysreg_write_pmxevtyper(r->ccfiltr);
+    sysreg_write_pmselr(r->selr);
+    sysreg_write_pmccntr(r->ccntr);
+    sysreg_write_pmuserenr(r->userenr);
+    sysreg_write_pmovsset(r->ovsr);
+    sysreg_write_pmintenset(r->intenset);
+    sysreg_write_pmcntenset(r->cntenset);
+    sysreg_write_pmcr(r->pmcr & PMCR_WRITABLE & ~(PMCR_P | PMCR_C));   /* E last */
+    isb();
+}
+
+/* PMSELR's counter is one of the guest's (or 31, the cycle counter's filter) */
+static bool selected_ok(bool ccnt_ok)
+{
+    uint32_t sel = sysreg_read_pmselr() & 0x1f;
+    return sel < pmu_counters() || (ccnt_ok && sel == PMSELR_CCNT);
+}
+
+static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
+{
+    uint32_t v = *val;
+    switch (opc2) {
+    case 0:     /* PMCR: N as the guest's share (HDCR.HPMN) */
+        if (read)
+            *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_counters() << 11);
+        else
+            sysreg_write_pmcr(v & PMCR_WRITABLE);
+        return true;
+    case 1: if (read) *val = sysreg_read_pmcntenset() & guest_bits();
+            else sysreg_write_pmcntenset(v & guest_bits());
+            return true;
+    case 2: if (read) *val = sysreg_read_pmcntenset() & guest_bits();
+            else sysreg_write_pmcntenclr(v & guest_bits());
+            return true;
+    case 3: if (read) *val = sysreg_read_pmovsr() & guest_bits();
+            else sysreg_write_pmovsr(v & guest_bits());
+            return true;
+    case 4: if (!read) sysreg_write_pmswinc(v & guest_bits() & ~PMU_CCNT_BIT);
+            else *val = 0;
+            return true;
+    case 5: if (read) *val = sysreg_read_pmselr();
+            else sysreg_write_pmselr(v & 0x1f);
+            return true;
+    case 6: if (read) *val = sysreg_read_pmceid0();
+            return true;
+    case 7: if (read) *val = sysreg_read_pmceid1();
+            return true;
+    }
+    return false;
+}
+
+static bool pmu_c13(uint32_t opc2, bool read, uint32_t *val)
+{
+    switch (opc2) {
+    case 0:
+        if (read)
+            *val = sysreg_read_pmccntr();
+        else
+            sysreg_write_pmccntr(*val);
+        return true;
+    case 1:     /* PMXEVTYPER, or PMCCFILTR: never count in Hyp mode */
+        if (!selected_ok(true))
+            *val = read ? 0 : *val;
+        else if (read)
+            *val = sysreg_read_pmxevtyper();
+        else
+            sysreg_write_pmxevtyper(*val & ~PMXEVTYPER_NSH);
+        return true;
+    case 2:     /* PMXEVCNTR of an event counter of the guest's */
+        if (!selected_ok(false))
+            *val = read ? 0 : *val;
+        else if (read)
+            *val = sysreg_read_pmxevcntr();
+        else
+            sysreg_write_pmxevcntr(*val);
+        return true;
+    }
+    return false;
+}
+
+static bool pmu_c14(uint32_t opc2, bool read, uint32_t *val)
+{
+    uint32_t v = *val;
+    switch (opc2) {
+    case 0: if (read) *val = sysreg_read_pmuserenr();
+            else sysreg_write_pmuserenr(v & 1);     /* EN: PL0 access */
+            return true;
+    case 1: if (read) *val = sysreg_read_pmintenset() & guest_bits();
+            else sysreg_write_pmintenset(v & guest_bits());
+            return true;
+    case 2: if (read) *val = sysreg_read_pmintenset() & guest_bits();
+            else sysreg_write_pmintenclr(v & guest_bits());
+            return true;
+    case 3: if (read) *val = sysreg_read_pmovsr() & guest_bits();
+            else sysreg_write_pmovsset(v & guest_bits());
+            return true;
+    }
+    return false;
+}
+
+bool pmu_access(uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
+{
+    bool ok = crm == 12 ? pmu_c12(opc2, read, val)
+            : crm == 13 ? pmu_c13(opc2, read, val)
+            : crm == 14 ? pmu_c14(opc2, read, val) : false;
+    if (ok && !read)
+        isb();      /* PMSELR before the next PMXEV*, PMCR.E before counting */
+    return ok;
+}
+
+void pmu_unpark(struct pcpu *c)
+{
+    sysreg_write_pmintenset(c->pmu_inten_parked);
+    c->pmu_inten_parked = 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * The performance monitors (PMUv2, ARM ARM C12 and B4.1.116-B4.1.133) for
+ * guests.  Every PMU access of a guest traps (HDCR.TPM, TPMCR) and is
+ * carried out on the real registers by pmu_access, which keeps two things
+ * true the hardware alone would not: Hyp mode is never counted (PMXEVTYPER
+ * and PMCCFILTR lose NSH), and a guest reaches only the counters it was
+ * given.  On a CPU of its own a vCPU's PMU state lives in the hardware; on
+ * a shared CPU it is saved and restored with the vCPU once it has used the
+ * PMU (hyp/sched/sched_share.c), which costs the others nothing.
+ */
+#ifndef HYP_ARCH_PMU_H
+#define HYP_ARCH_PMU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <arch/sysregs.h>
+
+/* event counters a guest may have (Cortex-A15 has 6, A7 4) */
+#define PMU_MAX_COUNTERS 8
+/* the counter bits of PMCNTENSET and friends: event counters, cycle counter */
+#define PMU_CCNT_BIT     (1u << 31)
+
+/* A vCPU's PMU registers while it is away from its (shared) CPU */
+struct pmu_regs {
+    uint32_t pmcr, selr, userenr, cntenset, intenset, ovsr, ccntr, ccfiltr;
+    uint32_t evtyper[PMU_MAX_COUNTERS], evcntr[PMU_MAX_COUNTERS];
+};
+
+/* HDCR.HPMN for guests, pmu_counters() read once at boot (pmu_init) */
+extern uint32_t pmu_hpmn;
+void pmu_init(void);
+/* Does the CPU have a PMUv2 to give (ID_DFR0.PerfMon)? */
+bool pmu_present(void);
+/* the event counters guests get: PMCR.N, at most PMU_MAX_COUNTERS (HDCR.HPMN) */
+static inline unsigned int pmu_counters(void)
+{
+    unsigned int n = PMCR_N(sysreg_read_pmcr());
+    return n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
+}
+/* Nothing counts or interrupts, every counter and filter zero: a PMU no
+ * earlier guest left anything in */
+void pmu_quiet(void);
+/* the loaded vCPU's PMU state out, then quiet; and back */
+void pmu_save(struct pmu_regs *r);
+void pmu_restore(const struct pmu_regs *r);
+/*
+ * A guest's MRC (read: *val gets the value) or MCR (*val is written) to
+ * the PMU register c9, CRm, opc2 (opc1 0), carried out on the real one.
+ * False if there is no such register (the guest then takes UNDEFINED).
+ */
+bool pmu_access(uint32_t crm, uint32_t opc2, bool read, uint32_t *val);
+/* an exclusive CPU's vCPU is back: the PMU interrupt enables its
+ * overflow took away while it was not (vgic/vgic_hw.c) are its again */
+struct pcpu;
+void pmu_unpark(struct pcpu *c);
+
+#endif
