@@ -86,6 +86,8 @@ DESCRIPTIONS = {
     "doorbell_latency_mmio": "channel doorbell end to end: doorbell-page store to the peer's IRQ vector",
     "doorbell_latency_shared": "channel doorbell, hypercall to the IRQ vector of a peer sleeping on the same (shared) CPU",
     "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
+    "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
+    "vcpu_switch_pmu": "one vCPU switch on a shared CPU, PMU registers switched too",
     "hyp_text": "hypervisor text + rodata (bytes)",
     "hyp_data": "hypervisor data (bytes)",
     "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
@@ -260,6 +262,10 @@ def run_doorbell_shared():
     return run_bench_guest("doorbellshared.bin", 1, "shared-CPU doorbell benchmark")
 
 
+def run_doorbell_shared_pmu():
+    return run_bench_guest("doorbellsharedpmu.bin", 1, "shared-CPU doorbell benchmark, PMU used")
+
+
 def run_boot():
     r = qemu_partita("boot.bin", 1)
     out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
@@ -345,11 +351,14 @@ def collect():
     native.update(ln)
     shared, _ = run("doorbell shared", run_doorbell_shared)
     partita.update(shared)
-    if "doorbell_latency_shared" in shared and "doorbell_latency_hvc" in doorbell:
-        partita["vcpu_switch"] = {
-            "value": shared["doorbell_latency_shared"]["value"] -
-                     doorbell["doorbell_latency_hvc"]["value"],
-            "unit": "insns", "iterations": shared["doorbell_latency_shared"]["iterations"]}
+    shared_pmu, _ = run("doorbell shared pmu", run_doorbell_shared_pmu)
+    partita.update(shared_pmu)
+    for sh, sw in (("doorbell_latency_shared", "vcpu_switch"),
+                   ("doorbell_latency_shared_pmu", "vcpu_switch_pmu")):
+        if sh in partita and "doorbell_latency_hvc" in doorbell:
+            partita[sw] = {
+                "value": partita[sh]["value"] - doorbell["doorbell_latency_hvc"]["value"],
+                "unit": "insns", "iterations": partita[sh]["iterations"]}
     boot, _, info = run("boot", run_boot)
     log("bench: QEMU runs: " + ", ".join(times))
     partita.update(boot)
@@ -381,6 +390,7 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
          "doorbell_latency_mmio", "doorbell_latency_shared", "vcpu_switch",
+         "doorbell_latency_shared_pmu", "vcpu_switch_pmu",
          "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "boot_first_insn",
          "boot_first_insn_min", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",
