@@ -3,22 +3,18 @@
 #include "pmu.h"
 #include "hyp/platform/percpu.h"
 
-uint32_t pmu_hpmn;
+uint32_t pmu_hpmn, pmu_guest_bits;
 
 void pmu_init(void)
 {
-    pmu_hpmn = pmu_counters();
+    unsigned int n = PMCR_N(sysreg_read_pmcr());
+    pmu_hpmn = n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
+    pmu_guest_bits = PMU_CCNT_BIT | ((1u << pmu_hpmn) - 1);
 }
 
 bool pmu_present(void)
 {
     return ID_DFR0_PERFMON(sysreg_read_id_dfr0()) >= 2;    /* PMUv2 */
-}
-
-/* the counter-enable style bits a guest may touch */
-static uint32_t guest_bits(void)
-{
-    return PMU_CCNT_BIT | ((1u << pmu_counters()) - 1);
 }
 
 void pmu_quiet(void)
@@ -28,7 +24,7 @@ void pmu_quiet(void)
     sysreg_write_pmintenclr(~0u);
     sysreg_write_pmovsr(~0u);               /* write 1 to clear */
     sysreg_write_pmuserenr(0);
-    unsigned int n = pmu_counters();
+    unsigned int n = pmu_hpmn;
     for (unsigned int i = 0; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
@@ -52,7 +48,7 @@ void pmu_save(struct pmu_regs *r)
     r->intenset = sysreg_read_pmintenset();
     r->ovsr = sysreg_read_pmovsr();
     r->ccntr = sysreg_read_pmccntr();
-    unsigned int n = pmu_counters();
+    unsigned int n = pmu_hpmn;
     for (unsigned int i = 0; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
@@ -67,7 +63,7 @@ void pmu_save(struct pmu_regs *r)
 
 void pmu_restore(const struct pmu_regs *r)
 {
-    unsigned int n = pmu_counters();
+    unsigned int n = pmu_hpmn;
     for (unsigned int i = 0; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
@@ -91,7 +87,7 @@ void pmu_restore(const struct pmu_regs *r)
 static bool selected_ok(bool ccnt_ok)
 {
     uint32_t sel = sysreg_read_pmselr() & 0x1f;
-    return sel < pmu_counters() || (ccnt_ok && sel == PMSELR_CCNT);
+    return sel < pmu_hpmn || (ccnt_ok && sel == PMSELR_CCNT);
 }
 
 static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
@@ -100,20 +96,20 @@ static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
     switch (opc2) {
     case 0:     /* PMCR: N as the guest's share (HDCR.HPMN) */
         if (read)
-            *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_counters() << 11);
+            *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_hpmn << 11);
         else
             sysreg_write_pmcr(v & PMCR_WRITABLE);
         return true;
-    case 1: if (read) *val = sysreg_read_pmcntenset() & guest_bits();
-            else sysreg_write_pmcntenset(v & guest_bits());
+    case 1: if (read) *val = sysreg_read_pmcntenset() & pmu_guest_bits;
+            else sysreg_write_pmcntenset(v & pmu_guest_bits);
             return true;
-    case 2: if (read) *val = sysreg_read_pmcntenset() & guest_bits();
-            else sysreg_write_pmcntenclr(v & guest_bits());
+    case 2: if (read) *val = sysreg_read_pmcntenset() & pmu_guest_bits;
+            else sysreg_write_pmcntenclr(v & pmu_guest_bits);
             return true;
-    case 3: if (read) *val = sysreg_read_pmovsr() & guest_bits();
-            else sysreg_write_pmovsr(v & guest_bits());
+    case 3: if (read) *val = sysreg_read_pmovsr() & pmu_guest_bits;
+            else sysreg_write_pmovsr(v & pmu_guest_bits);
             return true;
-    case 4: if (!read) sysreg_write_pmswinc(v & guest_bits() & ~PMU_CCNT_BIT);
+    case 4: if (!read) sysreg_write_pmswinc(v & pmu_guest_bits & ~PMU_CCNT_BIT);
             else *val = 0;
             return true;
     case 5: if (read) *val = sysreg_read_pmselr();
@@ -163,14 +159,14 @@ static bool pmu_c14(uint32_t opc2, bool read, uint32_t *val)
     case 0: if (read) *val = sysreg_read_pmuserenr();
             else sysreg_write_pmuserenr(v & 1);     /* EN: PL0 access */
             return true;
-    case 1: if (read) *val = sysreg_read_pmintenset() & guest_bits();
-            else sysreg_write_pmintenset(v & guest_bits());
+    case 1: if (read) *val = sysreg_read_pmintenset() & pmu_guest_bits;
+            else sysreg_write_pmintenset(v & pmu_guest_bits);
             return true;
-    case 2: if (read) *val = sysreg_read_pmintenset() & guest_bits();
-            else sysreg_write_pmintenclr(v & guest_bits());
+    case 2: if (read) *val = sysreg_read_pmintenset() & pmu_guest_bits;
+            else sysreg_write_pmintenclr(v & pmu_guest_bits);
             return true;
-    case 3: if (read) *val = sysreg_read_pmovsr() & guest_bits();
-            else sysreg_write_pmovsset(v & guest_bits());
+    case 3: if (read) *val = sysreg_read_pmovsr() & pmu_guest_bits;
+            else sysreg_write_pmovsset(v & pmu_guest_bits);
             return true;
     }
     return false;

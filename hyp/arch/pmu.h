@@ -26,17 +26,13 @@ struct pmu_regs {
     uint32_t evtyper[PMU_MAX_COUNTERS], evcntr[PMU_MAX_COUNTERS];
 };
 
-/* HDCR.HPMN for guests, pmu_counters() read once at boot (pmu_init) */
-extern uint32_t pmu_hpmn;
+/* the event counters guests get: PMCR.N, at most PMU_MAX_COUNTERS, read
+ * once at boot (pmu_init; HDCR.HPMN), and their bits in PMCNTENSET and
+ * friends with the cycle counter's */
+extern uint32_t pmu_hpmn, pmu_guest_bits;
 void pmu_init(void);
 /* Does the CPU have a PMUv2 to give (ID_DFR0.PerfMon)? */
 bool pmu_present(void);
-/* the event counters guests get: PMCR.N, at most PMU_MAX_COUNTERS (HDCR.HPMN) */
-static inline unsigned int pmu_counters(void)
-{
-    unsigned int n = PMCR_N(sysreg_read_pmcr());
-    return n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
-}
 /* Nothing counts or interrupts, every counter and filter zero: a PMU no
  * earlier guest left anything in */
 void pmu_quiet(void);

@@ -39,7 +39,7 @@
 /* HDCR: debug (TDRA, TDOSA, TDA) accesses trap and are emulated as absent;
  * performance monitor accesses (TPM, TPMCR) trap and are carried out on the
  * real PMU for the guest (hyp/arch/pmu.c), HPMN giving it every counter
- * pmu_counters() allows (B4.1.64) */
+ * pmu_init() allows (B4.1.64) */
 #define GUEST_HDCR_TRAPS (HDCR_TDRA | HDCR_TDOSA | HDCR_TDA | HDCR_TPM | HDCR_TPMCR)
 
 void vcpu_set_pmu(struct vcpu *v, bool pmu)

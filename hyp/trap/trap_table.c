@@ -35,7 +35,8 @@ static void trap_hcptr(struct vcpu *v, uint32_t hsr)
         v->traps[TRAP_VFP]++;
         return;
     }
-    /* trace registers (HCPTR.TTA): not implemented for guests */
+    /* trace registers (HCPTR.TTA): guests are given no trace unit, so an
+     * access is UNDEFINED, as on a CPU without one */
     v->traps[TRAP_CP14]++;
     vcpu_inject_undef(v);
 }
