@@ -35,6 +35,13 @@ fi
 
 if [ -n "$missing" ] || [ "${need_update:-0}" = 1 ]; then
     echo "setup: installing:$missing"
-    $SUDO apt-get update -q
+    # a mirror caught mid-sync fails one index ("File has unexpected
+    # size"): try again, then go on with what was fetched; the install
+    # below fails clearly if a package really cannot be had
+    for try in 1 2 3; do
+        $SUDO apt-get update -q && break
+        echo "setup: apt-get update failed (try $try of 3)" >&2
+        [ "$try" = 3 ] || sleep 10
+    done
     [ -z "$missing" ] || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
 fi
