@@ -26,6 +26,7 @@
 #include "hyp/trap/traps.h"
 #include "hyp/arch/vfp.h"
 #include "hyp/arch/pmu.h"
+#include "hyp/arch/debug.h"
 #include "mm/page_alloc.h"
 #include "mm/stage2.h"
 
@@ -63,6 +64,7 @@ static void hyp_cpu_init(void)
     isb();
     vfp_id_init();
     pmu_init();
+    debug_cpu_init();
 }
 
 static int pool_init(void)

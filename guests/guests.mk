@@ -18,6 +18,7 @@ guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
                      guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
+                     guests/linux/hwbp.c \
                      guests/lib/chan_ring.h
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)bash guests/linux/build.sh $(LINUX_DIR)

@@ -60,6 +60,11 @@ struct fault_record {
 #define FAULT_DABT  4
 extern struct fault_record faults[8];   /* per vCPU */
 
+/* A prefetch or data abort is first offered to this hook (a guest that
+ * uses breakpoints and watchpoints defines it): frame[13] is the aborting
+ * instruction's address, where the handler returns; true if it took it */
+bool guest_debug_event(uint32_t *frame, uint32_t kind, uint32_t fsr);
+
 /* Run fn expecting exactly one exception of kind; returns its record */
 unsigned int cpu_id(void);
 void expect_fault_begin(void);

@@ -130,11 +130,19 @@ void guest_undef_handler(uint32_t *frame)
 
 void guest_svc_handler(uint32_t *frame) { (void)frame; }
 
+bool __attribute__((weak)) guest_debug_event(uint32_t *frame, uint32_t kind, uint32_t fsr)
+{
+    (void)frame; (void)kind; (void)fsr;
+    return false;
+}
+
 void guest_pabt_handler(uint32_t *frame)
 {
     uint32_t ifar, ifsr;
     __asm__ volatile("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
     __asm__ volatile("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
+    if (guest_debug_event(frame, FAULT_PABT, ifsr))
+        return;
     record(frame, FAULT_PABT, frame[13], ifar, ifsr, false);
     /* a branch to a bad address: return to r12 (tests put the return
      * address there; bit 0 selects Thumb) */
@@ -148,6 +156,8 @@ void guest_dabt_handler(uint32_t *frame)
     uint32_t dfar, dfsr;
     __asm__ volatile("mrc p15, 0, %0, c6, c0, 0" : "=r"(dfar));
     __asm__ volatile("mrc p15, 0, %0, c5, c0, 0" : "=r"(dfsr));
+    if (guest_debug_event(frame, FAULT_DABT, dfsr))
+        return;
     /* LR_abt is the instruction + 8, in ARM and Thumb state alike */
     record(frame, FAULT_DABT, frame[13], dfar, dfsr, true);
 }

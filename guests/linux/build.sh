@@ -213,13 +213,15 @@ ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
 # The channel program: static, so it needs nothing of the initramfs.
-log "building partita-chan, cntvct and perfstat with $XCC"
+log "building partita-chan, cntvct, perfstat and hwbp with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../lib" -o "$root/usr/bin/partita-chan" \
 	"$here/partita-chan.c" || die "cannot build partita-chan"
 "$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/cntvct" "$here/cntvct.c" ||
 	die "cannot build cntvct"
 "$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/perfstat" "$here/perfstat.c" ||
 	die "cannot build perfstat"
+"$XCC" -static -O2 -marm -Wall -Wextra -Werror -o "$root/usr/bin/hwbp" "$here/hwbp.c" ||
+	die "cannot build hwbp"
 # The kernel opens /dev/console before /init runs (/init reopens it from
 # devtmpfs if this node could not be made).
 mknod -m 0600 "$root/dev/console" c 5 1 2>/dev/null ||

@@ -36,17 +36,21 @@
 /* HSTR.T15: CP15 c15 (implementation defined, e.g. CBAR, which would leak
  * the host's physical GIC address) traps (B4.1.74) */
 #define GUEST_HSTR HSTR_T(15)
-/* HDCR: debug (TDRA, TDOSA, TDA) accesses trap and are emulated as absent;
- * performance monitor accesses (TPM, TPMCR) trap and are carried out on the
- * real PMU for the guest (hyp/arch/pmu.c), HPMN giving it every counter
- * pmu_init() allows (B4.1.64) */
+/* HDCR (B4.1.64): debug register accesses (TDRA, TDOSA, TDA) trap and
+ * reach the guest's own view of its breakpoints and watchpoints, which the
+ * hardware gets filtered (hyp/arch/debug.c); TDE stays 0, so its debug
+ * exceptions are its own aborts.  Performance monitor accesses (TPM, TPMCR)
+ * trap and are carried out on the real PMU for the guest (hyp/arch/pmu.c),
+ * HPMN giving it every counter pmu_init() allows. */
 #define GUEST_HDCR_TRAPS (HDCR_TDRA | HDCR_TDOSA | HDCR_TDA | HDCR_TPM | HDCR_TPMCR)
 
 void vcpu_set_pmu(struct vcpu *v, bool pmu)
 {
     v->pmu = pmu;
-    /* a guest without the PMU has ID_DFR0 say so: the ID registers trap */
-    v->hcr = GUEST_HCR | (pmu ? 0 : HCR_TID3);
+    /* the ID registers trap (TID3), so that ID_DFR0 names only the debug
+     * and PMU the guest gets (hyp/trap/cp15.c); a guest reads them a few
+     * times at boot, so this costs nothing afterwards */
+    v->hcr = GUEST_HCR | HCR_TID3;
 }
 
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2)
@@ -73,6 +77,11 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
         this_cpu()->pmu_inten_parked = 0;
     }
     v->pmu_used = false;
+    /* and no breakpoint of the last one fires in it */
+    if (v->dbg_used)
+        debug_quiet();
+    memset(&v->dbg, 0, sizeof(v->dbg));
+    v->dbg_used = false;
 }
 
 void vcpu_load(struct vcpu *v)

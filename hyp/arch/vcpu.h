@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "vgic/vgic.h"
+#include "debug.h"
 #include "hyp/trap/psci.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
@@ -79,6 +80,8 @@ struct vcpu {
     bool pmu;                       /* its guest has the PMU (configuration "pmu") */
     uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
     bool pmu_used;                  /* it has touched the PMU since its reset */
+    bool dbg_used;                  /* ... or the debug registers */
+    struct debug_regs dbg;          /* its view of them (hyp/arch/debug.h) */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];
     struct ratelimit abort_log;     /* its abort reports on the console */

@@ -220,6 +220,9 @@ static void share_load(struct pcpu *c, struct vcpu *v)
             gic_irq_activate(host.pmu_irq);
         pmu_restore(&v->share->pmu);
     }
+    /* its breakpoints and watchpoints, once it has used them */
+    if (v->dbg_used)
+        debug_load(&v->dbg);
     sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
     isb();
     v->share->switches++;
@@ -228,6 +231,10 @@ static void share_load(struct pcpu *c, struct vcpu *v)
 
 static void share_put(struct vcpu *v)
 {
+    if (v->dbg_used) {
+        debug_save_moe(&v->dbg);
+        debug_quiet();      /* none of its breakpoints fires in the next vCPU */
+    }
     if (v->pmu_used) {
         pmu_save(&v->share->pmu);   /* and quiet: no overflow of its fires now */
         v->share->pmu_ppi_active = host.pmu_irq && gic_irq_active(host.pmu_irq);

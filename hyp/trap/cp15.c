@@ -7,6 +7,7 @@
 #include <arch/sysregs.h>
 #include "handlers.h"
 #include "mm/setway.h"
+#include "hyp/arch/debug.h"
 #include "hyp/arch/pmu.h"
 #include "hyp/arch/vfp.h"
 
@@ -42,9 +43,9 @@ static bool cp15_pmu(struct vcpu *v, uint32_t crm, uint32_t opc2, bool read, uin
 }
 
 /*
- * ID group 3 (c0, CRm 1-7), trapped by HCR.TID3 for a guest that is shown
- * less than the CPU has: the real registers, but ID_DFR0 says no PMU when
- * the guest has none (B4.1.90).  The unallocated encodings read as zero.
+ * ID group 3 (c0, CRm 1-7), trapped by HCR.TID3: the real registers, but
+ * ID_DFR0 (B4.1.90) names only the debug and PMU a guest gets
+ * (debug_dfr0_guest).  The unallocated encodings read as zero.
  */
 static uint32_t cp15_id(struct vcpu *v, uint32_t crm, uint32_t opc2)
 {
@@ -52,12 +53,7 @@ static uint32_t cp15_id(struct vcpu *v, uint32_t crm, uint32_t opc2)
         switch (opc2) {
         case 0: return sysreg_read_id_pfr0();
         case 1: return sysreg_read_id_pfr1();
-        case 2: {
-            uint32_t dfr0 = sysreg_read_id_dfr0();
-            if (!v->pmu)
-                dfr0 &= ~(0xfu << ID_DFR0_PERFMON_SHIFT);
-            return dfr0;
-        }
+        case 2: return debug_dfr0_guest(sysreg_read_id_dfr0(), v->pmu);
         case 3: return sysreg_read_id_afr0();
         case 4: return sysreg_read_id_mmfr0();
         case 5: return sysreg_read_id_mmfr1();
@@ -146,12 +142,31 @@ void trap_raz_wi_64(struct vcpu *v, uint32_t hsr)
     vcpu_skip_instr(v, hsr);
 }
 
+/* The debug registers (HDCR.TDA/TDOSA/TDRA): the guest's own view of its
+ * breakpoints and watchpoints (hyp/arch/debug.c).  Other CP14 registers
+ * that trap here (opc1 1 is trace, which HCPTR.TTA catches first) are
+ * UNDEFINED. */
 void trap_cp14_32(struct vcpu *v, uint32_t hsr)
 {
-    /* debug registers (HDCR.TDA/TDOSA/TDRA): no debug for guests, RAZ/WI */
     v->traps[TRAP_CP14]++;
-    if (vcpu_condition_passed(v, hsr) && (hsr & HSR_CP_READ))
-        vcpu_set_reg(v, HSR_CP_RT(hsr), 0);
+    if (!vcpu_condition_passed(v, hsr)) {
+        vcpu_skip_instr(v, hsr);
+        return;
+    }
+    bool read = hsr & HSR_CP_READ;
+    uint32_t rt = HSR_CP_RT(hsr), val = read ? 0 : vcpu_get_reg(v, rt);
+    bool user = (v->regs.cpsr & PSR_MODE_MASK) == PSR_MODE_USR;
+    if (!v->dbg_used) {
+        debug_quiet();          /* first use: what an earlier owner left goes */
+        v->dbg_used = true;
+    }
+    if (HSR_CP_OPC1(hsr) != 0 ||
+        !debug_access(&v->dbg, HSR_CP_CRN(hsr), HSR_CP_CRM(hsr), HSR_CP_OPC2(hsr), read, user, &val)) {
+        vcpu_inject_undef(v);
+        return;
+    }
+    if (read)
+        vcpu_set_reg(v, rt, val);
     vcpu_skip_instr(v, hsr);
 }
 

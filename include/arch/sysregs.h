@@ -95,6 +95,22 @@
 #define PMINTENCLR(r)  SR32(0, c9, c14, 2, r)
 #define PMOVSSET(r)    SR32(0, c9, c14, 3, r)
 
+/* ---- debug registers (CP14 opc1 0, ARM ARM C11.11, v7.1 Debug) ---- */
+#define DR32(op1, crn, crm, op2, r)  p14, op1, r, crn, crm, op2
+#define DBGDIDR(r)     DR32(0, c0, c0, 0, r)
+#define DBGDSCRINT(r)  DR32(0, c0, c1, 0, r)
+#define DBGDSCREXT(r)  DR32(0, c0, c2, 2, r)
+#define DBGOSLAR(r)    DR32(0, c1, c0, 4, r)
+#define DBGOSDLR(r)    DR32(0, c1, c3, 4, r)
+#define DBGDEVID(r)    DR32(0, c7, c2, 7, r)
+#define DBGDEVID1(r)   DR32(0, c7, c1, 7, r)
+#define DBGAUTHSTATUS(r) DR32(0, c7, c14, 6, r)
+/* breakpoint and watchpoint n: CRm = n, the literal 0-15 (C11.11.2) */
+#define DBGBVR(n, r)   DR32(0, c0, c##n, 4, r)
+#define DBGBCR(n, r)   DR32(0, c0, c##n, 5, r)
+#define DBGWVR(n, r)   DR32(0, c0, c##n, 6, r)
+#define DBGWCR(n, r)   DR32(0, c0, c##n, 7, r)
+
 /* ---- ID group 3 (HCR.TID3), read for a guest that is shown less ---- */
 #define ID_PFR0(r)     SR32(0, c0, c1, 0, r)
 #define ID_DFR0(r)     SR32(0, c0, c1, 2, r)
@@ -248,6 +264,14 @@ SYSREG32_ACCESSORS(pmuserenr, PMUSERENR)
 SYSREG32_ACCESSORS(pmintenset, PMINTENSET)
 SYSREG32_ACCESSORS(pmintenclr, PMINTENCLR)
 SYSREG32_ACCESSORS(pmovsset, PMOVSSET)
+SYSREG32_ACCESSORS(dbgdidr, DBGDIDR)
+SYSREG32_ACCESSORS(dbgdscrint, DBGDSCRINT)
+SYSREG32_ACCESSORS(dbgdscrext, DBGDSCREXT)
+SYSREG32_ACCESSORS(dbgoslar, DBGOSLAR)
+SYSREG32_ACCESSORS(dbgosdlr, DBGOSDLR)
+SYSREG32_ACCESSORS(dbgdevid, DBGDEVID)
+SYSREG32_ACCESSORS(dbgdevid1, DBGDEVID1)
+SYSREG32_ACCESSORS(dbgauthstatus, DBGAUTHSTATUS)
 SYSREG32_ACCESSORS(id_pfr0, ID_PFR0)
 SYSREG32_ACCESSORS(id_dfr0, ID_DFR0)
 SYSREG32_ACCESSORS(id_afr0, ID_AFR0)
@@ -402,9 +426,40 @@ static inline void irq_restore(uint32_t f)
  * NSH enables counting in Hyp mode */
 #define PMXEVTYPER_NSH (1 << 27)
 #define PMSELR_CCNT    31
-/* ID_DFR0 (B4.1.90): PerfMon [27:24], 2 = PMUv2 */
+/* ID_DFR0 (B4.1.90): PerfMon [27:24], 2 = PMUv2; the debug models */
 #define ID_DFR0_PERFMON_SHIFT 24
 #define ID_DFR0_PERFMON(v)    (((v) >> ID_DFR0_PERFMON_SHIFT) & 0xf)
+#define ID_DFR0_COPDBG(v)     ((v) & 0xf)           /* CP14 debug, 5 = v7.1 */
+#define ID_DFR0_MMAPDBG_MASK  (0xfu << 8)           /* memory-mapped debug */
+#define ID_DFR0_COPTRC_MASK   (0xfu << 12)          /* CP14 trace */
+#define ID_DFR0_MMAPTRC_MASK  (0xfu << 16)          /* memory-mapped trace */
+
+/* Debug registers (C11.11).  DBGDIDR (C11.11.15): */
+#define DBGDIDR_WRPS(v)       ((((v) >> 28) & 0xf) + 1)   /* watchpoints */
+#define DBGDIDR_BRPS(v)       ((((v) >> 24) & 0xf) + 1)   /* breakpoints */
+#define DBGDIDR_VERSION(v)    (((v) >> 16) & 0xf)         /* 5: v7.1 */
+#define DBGDIDR_PCSR_IMP      (1u << 13)                  /* DBGPCSR at offset 0x084 */
+/* DBGDEVID.PCsample [3:0] (C11.11.19): which PC sample registers exist */
+#define DBGDEVID_PCSAMPLE     0xfu
+/* DBGDSCR (C11.11.20) */
+#define DBGDSCR_MOE_MASK      (0xfu << 2)    /* method of (last) debug entry */
+#define DBGDSCR_UDCCDIS       (1u << 12)     /* PL0 access to the DCC disabled */
+#define DBGDSCR_MDBGEN        (1u << 15)     /* monitor debug-mode enabled */
+/* DBGBCR (C11.11.7) and DBGWCR (C11.11.45) share E, the privilege field
+ * (PMC/PAC), HMC and SSC; together these say in which modes and security
+ * states the breakpoint or watchpoint matches (C3.8.1, Table C3-9) */
+#define DBGxCR_E              (1u << 0)
+#define DBGxCR_PL_MASK        (3u << 1)      /* PMC / PAC: PL1 (bit 1), PL0 (bit 2) */
+#define DBGxCR_HMC            (1u << 13)     /* match in Hyp mode */
+#define DBGxCR_SSC_MASK       (3u << 14)     /* security state control */
+#define DBGxCR_SSC_NS         (1u << 14)     /* 0b01: Non-secure state only */
+#define DBGxCR_SSC_S          (2u << 14)     /* 0b10: Secure state only */
+#define DBGBCR_BT_VMID        (1u << 23)     /* BT 0b1xxx: VMID match types */
+/* DBGOSLSR (C11.11.33): OSLM 0b10 = the v7.1 OS Lock, OSLK = locked */
+#define DBGOSLSR_OSLM_V71     (1u << 3)
+#define DBGOSLSR_OSLK         (1u << 1)
+#define DBGOSLAR_KEY          0xc5acce55u    /* a write of it locks, anything else unlocks */
+#define DBGPRSR_PU            (1u << 0)      /* powered up */
 
 /* HCPTR (B4.1.74): TTA traps the trace registers, TCPn coprocessor n; the
  * TCP bits of the coprocessors that do not exist (all but CP10, CP11) are

@@ -167,11 +167,15 @@ def test_linux_virtio_disk_passthrough(qemu, image, tmp_path):
 
 
 @pytest.mark.deadline(400)
-def test_linux_uses_its_pmu(qemu, image):
+def test_linux_uses_its_pmu_and_debug_registers(qemu, image):
     """Linux's own PMU driver on the guest's PMU (issue 15): it finds the
     guest DT's cortex-a15 PMU node and counts cycles and instructions for
     a program (perfstat: perf stat -e cycles,instructions, through
-    perf_event_open).  Under -icount: QEMU counts instructions only then."""
+    perf_event_open).  Under -icount: QEMU counts instructions only then.
+    Then its hw_breakpoint driver on the guest's debug registers: it finds
+    them at boot, and a hardware watchpoint and breakpoint set through
+    ptrace (hwbp, as gdb's `watch` and `hbreak` do) fire at their
+    addresses."""
     vm = qemu(kernel=image("linuxpmu"), smp=4, lifetime=350,
               extra=["-icount", "shift=0,sleep=off"])
     vm.expect(READY, timeout=LINUX_BOOT)
@@ -189,4 +193,12 @@ def test_linux_uses_its_pmu(qemu, image):
     # the hypervisor's exits (timer, console) are never counted
     assert 2000000 < insns < 20000000, out
     assert insns // 2 < cycles < insns * 2, out
+
+    out, rc = shell(vm, "dmesg | grep -i 'hw-breakpoint'")
+    assert rc == 0 and any(re.search(r"found \d+ \(\+1 reserved\) breakpoint and \d+ "
+                                     r"watchpoint registers", l) for l in out), out
+    out, rc = shell(vm, "hwbp")
+    assert rc == 0 and out[-1].strip() == "hwbp: ok", out
+    m = re.search(r"watchpoint hit at (0x[0-9a-f]+) \(var at (0x[0-9a-f]+)\)", "\n".join(out))
+    assert m and m.group(1) == m.group(2), out
 

@@ -1,0 +1,205 @@
+/* The debug registers for guests: debug.h says how they are shared. */
+#include <string.h>
+#include <arch/sysregs.h>
+#include "debug.h"
+
+unsigned int debug_nbrp, debug_nwrp;
+
+/* a breakpoint or watchpoint register n (CRm, a literal in the encoding) */
+#define PAIR_WRITE(enc, n, v) __asm__ volatile("mcr " SR_STR(enc(n, %0)) : : "r"(v) : "memory")
+#define PAIR_CASES(n, v)                                        \
+    case (n) * 4 + 0: PAIR_WRITE(DBGBVR, n, v); break;          \
+    case (n) * 4 + 1: PAIR_WRITE(DBGBCR, n, v); break;          \
+    case (n) * 4 + 2: PAIR_WRITE(DBGWVR, n, v); break;          \
+    case (n) * 4 + 3: PAIR_WRITE(DBGWCR, n, v); break;
+
+enum pair_reg { BVR, BCR, WVR, WCR };    /* opc2 4, 5, 6, 7 */
+
+static void pair_write(enum pair_reg r, unsigned int n, uint32_t v)
+{
+    switch (n * 4 + r) {
+    PAIR_CASES(0, v) PAIR_CASES(1, v) PAIR_CASES(2, v) PAIR_CASES(3, v)
+    PAIR_CASES(4, v) PAIR_CASES(5, v) PAIR_CASES(6, v) PAIR_CASES(7, v)
+    PAIR_CASES(8, v) PAIR_CASES(9, v) PAIR_CASES(10, v) PAIR_CASES(11, v)
+    PAIR_CASES(12, v) PAIR_CASES(13, v) PAIR_CASES(14, v) PAIR_CASES(15, v)
+    }
+}
+
+/* the guest's monitor-mode bits over what the hardware keeps */
+#define DSCR_GUEST (DBGDSCR_MDBGEN | DBGDSCR_UDCCDIS)
+
+static void dscr_write(uint32_t guest_bits)
+{
+    uint32_t hw = sysreg_read_dbgdscrext();
+    sysreg_write_dbgdscrext((hw & ~(DSCR_GUEST | DBGDSCR_MOE_MASK)) | guest_bits);
+}
+
+void debug_cpu_init(void)
+{
+    uint32_t didr = sysreg_read_dbgdidr();
+    debug_nbrp = DBGDIDR_BRPS(didr);
+    debug_nwrp = DBGDIDR_WRPS(didr);
+    /* v7.1 (C11.11.32-34): the OS Lock may be set at reset; while it or the
+     * double lock is set, no breakpoint fires.  Guests get an emulated OS
+     * Lock; the real ones stay open. */
+    sysreg_write_dbgoslar(0);
+    sysreg_write_dbgosdlr(0);
+    isb();
+    debug_quiet();
+}
+
+void debug_quiet(void)
+{
+    for (unsigned int i = 0; i < debug_nbrp; i++) {
+        pair_write(BCR, i, 0);
+        pair_write(BVR, i, 0);
+    }
+    for (unsigned int i = 0; i < debug_nwrp; i++) {
+        pair_write(WCR, i, 0);
+        pair_write(WVR, i, 0);
+    }
+    dscr_write(0);
+    isb();      /* C3.6: changes take effect only after a context synchronization */
+}
+
+void debug_load(const struct debug_regs *d)
+{
+    for (unsigned int i = 0; i < debug_nbrp; i++) {
+        pair_write(BVR, i, d->bvr[i]);
+        pair_write(BCR, i, debug_bcr_hw(d->bcr[i]));
+    }
+    for (unsigned int i = 0; i < debug_nwrp; i++) {
+        pair_write(WVR, i, d->wvr[i]);
+        pair_write(WCR, i, debug_wcr_hw(d->wcr[i]));
+    }
+    dscr_write(d->dscr & (DSCR_GUEST | DBGDSCR_MOE_MASK));
+    isb();
+}
+
+void debug_save_moe(struct debug_regs *d)
+{
+    d->dscr = (d->dscr & ~DBGDSCR_MOE_MASK) | (sysreg_read_dbgdscrext() & DBGDSCR_MOE_MASK);
+}
+
+/* DBGBVR/BCR/WVR/WCR n (opc2 4-7): the view, and the filtered hardware */
+static bool pair_access(struct debug_regs *d, uint32_t n, uint32_t opc2, bool read, uint32_t *val)
+{
+    enum pair_reg r = (enum pair_reg)(opc2 - 4);
+    uint32_t *reg = r == BVR ? &d->bvr[n] : r == BCR ? &d->bcr[n] : r == WVR ? &d->wvr[n] : &d->wcr[n];
+    if (n >= (r <= BCR ? debug_nbrp : debug_nwrp))
+        return false;           /* not implemented: UNDEFINED, as on the CPU */
+    if (read) {
+        *val = *reg;
+        return true;
+    }
+    *reg = *val;
+    pair_write(r, n, r == BCR ? debug_bcr_hw(*val) : r == WCR ? debug_wcr_hw(*val) : *val);
+    return true;
+}
+
+/* DBGDSCR (C11.11.20): read as the hardware's (the MOE of its last debug
+ * event, HDBGen of an external debugger) with the guest's own bits */
+static uint32_t dscr_read(const struct debug_regs *d, bool internal)
+{
+    uint32_t hw = internal ? sysreg_read_dbgdscrint() : sysreg_read_dbgdscrext();
+    return (hw & ~DSCR_GUEST) | (d->dscr & DSCR_GUEST);
+}
+
+/* CRn 0 with opc2 0-2: identification, status, and the DCC (RAZ/WI) */
+static bool c0_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
+{
+    if (opc2 == 0 && crm == 0) {                    /* DBGDIDR */
+        *val = debug_didr_guest(sysreg_read_dbgdidr());
+        return read;
+    }
+    if ((opc2 == 0 && crm == 1) || (opc2 == 2 && crm == 2)) {   /* DBGDSCRint, ext */
+        if (read)
+            *val = dscr_read(d, opc2 == 0);
+        else if (opc2 == 2) {
+            d->dscr = (d->dscr & ~DSCR_GUEST) | (*val & DSCR_GUEST);
+            dscr_write(d->dscr & DSCR_GUEST);
+        }
+        return read || opc2 == 2;
+    }
+    /* DBGDTRRX/TXint (c5), DBGWFAR (c6), DBGVCR (c7); DBGDTRRXext (c0),
+     * DBGDTRTXext (c3): an external debugger's, or not given */
+    if ((opc2 == 0 && crm >= 5 && crm <= 7) || (opc2 == 2 && (crm == 0 || crm == 3))) {
+        *val = 0;
+        return true;
+    }
+    return false;
+}
+
+/* CRn 1: the OS Lock and power-down registers (opc2 4), DBGDRAR (c0,0),
+ * DBGBXVR (opc2 1: VMID match values, not given) */
+static bool c1_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
+{
+    if (opc2 == 1 && crm < debug_nbrp) {
+        *val = 0;
+        return true;
+    }
+    if (opc2 == 0 && crm == 0) {                    /* DBGDRAR: no ROM table */
+        *val = 0;
+        return read;
+    }
+    if (opc2 != 4)
+        return false;
+    switch (crm) {
+    case 0: if (!read)                              /* DBGOSLAR */
+                d->oslk = *val == DBGOSLAR_KEY;
+            return !read;
+    case 1: *val = DBGOSLSR_OSLM_V71 | (d->oslk ? DBGOSLSR_OSLK : 0);   /* DBGOSLSR */
+            return read;
+    case 3: *val = 0; return true;                  /* DBGOSDLR: never double locked */
+    case 4: *val = 0; return true;                  /* DBGPRCR */
+    case 5: *val = DBGPRSR_PU; return read;         /* DBGPRSR: powered up */
+    }
+    return false;
+}
+
+/* CRn 7: DBGDEVID/1/2 (opc2 7), the claim tags and DBGAUTHSTATUS (opc2 6) */
+static bool c7_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
+{
+    if (opc2 == 7 && crm <= 2) {
+        *val = crm == 2 ? debug_devid_guest(sysreg_read_dbgdevid())
+             : crm == 1 ? sysreg_read_dbgdevid1() : 0;
+        return read;
+    }
+    if (opc2 == 6 && (crm == 8 || crm == 9)) {      /* DBGCLAIMSET, DBGCLAIMCLR */
+        if (read)
+            *val = d->claim;
+        else
+            d->claim = crm == 8 ? d->claim | (*val & 0xff) : d->claim & ~*val;
+        return true;
+    }
+    if (opc2 == 6 && crm == 14) {                   /* DBGAUTHSTATUS */
+        *val = sysreg_read_dbgauthstatus();
+        return read;
+    }
+    return false;
+}
+
+/* The hardware writes take effect at the ERET back to the guest, a
+ * context synchronization event (C3.6, B1.8.11) */
+bool debug_access(struct debug_regs *d, uint32_t crn, uint32_t crm, uint32_t opc2,
+                  bool read, bool user, uint32_t *val)
+{
+    if (user) {
+        /* PL0 reaches DBGDIDR, and DBGDSCRint and the DCC unless UDCCdis
+         * (C6.4.1); everything else is UNDEFINED there */
+        bool dcc = crn == 0 && opc2 == 0 && (crm == 1 || crm == 5);
+        if (!(crn == 0 && opc2 == 0 && crm == 0) && !(dcc && !(d->dscr & DBGDSCR_UDCCDIS)))
+            return false;
+    }
+    if (crn == 0)
+        return opc2 >= 4 ? pair_access(d, crm, opc2, read, val) : c0_access(d, crm, opc2, read, val);
+    if (crn == 1)
+        return c1_access(d, crm, opc2, read, val);
+    if (crn == 2 && crm == 0 && opc2 == 0) {        /* DBGDSAR: no debug registers mapped */
+        *val = 0;
+        return read;
+    }
+    if (crn == 7)
+        return c7_access(d, crm, opc2, read, val);
+    return false;
+}
