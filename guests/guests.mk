@@ -27,6 +27,12 @@ linux-payload: $(LINUX_DIR)/.built
 # build.sh writes both: anything built from them waits for it
 $(LINUX_PAYLOAD): $(LINUX_DIR)/.built
 	@:
+# the initramfs with Debian's perf appended (guests/linux/perf.sh), for the
+# configurations that run it only
+$(LINUX_DIR)/initrd-perf.cpio.gz: $(LINUX_DIR)/.built guests/linux/perf.sh
+	@echo "  PERF    $@"
+	$(Q)bash guests/linux/perf.sh $(LINUX_DIR)
+$(BUILD)/config/linuxpmu.dtb: $(LINUX_DIR)/initrd-perf.cpio.gz
 
 # The board device trees of the same Debian kernel package, unmodified
 # (vexpress-a15 tests, the board readiness table)

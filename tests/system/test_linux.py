@@ -171,8 +171,8 @@ def test_linux_uses_its_pmu_and_debug_registers(qemu, image):
     """Linux's own PMU driver on the guest's PMU (issue 15): it finds the
     guest DT's cortex-a15 PMU node and counts cycles and instructions for
     a program (perfstat: perf stat -e cycles,instructions, through
-    perf_event_open).  Under -icount: QEMU counts instructions only then.
-    Then its hw_breakpoint driver on the guest's debug registers: it finds
+    perf_event_open), and Debian's `perf stat -e cycles,instructions true`.
+    Under -icount: QEMU counts instructions only then.  Then its hw_breakpoint driver on the guest's debug registers: it finds
     them at boot, and a hardware watchpoint and breakpoint set through
     ptrace (hwbp, as gdb's `watch` and `hbreak` do) fire at their
     addresses."""
@@ -193,6 +193,13 @@ def test_linux_uses_its_pmu_and_debug_registers(qemu, image):
     # the hypervisor's exits (timer, console) are never counted
     assert 2000000 < insns < 20000000, out
     assert insns // 2 < cycles < insns * 2, out
+    # Debian's own perf (its linux-perf package, appended to this guest's
+    # initramfs), as a user runs it; -x, prints value,unit,event lines
+    out, rc = shell(vm, "perf stat -x, -e cycles,instructions true 2>&1")
+    counts = dict((m.group(2), int(m.group(1))) for m in
+                  (re.match(r"(\d+),[^,]*,(cycles|instructions)\b", l.strip()) for l in out) if m)
+    assert rc == 0 and set(counts) == {"cycles", "instructions"}, out
+    assert counts["cycles"] > 0 and counts["instructions"] > 0, out
 
     out, rc = shell(vm, "dmesg | grep -i 'hw-breakpoint'")
     assert rc == 0 and any(re.search(r"found \d+ \(\+1 reserved\) breakpoint and \d+ "
