@@ -39,3 +39,36 @@ def test_the_focused_linux_lines_are_kept():
     vm = feed("\r\nB1\r\n[linux] not cut\r\n[    0.1] dmesg\r\nE1 0\r\n")
     m = vm.expect(r"(?s)\r\nB1\r\n(.*?)E1 (\d+)\r\n", timeout=5, ignore=OTHER_CONSOLES)
     assert m.group(1).replace("\r", "").splitlines() == ["[linux] not cut", "[    0.1] dmesg"]
+
+
+# ---- monitor_rtt: a bound in the system's own time -------------------------
+
+BEATS = ('i=1000; while :; do printf "[rt] tick %d: jitter avg 5 us, worst 9 us\\r\\n" $i; '
+         'i=$((i + 1000)); sleep 0.4; done')
+
+
+def test_monitor_rtt_fails_when_the_system_runs_on_without_an_answer():
+    """rt prints its seconds, the monitor never answers: a failure, once
+    the bound has passed and rt has printed as many seconds meanwhile."""
+    from helpers import Heartbeat, monitor_rtt
+    vm = Qemu(["sh", "-c", BEATS], name="beats")
+    hb = Heartbeat(vm)
+    try:
+        with pytest.raises(AssertionError, match=r"did not answer 'list' within 1\.0 s "
+                                                 r"\(\d+ heartbeats of 'rt' meanwhile\)"):
+            monitor_rtt(vm, "list", r"never", 1.0, hb)
+    finally:
+        vm.kill()
+
+
+def test_monitor_rtt_waits_while_the_whole_system_stalls():
+    """Nothing runs for 3 s (a host too busy for QEMU), then the answer
+    comes: slower than the bound in wall clock, yet no failure - rt did not
+    run either.  (The wall-clock bound alone failed here.)"""
+    from helpers import Heartbeat, monitor_rtt
+    vm = Qemu(["sh", "-c", "sleep 3; printf 'rt running\\r\\n'; sleep 30"], name="stall")
+    hb = Heartbeat(vm)
+    try:
+        assert monitor_rtt(vm, "list", r"rt running", 1.0, hb) >= 2.5
+    finally:
+        vm.kill()
