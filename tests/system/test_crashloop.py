@@ -10,7 +10,7 @@ import re
 import time
 
 from conftest import PROMPT, check
-from helpers import Heartbeat, monitor_rtt
+from helpers import RT_LATENESS_BOUND, Heartbeat, monitor_rtt
 
 LOOPERS = {"loop-reset": "reset", "loop-crash": "abort", "loop-wd": "watchdog"}
 LIVES = 100
@@ -95,4 +95,4 @@ def test_hundred_restarts(qemu, image):
         monitor_rtt(vm, "stats " + name, r"guest '%s': stopped, started \d+ times" % name, 5.0, hb)
         n = int(re.search(r"started (\d+) times", vm.since(start)).group(1))
         check(vm, n > LIVES, "%s started %d times" % (name, n))
-    hb.check(5.0, 250000, min_beats=5)
+    hb.check(5.0, RT_LATENESS_BOUND, min_beats=5)

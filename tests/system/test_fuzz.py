@@ -7,7 +7,7 @@ import re
 import time
 
 from conftest import PROMPT, check
-from helpers import Heartbeat, monitor_rtt
+from helpers import RT_LATENESS_BOUND, Heartbeat, monitor_rtt
 
 SEED_LINE = re.compile(r"\[(fuzz-[ab])\] fuzz: seed (\d+): (\d+) instructions, (\d+) traps, "
                        r"(\d+) faults back, checksum ([0-9a-f]{8})")
@@ -42,4 +42,4 @@ def test_fuzz_seeds(qemu, image):
     bad = [l for l in lines if re.search(r"crashed|fatal|panic|\*\*\*|^error:|did not leave", l)]
     check(vm, not bad, "unexpected hypervisor lines: %s" % bad[:10])
     monitor_rtt(vm, "info", r"hypervisor memory: \d+ KiB free", 3.0, hb)
-    hb.check(5.0, 250000)
+    hb.check(5.0, RT_LATENESS_BOUND)
