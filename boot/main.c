@@ -27,6 +27,8 @@
 #include "hyp/arch/vfp.h"
 #include "hyp/arch/pmu.h"
 #include "hyp/arch/debug.h"
+#include "hyp/config/colour.h"
+#include "mm/cache.h"
 #include "mm/page_alloc.h"
 #include "mm/stage2.h"
 
@@ -81,11 +83,38 @@ static int pool_init(void)
     return -1;
 }
 
+/* The colours guests may be given (hyp/config/colour.h): one per page of a
+ * way of the last-level cache, which is physically indexed on Cortex-A15/
+ * A7/A17 (their TRMs); the configuration's llc-way-size overrides it */
+static unsigned int colours_probe(void)
+{
+    unsigned int level;
+    struct cache_geom g;
+    if (!cache_llc(&level, &g)) {
+        pr_info("cache: no data cache named in CLIDR: no colours\n");
+        return 0;
+    }
+    uint32_t way = g.line * g.sets;
+    unsigned int n = colour_count(way);
+    pr_info("cache: L%u %lu KiB, %lu ways of %lu KiB", level + 1,
+            (unsigned long)(way / 1024 * g.ways), (unsigned long)g.ways,
+            (unsigned long)(way / 1024));
+    /* real caches have a power of two of sets; QEMU's CCSIDR does not
+     * (2304 sets for its Cortex-A15 L2) */
+    if ((way & (way - 1)) || n > COLOUR_MAX) {
+        pr_info(": not %s, no colours (llc-way-size in the configuration gives them)\n",
+                n > COLOUR_MAX ? "at most 128 of them" : "a power of two");
+        return 0;
+    }
+    pr_info(": %u colours of 4 KiB\n", n);
+    return n;
+}
+
 static void guests_boot(void)
 {
     uint64_t fs, fe;
     hyp_footprint(&fs, &fe);
-    struct config_host ch = { &host, fs, fe, host_fdt };
+    struct config_host ch = { &host, fs, fe, host_fdt, colours_probe() };
     if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {
         pr_info("config: no configuration linked in: no guests\n");
         return;

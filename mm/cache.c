@@ -57,3 +57,20 @@ void icache_invalidate_all(void)
     dsb();
     isb();
 }
+
+bool cache_llc(unsigned int *level, struct cache_geom *g)
+{
+    int l = clidr_last_data_level(sysreg_read_clidr());
+    if (l < 0)
+        return false;
+    /* CSSELR selects the level's data side; the geometry reads back through
+     * CCSIDR after an ISB (B4.1.19) */
+    uint32_t csselr = sysreg_read_csselr();
+    sysreg_write_csselr((uint32_t)l << 1);
+    isb();
+    *g = ccsidr_decode(sysreg_read_ccsidr());
+    sysreg_write_csselr(csselr);
+    isb();
+    *level = (unsigned int)l;
+    return true;
+}

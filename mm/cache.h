@@ -7,6 +7,7 @@
 #define MM_CACHE_H
 
 #include <stdint.h>
+#include <stdbool.h>
 
 /* clean [va, va+len) to the point of coherency */
 void dcache_clean_range(const void *va, uint32_t len);
@@ -17,5 +18,10 @@ void dcache_clean_inval_range(const void *va, uint32_t len);
 void dcache_zero_clean(void *va, uint32_t len);
 /* drop every instruction cache and branch predictor entry, all CPUs */
 void icache_invalidate_all(void);
+
+/* The last-level data or unified cache, read from CLIDR/CCSIDR: its 0-based
+ * level and geometry; false if the CPU names none */
+#include "setway.h"
+bool cache_llc(unsigned int *level, struct cache_geom *g);
 
 #endif

@@ -22,3 +22,22 @@ bool setway_valid(uint32_t val, uint32_t clidr, uint32_t ccsidr)
     uint32_t low = val & ((1u << l) - 1) & ~0xeu;
     return way < ways && set < sets && !low;
 }
+
+struct cache_geom ccsidr_decode(uint32_t ccsidr)
+{
+    return (struct cache_geom){ 1u << ((ccsidr & 7) + 4), ((ccsidr >> 3) & 0x3ff) + 1,
+                                ((ccsidr >> 13) & 0x7fff) + 1 };
+}
+
+int clidr_last_data_level(uint32_t clidr)
+{
+    int last = -1;
+    for (int level = 0; level < 7; level++) {
+        unsigned int ctype = (clidr >> (3 * level)) & 7;
+        if (ctype == 0)
+            break;          /* no cache here, nor further out */
+        if (ctype >= 2 && ctype <= 4)
+            last = level;
+    }
+    return last;
+}

@@ -21,4 +21,13 @@ static inline unsigned int setway_level(uint32_t val) { return (val >> 1) & 7; }
  */
 bool setway_valid(uint32_t val, uint32_t clidr, uint32_t ccsidr);
 
+/* A cache level's geometry from its CCSIDR (B4.1.19) */
+struct cache_geom {
+    uint32_t line, ways, sets;          /* bytes, count, count */
+};
+struct cache_geom ccsidr_decode(uint32_t ccsidr);
+/* The 0-based level of the last data or unified cache CLIDR (B4.1.20)
+ * names, or -1 */
+int clidr_last_data_level(uint32_t clidr);
+
 #endif

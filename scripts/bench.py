@@ -70,6 +70,9 @@ DESCRIPTIONS = {
     "vtimer_latency_wfi": "virtual timer deadline to the guest's IRQ vector, guest in WFI",
     "cpu_int": "integer workload (xorshift/multiply, 2M iterations)",
     "cpu_mem": "memory workload (8 MiB: fill, read, strided, copy)",
+    "cpu_int_coloured": "integer workload on coloured RAM (16 of 32 colours, 4 KiB Stage-2 pages)",
+    "cpu_mem_coloured": "memory workload on coloured RAM (QEMU counts instructions: no TLB cost)",
+    "boot_first_insn_coloured": "reset to the first instruction of a coloured 16 MiB guest, 2 CPUs",
     "cpu_int_ratio": "integer workload time, guest / native",
     "cpu_mem_ratio": "memory workload time, guest / native",
     "linux_boot": "Linux (Debian armmp, 1 vCPU) from its first instruction to its ready line",
@@ -232,6 +235,10 @@ def run_doorbell():
     return run_bench_guest("doorbell.bin", 2, "doorbell benchmark")
 
 
+def run_coloured():
+    return run_bench_guest("coloured.bin", 2, "coloured benchmark guest")
+
+
 LINUX_CMDLINE = "console=ttyAMA0 quiet"     # as tests/bench/configs/linux.dts
 READY = r"PARTITA-LINUX-READY \S+ cpus=\d+ cntvct=(\d+)"
 
@@ -346,6 +353,8 @@ def collect():
     partita, _ = run("partita", run_partita)
     doorbell, _ = run("doorbell", run_doorbell)
     partita.update(doorbell)
+    coloured, _ = run("coloured", run_coloured)
+    partita.update(coloured)
     lp, ln = run("linux", run_linux, reports_errors=False)     # (partita, native)
     partita.update(lp)
     native.update(ln)
@@ -392,8 +401,9 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "doorbell_latency_mmio", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu",
          "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
-         "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "boot_first_insn",
-         "boot_first_insn_min", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",
+         "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "cpu_int_coloured",
+         "cpu_mem_coloured", "boot_first_insn", "boot_first_insn_min",
+         "boot_first_insn_coloured", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",
          "guest_state", "vcpu_state", "counter_read"]
 
 

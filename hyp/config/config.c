@@ -137,22 +137,24 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
     }
     if (g->mem_size < GUEST_DTB_ROOM)
         cfg_msg(c, true, g->name, "memory", "less than the 64 KiB the guest's device tree needs");
-    if (h->plat && !cfg_in_ram(h->plat, g->mem_base, g->mem_size))
-        cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM",
-                (unsigned long long)g->mem_base,
-                (unsigned long long)(g->mem_base + g->mem_size));
+    /* physically: its span, which a coloured guest's pages are spread over */
+    uint64_t span = g->mem_span;
+    if (h->plat && !cfg_in_ram(h->plat, g->mem_base, span))
+        cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM%s",
+                (unsigned long long)g->mem_base, (unsigned long long)(g->mem_base + span),
+                g->colours.n ? " (the pages of its colors)" : "");
     /* the hypervisor loads and scrubs guest RAM through its identity map */
-    else if (!cfg_inside(g->mem_base, g->mem_size, 0, HYP_VA_RAM_END))
+    else if (!cfg_inside(g->mem_base, span, 0, HYP_VA_RAM_END))
         cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is beyond the hypervisor's reach "
                 "(RAM below 0x%x)", (unsigned long long)g->mem_base,
-                (unsigned long long)(g->mem_base + g->mem_size), HYP_VA_RAM_END);
-    if (cfg_overlaps(g->mem_base, g->mem_size, h->hyp_start, h->hyp_end - h->hyp_start))
+                (unsigned long long)(g->mem_base + span), HYP_VA_RAM_END);
+    if (cfg_overlaps(g->mem_base, span, h->hyp_start, h->hyp_end - h->hyp_start))
         cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
                 (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
     /* firmware memory (U-Boot's PSCI code, OP-TEE, a frame buffer) is not a guest's */
     for (unsigned int r = 0; h->plat && r < h->plat->nrsv; r++) {
         const struct plat_range *rv = &h->plat->rsv[r];
-        if (cfg_overlaps(g->mem_base, g->mem_size, rv->base, rv->size))
+        if (cfg_overlaps(g->mem_base, span, rv->base, rv->size))
             cfg_msg(c, true, g->name, "memory", "overlaps reserved memory 0x%llx-0x%llx "
                     "(/memreserve/ or /reserved-memory in the host DT)",
                     (unsigned long long)rv->base, (unsigned long long)(rv->base + rv->size));
@@ -161,7 +163,8 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
         cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
     for (unsigned int j = 0; j < gi; j++) {
         const struct guest_config *o = &sys->guests[j];
-        if (o->mem_size && cfg_overlaps(g->mem_base, g->mem_size, o->mem_base, o->mem_size))
+        if (o->mem_size && cfg_overlaps(g->mem_base, span, o->mem_base, o->mem_span) &&
+            !config_colours_apart(g, o))
             cfg_msg(c, true, g->name, "memory", "overlaps the memory of guest '%s'", o->name);
     }
 }
@@ -342,7 +345,7 @@ static void check_images(struct guest_config *g, struct cfg_ctx *c)
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx)
 {
-    struct cfg_ctx c = { report, ctx, 0, host ? host->host_fdt : NULL };
+    struct cfg_ctx c = { report, ctx, 0, host ? host->host_fdt : NULL, 0 };
     memset(sys, 0, sizeof(*sys));
     dt_getprop_forget();    /* a new blob may sit where the last one did */
     if (!blob || fdt_check_header(blob) != 0) {
@@ -354,6 +357,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         return 0;   /* no guests configured */
     if (fdt_node_check_compatible(blob, root, "partita,config") != 0)
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
+    c.ncolours = config_ncolours(blob, root, host ? host->ncolours : 0, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
         if (config_is_channel(blob, node))
@@ -376,6 +380,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
             config_parse_channel(blob, node, sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
+        config_check_colours(sys, i, &c);
         check_cpus(host, sys, i, &c);
         check_devices(host, sys, i, &c);
         check_images(&sys->guests[i], &c);

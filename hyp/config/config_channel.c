@@ -195,7 +195,7 @@ static void check_channel_memory(const struct config_host *h, const struct syste
                    (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         const struct guest_config *g = &sys->guests[i];
-        if (g->mem_size && cfg_overlaps(ch->base, ch->size, g->mem_base, g->mem_size))
+        if (g->mem_size && cfg_overlaps(ch->base, ch->size, g->mem_base, g->mem_span))
             cfg_report(c, true, "channel", ch->name, "memory",
                        "overlaps the memory of guest '%s'", g->name);
     }

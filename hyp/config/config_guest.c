@@ -14,7 +14,7 @@
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
-    "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", NULL,
+    "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", NULL,
 };
 
 static bool is_known(const char *name)
@@ -315,6 +315,7 @@ static void parse_pmu(const void *fdt, int node, struct guest_config *g, struct 
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     parse_placement(fdt, node, g, c);
+    config_parse_colours(fdt, node, g, c);
     parse_images(fdt, node, g, c);
     parse_lifecycle(fdt, node, g, c);
     parse_console_rate(fdt, node, g, c);

@@ -15,6 +15,7 @@ struct cfg_ctx {
     void *ctx;
     int errors;
     const void *host_fdt;       /* the host DT, for passthrough by path; may be NULL */
+    unsigned int ncolours;      /* of the last-level cache (or llc-way-size) */
 };
 
 /* config_guest.c: one guest node into g */
@@ -36,6 +37,14 @@ bool cfg_inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs);
 bool cfg_in_ram(const struct platform *p, uint64_t base, uint64_t size);
 /* What of the guest's virtual board [base, base+size) hits (RAM included), or NULL */
 const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint64_t size);
+
+/* hyp/config/config_colour.c: a guest's colours and physical span; the
+ * colours of the configuration (llc-way-size); two coloured guests' sets */
+void config_parse_colours(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
+unsigned int config_ncolours(const void *fdt, int root, unsigned int hw, struct cfg_ctx *c);
+void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg_ctx *c);
+/* May guests a and b both use physical memory where their spans overlap? */
+bool config_colours_apart(const struct guest_config *a, const struct guest_config *b);
 
 /* hyp/config/config_channel.c: the channel nodes, after every guest is parsed */
 bool config_is_channel(const void *fdt, int node);

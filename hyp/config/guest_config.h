@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "colour.h"
 #include <stddef.h>
 #include "hyp/platform/platform.h"
 
@@ -72,7 +73,9 @@ struct guest_config {
     char name[GUEST_NAME_MAX];
     unsigned int ncpus;
     unsigned int cpus[GUEST_MAX_VCPUS];     /* physical CPU of vCPU i */
-    uint64_t mem_base, mem_size;            /* physical */
+    uint64_t mem_base, mem_size;            /* physical base, RAM size */
+    uint64_t mem_span;                      /* physical bytes from mem_base it uses */
+    struct colour_list colours;             /* coloured RAM (colours.n != 0) */
     bool identity;                          /* IPA = PA (passthrough DMA) */
     bool pmu;                               /* the CPU's PMU is the guest's (pmu = "on") */
     const uint8_t *kernel;
@@ -121,6 +124,7 @@ struct config_host {
     const struct platform *plat;
     uint64_t hyp_start, hyp_end;            /* hypervisor footprint (physical) */
     const void *host_fdt;                   /* to check passthrough ranges; may be NULL */
+    unsigned int ncolours;                  /* of the last-level cache; 0: no colouring */
 };
 
 /* One diagnostic: "guest 'NAME': property 'PROP': what is wrong". */
@@ -138,6 +142,21 @@ int config_load(const void *blob, const struct config_host *host, struct system_
 static inline uint64_t guest_ram_ipa(const struct guest_config *c)
 {
     return c->identity ? c->mem_base : VBOARD_RAM_IPA;
+}
+
+/* The physical address of byte off of the guest's RAM (colour.h) */
+static inline uint64_t guest_ram_pa(const struct guest_config *c, uint64_t off)
+{
+    return c->colours.n ? colour_pa(&c->colours, c->mem_base, off) : c->mem_base + off;
+}
+
+/* How many bytes of its RAM from off on are physically contiguous */
+static inline uint64_t guest_ram_run(const struct guest_config *c, uint64_t off)
+{
+    if (!c->colours.n)
+        return c->mem_size - off;
+    uint64_t in_page = COLOUR_PAGE - off % COLOUR_PAGE;
+    return in_page + (colour_run(&c->colours, off, ~0ull) - 1) * COLOUR_PAGE;
 }
 
 /* is ipa in the guest's RAM? */

@@ -8,6 +8,7 @@
 #include "guest.h"
 #include "guest_parts.h"
 #include "guest_dt.h"
+#include "guest_ram.h"
 #include "channel.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
@@ -38,11 +39,34 @@ static const char *cpu_compatible(void)
                                                           : "arm,cortex-a15";
 }
 
+/* Its RAM through the identity map, one physically contiguous run at a
+ * time: all of it at once, or (coloured) the pages of adjacent colours */
+static void *ram_at(const struct guest_config *c, uint32_t off)
+{
+    return (void *)(uint32_t)guest_ram_pa(c, off);
+}
+
+static uint32_t run_at(const struct guest_config *c, uint32_t off, uint32_t len)
+{
+    uint64_t run = guest_ram_run(c, off);
+    return run < len ? (uint32_t)run : len;
+}
+
+/* copy len bytes to RAM offset off and clean them to the point of
+ * coherency: the guest starts with its MMU and caches off */
+static void ram_copy(const struct guest_config *c, uint32_t off, const void *src, uint32_t len)
+{
+    for (uint32_t done = 0, n; done < len; done += n) {
+        n = run_at(c, off + done, len - done);
+        memcpy(ram_at(c, off + done), (const uint8_t *)src + done, n);
+        dcache_clean_range(ram_at(c, off + done), n);
+    }
+}
+
 /* Load the images and the DT; returns the IPA of vCPU 0's entry. */
 int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
 {
     const struct guest_config *c = g->cfg;
-    uint8_t *ram = (uint8_t *)(uint32_t)c->mem_base;    /* identity mapped */
     uint32_t ipa = (uint32_t)guest_ram_ipa(c);
     uint32_t window = c->mem_size > 0x10000000u ? 0x10000000u : (uint32_t)c->mem_size;
     struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt,
@@ -51,21 +75,25 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     /* scrub: nothing of a previous life or another guest survives; the
      * guest starts with its MMU and caches off and reads memory directly,
      * so every line goes to the point of coherency (QEMU has no caches to
-     * show a mistake here) */
-    dcache_zero_clean(ram, (uint32_t)c->mem_size);
+     * show a mistake here).  A coloured guest's pages only: the others in
+     * its span are other guests'. */
+    for (uint32_t off = 0, n; off < c->mem_size; off += n) {
+        n = run_at(c, off, (uint32_t)c->mem_size - off);
+        dcache_zero_clean(ram_at(c, off), n);
+    }
     uint32_t dtb_off = (window - GUEST_DTB_MAX) & ~7u;
     if (c->format == KERNEL_LINUX) {
-        memcpy(ram + LINUX_ZIMAGE_OFFSET, c->kernel, c->kernel_size);
+        ram_copy(c, LINUX_ZIMAGE_OFFSET, c->kernel, c->kernel_size);
         *entry = ipa + LINUX_ZIMAGE_OFFSET;
     } else {
-        memcpy(ram + c->load_offset, c->kernel, c->kernel_size);
+        ram_copy(c, c->load_offset, c->kernel, c->kernel_size);
         *entry = ipa + c->entry_offset;
     }
     /* the initrd, of any image: page aligned below the DT, announced in
      * /chosen as Linux's linux,initrd-start/end (config.c checked it fits) */
     if (c->initrd_size) {
         uint32_t off = (dtb_off - c->initrd_size) & ~0xfffu;
-        memcpy(ram + off, c->initrd, c->initrd_size);
+        ram_copy(c, off, c->initrd, c->initrd_size);
         info.initrd_ipa = ipa + off;
         info.initrd_size = c->initrd_size;
     }
@@ -74,18 +102,9 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
         pr_err("guest '%s': cannot write its device tree: %s\n", c->name, fdt_strerror(size));
         return -1;
     }
-    memcpy(ram + dtb_off, dt_scratch, (size_t)size);
+    ram_copy(c, dtb_off, dt_scratch, (uint32_t)size);
     *dtb_ipa = ipa + dtb_off;
-    /* what was copied over the scrubbed RAM, to the point of coherency too;
-     * and no stale instructions */
-    if (c->format == KERNEL_LINUX)
-        dcache_clean_range(ram + LINUX_ZIMAGE_OFFSET, c->kernel_size);
-    else
-        dcache_clean_range(ram + c->load_offset, c->kernel_size);
-    if (c->initrd_size)
-        dcache_clean_range(ram + (info.initrd_ipa - ipa), c->initrd_size);
-    dcache_clean_range(ram + dtb_off, (uint32_t)size);
-    icache_invalidate_all();
+    icache_invalidate_all();    /* no stale instructions */
     return 0;
 }
 
@@ -95,7 +114,7 @@ int guest_build_s2(struct guest *g)
     s2_destroy(&g->s2);
     if (s2_init(&g->s2, &s2_ops) != 0)
         return -1;
-    if (s2_map(&g->s2, guest_ram_ipa(c), c->mem_base, c->mem_size, S2_RWX) != 0)
+    if (guest_ram_map(&g->s2, c) != 0)
         return -1;
     /* the guest's GIC CPU interface is the hardware GICV (brief section 4) */
     if (s2_map(&g->s2, VBOARD_GICC_IPA, host.gic.gicv.base, VBOARD_GICC_SIZE,

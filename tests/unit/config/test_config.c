@@ -215,7 +215,7 @@ static void add_pt(void *b, const char *guest, const char *dev, uint32_t base, u
 
 static struct config_host host_of(const struct platform *p, const void *fdt)
 {
-    return (struct config_host){ p, HYP_START, HYP_END, fdt };
+    return (struct config_host){ p, HYP_START, HYP_END, fdt, 0 };
 }
 
 static int load_with(const void *blob, const struct config_host *h)
@@ -949,7 +949,7 @@ static void test_pt_collides_with_virtual_board(void **state)
     struct platform vx;
     void *vdtb = load_dtb("vexpress-a15", 0);
     assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
-    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb };
+    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb, 0 };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         void *b = cfg("config-conflicts");
         fdt_del_node(b, gnode(b, "second"));
@@ -995,7 +995,7 @@ static void test_memory_over_reserved(void **state)
     struct platform vx;
     void *vdtb = load_dtb("vexpress-a15", 0);
     assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
-    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb };
+    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb, 0 };
     void *b = cfg("config-conflicts");
     fdt_del_node(b, gnode(b, "second"));
     fdt_del_node(b, fdt_path_offset(b, "/partita/first/passthrough"));
@@ -1600,15 +1600,123 @@ static void test_without_platform(void **state)
     void *b = cfg("config-good");
     set_cells(b, "bare0", "cpus", 1, 7);
     set_cells(b, "bare0", "memory", 2, 0x90000000, 0x800000);
-    struct config_host h = { NULL, HYP_START, HYP_END, NULL };
+    struct config_host h = { NULL, HYP_START, HYP_END, NULL, 0 };
     EXPECT_OK(load_with(b, &h));
     free(b);
+}
+
+
+/* ---- cache colours (hyp/config/config_colour.c) ---- */
+
+/* config-good on QEMU virt whose cache has n colours */
+static int load_colours(void *b, unsigned int n)
+{
+    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, n };
+    int rc = load_with(b, &h);
+    free(b);
+    return rc;
+}
+
+static void set_partita_u32(void *b, const char *prop, uint32_t v)
+{
+    assert_int_equal(fdt_setprop_u32(b, fdt_path_offset(b, "/partita"), prop, v), 0);
+}
+
+static void test_colours_share_a_span(void **state)
+{
+    /* two guests in one 16 MiB span, 16 colours each of 32 */
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 2, 0x48000000, 0x800000);
+    set_str(b, "rtos0", "colors", "0-15");
+    set_cells(b, "bare0", "colors", 16, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+              29, 30, 31);
+    EXPECT_OK(load_colours(b, 32));
+    const struct guest_config *r = guest("rtos0"), *g = guest("bare0");
+    assert_int_equal(r->colours.n, 32);
+    assert_int_equal(r->colours.k, 16);
+    assert_int_equal(r->colours.colour[15], 15);
+    assert_int_equal(g->colours.colour[0], 16);
+    assert_int_equal(r->mem_span, 0x1000000 - 16 * 0x1000);  /* ends with colour 15 */
+    assert_int_equal(g->mem_span, 0x1000000);
+    /* an uncoloured guest spans its memory */
+    assert_int_equal(guest("linux0")->mem_span, guest("linux0")->mem_size);
+    assert_int_equal(guest("linux0")->colours.n, 0);
+}
+
+static void test_colours_overlap_refused(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 2, 0x48000000, 0x800000);
+    set_str(b, "rtos0", "colors", "0-15");
+    set_str(b, "bare0", "colors", "15-31");
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "colour 15 is also guest 'rtos0''s" },
+           { "bare0", "memory", "overlaps the memory of guest 'rtos0'" });
+    /* apart in memory, a shared colour is refused all the same: colours
+     * are asked for to keep guests out of each other's cache sets */
+    b = cfg("config-good");
+    set_str(b, "rtos0", "colors", "0-3");
+    set_str(b, "bare0", "colors", "3-18");
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "colour 3 is also guest 'rtos0''s" });
+    /* a coloured and an uncoloured guest never share a span */
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "memory", 2, 0x48000000, 0x800000);
+    set_str(b, "bare0", "colors", "16-31");
+    EXPECT(load_colours(b, 32), { "bare0", "memory", "overlaps the memory of guest 'rtos0'" });
+}
+
+static void test_colours_bad_values(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "bare0", "colors", "0-40");
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "colour 40 does not exist" });
+    b = cfg("config-good");
+    set_str(b, "bare0", "colors", "0-3");
+    EXPECT(load_colours(b, 0), { "bare0", "colors", "no colours to give" });
+    b = cfg("config-good");
+    set_str(b, "linux0", "colors", "0-3");
+    EXPECT(load_colours(b, 32), { "linux0", "colors", "cannot be identity-mapped" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x48010000, 0x800000);
+    set_str(b, "bare0", "colors", "0-3");
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "not aligned to the colour period" });
+}
+
+/* colours that cannot hold the guest's memory inside host RAM */
+static void test_colours_span_outside_ram(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "memory", 2, 0x70000000, 0x01000000);    /* 16 MiB of 1/32 */
+    set_str(b, "bare0", "colors", "7");
+    EXPECT(load_colours(b, 32), { "bare0", "memory", "is outside host RAM (the pages of "
+                                  "its colors)" });
+}
+
+static void test_colours_llc_way_size(void **state)
+{
+    /* the CPU says nothing usable (QEMU), the configuration gives 16 */
+    void *b = cfg("config-good");
+    set_partita_u32(b, "llc-way-size", 0x10000);
+    set_str(b, "bare0", "colors", "8-15");
+    EXPECT_OK(load_colours(b, 0));
+    assert_int_equal(guest("bare0")->colours.n, 16);
+    b = cfg("config-good");
+    set_partita_u32(b, "llc-way-size", 0x10000);
+    set_str(b, "bare0", "colors", "16");
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "colour 16 does not exist" });
+    b = cfg("config-good");
+    set_partita_u32(b, "llc-way-size", 0x3000);
+    EXPECT(load_colours(b, 32), { "-", "llc-way-size", "a power of two" });
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_config),
+        cmocka_unit_test(test_colours_share_a_span),
+        cmocka_unit_test(test_colours_overlap_refused),
+        cmocka_unit_test(test_colours_bad_values),
+        cmocka_unit_test(test_colours_span_outside_ram),
+        cmocka_unit_test(test_colours_llc_way_size),
         cmocka_unit_test(test_offsets_default_to_zero),
         cmocka_unit_test(test_entry_before_load_offset),
         cmocka_unit_test(test_good_config_without_host_dt),
