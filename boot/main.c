@@ -168,8 +168,11 @@ static void print_banner(void)
     pr_info("timer: %lu Hz, virtual IRQ %lu, hypervisor IRQ %lu\n",
             (unsigned long)timer_freq(), (unsigned long)host.timer.irq_virt,
             (unsigned long)host.timer.irq_hyp);
-    pr_info("console: %s (%s), IRQ %lu\n", host.uart.path, host.uart.compatible,
-            (unsigned long)host.uart.irq);
+    /* how it was found, when not by /chosen/stdout-path (platform.c) */
+    bool fallback = strcmp(host.uart.found_by, "stdout-path") != 0;
+    pr_info("console: %s (%s), IRQ %lu%s%s\n", host.uart.path, host.uart.compatible,
+            (unsigned long)host.uart.irq, fallback ? ", no stdout-path: " : "",
+            fallback ? host.uart.found_by : "");
     pr_info("psci: %s\n", host.psci.conduit == PSCI_CONDUIT_NONE
                               ? "none"
                               : platform_psci_conduit_name(host.psci.conduit));

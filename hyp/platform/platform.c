@@ -30,14 +30,20 @@ static void copy_str(char *dst, size_t n, const char *src)
     dst[n - 1] = '\0';
 }
 
+/* a node's status is absent, "okay" or "ok" (DT specification 2.3.4) */
+static bool node_enabled(const void *fdt, int node)
+{
+    const char *st = dt_getprop(fdt, node, "status", NULL);
+    return !st || strcmp(st, "okay") == 0 || strcmp(st, "ok") == 0;
+}
+
 static int probe_memory(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int node;
     dt_for_each_child(node, fdt, 0) {
         if (!dt_is_type(fdt, node, "memory"))
             continue;
-        const char *st = dt_getprop(fdt, node, "status", NULL);
-        if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
+        if (!node_enabled(fdt, node))
             continue;
         for (int i = 0; p->nmem < PLAT_MAX_MEM; i++) {
             struct plat_range r;
@@ -76,8 +82,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
     dt_for_each_child(node, fdt, cpus) {
         if (!dt_is_type(fdt, node, "cpu"))
             continue;
-        const char *st = dt_getprop(fdt, node, "status", NULL);
-        if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
+        if (!node_enabled(fdt, node))
             continue;
         if (p->ncpus == PLAT_MAX_CPUS)
             break;  /* more CPUs than Partita supports: use the first ones */
@@ -157,25 +162,46 @@ static int probe_timer(const void *fdt, struct platform *p, char *err, size_t er
     return 0;
 }
 
-/* The console: /chosen stdout-path (a path or an alias, ":options" cut). */
-static int find_console(const void *fdt)
+/* a path or an alias, ":options" cut, as a node */
+static int console_path(const void *fdt, const char *sp, int len)
 {
-    int chosen = dt_path_offset(fdt, "/chosen");
-    if (chosen >= 0) {
-        const char *names[] = { "stdout-path", "linux,stdout-path" };
-        for (int i = 0; i < 2; i++) {
-            int len;
-            const char *sp = dt_getprop(fdt, chosen, names[i], &len);
-            if (!sp || len <= 1)
-                continue;
-            const char *colon = strchr(sp, ':');
-            int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
-            int node = dt_path_offset_namelen(fdt, sp, n);
-            if (node >= 0)
-                return node;
-        }
+    if (!sp || len <= 1)
+        return -1;
+    const char *colon = memchr(sp, ':', (size_t)len);
+    int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
+    return dt_path_offset_namelen(fdt, sp, n);
+}
+
+static int first_driven_uart(const void *fdt);
+
+/*
+ * The console, as Linux's earlycon finds it (drivers/of/fdt.c,
+ * early_init_dt_scan_chosen_stdout, and the serial core's alias order):
+ * /chosen stdout-path; without one, /aliases/serial0; then the first
+ * enabled UART (in DT order) that Partita has a driver for.
+ */
+static int find_console(const void *fdt, const char **found_by)
+{
+    int chosen = dt_path_offset(fdt, "/chosen"), node = -1, len;
+    const char *names[] = { "stdout-path", "linux,stdout-path" };
+    for (int i = 0; i < 2 && chosen >= 0 && node < 0; i++) {
+        const char *sp = dt_getprop(fdt, chosen, names[i], &len);
+        node = console_path(fdt, sp, len);
+        *found_by = "stdout-path";
     }
-    return dt_find_compatible(fdt, -1, "arm,pl011");
+    int aliases = dt_path_offset(fdt, "/aliases");
+    if (node < 0 && aliases >= 0) {
+        const char *sp = dt_getprop(fdt, aliases, "serial0", &len);
+        node = console_path(fdt, sp, len);
+        *found_by = "/aliases/serial0";
+        if (node >= 0 && !node_enabled(fdt, node))
+            node = -1;
+    }
+    if (node < 0) {
+        node = first_driven_uart(fdt);
+        *found_by = "the first UART with a driver";
+    }
+    return node;
 }
 
 /*
@@ -207,6 +233,20 @@ static const struct uart_match {
     { "fsl,imx21-uart",           UART_IMX,     0, 4 },
 };
 
+static int first_driven_uart(const void *fdt)
+{
+    int best = -1;
+    for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]); i++)
+        for (int n = dt_find_compatible(fdt, -1, uart_matches[i].compatible); n >= 0;
+             n = dt_find_compatible(fdt, n, uart_matches[i].compatible))
+            if (node_enabled(fdt, n)) {
+                if (best < 0 || n < best)
+                    best = n;       /* structure offsets run in DT order */
+                break;
+            }
+    return best;
+}
+
 const char *platform_uart_kind_name(enum uart_kind k)
 {
     static const char *const names[] = { "none", "pl011", "ns16550", "samsung", "imx" };
@@ -215,9 +255,10 @@ const char *platform_uart_kind_name(enum uart_kind k)
 
 static int probe_uart(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
-    int node = find_console(fdt);
+    int node = find_console(fdt, &p->uart.found_by);
     if (node < 0)
-        ERR("no console UART: /chosen has no stdout-path and no arm,pl011 node exists");
+        ERR("no console UART: no /chosen stdout-path, no /aliases/serial0 and no enabled "
+            "UART Partita has a driver for");
     if (dt_get_path(fdt, node, p->uart.path, sizeof(p->uart.path)) < 0)
         copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
     copy_str(p->uart.compatible, sizeof(p->uart.compatible),
@@ -254,8 +295,7 @@ static void probe_psci(const void *fdt, struct platform *p)
     }
     if (node < 0)
         return;
-    const char *st = dt_getprop(fdt, node, "status", NULL);
-    if (st && strcmp(st, "okay") != 0 && strcmp(st, "ok") != 0)
+    if (!node_enabled(fdt, node))
         return;
     const char *m = dt_getprop(fdt, node, "method", NULL);
     if (!m)

@@ -56,6 +56,7 @@ struct plat_uart {
     uint32_t irq;               /* INTID, 0 if none */
     uint32_t reg_shift;         /* 16550: register n at n << reg_shift */
     uint32_t io_width;          /* bytes per register access: 1, 2 or 4 */
+    const char *found_by;       /* "stdout-path", "/aliases/serial0", ... */
 };
 
 struct plat_psci {

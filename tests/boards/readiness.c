@@ -164,6 +164,40 @@ static void secondary_text(const struct board *b, char *out, size_t n, bool *ok)
         *ok = false;
 }
 
+/* how many boards give each verdict, and need each missing part */
+struct tally {
+    char what[160];
+    unsigned int boards;
+};
+static struct tally verdicts[64], missing[64];
+
+static void count(struct tally *t, const char *what)
+{
+    unsigned int i = 0;
+    while (i < 63 && t[i].boards && strcmp(t[i].what, what) != 0)
+        i++;
+    snprintf(t[i].what, sizeof(t[i].what), "%s", what);
+    t[i].boards++;
+}
+
+static int by_boards(const void *a, const void *b)
+{
+    const struct tally *x = a, *y = b;
+    return x->boards != y->boards ? (x->boards < y->boards) - (x->boards > y->boards)
+                                  : strcmp(x->what, y->what);
+}
+
+static void print_tally(struct tally *t, const char *title)
+{
+    unsigned int n = 0;
+    while (n < 64 && t[n].boards)
+        n++;
+    qsort(t, n, sizeof(*t), by_boards);
+    printf("\n| %s | boards |\n| --- | --- |\n", title);
+    for (unsigned int i = 0; i < n; i++)
+        printf("| %s | %u |\n", t[i].what, t[i].boards);
+}
+
 static void add(char *out, size_t n, const char *what)
 {
     size_t l = strlen(out);
@@ -207,16 +241,20 @@ static void print_row(struct board *b, unsigned int *ready, unsigned int *as_is)
         snprintf(mem, sizeof(mem), "0x%08llx, %s", (unsigned long long)p->mem[0].base, sz);
     }
     if (b->failed[PLAT_PART_UART]) {
-        snprintf(uart, sizeof(uart), "**none found** (no stdout-path)");
-        add(need, sizeof(need), "a console (stdout-path)");
+        snprintf(uart, sizeof(uart), "**none found** (no stdout-path, serial0 alias or "
+                 "UART with a driver)");
+        add(need, sizeof(need), "a console");
     } else if (p->uart.kind == UART_NONE) {
         snprintf(uart, sizeof(uart), "%s: **no driver**", p->uart.compatible);
         char what[96];
         snprintf(what, sizeof(what), "a %s console driver", p->uart.compatible);
         add(need, sizeof(need), what);
     } else {
-        snprintf(uart, sizeof(uart), "%s: %s, IRQ %u", p->uart.compatible,
-                 platform_uart_kind_name(p->uart.kind), p->uart.irq);
+        bool fallback = strcmp(p->uart.found_by, "stdout-path") != 0;
+        snprintf(uart, sizeof(uart), "%s: %s, IRQ %u%s%s%s", p->uart.compatible,
+                 platform_uart_kind_name(p->uart.kind), p->uart.irq,
+                 fallback ? " (no stdout-path: " : "", fallback ? p->uart.found_by : "",
+                 fallback ? ")" : "");
     }
     if (b->failed[PLAT_PART_CPUS]) {
         snprintf(smp, sizeof(smp), "**%s**", b->err[PLAT_PART_CPUS]);
@@ -242,6 +280,14 @@ static void print_row(struct board *b, unsigned int *ready, unsigned int *as_is)
             strcat(verdict, ")");
         (*ready)++;
         *as_is += !note[0];
+    }
+    count(verdicts, need[0] ? "needs something (below)" : note[0] ? "ready, with U-Boot's help"
+                                                                  : "ready as it is");
+    for (char *item = need, *end; item && *item; item = end ? end + 2 : NULL) {
+        end = strstr(item, "; ");
+        char one[160];
+        snprintf(one, sizeof(one), "%.*s", end ? (int)(end - item) : (int)strlen(item), item);
+        count(missing, one);
     }
     char cpus[48];
     snprintf(cpus, sizeof(cpus), "%u x %s", b->ncpus_dt, b->cores);
@@ -314,5 +360,8 @@ int main(int argc, char **argv)
     printf("\n%u boards: %u ready on paper, %u of them with nothing from the bootloader "
            "(the others need U-Boot to fill in /memory or add PSCI, as it does on those "
            "SoCs); the rest name what is missing.\n", boards, ready, as_is);
+    printf("\n## Totals\n");
+    print_tally(verdicts, "verdict");
+    print_tally(missing, "still missing (a board may need several)");
     return 0;
 }

@@ -44,7 +44,7 @@ VEXPRESS = {
               r"maintenance IRQ 25, \d+ IRQs\r\n",
               r"timer: \d+ Hz, virtual IRQ 27, hypervisor IRQ 26\r\n",
               r"console: /bus@8000000/motherboard-bus@8000000/iofpga-bus@300000000/"
-              r"serial@90000 \(arm,pl011\), IRQ 37\r\n"],
+              r"serial@90000 \(arm,pl011\), IRQ 37, no stdout-path: /aliases/serial0\r\n"],
 }
 # secure=on is QEMU's default for vexpress: Partita starts as the firmware
 VEXPRESS_STARTS = {"secure": "vexpress-a15,virtualization=on",

@@ -562,8 +562,37 @@ static void test_no_cpus(void **state)
 
 static void test_no_uart(void **state)
 {
-    assert_probe_fails("virt-no-uart", "no console UART", "arm,pl011");
+    assert_probe_fails("virt-no-uart", "no console UART", "no /aliases/serial0");
     assert_int_equal(plat.uart.kind, UART_NONE);
+}
+
+/* without stdout-path: serial0, as Linux's earlycon and serial core take it */
+static void test_console_by_serial0_alias(void **state)
+{
+    probe_ok("virt-serial0-alias");
+    assert_string_equal(plat.uart.path, "/serial@9100000");
+    assert_string_equal(plat.uart.found_by, "/aliases/serial0");
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);
+    assert_int_equal(plat.uart.irq, 48);
+}
+
+/* then the first enabled UART with a driver, in tree order */
+static void test_console_first_uart(void **state)
+{
+    probe_ok("virt-first-uart");
+    assert_string_equal(plat.uart.path, "/serial@8f10000");
+    assert_string_equal(plat.uart.found_by, "the first UART with a driver");
+    assert_int_equal(plat.uart.kind, UART_NS16550);
+    assert_int_equal(plat.uart.reg_shift, 2);       /* OMAP: 4 bytes apart */
+}
+
+/* stdout-path, where there is one, wins */
+static void test_console_by_stdout_path(void **state)
+{
+    probe_ok("qemu-virt");
+    assert_string_equal(plat.uart.found_by, "stdout-path");
+    assert_string_equal(plat.uart.path, "/pl011@9000000");
 }
 
 /* the callers use the console when kind says PL011, even after an error */
@@ -951,6 +980,9 @@ int main(void)
         cmocka_unit_test(test_no_memory),
         cmocka_unit_test(test_no_cpus),
         cmocka_unit_test(test_no_uart),
+        cmocka_unit_test(test_console_by_serial0_alias),
+        cmocka_unit_test(test_console_first_uart),
+        cmocka_unit_test(test_console_by_stdout_path),
         cmocka_unit_test(test_uart_without_reg),
         cmocka_unit_test(test_timer_three_ppis),
         cmocka_unit_test(test_gic_two_cells),
