@@ -162,9 +162,10 @@ static void print_banner(void)
                 host.mem[i].base + host.mem[i].size, host.mem[i].size >> 20);
     pr_info("hypervisor: 0x%08llx-0x%08llx (%llu KiB)\n", fs, fe, (fe - fs) >> 10);
     pr_info("gic: GICD 0x%08llx GICC 0x%08llx GICH 0x%08llx GICV 0x%08llx, "
-            "maintenance IRQ %lu, %u IRQs\n", host.gic.gicd.base, host.gic.gicc.base,
+            "maintenance IRQ %lu, %u IRQs%s%s\n", host.gic.gicd.base, host.gic.gicc.base,
             host.gic.gich.base, host.gic.gicv.base, (unsigned long)host.gic.maint_irq,
-            gic_get_info()->nr_irqs);
+            gic_get_info()->nr_irqs, host.gic.quirk ? "; GICH/GICV from the " : "",
+            host.gic.quirk ? host.gic.quirk : "");
     pr_info("timer: %lu Hz, virtual IRQ %lu, hypervisor IRQ %lu\n",
             (unsigned long)timer_freq(), (unsigned long)host.timer.irq_virt,
             (unsigned long)host.timer.irq_hyp);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <libfdt.h>
 #include "platform.h"
+#include "gic_quirks.h"
 #include "hyp/dt/dt_index.h"
 #include "hyp/dt/translate.h"
 
@@ -129,11 +130,21 @@ static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errl
     if (dt_node_reg(fdt, node, 0, &p->gic.gicd) < 0 ||
         dt_node_reg(fdt, node, 1, &p->gic.gicc) < 0)
         ERR("%s: reg lacks the distributor (GICD) or CPU interface (GICC)", name);
+    const struct gic_quirk *q = NULL;
+    p->gic.quirk = NULL;
     if (dt_node_reg(fdt, node, 2, &p->gic.gich) < 0 ||
-        dt_node_reg(fdt, node, 3, &p->gic.gicv) < 0)
-        ERR("%s: no virtualization extensions: reg lacks GICH and GICV "
-            "(QEMU: -M virt,virtualization=on)", name);
+        dt_node_reg(fdt, node, 3, &p->gic.gicv) < 0) {
+        q = gic_quirk_find(fdt, p->gic.gicd.base, p->gic.gicc.base);
+        if (!q)
+            ERR("%s: no virtualization extensions: reg lacks GICH and GICV "
+                "(QEMU: -M virt,virtualization=on)", name);
+        p->gic.gich = (struct plat_range){ q->gich, q->gich_size };
+        p->gic.gicv = (struct plat_range){ q->gicv, q->gicv_size };
+        p->gic.quirk = q->source;
+    }
     int irq = dt_node_irq(fdt, node, 0);
+    if (irq < 0 && q)
+        irq = (int)q->maint_irq;
     if (irq < 0)
         ERR("%s: no maintenance interrupt (interrupts)", name);
     p->gic.maint_irq = (uint32_t)irq;

@@ -39,6 +39,7 @@ struct plat_gic {
     char compatible[32];
     struct plat_range gicd, gicc, gich, gicv;
     uint32_t maint_irq;         /* INTID of the maintenance interrupt */
+    const char *quirk;          /* GICH/GICV from this SoC document, not the DT */
 };
 
 struct plat_timer {

@@ -566,6 +566,27 @@ static void test_no_uart(void **state)
     assert_int_equal(plat.uart.kind, UART_NONE);
 }
 
+/* GICH/GICV a SoC's DT omits, from its documented layout (gic_quirks.c) */
+static void test_gic_regions_from_the_soc_layout(void **state)
+{
+    probe_ok("stm32mp157-gic");
+    assert_range(plat.gic.gicd, 0xa0021000, 0x1000);
+    assert_range(plat.gic.gicc, 0xa0022000, 0x2000);
+    assert_range(plat.gic.gich, 0xa0024000, 0x2000);
+    assert_range(plat.gic.gicv, 0xa0026000, 0x2000);
+    assert_int_equal(plat.gic.maint_irq, 25);
+    assert_non_null(plat.gic.quirk);
+    assert_non_null(strstr(plat.gic.quirk, "RM0436"));
+    probe_ok("qemu-virt");
+    assert_null(plat.gic.quirk);        /* a DT that gives them is taken as it is */
+}
+
+/* never for a SoC the table does not name */
+static void test_gic_regions_not_guessed(void **state)
+{
+    assert_probe_fails("stm32mp135-gic", "no virtualization extensions", "GICH");
+}
+
 /* without stdout-path: serial0, as Linux's earlycon and serial core take it */
 static void test_console_by_serial0_alias(void **state)
 {
@@ -981,6 +1002,8 @@ int main(void)
         cmocka_unit_test(test_no_cpus),
         cmocka_unit_test(test_no_uart),
         cmocka_unit_test(test_console_by_serial0_alias),
+        cmocka_unit_test(test_gic_regions_from_the_soc_layout),
+        cmocka_unit_test(test_gic_regions_not_guessed),
         cmocka_unit_test(test_console_first_uart),
         cmocka_unit_test(test_console_by_stdout_path),
         cmocka_unit_test(test_uart_without_reg),

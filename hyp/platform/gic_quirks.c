@@ -1,0 +1,34 @@
+/*
+ * GIC virtualization regions that a board's DT leaves out, from the SoC's
+ * documented GIC-400 layout (issue 20 item 3).  An entry names the SoC by
+ * the root compatible its DTs carry and checks that the DT's distributor
+ * and CPU interface are where that layout puts them, so nothing is guessed
+ * for a SoC that is not in the table, nor for a DT that moved the GIC.
+ * Each entry cites its source.
+ */
+#include <stddef.h>
+#include "gic_quirks.h"
+#include "hyp/dt/dt_index.h"
+
+static const struct gic_quirk quirks[] = {
+    /* STM32MP151/153/157 (Cortex-A7): RM0436 Rev 7, memory map (section
+     * 2.5.2, Table 8): GICD 0xA0021000, GICC 0xA0022000, GICH 0xA0024000
+     * (8 KiB), GICV 0xA0026000 (8 KiB); the virtual maintenance interrupt
+     * is PPI 9, INTID 25 (RM0436 Table 118); Linux 6.1's stm32mp151.dtsi
+     * gives only the first two regions and no maintenance interrupt */
+    { "st,stm32mp151", 0xa0021000, 0xa0022000, 0xa0024000, 0x2000, 0xa0026000, 0x2000, 25,
+      "STM32MP15 RM0436 memory map" },
+    { "st,stm32mp153", 0xa0021000, 0xa0022000, 0xa0024000, 0x2000, 0xa0026000, 0x2000, 25,
+      "STM32MP15 RM0436 memory map" },
+    { "st,stm32mp157", 0xa0021000, 0xa0022000, 0xa0024000, 0x2000, 0xa0026000, 0x2000, 25,
+      "STM32MP15 RM0436 memory map" },
+};
+
+const struct gic_quirk *gic_quirk_find(const void *fdt, uint64_t gicd, uint64_t gicc)
+{
+    for (unsigned int i = 0; i < sizeof(quirks) / sizeof(quirks[0]); i++)
+        if (dt_is_compatible(fdt, 0, quirks[i].soc) && quirks[i].gicd == gicd &&
+            quirks[i].gicc == gicc)
+            return &quirks[i];
+    return NULL;
+}
