@@ -381,5 +381,6 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         check_images(&sys->guests[i], &c);
     }
     config_check_channels(host, sys, &c);
+    config_check_control(blob, root, sys, &c);
     return c.errors;
 }

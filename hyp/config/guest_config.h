@@ -53,6 +53,23 @@
 #define CHANNEL_DOORBELL_KEY   0x2c0u
 
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
+
+/*
+ * The control capability (README, "The control partition"): what a guest
+ * with `control` may do to the guests in its `control-guests` (by default
+ * every other guest).  One bit per right; `control;` alone gives them all.
+ */
+enum control_right {
+    CONTROL_LIST    = 1u << 0,      /* list, guest info, statistics */
+    CONTROL_START   = 1u << 1,
+    CONTROL_STOP    = 1u << 2,
+    CONTROL_RESTART = 1u << 3,
+    CONTROL_CONSOLE = 1u << 4,      /* read its console output, write its input */
+    CONTROL_LOAD    = 1u << 5,      /* give a stopped guest a new image */
+};
+#define CONTROL_ALL 0x3fu
+/* the names of the rights, in bit order (config_control.c) */
+extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
 
 /* One guest's view of a channel it is a member of */
@@ -94,6 +111,8 @@ struct guest_config {
     uint32_t pt_irqs[GUEST_MAX_PT_IRQS];    /* INTIDs */
     unsigned int nchannels;
     struct guest_channel channels[GUEST_MAX_CHANNELS];
+    uint32_t control;                       /* enum control_right bits; 0: none */
+    uint32_t control_guests;                /* bit i: may act on guests[i] */
 };
 
 struct channel_member {

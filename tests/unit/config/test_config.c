@@ -1042,6 +1042,56 @@ static void test_pmu_property(void **state)
     EXPECT(load_free(b), { "rtos0", "pmu", "not a string" });
 }
 
+/* ---- the control capability ---- */
+
+static void test_control_all_rights(void **state)
+{
+    void *b = cfg("config-good");
+    set_bytes(b, "linux0", "control", "", 0);
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("linux0")->control, CONTROL_ALL);
+    /* every other guest, not itself */
+    assert_int_equal(guest("linux0")->control_guests, 0x6);
+    assert_int_equal(guest("rtos0")->control, 0);
+    assert_int_equal(guest("rtos0")->control_guests, 0);
+    EXPECT_WARNINGS(END);
+    free(b);
+}
+
+static void test_control_rights_and_guests(void **state)
+{
+    void *b = cfg("config-good");
+    static const char rights[] = "list\0stop\0load";
+    static const char targets[] = "bare0";
+    set_bytes(b, "linux0", "control", rights, sizeof(rights));
+    set_bytes(b, "linux0", "control-guests", targets, sizeof(targets));
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("linux0")->control, CONTROL_LIST | CONTROL_STOP | CONTROL_LOAD);
+    assert_int_equal(guest("linux0")->control_guests, 1u << 2);
+    free(b);
+}
+
+static void test_control_errors(void **state)
+{
+    void *b = cfg("config-good");
+    static const char rights[] = "list\0reboot";
+    set_bytes(b, "linux0", "control", rights, sizeof(rights));
+    EXPECT(load(b), { "linux0", "control", "\"reboot\": use \"list\"" });
+    set_bytes(b, "linux0", "control", "list", 4);       /* no NUL */
+    EXPECT(load(b), { "linux0", "control", "not a list of strings" });
+    set_bytes(b, "linux0", "control", "", 0);
+    static const char targets[] = "rtos0\0nobody\0linux0";
+    set_bytes(b, "linux0", "control-guests", targets, sizeof(targets));
+    EXPECT(load(b), { "linux0", "control-guests", "no guest 'nobody'" },
+           { "linux0", "control-guests", "cannot manage itself" });
+    assert_int_equal(guest("linux0")->control_guests, 1u << 1);
+    set_bytes(b, "linux0", "control-guests", "", 0);
+    EXPECT(load(b), { "linux0", "control-guests", "not a list of guest names" });
+    set_str(b, "rtos0", "control-guests", "bare0");
+    EXPECT(load_free(b), { "linux0", "control-guests", "not a list of guest names" },
+           { "rtos0", "control-guests", "given without control" });
+}
+
 static void test_initrd_empty(void **state)
 {
     void *b = cfg("config-good");
@@ -1660,6 +1710,9 @@ int main(void)
         cmocka_unit_test(test_kernel_missing),
         cmocka_unit_test(test_kernel_empty),
         cmocka_unit_test(test_pmu_property),
+        cmocka_unit_test(test_control_all_rights),
+        cmocka_unit_test(test_control_rights_and_guests),
+        cmocka_unit_test(test_control_errors),
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),
