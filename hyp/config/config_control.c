@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include <libfdt.h>
+#include <partita/manage_abi.h>
 #include "guest_config.h"
 #include "config_internal.h"
 #include "hyp/dt/dt_index.h"
@@ -98,4 +99,36 @@ void config_check_control(const void *fdt, int root, struct system_config *sys,
         if (gi >= 0 && fdt_node_check_compatible(fdt, node, "partita,guest") == 0)
             check_targets(fdt, node, sys, (unsigned int)gi, c);
     }
+}
+
+/* the right a management call needs */
+static uint32_t call_right(uint32_t fn)
+{
+    switch (fn) {
+    case PARTITA_MG_INFO: case PARTITA_MG_STATS: return CONTROL_LIST;
+    case PARTITA_MG_START: return CONTROL_START;
+    case PARTITA_MG_STOP: return CONTROL_STOP;
+    case PARTITA_MG_RESTART: return CONTROL_RESTART;
+    case PARTITA_MG_CONSOLE_READ: case PARTITA_MG_CONSOLE_WRITE: return CONTROL_CONSOLE;
+    case PARTITA_MG_LOAD: return CONTROL_LOAD;
+    default: return 0;
+    }
+}
+
+int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
+                  uint32_t fn, uint32_t id)
+{
+    if (!c->control)
+        return PARTITA_E_DENIED;
+    if (fn == PARTITA_MG_VERSION)
+        return 0;
+    if (!call_right(fn))
+        return PARTITA_E_NOT_SUPPORTED;
+    if (id >= nguests)
+        return PARTITA_E_INVALID;
+    /* a control partition may describe itself, not act on itself */
+    bool self_info = id == self && fn == PARTITA_MG_INFO;
+    if (!(c->control & call_right(fn)) || (!self_info && !(c->control_guests & (1u << id))))
+        return PARTITA_E_DENIED;
+    return 0;
 }

@@ -37,6 +37,10 @@
 #define VBOARD_VTIMER_IRQ  27u
 #define VBOARD_PMU_IRQ     23u      /* PPI 7, as on QEMU's virt */
 #define LINUX_ZIMAGE_OFFSET 0x8000u
+/* a control partition's management page, then its data page (a free
+ * slot of QEMU virt's map) */
+#define VBOARD_MANAGE_IPA  0x090c0000u
+#define VBOARD_MANAGE_SIZE 0x2000u
 
 /*
  * Channels: shared memory between guests with a doorbell each (README,
@@ -153,6 +157,18 @@ typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx);
 
+/*
+ * May guest c (guests[self] of nguests) make management call fn (a
+ * PARTITA_MG_* ID) on guest id?  0, or PARTITA_E_DENIED (no control, no
+ * right, not its guest), PARTITA_E_INVALID (no such guest),
+ * PARTITA_E_NOT_SUPPORTED (no such call).
+ */
+int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
+                  uint32_t fn, uint32_t id);
+
+/* The image checks alone, for an image given at run time: errors */
+int config_check_guest_image(struct guest_config *g, config_report_fn report, void *ctx);
+
 /* IPA of guest RAM */
 static inline uint64_t guest_ram_ipa(const struct guest_config *c)
 {
@@ -164,6 +180,22 @@ static inline bool guest_config_ipa_is_ram(const struct guest_config *c, uint64_
 {
     uint64_t base = guest_ram_ipa(c);
     return ipa >= base && ipa - base < c->mem_size;
+}
+
+/*
+ * A buffer a guest hands the hypervisor: [ipa, ipa + len) all inside its
+ * RAM (len > 0), and below 4 GiB physical, where the hypervisor reaches it
+ * through its identity map.  *pa is where it starts.  Anything outside,
+ * straddling the end of RAM or wrapping is refused, never followed.
+ */
+static inline bool guest_config_buffer(const struct guest_config *c, uint32_t ipa, uint32_t len,
+                                       uint64_t *pa)
+{
+    uint64_t base = guest_ram_ipa(c);
+    if (!len || ipa < base || ipa - base >= c->mem_size || len > c->mem_size - (ipa - base))
+        return false;
+    *pa = c->mem_base + (ipa - base);
+    return *pa + len <= 0x100000000ull;
 }
 
 #endif

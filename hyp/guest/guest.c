@@ -13,6 +13,7 @@
 #include "hyp/arch/pmu.h"
 #include "guest_dt.h"
 #include "channel.h"
+#include "manage.h"
 #include "guest_vgic.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
@@ -57,6 +58,9 @@ void guests_init(const struct system_config *sys)
         struct guest *g = &guests[i];
         memset(g, 0, sizeof(*g));
         g->cfg = &sys->guests[i];
+        g->configured = g->cfg;
+        if (g->cfg->control && manage_page_init(g) != 0)
+            pr_err("guest '%s': no memory for its management page\n", g->cfg->name);
         g->id = i;
         g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
         g->state = GUEST_STOPPED;
@@ -128,6 +132,7 @@ int guest_start(struct guest *g)
     mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, &g->vgic);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     channel_guest_start(g);
+    manage_page_start(g);
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;
@@ -235,6 +240,7 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 
 void guests_service(void)
 {
+    manage_service();
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         if (g->wd_expired) {

@@ -19,8 +19,25 @@ struct guest_crash {
     char why[64];
 };
 
+/* A console's recent output, kept for the control partition (manage.c) */
+#define GUEST_OUT_RING 4096
+
+/* An image given at run time (image.c): the configuration it boots with,
+ * its pristine copy at the top of its memory, out of its Stage-2 */
+struct guest_image {
+    struct guest_config cfg;           /* the configured one with this image */
+    bool active;                       /* cfg is the guest's */
+    bool loading;                      /* pieces arriving; store_* is being written */
+    uint32_t expect;                   /* the next offset of the stream */
+    uint32_t total;                    /* header + kernel + initrd */
+    uint32_t store_off, store_size;    /* in its configured RAM */
+    uint32_t crc, crc_of;              /* CRC-32 of the image (crc_of: its kernel size) */
+    uint8_t header[512];               /* the stream's header, as it came */
+};
+
 struct guest {
-    const struct guest_config *cfg;
+    const struct guest_config *cfg;    /* the configuration it boots with */
+    const struct guest_config *configured; /* the system configuration's */
     unsigned int id;
     uint8_t vmid;
     volatile enum guest_state state;
@@ -50,6 +67,11 @@ struct guest {
     uint32_t starts;
     uint32_t dtb_ipa;
     struct guest_crash crash;
+    uint8_t out_ring[GUEST_OUT_RING];  /* console output, newest last */
+    uint32_t out_total;                /* characters ever written to it */
+    uint32_t manage_denied;            /* management calls refused to it */
+    struct guest_image image;
+    struct manage_page *mpage;         /* control guests: the management page */
 };
 
 extern struct guest guests[GUEST_MAX];
@@ -88,5 +110,13 @@ int guest_watchdog_feed(struct guest *g);
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
 /* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
 void vcpu_psci_init(struct vcpu *v);
+
+/* a stopped guest (also halted or crashed) off its CPUs, or an error:
+ * what the monitor and the control partition both do (lifecycle.c) */
+int guest_op_start(struct guest *g);
+int guest_op_stop(struct guest *g);
+int guest_op_restart(struct guest *g);
+/* the image a guest boots: its size and CRC-32, loaded or configured */
+uint32_t guest_image_crc(struct guest *g);
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
+#include <partita/manage_abi.h>
 #include "fixture.h"
 #include "hyp/config/guest_config.h"
 #include "hyp/platform/platform.h"
@@ -1092,6 +1093,58 @@ static void test_control_errors(void **state)
            { "rtos0", "control-guests", "given without control" });
 }
 
+static void test_control_check(void **state)
+{
+    void *b = cfg("config-good");
+    static const char rights[] = "list\0stop";
+    set_bytes(b, "linux0", "control", rights, sizeof(rights));
+    set_str(b, "linux0", "control-guests", "bare0");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *l = guest("linux0"), *r = guest("rtos0");
+    /* linux0 is guest 0, rtos0 1, bare0 2 */
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_VERSION, 99), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 2), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_INFO, 2), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_INFO, 0), 0);      /* itself */
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 0), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 1), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_START, 2), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_LOAD, 2), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 3), PARTITA_E_INVALID);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 0xffffffffu), PARTITA_E_INVALID);
+    assert_int_equal(control_check(l, 0, 3, 0x8600000eu, 2), PARTITA_E_NOT_SUPPORTED);
+    /* no control at all: every call denied, whatever the arguments */
+    uint32_t x = 12345;
+    for (int i = 0; i < 1000; i++) {
+        x = x * 1103515245u + 12345u;
+        uint32_t fn = PARTITA_MG_FIRST + x % 9, id = x >> 20;
+        assert_int_equal(control_check(r, 1, 3, fn, id), PARTITA_E_DENIED);
+    }
+}
+
+static void test_guest_buffer(void **state)
+{
+    void *b = cfg("config-good");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *r = guest("rtos0");     /* 16 MiB at 0x60000000, IPA 0x40000000 */
+    const struct guest_config *l = guest("linux0");    /* 256 MiB, identity at 0x50000000 */
+    uint64_t pa = 0;
+    assert_true(guest_config_buffer(r, 0x40000000u, 4096, &pa));
+    assert_int_equal(pa, 0x60000000u);
+    assert_true(guest_config_buffer(r, 0x40fff000u, 0x1000, &pa));     /* up to its end */
+    assert_int_equal(pa, 0x60fff000u);
+    assert_false(guest_config_buffer(r, 0x40fff001u, 0x1000, &pa));    /* straddles the end */
+    assert_false(guest_config_buffer(r, 0x41000000u, 1, &pa));         /* just after */
+    assert_false(guest_config_buffer(r, 0x3ffff000u, 0x2000, &pa));    /* starts before */
+    assert_false(guest_config_buffer(r, 0x40000000u, 0, &pa));         /* empty */
+    assert_false(guest_config_buffer(r, 0x40000100u, 0xffffffffu, &pa)); /* wraps */
+    assert_false(guest_config_buffer(r, 0x08000000u, 4, &pa));         /* a device */
+    assert_false(guest_config_buffer(r, 0x60000000u, 4, &pa));         /* its PA is no IPA */
+    assert_true(guest_config_buffer(l, 0x50000000u, 16, &pa));         /* identity */
+    assert_int_equal(pa, 0x50000000u);
+    assert_false(guest_config_buffer(l, 0x40000000u, 16, &pa));
+}
+
 static void test_initrd_empty(void **state)
 {
     void *b = cfg("config-good");
@@ -1713,6 +1766,8 @@ int main(void)
         cmocka_unit_test(test_control_all_rights),
         cmocka_unit_test(test_control_rights_and_guests),
         cmocka_unit_test(test_control_errors),
+        cmocka_unit_test(test_control_check),
+        cmocka_unit_test(test_guest_buffer),
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),

@@ -1,0 +1,123 @@
+/*
+ * Images given at run time (README, "Loading an image"): the control
+ * partition streams a header, a kernel and an initrd into a stopped guest;
+ * they land in a pristine store at the top of the guest's configured
+ * memory, which its Stage-2 and DT then leave out, so every start and
+ * restart boots them from there.  Checked as a configured image is
+ * (hyp/config: it fits, the format is right) before anything changes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <partita/manage_abi.h>
+#include "guest.h"
+#include "manage.h"
+#include "hyp/lib/console.h"
+
+static uint32_t crc_table[256];
+
+/* CRC-32 (IEEE 802.3, reflected), table built on first use */
+static uint32_t crc32(uint32_t crc, const uint8_t *p, uint32_t n)
+{
+    if (!crc_table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = (c >> 1) ^ (c & 1 ? 0xedb88320u : 0);
+            crc_table[i] = c;
+        }
+    crc = ~crc;
+    while (n--)
+        crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+uint32_t guest_image_crc(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    /* configured images: once, when first asked (not on the boot path) */
+    if (g->image.crc_of != (uint32_t)(uintptr_t)c->kernel) {
+        uint32_t crc = crc32(0, c->kernel, c->kernel_size);
+        g->image.crc = c->initrd_size ? crc32(crc, c->initrd, c->initrd_size) : crc;
+        g->image.crc_of = (uint32_t)(uintptr_t)c->kernel;
+    }
+    return g->image.crc;
+}
+
+static void report_refusal(void *ctx, bool is_error, const char *msg)
+{
+    if (is_error)
+        pr_info("load refused: %s\n", msg);
+}
+
+/* The header of a new image: its configuration, checked; 0 or PARTITA_E_* */
+static int image_begin(struct guest *g, const struct partita_load *h)
+{
+    const struct guest_config *conf = g->configured;
+    struct guest_config *c = &g->image.cfg;
+    if (h->magic != PARTITA_LOAD_MAGIC || h->format > 1 || !h->kernel_size ||
+        memchr(h->bootargs, 0, sizeof(h->bootargs)) == NULL)
+        return PARTITA_E_INVALID;
+    uint64_t bytes = (uint64_t)h->kernel_size + h->initrd_size;
+    uint64_t store = (bytes + 0xfff) & ~0xfffull;
+    if (store >= conf->mem_size) {
+        pr_info("load refused: guest '%s': %llu bytes, memory is %llu KiB\n", conf->name,
+                (unsigned long long)bytes, (unsigned long long)(conf->mem_size >> 10));
+        return PARTITA_E_FIT;
+    }
+    *c = *conf;
+    c->mem_size = conf->mem_size - store;    /* the store sits above what it sees */
+    uint8_t *at = (uint8_t *)(uintptr_t)(conf->mem_base + c->mem_size);
+    c->format = h->format ? KERNEL_LINUX : KERNEL_RAW;
+    c->load_offset = h->format ? 0 : h->load_offset;
+    c->entry_offset = h->format ? 0 : h->entry_offset;
+    c->kernel = at;
+    c->kernel_size = h->kernel_size;
+    c->initrd = h->initrd_size ? at + h->kernel_size : NULL;
+    c->initrd_size = h->initrd_size;
+    snprintf(c->bootargs, sizeof(c->bootargs), "%s", h->bootargs);
+    if (config_check_guest_image(c, report_refusal, NULL))
+        return PARTITA_E_FIT;
+    /* from here its old image is gone: until the stream is complete it
+     * boots the configured one */
+    g->cfg = conf;
+    g->image.active = false;
+    g->image.loading = true;
+    g->image.store_off = (uint32_t)c->mem_size;
+    g->image.store_size = (uint32_t)store;
+    g->image.total = sizeof(*h) + (uint32_t)bytes;
+    g->image.expect = 0;
+    return 0;
+}
+
+int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_t off)
+{
+    if (g->state == GUEST_RUNNING || g->restart_pending)
+        return PARTITA_E_STATE;
+    if (off == 0) {
+        struct partita_load h;
+        if (len < sizeof(h))
+            return PARTITA_E_INVALID;
+        memcpy(&h, data, sizeof(h));
+        int rc = image_begin(g, &h);
+        if (rc)
+            return rc;
+    } else if (!g->image.loading || off != g->image.expect) {
+        return PARTITA_E_INVALID;
+    }
+    if (len > g->image.total - off)
+        return PARTITA_E_INVALID;
+    uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0;
+    uint8_t *store = (uint8_t *)(uintptr_t)(g->configured->mem_base + g->image.store_off);
+    memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
+    g->image.expect = off + len;
+    if (g->image.expect < g->image.total)
+        return (int)len;
+    g->image.loading = false;
+    g->image.active = true;
+    g->cfg = &g->image.cfg;
+    guest_image_crc(g);
+    pr_info("guest '%s': new image loaded: %lu bytes, crc32 0x%08lx\n", g->cfg->name,
+            (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
+            (unsigned long)g->image.crc);
+    return (int)(len | PARTITA_LOAD_DONE);
+}

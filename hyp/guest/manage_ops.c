@@ -1,0 +1,57 @@
+/*
+ * What the management calls read: a guest's description and its counters,
+ * in the ABI's structures (include/partita/manage_abi.h).
+ */
+#include <string.h>
+#include <partita/manage_abi.h>
+#include "guest.h"
+#include "manage_ops.h"
+
+_Static_assert(TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
+_Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
+
+void manage_fill_info(struct guest *g, struct partita_guest_info *o)
+{
+    const struct guest_config *c = g->cfg;
+    uint64_t exits = 0;
+    memset(o, 0, sizeof(*o));
+    strncpy(o->name, c->name, sizeof(o->name) - 1);
+    o->id = g->id;
+    o->state = (uint32_t)g->state;
+    o->nvcpus = c->ncpus;
+    for (unsigned int i = 0; i < c->ncpus; i++) {
+        o->pcpu[i] = g->vcpu[i].pcpu;
+        exits += vcpu_exits(&g->vcpu[i]);
+    }
+    o->mem_base_lo = (uint32_t)c->mem_base;
+    o->mem_base_hi = (uint32_t)(c->mem_base >> 32);
+    o->mem_size_lo = (uint32_t)c->mem_size;
+    o->mem_size_hi = (uint32_t)(c->mem_size >> 32);
+    o->uptime_s = (uint32_t)guest_uptime_s(g);
+    o->exits_lo = (uint32_t)exits;
+    o->exits_hi = (uint32_t)(exits >> 32);
+    o->starts = g->starts;
+    o->image_size = c->kernel_size + c->initrd_size;
+    o->image_crc32 = guest_image_crc(g);
+    o->image_loaded = g->image.active;
+    o->rights = c->control;
+}
+
+void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->nvcpus = g->cfg->ncpus;
+    o->aborts = g->aborts;
+    o->denied = g->manage_denied;
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        struct vcpu *v = &g->vcpu[i];
+        struct partita_vcpu_stats *s = &o->vcpu[i];
+        uint64_t exits = vcpu_exits(v);
+        s->exits_lo = (uint32_t)exits;
+        s->exits_hi = (uint32_t)(exits >> 32);
+        memcpy(s->traps, v->traps, sizeof(s->traps));
+        s->injected = v->vgic.stats.injected;
+        s->maintenance = v->vgic.stats.maintenance;
+        s->pcpu = v->pcpu;
+    }
+}
