@@ -2,7 +2,7 @@
 # linked at its RAM (IPA 0x40000000) and loaded as raw images.
 GUEST_CC      := $(CROSS)gcc
 GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffreestanding \
-                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I.
+                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I. -Iinclude
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
 GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c
