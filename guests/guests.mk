@@ -16,11 +16,14 @@ LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
 
 guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
+# bare-metal images the Linux payload carries for `partita load`
+LINUX_IMAGES  := $(BUILD)/guests/hello.bin $(BUILD)/guests/echo.bin
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
                      guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
-                     guests/lib/chan_ring.h
+                     guests/linux/partita.c include/partita/manage_abi.h \
+                     guests/lib/chan_ring.h $(LINUX_IMAGES)
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
-	$(Q)bash guests/linux/build.sh $(LINUX_DIR)
+	$(Q)PARTITA_IMAGES="$(LINUX_IMAGES)" bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@
 linux-payload: $(LINUX_DIR)/.built
 # build.sh writes both: anything built from them waits for it
