@@ -194,6 +194,16 @@ static void test_load(void)
     CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == crc32(banner_start, n),
           "info: loaded %lu size %lu crc 0x%08lx", (unsigned long)i.image_loaded,
           (unsigned long)i.image_size, (unsigned long)i.image_crc32);
+    /* another image in the same place: its own CRC */
+    struct partita_load *h = (struct partita_load *)stream;
+    h->kernel_size = n + 4;
+    memset(stream + sizeof(*h) + n, 0xa5, 4);
+    int32_t rc2 = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + n + 4, 0).r0;
+    mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
+    CHECK(rc2 > 0 && i.image_size == n + 4 &&
+          i.image_crc32 == crc32(stream + sizeof(*h), n + 4), "a second image: %ld, crc 0x%08lx",
+          (long)rc2, (unsigned long)i.image_crc32);
+    CHECK(load_banner(0) > 0, "the banner again");
     CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start");
     CHECK(worker_says("banner: the loaded image runs", 5000), "no banner: '%s'", out);
     CHECK(mg(PARTITA_MG_RESTART, WORKER, 0, 0, 0).r0 == 0, "restart");

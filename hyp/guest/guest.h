@@ -31,7 +31,7 @@ struct guest_image {
     uint32_t expect;                   /* the next offset of the stream */
     uint32_t total;                    /* header + kernel + initrd */
     uint32_t store_off, store_size;    /* in its configured RAM */
-    uint32_t crc, crc_of;              /* CRC-32 of the image (crc_of: its kernel size) */
+    uint32_t crc, crc_of;              /* CRC-32 of the image; crc_of: the kernel it is of */
     uint8_t header[512];               /* the stream's header, as it came */
 };
 

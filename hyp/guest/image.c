@@ -86,6 +86,7 @@ static int image_begin(struct guest *g, const struct partita_load *h)
     g->image.store_size = (uint32_t)store;
     g->image.total = sizeof(*h) + (uint32_t)bytes;
     g->image.expect = 0;
+    g->image.crc_of = 0;        /* the store's address stays: its CRC does not */
     return 0;
 }
 
