@@ -63,8 +63,8 @@ static struct guest *arg_guest(int argc, char **argv)
 
 static void cmd_list(int argc, char **argv)
 {
-    pr_info("%-12s %-8s %-16s %-22s %8s %10s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
-            "UPTIME", "EXITS");
+    pr_info("%-12s %-8s %-16s %-22s %8s %10s  %s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
+            "UPTIME", "EXITS", "IMAGE");
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         char map[32] = "", mem[32];
@@ -76,8 +76,10 @@ static void cmd_list(int argc, char **argv)
             exits += vcpu_exits(&g->vcpu[v]);
         }
         snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20, g->cfg->mem_base);
-        pr_info("%-12s %-8s %-16s %-22s %7llus %10llu\n", g->cfg->name,
-                guest_state_name(g->state), map, mem, guest_uptime_s(g), exits);
+        pr_info("%-12s %-8s %-16s %-22s %7llus %10llu  %lu bytes crc32 0x%08lx%s\n",
+                g->cfg->name, guest_state_name(g->state), map, mem, guest_uptime_s(g), exits,
+                (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
+                (unsigned long)guest_image_crc(g), g->image.active ? " (loaded)" : "");
     }
     if (!nguests)
         pr_info("(no guests configured)\n");

@@ -30,8 +30,9 @@ def to_linux(vm):
 
 
 def rows(lines):
-    """NAME -> (STATE, VCPU->PCPU, MEMORY) of a list's table"""
-    return {l.split()[0]: tuple(l.split()[1:4]) for l in lines[1:] if l.strip()}
+    """NAME -> (STATE, VCPU->PCPU, MEMORY, image size, its CRC[, (loaded)]) of
+    a list's table (uptime and exits move on)"""
+    return {f[0]: tuple(f[1:4] + f[6:7] + f[9:]) for f in (l.split() for l in lines[1:]) if f}
 
 
 def info_now(vm):
@@ -105,6 +106,13 @@ def test_linux_control_partition(qemu, image):
         assert time.monotonic() < deadline, out
         time.sleep(0.5)
 
+    # typed lines reach it too (the interactive form; ends at end of input)
+    ok(vm, "printf 'via-stdin\\n' | partita console echo > /dev/null")
+    deadline = time.monotonic() + 30
+    while not any("got: via-stdin" in l for l in ok(vm, "partita console echo --dump")):
+        assert time.monotonic() < deadline, "typed input did not reach echo"
+        time.sleep(0.5)
+
     # refusals: nothing changes
     refused(vm, "partita load echo /usr/share/partita/hello.bin",
             r"^partita: load: guest 'echo' is running: stop it first$")
@@ -136,5 +144,11 @@ def test_linux_control_partition(qemu, image):
     to_monitor(vm)
     after, info = info_now(vm)
     assert after == before, (before, after)
+    # the monitor agrees with the tool
+    to_linux(vm)
+    tool = rows(ok(vm, "partita list"))
+    to_monitor(vm)
+    monitor = rows(command(vm, "list"))
+    assert monitor == tool and monitor["echo"][-1] == "(loaded)", (monitor, tool)
     assert re.search(r"image: guest 'echo': loaded, \d+ bytes, crc32 0x", info), info
     assert "crashed on vCPU" not in vm.output
