@@ -194,6 +194,13 @@ static void test_load(void)
     CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == crc32(banner_start, n),
           "info: loaded %lu size %lu crc 0x%08lx", (unsigned long)i.image_loaded,
           (unsigned long)i.image_size, (unsigned long)i.image_crc32);
+    /* a refused load leaves the loaded image as it was */
+    uint32_t crc_before = i.image_crc32;
+    CHECK(load_banner(0x02000000u) == PARTITA_E_FIT, "32 MiB after a load");
+    mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
+    CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == crc_before,
+          "a refused load changed the image: loaded %lu size %lu", (unsigned long)i.image_loaded,
+          (unsigned long)i.image_size);
     /* another image in the same place: its own CRC */
     struct partita_load *h = (struct partita_load *)stream;
     h->kernel_size = n + 4;

@@ -42,7 +42,7 @@ static void cmd_info(int argc, char **argv)
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         pr_info("image: guest '%s': %s, %lu bytes, crc32 0x%08lx\n", g->cfg->name,
-                g->image.active ? "loaded" : g->image.loading ? "configured (loading)"
+                guest_image_loaded(g) ? "loaded" : guest_image_loading(g) ? "configured (loading)"
                                                                : "configured",
                 (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
                 (unsigned long)guest_image_crc(g));
@@ -79,7 +79,7 @@ static void cmd_list(int argc, char **argv)
         pr_info("%-12s %-8s %-16s %-22s %7llus %10llu  %lu bytes crc32 0x%08lx%s\n",
                 g->cfg->name, guest_state_name(g->state), map, mem, guest_uptime_s(g), exits,
                 (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
-                (unsigned long)guest_image_crc(g), g->image.active ? " (loaded)" : "");
+                (unsigned long)guest_image_crc(g), guest_image_loaded(g) ? " (loaded)" : "");
     }
     if (!nguests)
         pr_info("(no guests configured)\n");
@@ -90,7 +90,7 @@ static void cmd_start(int argc, char **argv)
     struct guest *g = arg_guest(argc, argv);
     if (g && guest_op_start(g) == PARTITA_E_STATE)
         pr_info("start: guest '%s' is %s\n", g->cfg->name,
-                g->image.loading ? "being loaded" : "already running");
+                guest_image_loading(g) ? "being loaded" : "already running");
 }
 
 static void cmd_stop(int argc, char **argv)

@@ -59,8 +59,6 @@ void guests_init(const struct system_config *sys)
         memset(g, 0, sizeof(*g));
         g->cfg = &sys->guests[i];
         g->configured = g->cfg;
-        if (g->cfg->control && manage_page_init(g) != 0)
-            pr_err("guest '%s': no memory for its management page\n", g->cfg->name);
         g->id = i;
         g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
         g->state = GUEST_STOPPED;
@@ -75,6 +73,7 @@ void guests_init(const struct system_config *sys)
         }
     }
     channels_init(sys);
+    manage_init(sys);
 }
 
 struct guest *guest_by_name(const char *name)

@@ -31,8 +31,14 @@ struct guest_image {
     uint32_t expect;                   /* the next offset of the stream */
     uint32_t total;                    /* header + kernel + initrd */
     uint32_t store_off, store_size;    /* in its configured RAM */
-    uint32_t crc, crc_of;              /* CRC-32 of the image; crc_of: the kernel it is of */
-    uint8_t header[512];               /* the stream's header, as it came */
+};
+
+/* What a guest a control partition may act on has more, from the page
+ * pool at boot (the others pay nothing for it) */
+struct guest_managed {
+    uint8_t out_ring[GUEST_OUT_RING];  /* console output, newest last */
+    uint32_t out_total;                /* characters ever written to it */
+    struct guest_image image;
 };
 
 struct guest {
@@ -67,10 +73,9 @@ struct guest {
     uint32_t starts;
     uint32_t dtb_ipa;
     struct guest_crash crash;
-    uint8_t out_ring[GUEST_OUT_RING];  /* console output, newest last */
-    uint32_t out_total;                /* characters ever written to it */
     uint32_t manage_denied;            /* management calls refused to it */
-    struct guest_image image;
+    uint32_t image_crc, image_crc_of;  /* CRC-32 of its image; _of: the kernel it is of */
+    struct guest_managed *mg;          /* NULL unless a control partition may act on it */
     struct manage_page *mpage;         /* control guests: the management page */
 };
 
@@ -118,5 +123,13 @@ int guest_op_stop(struct guest *g);
 int guest_op_restart(struct guest *g);
 /* the image a guest boots: its size and CRC-32, loaded or configured */
 uint32_t guest_image_crc(struct guest *g);
+static inline bool guest_image_loaded(const struct guest *g)
+{
+    return g->mg && g->mg->image.active;
+}
+static inline bool guest_image_loading(const struct guest *g)
+{
+    return g->mg && g->mg->image.loading;
+}
 
 #endif

@@ -42,8 +42,10 @@ void guest_uart_tx(void *ctx, char c)
     if (!guest_tx_budget(g))
         return;
     /* kept for the control partition, whoever has the console */
-    g->out_ring[g->out_total % GUEST_OUT_RING] = (uint8_t)c;
-    g->out_total++;
+    if (g->mg) {
+        g->mg->out_ring[g->mg->out_total % GUEST_OUT_RING] = (uint8_t)c;
+        g->mg->out_total++;
+    }
     if (console_focus == g) {
         /* the focused guest owns the terminal: pass its output through */
         if (g->line_len) {
@@ -101,8 +103,11 @@ uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len)
 uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
                               uint32_t *lost)
 {
+    *lost = 0;
+    if (!g->mg)
+        return 0;
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
-    uint32_t total = g->out_total;
+    uint32_t total = g->mg->out_total;
     uint32_t oldest = total > GUEST_OUT_RING ? total - GUEST_OUT_RING : 0;
     *lost = 0;
     if (*pos > total)
@@ -113,7 +118,7 @@ uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint3
     }
     uint32_t n = total - *pos < len ? total - *pos : len;
     for (uint32_t i = 0; i < n; i++)
-        buf[i] = g->out_ring[(*pos + i) % GUEST_OUT_RING];
+        buf[i] = g->mg->out_ring[(*pos + i) % GUEST_OUT_RING];
     *pos += n;
     spin_unlock_irqrestore(&g->uart_lock, f);
     return n;

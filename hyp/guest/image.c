@@ -35,12 +35,12 @@ uint32_t guest_image_crc(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
     /* configured images: once, when first asked (not on the boot path) */
-    if (g->image.crc_of != (uint32_t)(uintptr_t)c->kernel) {
+    if (g->image_crc_of != (uint32_t)(uintptr_t)c->kernel) {
         uint32_t crc = crc32(0, c->kernel, c->kernel_size);
-        g->image.crc = c->initrd_size ? crc32(crc, c->initrd, c->initrd_size) : crc;
-        g->image.crc_of = (uint32_t)(uintptr_t)c->kernel;
+        g->image_crc = c->initrd_size ? crc32(crc, c->initrd, c->initrd_size) : crc;
+        g->image_crc_of = (uint32_t)(uintptr_t)c->kernel;
     }
-    return g->image.crc;
+    return g->image_crc;
 }
 
 static void report_refusal(void *ctx, bool is_error, const char *msg)
@@ -53,13 +53,17 @@ static void report_refusal(void *ctx, bool is_error, const char *msg)
 static int image_begin(struct guest *g, const struct partita_load *h)
 {
     const struct guest_config *conf = g->configured;
-    struct guest_config *c = &g->image.cfg;
+    struct guest_image *im = &g->mg->image;
+    /* the live configuration changes only once the candidate passes; one
+     * scratch copy will do: management calls run on the boot CPU alone */
+    static struct guest_config cand;
+    struct guest_config *c = &cand;
     if (h->magic != PARTITA_LOAD_MAGIC || h->format > 1 || !h->kernel_size ||
         memchr(h->bootargs, 0, sizeof(h->bootargs)) == NULL)
         return PARTITA_E_INVALID;
     uint64_t bytes = (uint64_t)h->kernel_size + h->initrd_size;
     uint64_t store = (bytes + 0xfff) & ~0xfffull;
-    if (store >= conf->mem_size) {
+    if (store >= conf->mem_size || bytes > 0x7fffffffu) {
         pr_info("load refused: guest '%s': %llu bytes, memory is %llu KiB\n", conf->name,
                 (unsigned long long)bytes, (unsigned long long)(conf->mem_size >> 10));
         return PARTITA_E_FIT;
@@ -80,18 +84,22 @@ static int image_begin(struct guest *g, const struct partita_load *h)
     /* from here its old image is gone: until the stream is complete it
      * boots the configured one */
     g->cfg = conf;
-    g->image.active = false;
-    g->image.loading = true;
-    g->image.store_off = (uint32_t)c->mem_size;
-    g->image.store_size = (uint32_t)store;
-    g->image.total = sizeof(*h) + (uint32_t)bytes;
-    g->image.expect = 0;
-    g->image.crc_of = 0;        /* the store's address stays: its CRC does not */
+    im->cfg = cand;
+    im->active = false;
+    im->loading = true;
+    im->store_off = (uint32_t)c->mem_size;
+    im->store_size = (uint32_t)store;
+    im->total = sizeof(*h) + (uint32_t)bytes;
+    im->expect = 0;
+    g->image_crc_of = 0;        /* the store's address stays: its CRC does not */
     return 0;
 }
 
 int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_t off)
 {
+    if (!g->mg)
+        return PARTITA_E_NOT_SUPPORTED;     /* no control partition's guest */
+    struct guest_image *im = &g->mg->image;
     if (g->state == GUEST_RUNNING || g->restart_pending)
         return PARTITA_E_STATE;
     if (off == 0) {
@@ -102,23 +110,23 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
         int rc = image_begin(g, &h);
         if (rc)
             return rc;
-    } else if (!g->image.loading || off != g->image.expect) {
+    } else if (!im->loading || off != im->expect) {
         return PARTITA_E_INVALID;
     }
-    if (len > g->image.total - off)
+    if (len > im->total - off)
         return PARTITA_E_INVALID;
     uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0;
-    uint8_t *store = (uint8_t *)(uintptr_t)(g->configured->mem_base + g->image.store_off);
+    uint8_t *store = (uint8_t *)(uintptr_t)(g->configured->mem_base + im->store_off);
     memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
-    g->image.expect = off + len;
-    if (g->image.expect < g->image.total)
+    im->expect = off + len;
+    if (im->expect < im->total)
         return (int)len;
-    g->image.loading = false;
-    g->image.active = true;
-    g->cfg = &g->image.cfg;
+    im->loading = false;
+    im->active = true;
+    g->cfg = &im->cfg;
     guest_image_crc(g);
     pr_info("guest '%s': new image loaded: %lu bytes, crc32 0x%08lx\n", g->cfg->name,
             (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
-            (unsigned long)g->image.crc);
+            (unsigned long)g->image_crc);
     return (int)(len | PARTITA_LOAD_DONE);
 }

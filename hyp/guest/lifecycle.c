@@ -11,7 +11,7 @@ int guest_op_start(struct guest *g)
 {
     if (g->state == GUEST_RUNNING)
         return PARTITA_E_STATE;
-    if (g->image.loading)
+    if (guest_image_loading(g))
         return PARTITA_E_STATE;     /* half a new image: finish or restart the load */
     guest_stop(g);      /* a halted or crashed guest may still hold CPUs */
     if (guest_start(g) != 0)
@@ -32,7 +32,7 @@ int guest_op_stop(struct guest *g)
 
 int guest_op_restart(struct guest *g)
 {
-    if (g->image.loading)
+    if (guest_image_loading(g))
         return PARTITA_E_STATE;
     guest_stop(g);
     g->state = GUEST_STOPPED;

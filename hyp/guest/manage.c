@@ -15,6 +15,8 @@
 #include "hyp/sched/sched.h"
 #include "timer/timer.h"
 #include "mm/cache.h"
+#include "mm/page_alloc.h"
+#include "hyp/lib/console.h"
 
 /* how long a caller waits for the boot CPU (a restart scrubs memory) */
 #define MANAGE_WAIT_US 10000000u
@@ -158,6 +160,26 @@ void manage_call(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
         manage_execute(v->guest, r, buf, len);
     else
         manage_post(v, r, buf, len);
+}
+
+void manage_init(const struct system_config *sys)
+{
+    uint32_t managed = 0;
+    for (unsigned int i = 0; i < nguests; i++) {
+        managed |= sys->guests[i].control_guests;
+        if (sys->guests[i].control && manage_page_init(&guests[i]) != 0)
+            pr_err("guest '%s': no memory for its management page\n", sys->guests[i].name);
+    }
+    for (unsigned int i = 0; i < nguests; i++) {
+        if (!(managed & (1u << i)))
+            continue;
+        guests[i].mg = page_alloc((sizeof(struct guest_managed) + 0xfff) / 0x1000, 1);
+        if (guests[i].mg)
+            memset(guests[i].mg, 0, sizeof(struct guest_managed));
+        else
+            pr_err("guest '%s': no memory for its console ring and images\n",
+                   sys->guests[i].name);
+    }
 }
 
 void manage_hypercall(struct vcpu *v, uint32_t *r)

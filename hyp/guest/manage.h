@@ -26,6 +26,8 @@ uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len)
 /* guest_console.c: its recent output from position pos (see PARTITA_MG_CONSOLE_READ) */
 uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
                               uint32_t *lost);
+/* at boot: the management pages and what the guests they act on keep */
+void manage_init(const struct system_config *sys);
 /* the management page of a control guest (manage_page.c) */
 int manage_page_init(struct guest *g);
 void manage_page_start(struct guest *g);

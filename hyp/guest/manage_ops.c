@@ -33,7 +33,7 @@ void manage_fill_info(struct guest *g, struct partita_guest_info *o)
     o->starts = g->starts;
     o->image_size = c->kernel_size + c->initrd_size;
     o->image_crc32 = guest_image_crc(g);
-    o->image_loaded = g->image.active;
+    o->image_loaded = guest_image_loaded(g);
     o->rights = c->control;
 }
 

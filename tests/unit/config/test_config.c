@@ -1145,6 +1145,29 @@ static void test_guest_buffer(void **state)
     assert_false(guest_config_buffer(l, 0x40000000u, 16, &pa));
 }
 
+static void test_run_time_image_check(void **state)
+{
+    /* an image given at run time gets the configured image's checks */
+    void *b = cfg("config-good");
+    EXPECT_OK(load_free(b));
+    struct guest_config c = *guest("rtos0");        /* 16 MiB, raw at 0x10000 */
+    nlines = 0;
+    assert_int_equal(config_check_guest_image(&c, collect, lines), 0);
+    c.mem_size = 0x20000;                            /* the store took the rest */
+    c.kernel_size = 0x8000;
+    assert_int_equal(config_check_guest_image(&c, collect, lines), 1);
+    assert_non_null(strstr(lines[0].text, "guest 'rtos0': property 'kernel': image"));
+    c.mem_size = 0x8000;                             /* not even the DTB */
+    nlines = 0;
+    assert_true(config_check_guest_image(&c, collect, lines) >= 1);
+    assert_non_null(strstr(lines[0].text, "property 'memory': no room for the device tree"));
+    c = *guest("linux0");
+    c.kernel_size = 0x10000000;                      /* a zImage over the 256 MiB window */
+    nlines = 0;
+    assert_int_equal(config_check_guest_image(&c, collect, lines), 1);
+    assert_non_null(strstr(lines[0].text, "guest 'linux0': property 'initrd'"));
+}
+
 static void test_initrd_empty(void **state)
 {
     void *b = cfg("config-good");
@@ -1768,6 +1791,7 @@ int main(void)
         cmocka_unit_test(test_control_errors),
         cmocka_unit_test(test_control_check),
         cmocka_unit_test(test_guest_buffer),
+        cmocka_unit_test(test_run_time_image_check),
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),
