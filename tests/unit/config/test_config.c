@@ -1145,6 +1145,17 @@ static void test_guest_buffer(void **state)
     assert_false(guest_config_buffer(l, 0x40000000u, 16, &pa));
 }
 
+static void test_control_page_collides(void **state)
+{
+    /* a control partition's management page is part of its board */
+    void *b = cfg("config-good");
+    set_bytes(b, "rtos0", "control", "", 0);
+    add_pt(b, "rtos0", "mgmt", 0x090c1000, 0x1000, 0);
+    EXPECT(load(b), { "rtos0", "passthrough reg", "collides with the guest's own management page" });
+    del(b, "rtos0", "control");
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "is not a device of the host" });
+}
+
 static void test_run_time_image_check(void **state)
 {
     /* an image given at run time gets the configured image's checks */
@@ -1792,6 +1803,7 @@ int main(void)
         cmocka_unit_test(test_control_check),
         cmocka_unit_test(test_guest_buffer),
         cmocka_unit_test(test_run_time_image_check),
+        cmocka_unit_test(test_control_page_collides),
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),
