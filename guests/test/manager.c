@@ -85,13 +85,13 @@ static bool worker_says(const char *text, uint32_t ms)
 }
 
 /* the banner as a new image of the worker, in two pieces; the result */
-static int32_t load_banner(uint32_t kernel_size)
+static int32_t load_banner_as(uint32_t kernel_size, uint32_t format)
 {
     struct partita_load *h = (struct partita_load *)stream;
     uint32_t n = (uint32_t)(banner_end - banner_start);
     memset(h, 0, sizeof(*h));
     h->magic = PARTITA_LOAD_MAGIC;
-    h->format = 0;
+    h->format = format;
     h->kernel_size = kernel_size ? kernel_size : n;
     memcpy(stream + sizeof(*h), banner_start, n);
     struct r4 r = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + 8, 0);
@@ -99,6 +99,11 @@ static int32_t load_banner(uint32_t kernel_size)
         return r.r0;
     r = mg(PARTITA_MG_LOAD, WORKER, stream + sizeof(*h) + 8, n - 8, sizeof(*h) + 8);
     return r.r0;
+}
+
+static int32_t load_banner(uint32_t kernel_size)
+{
+    return load_banner_as(kernel_size, 0);
 }
 
 static void test_version_and_list(void)
@@ -210,6 +215,12 @@ static void test_load(void)
     CHECK(rc2 > 0 && i.image_size == n + 4 &&
           i.image_crc32 == crc32(stream + sizeof(*h), n + 4), "a second image: %ld, crc 0x%08lx",
           (long)rc2, (unsigned long)i.image_crc32);
+    /* the Linux format: at RAM + 32 KiB, entered with r2 = its DTB (the
+     * banner is position independent) */
+    CHECK(load_banner_as(0, 1) > 0, "the banner as a zImage");
+    CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start as a zImage");
+    CHECK(worker_says("banner: the loaded image runs", 5000), "no banner as a zImage");
+    CHECK(mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 == 0, "stop the zImage");
     CHECK(load_banner(0) > 0, "the banner again");
     CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start");
     CHECK(worker_says("banner: the loaded image runs", 5000), "no banner: '%s'", out);
