@@ -152,7 +152,8 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 void manage_call(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
     if (!v->guest->cfg->control) {
-        v->guest->manage_denied++;      /* counted, nothing else looked at */
+        /* counted (its vCPUs may call at once), nothing else looked at */
+        __atomic_add_fetch(&v->guest->manage_denied, 1, __ATOMIC_RELAXED);
         r[0] = (uint32_t)PARTITA_E_DENIED;
         return;
     }
