@@ -223,17 +223,24 @@ static int cmd_stats(const char *name)
     if (rc < 0)
         return refused(rc, name);
     data_out(&s, sizeof(s));
-    printf("guest '%s': %u aborts injected, %u management calls refused\n", name, s.aborts,
-           s.denied);
+    printf("guest '%s': started %u times, %u aborts injected, %u management calls refused\n",
+           name, s.starts, s.aborts, s.denied);
     for (uint32_t v = 0; v < s.nvcpus && v < PARTITA_INFO_VCPUS; v++) {
         struct partita_vcpu_stats *c = &s.vcpu[v];
         printf("  vcpu%u on cpu%u exits %llu:", v, c->pcpu,
                (unsigned long long)((uint64_t)c->exits_hi << 32 | c->exits_lo));
         for (int t = 0; t < PARTITA_TRAPS; t++)
             printf(" %s %u", trap_names[t], c->traps[t]);
-        printf("\n  vcpu%u interrupts injected %u, maintenance %u\n", v, c->injected,
-               c->maintenance);
+        printf("\n  vcpu%u interrupts injected %u, maintenance %u, SGIs sent %u, "
+               "list register overflows %u\n", v, c->injected, c->maintenance, c->sgis_sent,
+               c->lr_overflows);
+        if (c->slice_us)
+            printf("  vcpu%u on shared CPU %u: slice %u us, ran %u ms, %u turns\n", v, c->pcpu,
+                   c->slice_us, c->run_ms, c->turns);
     }
+    for (uint32_t k = 0; k < s.nchannels && k < PARTITA_STATS_CHANNELS; k++)
+        printf("  channel %u: doorbells rung %u, raised here %u\n", s.channel[k].id,
+               s.channel[k].rung, s.channel[k].raised);
     return 0;
 }
 

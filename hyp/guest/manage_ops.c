@@ -6,9 +6,13 @@
 #include <partita/manage_abi.h>
 #include "guest.h"
 #include "manage_ops.h"
+#include "channel.h"
+#include "hyp/sched/sched_share.h"
+#include "timer/timer.h"
 
 _Static_assert(TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
 _Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
+_Static_assert(GUEST_MAX_CHANNELS <= PARTITA_STATS_CHANNELS, "every channel has a slot");
 
 void manage_fill_info(struct guest *g, struct partita_guest_info *o)
 {
@@ -43,6 +47,7 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
     o->nvcpus = g->cfg->ncpus;
     o->aborts = g->aborts;
     o->denied = g->manage_denied;
+    o->starts = g->starts;
     for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
         struct partita_vcpu_stats *s = &o->vcpu[i];
@@ -52,6 +57,18 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
         memcpy(s->traps, v->traps, sizeof(s->traps));
         s->injected = v->vgic.stats.injected;
         s->maintenance = v->vgic.stats.maintenance;
+        s->sgis_sent = v->vgic.stats.sgis_sent;
+        s->lr_overflows = v->vgic.stats.overflow;
         s->pcpu = v->pcpu;
+        if (v->share) {
+            s->slice_us = g->cfg->slice_us;
+            s->run_ms = (uint32_t)(timer_ticks_to_us(v->share->run_ticks) / 1000);
+            s->turns = v->share->switches;
+        }
+    }
+    o->nchannels = g->cfg->nchannels;
+    for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
+        o->channel[k].id = g->cfg->channels[k].id;
+        channel_counts(g, k, &o->channel[k].rung, &o->channel[k].raised);
     }
 }

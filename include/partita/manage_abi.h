@@ -67,10 +67,18 @@ struct partita_vcpu_stats {
     uint32_t exits_lo, exits_hi;
     uint32_t traps[PARTITA_TRAPS];
     uint32_t injected, maintenance, pcpu;
+    uint32_t sgis_sent, lr_overflows;
+    uint32_t slice_us, run_ms, turns;    /* on a shared CPU (slice_us 0: alone) */
+};
+#define PARTITA_STATS_CHANNELS 4
+struct partita_channel_stats {
+    uint32_t id, rung, raised;           /* doorbells it rang, raised in it */
 };
 struct partita_guest_stats {
     uint32_t nvcpus, aborts, denied;     /* denied: management calls it was refused */
+    uint32_t starts, nchannels;
     struct partita_vcpu_stats vcpu[PARTITA_INFO_VCPUS];
+    struct partita_channel_stats channel[PARTITA_STATS_CHANNELS];
 };
 
 /*

@@ -94,7 +94,11 @@ def test_linux_control_partition(qemu, image):
     ok(vm, "partita restart echo")
     wait_for(vm, r"\[echo\] echo \d+ ready", mark, 30)
     out = ok(vm, "partita stats rt")
+    assert re.match(r"guest 'rt': started 2 times", out[0]), out
     assert re.match(r"  vcpu0 on cpu3 exits \d+: wfi", out[1]), out
+    out = ok(vm, "partita stats echo")     # a member of the channel to linux
+    assert any(re.match(r"  channel 0: doorbells rung \d+, raised here \d+$", l)
+               for l in out), out
 
     # its console: input sent, the answer read back from the hypervisor's ring
     ok(vm, "partita console echo --send from-linux")
