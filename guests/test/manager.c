@@ -106,6 +106,23 @@ static int32_t load_banner(uint32_t kernel_size)
     return load_banner_as(kernel_size, 0);
 }
 
+/* the banner behind a zImage's head: a branch over the magic at 0x24 */
+static int32_t load_zimage(uint32_t magic)
+{
+    struct partita_load *h = (struct partita_load *)stream;
+    uint32_t n = (uint32_t)(banner_end - banner_start), head = 0x30;
+    uint32_t *k = (uint32_t *)(stream + sizeof(*h));
+    memset(h, 0, sizeof(*h));
+    h->magic = PARTITA_LOAD_MAGIC;
+    h->format = 1;
+    h->kernel_size = head + n;
+    memset(k, 0, head);
+    k[0] = 0xea000000u | (head / 4 - 2);     /* b head: over the words below */
+    k[0x24 / 4] = magic;
+    memcpy((uint8_t *)k + head, banner_start, n);
+    return mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + head + n, 0).r0;
+}
+
 static void test_version_and_list(void)
 {
     test_begin("version-list");
@@ -215,9 +232,12 @@ static void test_load(void)
     CHECK(rc2 > 0 && i.image_size == n + 4 &&
           i.image_crc32 == crc32(stream + sizeof(*h), n + 4), "a second image: %ld, crc 0x%08lx",
           (long)rc2, (unsigned long)i.image_crc32);
-    /* the Linux format: at RAM + 32 KiB, entered with r2 = its DTB (the
-     * banner is position independent) */
-    CHECK(load_banner_as(0, 1) > 0, "the banner as a zImage");
+    /* the Linux format: a zImage, or refused; placed at RAM + 32 KiB and
+     * entered with r2 = its DTB (the banner is position independent: a
+     * zImage's magic word at 0x24 in its code is skipped by a branch) */
+    CHECK(load_banner_as(0, 1) == PARTITA_E_INVALID, "a zImage's head split");
+    CHECK(load_zimage(0x12345678u) == PARTITA_E_INVALID, "a zImage without its magic");
+    CHECK(load_zimage(0x016f2818u) > 0, "the banner as a zImage");
     CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start as a zImage");
     CHECK(worker_says("banner: the loaded image runs", 5000), "no banner as a zImage");
     CHECK(mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 == 0, "stop the zImage");

@@ -49,8 +49,34 @@ static void report_refusal(void *ctx, bool is_error, const char *msg)
         pr_info("load refused: %s\n", msg);
 }
 
-/* The header of a new image: its configuration, checked; 0 or PARTITA_E_* */
-static int image_begin(struct guest *g, const struct partita_load *h)
+/* a zImage says so: its magic at 0x24 (Documentation/arm/booting.rst) */
+#define ZIMAGE_MAGIC_OFFSET 0x24
+#define ZIMAGE_MAGIC        0x016f2818u
+
+/* The first piece's kernel bytes (n of them) are a zImage? */
+static bool is_zimage(const struct guest_config *conf, const uint8_t *k, uint32_t n)
+{
+    uint32_t magic;
+    if (n < ZIMAGE_MAGIC_OFFSET + 4) {
+        pr_info("load refused: guest '%s': property 'kernel-format': a zImage's first "
+                "piece holds at least its first %u bytes\n", conf->name,
+                ZIMAGE_MAGIC_OFFSET + 4);
+        return false;
+    }
+    memcpy(&magic, k + ZIMAGE_MAGIC_OFFSET, 4);
+    if (magic != ZIMAGE_MAGIC)
+        pr_info("load refused: guest '%s': property 'kernel-format': \"linux\" but no "
+                "zImage (no magic 0x%08lx at 0x%x)\n", conf->name,
+                (unsigned long)ZIMAGE_MAGIC, ZIMAGE_MAGIC_OFFSET);
+    return magic == ZIMAGE_MAGIC;
+}
+
+/*
+ * The header of a new image (and the kernel bytes that came with it): its
+ * configuration, checked; 0 or PARTITA_E_*
+ */
+static int image_begin(struct guest *g, const struct partita_load *h, const uint8_t *k,
+                       uint32_t n)
 {
     const struct guest_config *conf = g->configured;
     struct guest_image *im = &g->mg->image;
@@ -60,6 +86,8 @@ static int image_begin(struct guest *g, const struct partita_load *h)
     struct guest_config *c = &cand;
     if (h->magic != PARTITA_LOAD_MAGIC || h->format > 1 || !h->kernel_size ||
         memchr(h->bootargs, 0, sizeof(h->bootargs)) == NULL)
+        return PARTITA_E_INVALID;
+    if (h->format && !is_zimage(conf, k, n < h->kernel_size ? n : h->kernel_size))
         return PARTITA_E_INVALID;
     uint64_t bytes = (uint64_t)h->kernel_size + h->initrd_size;
     uint64_t store = (bytes + 0xfff) & ~0xfffull;
@@ -107,7 +135,7 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
         if (len < sizeof(h))
             return PARTITA_E_INVALID;
         memcpy(&h, data, sizeof(h));
-        int rc = image_begin(g, &h);
+        int rc = image_begin(g, &h, data + sizeof(h), len - sizeof(h));
         if (rc)
             return rc;
     } else if (!im->loading || off != im->expect) {

@@ -49,6 +49,10 @@ def test_manage(qemu, image):
           "the loaded image did not run after every start")
     check(vm, "load refused: guest 'worker': property 'kernel'" in text,
           "the image over the device tree was not refused by the configuration's check")
+    check(vm, "load refused: guest 'worker': property 'kernel-format': \"linux\" but no "
+              "zImage" in text, "an image without a zImage's magic was not refused")
+    check(vm, "load refused: guest 'worker': property 'kernel-format': a zImage's first "
+              "piece holds" in text, "a zImage's head split over pieces was not refused")
     # the monitor: the image worker runs, rogue's refusals, the same free memory
     info = "\n".join(command(vm, "info"))
     m = re.search(r"image: guest 'worker': loaded, (\d+) bytes, crc32 0x([0-9a-f]{8})", info)
