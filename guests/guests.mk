@@ -2,7 +2,7 @@
 # linked at its RAM (IPA 0x40000000) and loaded as raw images.
 GUEST_CC      := $(CROSS)gcc
 GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffreestanding \
-                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I.
+                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I. -Iinclude
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
 GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c
@@ -16,12 +16,14 @@ LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
 
 guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
+# bare-metal images the Linux payload carries for `partita load`
+LINUX_IMAGES  := $(BUILD)/guests/hello.bin $(BUILD)/guests/echo.bin
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
                      guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
-                     guests/linux/hwbp.c \
-                     guests/lib/chan_ring.h
+                     guests/linux/hwbp.c guests/linux/partita.c include/partita/manage_abi.h \
+                     guests/lib/chan_ring.h $(LINUX_IMAGES)
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
-	$(Q)bash guests/linux/build.sh $(LINUX_DIR)
+	$(Q)PARTITA_IMAGES="$(LINUX_IMAGES)" bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@
 linux-payload: $(LINUX_DIR)/.built
 # build.sh writes both: anything built from them waits for it

@@ -6,8 +6,10 @@
 #   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev
 #                          modules of that kernel + /init and
 #                          /etc/partita/shutdown (this directory's init, shutdown)
-#                          + /usr/bin/partita-chan (partita-chan.c, built
-#                          statically with Debian's armhf cross compiler)
+#                          + /usr/bin/partita-chan and /usr/bin/partita
+#                          (partita-chan.c, partita.c, built statically with
+#                          Debian's armhf cross compiler) + the bare-metal
+#                          images $PARTITA_IMAGES in /usr/share/partita
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -213,9 +215,16 @@ ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
 # The channel program: static, so it needs nothing of the initramfs.
-log "building partita-chan, cntvct, perfstat and hwbp with $XCC"
+log "building partita-chan, partita, cntvct, perfstat and hwbp with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../lib" -o "$root/usr/bin/partita-chan" \
 	"$here/partita-chan.c" || die "cannot build partita-chan"
+"$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita" \
+	"$here/partita.c" || die "cannot build partita"
+# bare-metal images for `partita load` (PARTITA_IMAGES: paths, from guests.mk)
+mkdir -p "$root/usr/share/partita"
+for img in ${PARTITA_IMAGES:-}; do
+	install -m 0644 "$img" "$root/usr/share/partita/" || die "cannot copy $img"
+done
 "$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/cntvct" "$here/cntvct.c" ||
 	die "cannot build cntvct"
 "$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/perfstat" "$here/perfstat.c" ||

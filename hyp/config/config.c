@@ -230,6 +230,8 @@ const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint6
         return "GIC CPU interface";
     if (cfg_overlaps(base, size, VBOARD_UART_IPA, 0x1000))
         return "UART";
+    if (g->control && cfg_overlaps(base, size, VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE))
+        return "management page";
     if (cfg_overlaps(base, size, guest_ram_ipa(g), g->mem_size))
         return "RAM";
     return NULL;
@@ -295,7 +297,7 @@ static void check_devices(const struct config_host *h, struct system_config *sys
     }
 }
 
-static void check_images(struct guest_config *g, struct cfg_ctx *c)
+void config_check_images(struct guest_config *g, struct cfg_ctx *c)
 {
     if (g->mem_size < GUEST_DTB_ROOM || !g->kernel_size)
         return;
@@ -342,6 +344,15 @@ static void check_images(struct guest_config *g, struct cfg_ctx *c)
                 (unsigned long long)(g->mem_size >> 10));
 }
 
+int config_check_guest_image(struct guest_config *g, config_report_fn report, void *ctx)
+{
+    struct cfg_ctx c = { report, ctx, 0, NULL, 0 };
+    if (g->mem_size < GUEST_DTB_ROOM)
+        cfg_msg(&c, true, g->name, "memory", "no room for the device tree");
+    config_check_images(g, &c);
+    return c.errors;
+}
+
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx)
 {
@@ -383,8 +394,9 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         config_check_colours(sys, i, &c);
         check_cpus(host, sys, i, &c);
         check_devices(host, sys, i, &c);
-        check_images(&sys->guests[i], &c);
+        config_check_images(&sys->guests[i], &c);
     }
     config_check_channels(host, sys, &c);
+    config_check_control(blob, root, sys, &c);
     return c.errors;
 }

@@ -14,7 +14,8 @@
 static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
-    "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", NULL,
+    "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", "control",
+    "control-guests", NULL,
 };
 
 static bool is_known(const char *name)
@@ -321,4 +322,5 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_console_rate(fdt, node, g, c);
     parse_pmu(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
+    config_parse_control(fdt, node, g, c);
 }

@@ -38,6 +38,10 @@
 #define VBOARD_VTIMER_IRQ  27u
 #define VBOARD_PMU_IRQ     23u      /* PPI 7, as on QEMU's virt */
 #define LINUX_ZIMAGE_OFFSET 0x8000u
+/* a control partition's management page, then its data page (a free
+ * slot of QEMU virt's map) */
+#define VBOARD_MANAGE_IPA  0x090c0000u
+#define VBOARD_MANAGE_SIZE 0x2000u
 
 /*
  * Channels: shared memory between guests with a doorbell each (README,
@@ -54,6 +58,23 @@
 #define CHANNEL_DOORBELL_KEY   0x2c0u
 
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
+
+/*
+ * The control capability (README, "The control partition"): what a guest
+ * with `control` may do to the guests in its `control-guests` (by default
+ * every other guest).  One bit per right; `control;` alone gives them all.
+ */
+enum control_right {
+    CONTROL_LIST    = 1u << 0,      /* list, guest info, statistics */
+    CONTROL_START   = 1u << 1,
+    CONTROL_STOP    = 1u << 2,
+    CONTROL_RESTART = 1u << 3,
+    CONTROL_CONSOLE = 1u << 4,      /* read its console output, write its input */
+    CONTROL_LOAD    = 1u << 5,      /* give a stopped guest a new image */
+};
+#define CONTROL_ALL 0x3fu
+/* the names of the rights, in bit order (config_control.c) */
+extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
 
 /* One guest's view of a channel it is a member of */
@@ -97,6 +118,8 @@ struct guest_config {
     uint32_t pt_irqs[GUEST_MAX_PT_IRQS];    /* INTIDs */
     unsigned int nchannels;
     struct guest_channel channels[GUEST_MAX_CHANNELS];
+    uint32_t control;                       /* enum control_right bits; 0: none */
+    uint32_t control_guests;                /* bit i: may act on guests[i] */
 };
 
 struct channel_member {
@@ -138,6 +161,18 @@ typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx);
 
+/*
+ * May guest c (guests[self] of nguests) make management call fn (a
+ * PARTITA_MG_* ID) on guest id?  0, or PARTITA_E_DENIED (no control, no
+ * right, not its guest), PARTITA_E_INVALID (no such guest),
+ * PARTITA_E_NOT_SUPPORTED (no such call).
+ */
+int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
+                  uint32_t fn, uint32_t id);
+
+/* The image checks alone, for an image given at run time: errors */
+int config_check_guest_image(struct guest_config *g, config_report_fn report, void *ctx);
+
 /* IPA of guest RAM */
 static inline uint64_t guest_ram_ipa(const struct guest_config *c)
 {
@@ -164,6 +199,26 @@ static inline bool guest_config_ipa_is_ram(const struct guest_config *c, uint64_
 {
     uint64_t base = guest_ram_ipa(c);
     return ipa >= base && ipa - base < c->mem_size;
+}
+
+/*
+ * A buffer a guest hands the hypervisor: [ipa, ipa + len) all inside its
+ * RAM (len > 0), and below 4 GiB physical, where the hypervisor reaches it
+ * through its identity map.  *pa is where it starts.  Anything outside,
+ * straddling the end of RAM or wrapping is refused, never followed; so is
+ * a buffer of a coloured guest that is not physically contiguous (it
+ * crosses into a page of a non-adjacent colour: colour.h).
+ */
+static inline bool guest_config_buffer(const struct guest_config *c, uint32_t ipa, uint32_t len,
+                                       uint64_t *pa)
+{
+    uint64_t base = guest_ram_ipa(c);
+    if (!len || ipa < base || ipa - base >= c->mem_size || len > c->mem_size - (ipa - base))
+        return false;
+    if (guest_ram_run(c, ipa - base) < len)
+        return false;
+    *pa = guest_ram_pa(c, ipa - base);
+    return *pa + len <= 0x100000000ull;
 }
 
 #endif

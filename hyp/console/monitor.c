@@ -6,6 +6,7 @@
 #include <arch/boot.h>
 #include <arch/sysregs.h>
 #include "monitor.h"
+#include <partita/manage_abi.h>
 #include "hyp/sched/sched_share.h"
 #include "hyp/guest/channel.h"
 #include "hyp/lib/console.h"
@@ -74,6 +75,15 @@ static void cmd_info(int argc, char **argv)
 {
     hyp_print_info();
     print_colours();
+    /* what each guest boots: the configured image or one given at run time */
+    for (unsigned int i = 0; i < nguests; i++) {
+        struct guest *g = &guests[i];
+        pr_info("image: guest '%s': %s, %lu bytes, crc32 0x%08lx\n", g->cfg->name,
+                guest_image_loaded(g) ? "loaded" : guest_image_loading(g) ? "configured (loading)"
+                                                               : "configured",
+                (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
+                (unsigned long)guest_image_crc(g));
+    }
 }
 
 static struct guest *arg_guest(int argc, char **argv)
@@ -90,8 +100,8 @@ static struct guest *arg_guest(int argc, char **argv)
 
 static void cmd_list(int argc, char **argv)
 {
-    pr_info("%-12s %-8s %-16s %-22s %8s %10s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
-            "UPTIME", "EXITS");
+    pr_info("%-12s %-8s %-16s %-22s %8s %10s  %s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
+            "UPTIME", "EXITS", "IMAGE");
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         char map[32] = "", mem[32];
@@ -103,8 +113,10 @@ static void cmd_list(int argc, char **argv)
             exits += vcpu_exits(&g->vcpu[v]);
         }
         snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20, g->cfg->mem_base);
-        pr_info("%-12s %-8s %-16s %-22s %7llus %10llu\n", g->cfg->name,
-                guest_state_name(g->state), map, mem, guest_uptime_s(g), exits);
+        pr_info("%-12s %-8s %-16s %-22s %7llus %10llu  %lu bytes crc32 0x%08lx%s\n",
+                g->cfg->name, guest_state_name(g->state), map, mem, guest_uptime_s(g), exits,
+                (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
+                (unsigned long)guest_image_crc(g), guest_image_loaded(g) ? " (loaded)" : "");
     }
     if (!nguests)
         pr_info("(no guests configured)\n");
@@ -113,40 +125,23 @@ static void cmd_list(int argc, char **argv)
 static void cmd_start(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (!g)
-        return;
-    if (g->state == GUEST_RUNNING) {
-        pr_info("start: guest '%s' is already running\n", g->cfg->name);
-        return;
-    }
-    guest_stop(g);      /* a halted or crashed guest may still hold CPUs */
-    if (guest_start(g) == 0)
-        pr_info("guest '%s' started\n", g->cfg->name);
+    if (g && guest_op_start(g) == PARTITA_E_STATE)
+        pr_info("start: guest '%s' is %s\n", g->cfg->name,
+                guest_image_loading(g) ? "being loaded" : "already running");
 }
 
 static void cmd_stop(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (!g)
-        return;
-    if (g->state == GUEST_STOPPED && !g->restart_pending) {
+    if (g && guest_op_stop(g) == PARTITA_E_STATE)
         pr_info("stop: guest '%s' is not running\n", g->cfg->name);
-        return;
-    }
-    guest_stop(g);
-    g->state = GUEST_STOPPED;
-    pr_info("guest '%s' stopped\n", g->cfg->name);
 }
 
 static void cmd_restart(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (!g)
-        return;
-    guest_stop(g);
-    g->state = GUEST_STOPPED;
-    if (guest_start(g) == 0)
-        pr_info("guest '%s' restarted\n", g->cfg->name);
+    if (g && guest_op_restart(g) == PARTITA_E_STATE)
+        pr_info("restart: guest '%s' is being loaded\n", g->cfg->name);
 }
 
 static void focus_announce(void)
@@ -175,6 +170,8 @@ static void stats_guest(struct guest *g)
 {
     pr_info("guest '%s': %s, started %lu times, %lu aborts injected\n", g->cfg->name,
             guest_state_name(g->state), (unsigned long)g->starts, (unsigned long)g->aborts);
+    if (g->manage_denied)
+        pr_info("  management calls refused: %lu\n", (unsigned long)g->manage_denied);
     for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
         struct vcpu *c = &g->vcpu[v];
         char line[200];

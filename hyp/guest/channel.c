@@ -74,6 +74,13 @@ void channel_print_stats(const struct guest *g)
     }
 }
 
+void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised)
+{
+    const struct guest_channel *gc = &g->cfg->channels[k];
+    *rung = __atomic_load_n(&sent[gc->id][gc->member], __ATOMIC_RELAXED);
+    *raised = __atomic_load_n(&received[gc->id][gc->member], __ATOMIC_RELAXED);
+}
+
 int channel_map(const struct guest_config *c, struct stage2 *s2)
 {
     for (unsigned int k = 0; k < c->nchannels; k++) {

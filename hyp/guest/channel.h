@@ -25,6 +25,8 @@ void channels_init(const struct system_config *sys);
 void channel_print_map(void);
 /* The guest's channels for `stats`: doorbells rung and raised in it */
 void channel_print_stats(const struct guest *g);
+/* the doorbells of g's k-th channel: rung by it, raised in it */
+void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised);
 /* Stage-2 entries for the guest's channels (at guest start) */
 int channel_map(const struct guest_config *c, struct stage2 *s2);
 /* The doorbell pages on the guest's MMIO bus, counters reset (at guest start) */

@@ -13,6 +13,7 @@
 #include "hyp/arch/pmu.h"
 #include "guest_dt.h"
 #include "channel.h"
+#include "manage.h"
 #include "guest_vgic.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
@@ -57,6 +58,7 @@ void guests_init(const struct system_config *sys)
         struct guest *g = &guests[i];
         memset(g, 0, sizeof(*g));
         g->cfg = &sys->guests[i];
+        g->configured = g->cfg;
         g->id = i;
         g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
         g->state = GUEST_STOPPED;
@@ -71,6 +73,7 @@ void guests_init(const struct system_config *sys)
         }
     }
     channels_init(sys);
+    manage_init(sys);
 }
 
 struct guest *guest_by_name(const char *name)
@@ -128,6 +131,7 @@ int guest_start(struct guest *g)
     mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, &g->vgic);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     channel_guest_start(g);
+    manage_page_start(g);
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;
@@ -235,6 +239,7 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 
 void guests_service(void)
 {
+    manage_service();
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         if (g->wd_expired) {

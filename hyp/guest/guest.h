@@ -19,8 +19,31 @@ struct guest_crash {
     char why[64];
 };
 
+/* A console's recent output, kept for the control partition (manage.c) */
+#define GUEST_OUT_RING 4096
+
+/* An image given at run time (image.c): the configuration it boots with,
+ * its pristine copy at the top of its memory, out of its Stage-2 */
+struct guest_image {
+    struct guest_config cfg;           /* the configured one with this image */
+    bool active;                       /* cfg is the guest's */
+    bool loading;                      /* pieces arriving; store_* is being written */
+    uint32_t expect;                   /* the next offset of the stream */
+    uint32_t total;                    /* header + kernel + initrd */
+    uint32_t store_off, store_size;    /* in its configured RAM */
+};
+
+/* What a guest a control partition may act on has more, from the page
+ * pool at boot (the others pay nothing for it) */
+struct guest_managed {
+    uint8_t out_ring[GUEST_OUT_RING];  /* console output, newest last */
+    uint32_t out_total;                /* characters ever written to it */
+    struct guest_image image;
+};
+
 struct guest {
-    const struct guest_config *cfg;
+    const struct guest_config *cfg;    /* the configuration it boots with */
+    const struct guest_config *configured; /* the system configuration's */
     unsigned int id;
     uint8_t vmid;
     volatile enum guest_state state;
@@ -50,6 +73,10 @@ struct guest {
     uint32_t starts;
     uint32_t dtb_ipa;
     struct guest_crash crash;
+    uint32_t manage_denied;            /* management calls refused to it */
+    uint32_t image_crc, image_crc_of;  /* CRC-32 of its image; _of: the kernel it is of */
+    struct guest_managed *mg;          /* NULL unless a control partition may act on it */
+    struct manage_page *mpage;         /* control guests: the management page */
 };
 
 extern struct guest guests[GUEST_MAX];
@@ -88,5 +115,21 @@ int guest_watchdog_feed(struct guest *g);
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
 /* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
 void vcpu_psci_init(struct vcpu *v);
+
+/* a stopped guest (also halted or crashed) off its CPUs, or an error:
+ * what the monitor and the control partition both do (lifecycle.c) */
+int guest_op_start(struct guest *g);
+int guest_op_stop(struct guest *g);
+int guest_op_restart(struct guest *g);
+/* the image a guest boots: its size and CRC-32, loaded or configured */
+uint32_t guest_image_crc(struct guest *g);
+static inline bool guest_image_loaded(const struct guest *g)
+{
+    return g->mg && g->mg->image.active;
+}
+static inline bool guest_image_loading(const struct guest *g)
+{
+    return g->mg && g->mg->image.loading;
+}
 
 #endif

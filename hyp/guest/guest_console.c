@@ -8,6 +8,7 @@
 #include <string.h>
 #include "guest.h"
 #include "guest_parts.h"
+#include "manage.h"
 #include "hyp/lib/console.h"
 #include "timer/timer.h"
 #include "vgic/vgic.h"
@@ -40,6 +41,11 @@ void guest_uart_tx(void *ctx, char c)
     struct guest *g = ctx;
     if (!guest_tx_budget(g))
         return;
+    /* kept for the control partition, whoever has the console */
+    if (g->mg) {
+        g->mg->out_ring[g->mg->out_total % GUEST_OUT_RING] = (uint8_t)c;
+        g->mg->out_total++;
+    }
     if (console_focus == g) {
         /* the focused guest owns the terminal: pass its output through */
         if (g->line_len) {
@@ -79,6 +85,43 @@ void guest_console_input(struct guest *g, char c)
     if (g->state == GUEST_RUNNING)
         guest_uart_refill(g);
     spin_unlock_irqrestore(&g->uart_lock, f);
+}
+
+uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len)
+{
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    uint32_t n = 0;
+    for (; n < len && g->in_count < sizeof(g->input); n++) {
+        g->input[(g->in_head + g->in_count) % sizeof(g->input)] = buf[n];
+        g->in_count++;
+    }
+    guest_uart_refill(g);
+    spin_unlock_irqrestore(&g->uart_lock, f);
+    return n;
+}
+
+uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
+                              uint32_t *lost)
+{
+    *lost = 0;
+    if (!g->mg)
+        return 0;
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    uint32_t total = g->mg->out_total;
+    uint32_t oldest = total > GUEST_OUT_RING ? total - GUEST_OUT_RING : 0;
+    *lost = 0;
+    if (*pos > total)
+        *pos = total;           /* a position from a previous count: start afresh */
+    if (*pos < oldest) {
+        *lost = oldest - *pos;
+        *pos = oldest;
+    }
+    uint32_t n = total - *pos < len ? total - *pos : len;
+    for (uint32_t i = 0; i < n; i++)
+        buf[i] = g->mg->out_ring[(*pos + i) % GUEST_OUT_RING];
+    *pos += n;
+    spin_unlock_irqrestore(&g->uart_lock, f);
+    return n;
 }
 
 /* The guest's accesses to its PL011: one at a time with the console's */

@@ -272,6 +272,21 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     return fdt_end_node(fdt);
 }
 
+/* a control partition's management page (README, "The control partition") */
+static int write_manage(void *fdt, const struct guest_config *cfg)
+{
+    char name[48];
+    if (!cfg->control)
+        return 0;
+    snprintf(name, sizeof(name), "partita-manage@%x", VBOARD_MANAGE_IPA);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "compatible", "partita,manage"));
+    const uint32_t reg[] = { VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    TRY(fdt_property_u32(fdt, "partita,rights", cfg->control));
+    return fdt_end_node(fdt);
+}
+
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
                    const struct guest_dt_info *info)
 {
@@ -318,6 +333,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(write_uart(fdt));
     TRY(write_passthrough(fdt, cfg, info->host_fdt));
     TRY(write_channels(fdt, cfg));
+    TRY(write_manage(fdt, cfg));
     TRY(fdt_end_node(fdt));
     TRY(fdt_finish(fdt));
     return (int)fdt_totalsize(fdt);

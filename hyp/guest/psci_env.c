@@ -5,6 +5,7 @@
  */
 #include "guest.h"
 #include "channel.h"
+#include "manage.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
 #include "hyp/trap/psci.h"
@@ -83,6 +84,11 @@ static int env_doorbell(void *ctx, uint32_t channel)
     return channel_ring(((struct vcpu *)ctx)->guest, channel);
 }
 
+static void env_manage(void *ctx, uint32_t *r)
+{
+    manage_hypercall(ctx, r);
+}
+
 void vcpu_psci_init(struct vcpu *v)
 {
     v->psci = (struct psci_env){
@@ -92,6 +98,7 @@ void vcpu_psci_init(struct vcpu *v)
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
         .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
+        .manage = env_manage,
         .guest_id = v->guest->id, .ctx = v,
     };
 }

@@ -87,7 +87,10 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
         r[1] = PARTITA_VERSION_MINOR;
         return true;
     default:
-        return false;
+        if (r[0] < PARTITA_HC_MANAGE_FIRST || r[0] > PARTITA_HC_LAST || !e->manage)
+            return false;
+        e->manage(e->ctx, r);
+        return true;
     }
 }
 

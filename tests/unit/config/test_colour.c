@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyp/config/colour.h"
+#include "hyp/config/guest_config.h"
 
 static struct colour_list parse_ok(const char *s, unsigned int n)
 {
@@ -135,6 +135,31 @@ static void test_runs(void **state)
     assert_int_equal(colour_run(&l, 0, 2), 2);
 }
 
+/* a buffer handed to the hypervisor (guest_config_buffer): followed only
+ * where it is one physical run of the guest's own pages */
+static void test_buffers(void **state)
+{
+    (void)state;
+    struct guest_config c;
+    memset(&c, 0, sizeof(c));
+    c.mem_base = 0x48000000;
+    c.mem_size = 0x100000;
+    c.colours = parse_ok("0-3,8", 32);
+    uint64_t pa;
+    uint32_t ram = 0x40000000;
+    assert_true(guest_config_buffer(&c, ram + 0x10, 0x4000 - 0x10, &pa));  /* colours 0-3 */
+    assert_int_equal(pa, 0x48000010);
+    assert_false(guest_config_buffer(&c, ram + 0x3ff0, 0x20, &pa));  /* colour 3 into 8 */
+    assert_true(guest_config_buffer(&c, ram + 0x4000, 0x1000, &pa)); /* colour 8 alone */
+    assert_int_equal(pa, 0x48008000);
+    assert_true(guest_config_buffer(&c, ram + 0x5000, 0x10, &pa));   /* next period, 0 */
+    assert_int_equal(pa, 0x48020000);
+    assert_false(guest_config_buffer(&c, ram + 0xfffff, 2, &pa));    /* past its end */
+    memset(&c.colours, 0, sizeof(c.colours));                        /* uncoloured */
+    assert_true(guest_config_buffer(&c, ram + 0x3ff0, 0x20, &pa));
+    assert_int_equal(pa, 0x48003ff0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_runs),
+        cmocka_unit_test(test_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

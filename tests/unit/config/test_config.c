@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
+#include <partita/manage_abi.h>
 #include "fixture.h"
 #include "hyp/config/guest_config.h"
 #include "hyp/platform/platform.h"
@@ -1042,6 +1043,142 @@ static void test_pmu_property(void **state)
     EXPECT(load_free(b), { "rtos0", "pmu", "not a string" });
 }
 
+/* ---- the control capability ---- */
+
+static void test_control_all_rights(void **state)
+{
+    void *b = cfg("config-good");
+    set_bytes(b, "linux0", "control", "", 0);
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("linux0")->control, CONTROL_ALL);
+    /* every other guest, not itself */
+    assert_int_equal(guest("linux0")->control_guests, 0x6);
+    assert_int_equal(guest("rtos0")->control, 0);
+    assert_int_equal(guest("rtos0")->control_guests, 0);
+    EXPECT_WARNINGS(END);
+    free(b);
+}
+
+static void test_control_rights_and_guests(void **state)
+{
+    void *b = cfg("config-good");
+    static const char rights[] = "list\0stop\0load";
+    static const char targets[] = "bare0";
+    set_bytes(b, "linux0", "control", rights, sizeof(rights));
+    set_bytes(b, "linux0", "control-guests", targets, sizeof(targets));
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("linux0")->control, CONTROL_LIST | CONTROL_STOP | CONTROL_LOAD);
+    assert_int_equal(guest("linux0")->control_guests, 1u << 2);
+    free(b);
+}
+
+static void test_control_errors(void **state)
+{
+    void *b = cfg("config-good");
+    static const char rights[] = "list\0reboot";
+    set_bytes(b, "linux0", "control", rights, sizeof(rights));
+    EXPECT(load(b), { "linux0", "control", "\"reboot\": use \"list\"" });
+    set_bytes(b, "linux0", "control", "list", 4);       /* no NUL */
+    EXPECT(load(b), { "linux0", "control", "not a list of strings" });
+    set_bytes(b, "linux0", "control", "", 0);
+    static const char targets[] = "rtos0\0nobody\0linux0";
+    set_bytes(b, "linux0", "control-guests", targets, sizeof(targets));
+    EXPECT(load(b), { "linux0", "control-guests", "no guest 'nobody'" },
+           { "linux0", "control-guests", "cannot manage itself" });
+    assert_int_equal(guest("linux0")->control_guests, 1u << 1);
+    set_bytes(b, "linux0", "control-guests", "", 0);
+    EXPECT(load(b), { "linux0", "control-guests", "not a list of guest names" });
+    set_str(b, "rtos0", "control-guests", "bare0");
+    EXPECT(load_free(b), { "linux0", "control-guests", "not a list of guest names" },
+           { "rtos0", "control-guests", "given without control" });
+}
+
+static void test_control_check(void **state)
+{
+    void *b = cfg("config-good");
+    static const char rights[] = "list\0stop";
+    set_bytes(b, "linux0", "control", rights, sizeof(rights));
+    set_str(b, "linux0", "control-guests", "bare0");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *l = guest("linux0"), *r = guest("rtos0");
+    /* linux0 is guest 0, rtos0 1, bare0 2 */
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_VERSION, 99), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 2), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_INFO, 2), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_INFO, 0), 0);      /* itself */
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 0), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 1), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_START, 2), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_LOAD, 2), PARTITA_E_DENIED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 3), PARTITA_E_INVALID);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 0xffffffffu), PARTITA_E_INVALID);
+    assert_int_equal(control_check(l, 0, 3, 0x8600000eu, 2), PARTITA_E_NOT_SUPPORTED);
+    /* no control at all: every call denied, whatever the arguments */
+    uint32_t x = 12345;
+    for (int i = 0; i < 1000; i++) {
+        x = x * 1103515245u + 12345u;
+        uint32_t fn = PARTITA_MG_FIRST + x % 9, id = x >> 20;
+        assert_int_equal(control_check(r, 1, 3, fn, id), PARTITA_E_DENIED);
+    }
+}
+
+static void test_guest_buffer(void **state)
+{
+    void *b = cfg("config-good");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *r = guest("rtos0");     /* 16 MiB at 0x60000000, IPA 0x40000000 */
+    const struct guest_config *l = guest("linux0");    /* 256 MiB, identity at 0x50000000 */
+    uint64_t pa = 0;
+    assert_true(guest_config_buffer(r, 0x40000000u, 4096, &pa));
+    assert_int_equal(pa, 0x60000000u);
+    assert_true(guest_config_buffer(r, 0x40fff000u, 0x1000, &pa));     /* up to its end */
+    assert_int_equal(pa, 0x60fff000u);
+    assert_false(guest_config_buffer(r, 0x40fff001u, 0x1000, &pa));    /* straddles the end */
+    assert_false(guest_config_buffer(r, 0x41000000u, 1, &pa));         /* just after */
+    assert_false(guest_config_buffer(r, 0x3ffff000u, 0x2000, &pa));    /* starts before */
+    assert_false(guest_config_buffer(r, 0x40000000u, 0, &pa));         /* empty */
+    assert_false(guest_config_buffer(r, 0x40000100u, 0xffffffffu, &pa)); /* wraps */
+    assert_false(guest_config_buffer(r, 0x08000000u, 4, &pa));         /* a device */
+    assert_false(guest_config_buffer(r, 0x60000000u, 4, &pa));         /* its PA is no IPA */
+    assert_true(guest_config_buffer(l, 0x50000000u, 16, &pa));         /* identity */
+    assert_int_equal(pa, 0x50000000u);
+    assert_false(guest_config_buffer(l, 0x40000000u, 16, &pa));
+}
+
+static void test_control_page_collides(void **state)
+{
+    /* a control partition's management page is part of its board */
+    void *b = cfg("config-good");
+    set_bytes(b, "rtos0", "control", "", 0);
+    add_pt(b, "rtos0", "mgmt", 0x090c1000, 0x1000, 0);
+    EXPECT(load(b), { "rtos0", "passthrough reg", "collides with the guest's own management page" });
+    del(b, "rtos0", "control");
+    EXPECT(load_free(b), { "rtos0", "passthrough reg", "is not a device of the host" });
+}
+
+static void test_run_time_image_check(void **state)
+{
+    /* an image given at run time gets the configured image's checks */
+    void *b = cfg("config-good");
+    EXPECT_OK(load_free(b));
+    struct guest_config c = *guest("rtos0");        /* 16 MiB, raw at 0x10000 */
+    nlines = 0;
+    assert_int_equal(config_check_guest_image(&c, collect, lines), 0);
+    c.mem_size = 0x20000;                            /* the store took the rest */
+    c.kernel_size = 0x8000;
+    assert_int_equal(config_check_guest_image(&c, collect, lines), 1);
+    assert_non_null(strstr(lines[0].text, "guest 'rtos0': property 'kernel': image"));
+    c.mem_size = 0x8000;                             /* not even the DTB */
+    nlines = 0;
+    assert_true(config_check_guest_image(&c, collect, lines) >= 1);
+    assert_non_null(strstr(lines[0].text, "property 'memory': no room for the device tree"));
+    c = *guest("linux0");
+    c.kernel_size = 0x10000000;                      /* a zImage over the 256 MiB window */
+    nlines = 0;
+    assert_int_equal(config_check_guest_image(&c, collect, lines), 1);
+    assert_non_null(strstr(lines[0].text, "guest 'linux0': property 'initrd'"));
+}
+
 static void test_initrd_empty(void **state)
 {
     void *b = cfg("config-good");
@@ -1768,6 +1905,13 @@ int main(void)
         cmocka_unit_test(test_kernel_missing),
         cmocka_unit_test(test_kernel_empty),
         cmocka_unit_test(test_pmu_property),
+        cmocka_unit_test(test_control_all_rights),
+        cmocka_unit_test(test_control_rights_and_guests),
+        cmocka_unit_test(test_control_errors),
+        cmocka_unit_test(test_control_check),
+        cmocka_unit_test(test_guest_buffer),
+        cmocka_unit_test(test_run_time_image_check),
+        cmocka_unit_test(test_control_page_collides),
         cmocka_unit_test(test_initrd_empty),
         cmocka_unit_test(test_bad_kernel_format),
         cmocka_unit_test(test_bad_on_crash),

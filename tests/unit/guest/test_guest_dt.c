@@ -702,6 +702,26 @@ static void test_no_channel_nodes(void **state)
     assert_true(fdt_node_offset_by_compatible(dtb, -1, "gpio-keys") < 0);
 }
 
+/* a control partition's management page; none for other guests */
+static void test_manage_node(void **state)
+{
+    struct guest_config c = make_cfg("g", 1);
+    struct guest_dt_info info = make_info();
+    build(&c, &info);
+    assert_true(fdt_node_offset_by_compatible(dtb, -1, "partita,manage") < 0);
+    c.control = CONTROL_LIST | CONTROL_STOP;
+    build(&c, &info);
+    int n = node("/partita-manage@90c0000");
+    assert_int_equal(fdt_node_check_compatible(dtb, n, "partita,manage"), 0);
+    int len;
+    const fdt32_t *reg = prop(n, "reg", &len);
+    assert_int_equal(len, 8);
+    assert_int_equal(fdt32_to_cpu(reg[0]), VBOARD_MANAGE_IPA);
+    assert_int_equal(fdt32_to_cpu(reg[1]), VBOARD_MANAGE_SIZE);
+    const fdt32_t *rights = prop(n, "partita,rights", &len);
+    assert_int_equal(fdt32_to_cpu(rights[0]), CONTROL_LIST | CONTROL_STOP);
+}
+
 static void test_channels(void **state)
 {
     struct guest_config c = make_cfg("g", 2);
@@ -782,6 +802,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_root),
         cmocka_unit_test(test_no_channel_nodes),
+        cmocka_unit_test(test_manage_node),
         cmocka_unit_test(test_channels),
         cmocka_unit_test(test_channels_from_configuration),
         cmocka_unit_test(test_longest_name),

@@ -458,6 +458,35 @@ static void test_partita_doorbell(void **state)
     expect_no_side_effects();
 }
 
+static uint32_t manage_fn, manage_calls;
+static void fake_manage(void *ctx, uint32_t *rr)
+{
+    manage_fn = rr[0];
+    manage_calls++;
+    rr[0] = 0x1234;
+}
+
+static void test_partita_manage_calls(void **state)
+{
+    /* without the callback (not a control partition's vCPU): NOT_SUPPORTED */
+    for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_LAST; fn++)
+        assert_int_equal(call1(fn, 1, 2, 3), PSCI_NOT_SUPPORTED);
+    /* with it: every management ID reaches it, and nothing else does */
+    env.manage = fake_manage;
+    for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_LAST; fn++) {
+        assert_true(call(fn, 1, 2, 3));
+        assert_int_equal(manage_fn, fn);
+        assert_int_equal(r[0], 0x1234);
+    }
+    assert_int_equal(manage_calls, PARTITA_HC_LAST - PARTITA_HC_MANAGE_FIRST + 1);
+    assert_int_equal(call1(PARTITA_HC_LAST + 1, 1, 2, 3), PSCI_NOT_SUPPORTED);
+    assert_int_equal(call1(PARTITA_HC_DOORBELL, 2, 2, 3), PSCI_SUCCESS);
+    assert_int_equal(manage_calls, PARTITA_HC_LAST - PARTITA_HC_MANAGE_FIRST + 1);
+    env.manage = NULL;
+    fake.doorbell_calls = 0;
+    expect_no_side_effects();
+}
+
 /* ---- anything else ---- */
 
 static bool known(uint32_t fn)
@@ -528,6 +557,7 @@ int main(void)
         cmocka_unit_test_setup(test_partita_version, setup),
         cmocka_unit_test_setup(test_partita_guest_info, setup),
         cmocka_unit_test_setup(test_partita_doorbell, setup),
+        cmocka_unit_test_setup(test_partita_manage_calls, setup),
         cmocka_unit_test_setup(test_partita_general_queries, setup),
         cmocka_unit_test_setup(test_unknown_ids, setup),
     };

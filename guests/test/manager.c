@@ -1,0 +1,309 @@
+/*
+ * The management calls from a bare-metal guest (tests/system/test_manage.py,
+ * guests/configs/manage.dts).  With bootargs "role=control" it is the
+ * control partition: it lists the guests, stops, starts and restarts
+ * `worker` (the echo guest), talks to its console, loads a new image into
+ * it (refused while it runs, when too big, when malformed), sees it boot
+ * and survive a restart, is refused on `guarded` (not in its
+ * control-guests) and on buffers outside its RAM, then runs load/start/stop
+ * cycles.  Without control (role=rogue) it calls every management
+ * hypercall with random arguments: every one must fail.
+ */
+#include <string.h>
+#include <partita/manage_abi.h>
+#include "guest.h"
+
+#define WORKER  1       /* guest ids: configuration order (manage.dts) */
+#define GUARDED 3
+#define NGUESTS 4
+
+struct r4 { int32_t r0; uint32_t r1, r2, r3; };
+
+static struct r4 mg(uint32_t fn, uint32_t id, const void *buf, uint32_t len, uint32_t a4)
+{
+    register uint32_t r0 __asm__("r0") = fn;
+    register uint32_t r1 __asm__("r1") = id;
+    register uint32_t r2 __asm__("r2") = (uint32_t)buf;
+    register uint32_t r3 __asm__("r3") = len;
+    register uint32_t r4 __asm__("r4") = a4;
+    __asm__ volatile("hvc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : "r"(r4) : "memory");
+    return (struct r4){ (int32_t)r0, r1, r2, r3 };
+}
+
+/* A raw image for the worker: prints its banner on its UART, then sleeps */
+extern const uint8_t banner_start[], banner_end[];
+__asm__(".pushsection .rodata\n.balign 4\n.global banner_start\nbanner_start:\n"
+        "  movw r1, #0\n  movt r1, #0x0900\n  adr r2, 1f\n"
+        "2: ldrb r0, [r2], #1\n  cmp r0, #0\n  strneb r0, [r1]\n  bne 2b\n"
+        "3: wfi\n  b 3b\n"
+        "1: .asciz \"banner: the loaded image runs\\r\\n\"\n"
+        ".balign 4\n.global banner_end\nbanner_end:\n.popsection\n");
+
+static uint8_t stream[4096] __attribute__((aligned(8)));
+static char out[4096];
+static uint32_t out_pos;
+
+static uint32_t crc32(const uint8_t *p, uint32_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    while (n--) {
+        crc ^= *p++;
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (crc & 1 ? 0xedb88320u : 0);
+    }
+    return ~crc;
+}
+
+static int32_t state_of(uint32_t id)
+{
+    struct partita_guest_info i;
+    struct r4 r = mg(PARTITA_MG_INFO, id, &i, sizeof(i), 0);
+    return r.r0 < 0 ? r.r0 : (int32_t)i.state;
+}
+
+/* wait up to ms for text in the worker's console output (from out_pos) */
+static bool worker_says(const char *text, uint32_t ms)
+{
+    uint64_t end = cntvct() + ms_to_ticks(ms);
+    uint32_t have = 0;
+    out[0] = '\0';
+    while (cntvct() < end) {
+        struct r4 r = mg(PARTITA_MG_CONSOLE_READ, WORKER, out + have,
+                         sizeof(out) - 1 - have, out_pos);
+        if (r.r0 > 0) {
+            have += (uint32_t)r.r0;
+            out_pos = r.r1;
+            out[have] = '\0';
+            if (strstr(out, text))
+                return true;
+        }
+        if (have > sizeof(out) / 2)
+            have = 0;
+        delay_ms(5);
+    }
+    return false;
+}
+
+/* the banner as a new image of the worker, in two pieces; the result */
+static int32_t load_banner_as(uint32_t kernel_size, uint32_t format)
+{
+    struct partita_load *h = (struct partita_load *)stream;
+    uint32_t n = (uint32_t)(banner_end - banner_start);
+    memset(h, 0, sizeof(*h));
+    h->magic = PARTITA_LOAD_MAGIC;
+    h->format = format;
+    h->kernel_size = kernel_size ? kernel_size : n;
+    memcpy(stream + sizeof(*h), banner_start, n);
+    struct r4 r = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + 8, 0);
+    if (r.r0 < 0)
+        return r.r0;
+    r = mg(PARTITA_MG_LOAD, WORKER, stream + sizeof(*h) + 8, n - 8, sizeof(*h) + 8);
+    return r.r0;
+}
+
+static int32_t load_banner(uint32_t kernel_size)
+{
+    return load_banner_as(kernel_size, 0);
+}
+
+/* the banner behind a zImage's head: a branch over the magic at 0x24 */
+static int32_t load_zimage(uint32_t magic)
+{
+    struct partita_load *h = (struct partita_load *)stream;
+    uint32_t n = (uint32_t)(banner_end - banner_start), head = 0x30;
+    uint32_t *k = (uint32_t *)(stream + sizeof(*h));
+    memset(h, 0, sizeof(*h));
+    h->magic = PARTITA_LOAD_MAGIC;
+    h->format = 1;
+    h->kernel_size = head + n;
+    memset(k, 0, head);
+    k[0] = 0xea000000u | (head / 4 - 2);     /* b head: over the words below */
+    k[0x24 / 4] = magic;
+    memcpy((uint8_t *)k + head, banner_start, n);
+    return mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + head + n, 0).r0;
+}
+
+static void test_version_and_list(void)
+{
+    test_begin("version-list");
+    struct r4 v = mg(PARTITA_MG_VERSION, 0, 0, 0, 0);
+    CHECK(v.r0 == (PARTITA_MANAGE_ABI_MAJOR << 16 | PARTITA_MANAGE_ABI_MINOR),
+          "version 0x%lx", (unsigned long)v.r0);
+    CHECK(v.r1 == 0x3f && v.r2 == NGUESTS && v.r3 == 0x6, "rights 0x%lx guests %lu mask 0x%lx",
+          (unsigned long)v.r1, (unsigned long)v.r2, (unsigned long)v.r3);
+    static const char *const names[] = { "boss", "worker", "rogue", "guarded" };
+    for (uint32_t id = 0; id < NGUESTS; id++) {
+        struct partita_guest_info i;
+        struct r4 r = mg(PARTITA_MG_INFO, id, &i, sizeof(i), 0);
+        if (id == GUARDED) {
+            CHECK(r.r0 == PARTITA_E_DENIED, "info of guarded: %ld", (long)r.r0);
+            continue;
+        }
+        CHECK(r.r0 == sizeof(i) && strcmp(i.name, names[id]) == 0 && i.id == id,
+              "info %lu: %ld '%s'", (unsigned long)id, (long)r.r0, i.name);
+        gprintf("list: %s %lu vcpus cpu%lu %luM crc 0x%08lx\n", i.name, (unsigned long)i.nvcpus,
+                (unsigned long)i.pcpu[0], (unsigned long)(i.mem_size_lo >> 20),
+                (unsigned long)i.image_crc32);
+    }
+    CHECK(mg(PARTITA_MG_INFO, 99, stream, 64, 0).r0 == PARTITA_E_INVALID, "info of guest 99");
+    test_end();
+}
+
+static void test_buffers(void)
+{
+    test_begin("buffers");
+    /* outside its RAM, straddling its end, wrapping: refused, never followed */
+    uint32_t ram_end = 0x40000000u + 0x01000000u;
+    CHECK(mg(PARTITA_MG_INFO, WORKER, (void *)0x09000000u, 64, 0).r0 == PARTITA_E_ADDRESS,
+          "a buffer in the UART");
+    CHECK(mg(PARTITA_MG_INFO, WORKER, (void *)(ram_end - 16), 64, 0).r0 == PARTITA_E_ADDRESS,
+          "a buffer straddling the end of RAM");
+    CHECK(mg(PARTITA_MG_INFO, WORKER, (void *)ram_end, 64, 0).r0 == PARTITA_E_ADDRESS,
+          "a buffer just past RAM");
+    CHECK(mg(PARTITA_MG_STATS, WORKER, (void *)0x48000000u, 64, 0).r0 == PARTITA_E_ADDRESS,
+          "a buffer at another guest's physical address");
+    CHECK(mg(PARTITA_MG_INFO, WORKER, stream, 0xfffffff0u, 0).r0 == PARTITA_E_ADDRESS,
+          "a length that wraps");
+    /* a short buffer gets the start of the structure */
+    CHECK(mg(PARTITA_MG_INFO, WORKER, stream, 8, 0).r0 == 8, "a short buffer");
+    test_end();
+}
+
+static void test_lifecycle(void)
+{
+    test_begin("lifecycle");
+    CHECK(worker_says("echo", 5000), "the worker's banner never showed: '%s'", out);
+    CHECK(mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 == 0, "stop");
+    CHECK(state_of(WORKER) == PARTITA_STOPPED, "stopped: %ld", (long)state_of(WORKER));
+    CHECK(mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 == PARTITA_E_STATE, "stop twice");
+    CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start");
+    CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == PARTITA_E_STATE, "start twice");
+    CHECK(state_of(WORKER) == PARTITA_RUNNING, "running: %ld", (long)state_of(WORKER));
+    CHECK(mg(PARTITA_MG_RESTART, WORKER, 0, 0, 0).r0 == 0, "restart");
+    CHECK(worker_says("ready", 5000), "no banner after the restart: '%s'", out);
+    /* its console input */
+    static const char cmd[] = "ping-from-boss\r";
+    CHECK(mg(PARTITA_MG_CONSOLE_WRITE, WORKER, cmd, sizeof(cmd) - 1, 0).r0 == sizeof(cmd) - 1,
+          "console write");
+    CHECK(worker_says("got: ping-from-boss", 5000), "no answer: '%s'", out);
+    struct partita_guest_stats s;
+    CHECK(mg(PARTITA_MG_STATS, WORKER, &s, sizeof(s), 0).r0 == sizeof(s) && s.nvcpus == 1 &&
+          s.vcpu[0].exits_lo > 0, "stats");
+    /* not its guest, or not a guest */
+    CHECK(mg(PARTITA_MG_STOP, GUARDED, 0, 0, 0).r0 == PARTITA_E_DENIED, "stop guarded");
+    CHECK(mg(PARTITA_MG_STOP, 0, 0, 0, 0).r0 == PARTITA_E_DENIED, "stop itself");
+    CHECK(mg(PARTITA_MG_STOP, 7, 0, 0, 0).r0 == PARTITA_E_INVALID, "stop guest 7");
+    test_end();
+}
+
+static void test_load(void)
+{
+    test_begin("load");
+    CHECK(load_banner(0) == PARTITA_E_STATE, "a load into the running worker");
+    CHECK(mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 == 0, "stop");
+    CHECK(load_banner(0x02000000u) == PARTITA_E_FIT, "32 MiB into 16 MiB");
+    CHECK(load_banner(0x00ff0000u) == PARTITA_E_FIT, "an image over its device tree");
+    stream[0] ^= 1;     /* bad magic */
+    CHECK(mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(struct partita_load), 0).r0 ==
+          PARTITA_E_INVALID, "a bad header");
+    CHECK(mg(PARTITA_MG_LOAD, WORKER, stream, 8, 100).r0 == PARTITA_E_INVALID,
+          "a piece with no load begun");
+    int32_t rc = load_banner(0);
+    CHECK(rc > 0 && (rc & PARTITA_LOAD_DONE), "load: %ld", (long)rc);
+    struct partita_guest_info i;
+    uint32_t n = (uint32_t)(banner_end - banner_start);
+    mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
+    CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == crc32(banner_start, n),
+          "info: loaded %lu size %lu crc 0x%08lx", (unsigned long)i.image_loaded,
+          (unsigned long)i.image_size, (unsigned long)i.image_crc32);
+    /* a refused load leaves the loaded image as it was */
+    uint32_t crc_before = i.image_crc32;
+    CHECK(load_banner(0x02000000u) == PARTITA_E_FIT, "32 MiB after a load");
+    mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
+    CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == crc_before,
+          "a refused load changed the image: loaded %lu size %lu", (unsigned long)i.image_loaded,
+          (unsigned long)i.image_size);
+    /* another image in the same place: its own CRC */
+    struct partita_load *h = (struct partita_load *)stream;
+    h->kernel_size = n + 4;
+    memset(stream + sizeof(*h) + n, 0xa5, 4);
+    int32_t rc2 = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + n + 4, 0).r0;
+    mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
+    CHECK(rc2 > 0 && i.image_size == n + 4 &&
+          i.image_crc32 == crc32(stream + sizeof(*h), n + 4), "a second image: %ld, crc 0x%08lx",
+          (long)rc2, (unsigned long)i.image_crc32);
+    /* the Linux format: a zImage, or refused; placed at RAM + 32 KiB and
+     * entered with r2 = its DTB (the banner is position independent: a
+     * zImage's magic word at 0x24 in its code is skipped by a branch) */
+    CHECK(load_banner_as(0, 1) == PARTITA_E_INVALID, "a zImage's head split");
+    CHECK(load_zimage(0x12345678u) == PARTITA_E_INVALID, "a zImage without its magic");
+    CHECK(load_zimage(0x016f2818u) > 0, "the banner as a zImage");
+    CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start as a zImage");
+    CHECK(worker_says("banner: the loaded image runs", 5000), "no banner as a zImage");
+    CHECK(mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 == 0, "stop the zImage");
+    CHECK(load_banner(0) > 0, "the banner again");
+    CHECK(mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0 == 0, "start");
+    CHECK(worker_says("banner: the loaded image runs", 5000), "no banner: '%s'", out);
+    CHECK(mg(PARTITA_MG_RESTART, WORKER, 0, 0, 0).r0 == 0, "restart");
+    CHECK(worker_says("banner: the loaded image runs", 5000), "no banner after a restart");
+    test_end();
+}
+
+static void test_cycles(uint32_t count)
+{
+    test_begin("cycles");
+    /* the operator measures the hypervisor's free memory, then stops the
+     * worker at the monitor: that is the signal */
+    gprintf("cycles: waiting for worker to be stopped at the monitor\n");
+    uint64_t end = cntvct() + ms_to_ticks(60000);
+    while (state_of(WORKER) != PARTITA_STOPPED && cntvct() < end)
+        delay_ms(10);
+    CHECK(state_of(WORKER) == PARTITA_STOPPED, "worker was not stopped at the monitor");
+    uint32_t ok = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        int32_t stop = k ? mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0 : 0;
+        int32_t load = load_banner(0);
+        int32_t start = mg(PARTITA_MG_START, WORKER, 0, 0, 0).r0;
+        /* each life prints the banner anew */
+        ok += stop == 0 && load > 0 && start == 0 &&
+              worker_says("banner: the loaded image runs", 5000);
+    }
+    CHECK(ok == count, "%lu of %lu cycles went through", (unsigned long)ok,
+          (unsigned long)count);
+    test_end();
+}
+
+/* not a control partition: every call, any arguments, is refused */
+static void rogue(void)
+{
+    test_begin("rogue");
+    uint32_t x = 0x12345678u, ok = 0, n = 20000;
+    for (uint32_t k = 0; k < n; k++) {
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        uint32_t fn = PARTITA_MG_FIRST + k % (PARTITA_MG_LAST - PARTITA_MG_FIRST + 1);
+        uint32_t id = x & 7, buf = x * 2654435761u, len = x >> (x & 31);
+        struct r4 r = mg(fn, k & 1 ? id : x, (void *)(k & 2 ? buf : (uint32_t)stream),
+                         k & 4 ? len : 64, x);
+        ok += r.r0 == PARTITA_E_DENIED;
+    }
+    CHECK(ok == n, "%lu of %lu calls refused", (unsigned long)ok, (unsigned long)n);
+    test_end();
+}
+
+void guest_main(uint32_t dtb)
+{
+    uint32_t role = 0, cycles = 100;
+    bootarg_u32("rogue", &role);
+    bootarg_u32("cycles", &cycles);
+    if (role) {
+        rogue();
+    } else {
+        test_version_and_list();
+        test_buffers();
+        test_lifecycle();
+        test_load();
+        test_cycles(cycles);
+    }
+    tests_finish();
+    guest_poweroff();
+}

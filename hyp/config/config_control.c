@@ -1,0 +1,134 @@
+/*
+ * The control capability of a guest node: `control` (empty: every right,
+ * or a list of rights) and `control-guests` (the guests it may act on; by
+ * default every other guest).  control-guests names guests, so it is
+ * checked once every guest is parsed.
+ */
+#include <string.h>
+#include <libfdt.h>
+#include <partita/manage_abi.h>
+#include "guest_config.h"
+#include "config_internal.h"
+#include "hyp/dt/dt_index.h"
+
+const char *const control_right_names[] = {
+    "list", "start", "stop", "restart", "console", "load", NULL,
+};
+
+static int right_bit(const char *name)
+{
+    for (int i = 0; control_right_names[i]; i++)
+        if (strcmp(name, control_right_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void config_parse_control(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
+{
+    int len;
+    const char *v = dt_getprop(fdt, node, "control", &len);
+    g->control = 0;
+    g->control_guests = 0;
+    if (!v)
+        return;
+    if (len == 0) {
+        g->control = CONTROL_ALL;
+        return;
+    }
+    if (v[len - 1] != '\0') {
+        cfg_msg(c, true, g->name, "control", "not a list of strings");
+        return;
+    }
+    for (const char *s = v; s < v + len; s += strlen(s) + 1) {
+        int bit = right_bit(s);
+        if (bit < 0)
+            cfg_msg(c, true, g->name, "control",
+                    "\"%s\": use \"list\", \"start\", \"stop\", \"restart\", \"console\" or "
+                    "\"load\" (or no value: all)", s);
+        else
+            g->control |= 1u << bit;
+    }
+}
+
+static int guest_index(const struct system_config *sys, const char *name)
+{
+    for (unsigned int i = 0; i < sys->nguests; i++)
+        if (strcmp(sys->guests[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* control-guests of guest gi (its node), or every other guest */
+static void check_targets(const void *fdt, int node, struct system_config *sys, unsigned int gi,
+                          struct cfg_ctx *c)
+{
+    struct guest_config *g = &sys->guests[gi];
+    int len;
+    const char *v = dt_getprop(fdt, node, "control-guests", &len);
+    if (!v) {
+        if (g->control)
+            g->control_guests = ((1u << sys->nguests) - 1) & ~(1u << gi);
+        return;
+    }
+    if (!g->control) {
+        cfg_msg(c, true, g->name, "control-guests", "given without control");
+        return;
+    }
+    if (len == 0 || v[len - 1] != '\0') {
+        cfg_msg(c, true, g->name, "control-guests", "not a list of guest names");
+        return;
+    }
+    for (const char *s = v; s < v + len; s += strlen(s) + 1) {
+        int t = guest_index(sys, s);
+        if (t < 0)
+            cfg_msg(c, true, g->name, "control-guests", "no guest '%s'", s);
+        else if ((unsigned int)t == gi)
+            cfg_msg(c, true, g->name, "control-guests",
+                    "a guest cannot manage itself (a reset is PSCI SYSTEM_RESET)");
+        else
+            g->control_guests |= 1u << t;
+    }
+}
+
+void config_check_control(const void *fdt, int root, struct system_config *sys,
+                          struct cfg_ctx *c)
+{
+    int node;
+    fdt_for_each_subnode(node, fdt, root) {
+        int gi = guest_index(sys, fdt_get_name(fdt, node, NULL));
+        if (gi >= 0 && fdt_node_check_compatible(fdt, node, "partita,guest") == 0)
+            check_targets(fdt, node, sys, (unsigned int)gi, c);
+    }
+}
+
+/* the right a management call needs */
+static uint32_t call_right(uint32_t fn)
+{
+    switch (fn) {
+    case PARTITA_MG_INFO: case PARTITA_MG_STATS: return CONTROL_LIST;
+    case PARTITA_MG_START: return CONTROL_START;
+    case PARTITA_MG_STOP: return CONTROL_STOP;
+    case PARTITA_MG_RESTART: return CONTROL_RESTART;
+    case PARTITA_MG_CONSOLE_READ: case PARTITA_MG_CONSOLE_WRITE: return CONTROL_CONSOLE;
+    case PARTITA_MG_LOAD: return CONTROL_LOAD;
+    default: return 0;
+    }
+}
+
+int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
+                  uint32_t fn, uint32_t id)
+{
+    if (!c->control)
+        return PARTITA_E_DENIED;
+    if (fn == PARTITA_MG_VERSION)
+        return 0;
+    if (!call_right(fn))
+        return PARTITA_E_NOT_SUPPORTED;
+    if (id >= nguests)
+        return PARTITA_E_INVALID;
+    /* a control partition may describe itself, not act on itself */
+    bool self_info = id == self && fn == PARTITA_MG_INFO;
+    if (!(c->control & call_right(fn)) || (!self_info && !(c->control_guests & (1u << id))))
+        return PARTITA_E_DENIED;
+    return 0;
+}

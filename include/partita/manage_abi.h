@@ -1,0 +1,117 @@
+/*
+ * Partita's management ABI (README, "The control partition"), version 1.0:
+ * the calls a guest with the `control` capability makes on the other
+ * guests, as hypercalls (SMC32 fast calls, owning entity 6) and through the
+ * management page.  Shared by the hypervisor and guest tools (plain C99).
+ */
+#ifndef PARTITA_MANAGE_ABI_H
+#define PARTITA_MANAGE_ABI_H
+
+#include <stdint.h>
+
+#define PARTITA_MANAGE_ABI_MAJOR 1
+#define PARTITA_MANAGE_ABI_MINOR 0
+
+/*
+ * Calls: r0 = ID, r1 = target guest id, r2 = buffer IPA (in the caller's
+ * RAM, all of it, or the call fails with PARTITA_E_ADDRESS), r3 = buffer
+ * length, r4 = a further argument.  r0 returns >= 0 or a PARTITA_E_* code.
+ */
+#define PARTITA_MG_VERSION   0x86000005u /* r0 = ABI major << 16 | minor, r1 = rights,
+                                          * r2 = guests in the system, r3 = guests the
+                                          * caller may act on (bit per id) */
+#define PARTITA_MG_INFO      0x86000006u /* r1 = id: struct partita_guest_info into the
+                                          * buffer; r0 = bytes written */
+#define PARTITA_MG_START     0x86000007u /* r1 = id: start a stopped/halted/crashed guest */
+#define PARTITA_MG_STOP      0x86000008u /* r1 = id */
+#define PARTITA_MG_RESTART   0x86000009u /* r1 = id */
+#define PARTITA_MG_STATS     0x8600000au /* r1 = id: struct partita_guest_stats; r0 = bytes */
+#define PARTITA_MG_CONSOLE_READ  0x8600000bu /* r1 = id, r4 = position: its console output
+                                              * from there; r0 = bytes, r1 = next
+                                              * position, r2 = bytes lost before them */
+#define PARTITA_MG_CONSOLE_WRITE 0x8600000cu /* r1 = id: the buffer as console input;
+                                              * r0 = bytes taken */
+#define PARTITA_MG_LOAD      0x8600000du /* r1 = id, r4 = offset: one piece of a new
+                                          * image (see struct partita_load) */
+#define PARTITA_MG_FIRST     PARTITA_MG_VERSION
+#define PARTITA_MG_LAST      PARTITA_MG_LOAD
+
+/* results (negative r0); the PSCI codes where they fit */
+#define PARTITA_E_NOT_SUPPORTED  (-1)
+#define PARTITA_E_INVALID        (-2)    /* no such guest, a bad length or offset */
+#define PARTITA_E_DENIED         (-3)    /* no control right for this call or guest */
+#define PARTITA_E_STATE          (-4)    /* the guest's state forbids it (e.g. running) */
+#define PARTITA_E_FIT            (-5)    /* the image does not fit the guest's memory */
+#define PARTITA_E_BUSY           (-6)    /* the boot CPU did not answer in time */
+#define PARTITA_E_ADDRESS        (-9)    /* a buffer outside the caller's RAM */
+
+/* states, as the monitor's list names them */
+enum partita_state { PARTITA_STOPPED, PARTITA_RUNNING, PARTITA_HALTED, PARTITA_CRASHED };
+
+#define PARTITA_INFO_VCPUS 8
+struct partita_guest_info {
+    char name[32];
+    uint32_t id, state, nvcpus;
+    uint32_t pcpu[PARTITA_INFO_VCPUS];   /* physical CPU of vCPU i */
+    uint32_t mem_base_lo, mem_base_hi, mem_size_lo, mem_size_hi;
+    uint32_t uptime_s;
+    uint32_t exits_lo, exits_hi;
+    uint32_t starts;
+    uint32_t image_size, image_crc32;    /* the image it boots (CRC-32, IEEE) */
+    uint32_t image_loaded;               /* 1: given at run time, 0: configured */
+    uint32_t rights;                     /* its own control rights (0: none) */
+};
+
+#define PARTITA_TRAPS 11                 /* wfi cp15 cp14 hvc smc mmio abort pabt undef irq vfp */
+struct partita_vcpu_stats {
+    uint32_t exits_lo, exits_hi;
+    uint32_t traps[PARTITA_TRAPS];
+    uint32_t injected, maintenance, pcpu;
+    uint32_t sgis_sent, lr_overflows;
+    uint32_t slice_us, run_ms, turns;    /* on a shared CPU (slice_us 0: alone) */
+};
+#define PARTITA_STATS_CHANNELS 4
+struct partita_channel_stats {
+    uint32_t id, rung, raised;           /* doorbells it rang, raised in it */
+};
+struct partita_guest_stats {
+    uint32_t nvcpus, aborts, denied;     /* denied: management calls it was refused */
+    uint32_t starts, nchannels;
+    struct partita_vcpu_stats vcpu[PARTITA_INFO_VCPUS];
+    struct partita_channel_stats channel[PARTITA_STATS_CHANNELS];
+};
+
+/*
+ * PARTITA_MG_LOAD: a new image, in pieces.  The piece at offset 0 starts
+ * with this header; its fields say how big the kernel and initrd are; the
+ * kernel, then the initrd follow it in the stream.  The piece that
+ * completes the stream checks the image as the configuration's would be and
+ * makes it the guest's; r0 = bytes taken, and 1 << 30 once it is complete.
+ */
+#define PARTITA_LOAD_MAGIC 0x50544c44u   /* "PTLD" */
+#define PARTITA_LOAD_DONE  (1u << 30)
+struct partita_load {
+    uint32_t magic, format;              /* 0 raw, 1 linux */
+    uint32_t kernel_size, initrd_size;
+    uint32_t load_offset, entry_offset;  /* raw images */
+    char bootargs[256];
+};
+
+/*
+ * The management page (the control guest's DT: /partita-manage, reg = the
+ * register page, then the data page): the same calls for a program that
+ * cannot issue an HVC (Linux user space, through /dev/mem).  32-bit
+ * accesses only.  Write the arguments, then the call's ID to CALL; the
+ * results are in RET0..3.  The data page stands for the buffer (r2 is
+ * ignored, r3 is at most 4096).
+ */
+#define PARTITA_MGPAGE_MAGIC   0x00   /* read: "PTMG" 0x474d5450 */
+#define PARTITA_MGPAGE_VERSION 0x04   /* read: ABI major << 16 | minor */
+#define PARTITA_MGPAGE_CALL    0x08   /* write: a PARTITA_MG_* ID */
+#define PARTITA_MGPAGE_ARG(n)  (0x10 + 4 * (n))  /* r1..r4: n = 1..4 */
+#define PARTITA_MGPAGE_RET(n)  (0x30 + 4 * (n))  /* r0..r3: n = 0..3 */
+#define PARTITA_MGPAGE_DATA    0x1000 /* the data page: 4096 bytes */
+#define PARTITA_MGPAGE_SIZE    0x2000
+#define PARTITA_MGPAGE_MAGIC_VALUE 0x474d5450u
+
+#endif
