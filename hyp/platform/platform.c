@@ -242,6 +242,7 @@ static const struct uart_match {
     { "samsung,s3c6400-uart",     UART_SAMSUNG, 0, 4 },
     { "fsl,imx6q-uart",           UART_IMX,     0, 4 },
     { "fsl,imx21-uart",           UART_IMX,     0, 4 },
+    { "st,stm32h7-uart",          UART_STM32,   0, 4 },
 };
 
 static int first_driven_uart(const void *fdt)
@@ -260,7 +261,7 @@ static int first_driven_uart(const void *fdt)
 
 const char *platform_uart_kind_name(enum uart_kind k)
 {
-    static const char *const names[] = { "none", "pl011", "ns16550", "samsung", "imx" };
+    static const char *const names[] = { "none", "pl011", "ns16550", "samsung", "imx", "stm32" };
     return (unsigned int)k < sizeof(names) / sizeof(names[0]) ? names[k] : "none";
 }
 

@@ -47,7 +47,7 @@ struct plat_timer {
     uint32_t clock_frequency;   /* 0 when the DT leaves it to CNTFRQ */
 };
 
-enum uart_kind { UART_NONE, UART_PL011, UART_NS16550, UART_SAMSUNG, UART_IMX };
+enum uart_kind { UART_NONE, UART_PL011, UART_NS16550, UART_SAMSUNG, UART_IMX, UART_STM32 };
 
 struct plat_uart {
     char path[96];
@@ -103,7 +103,7 @@ unsigned int platform_probe_all(const void *fdt, struct platform *p,
 const char *platform_psci_conduit_name(enum psci_conduit c);
 /* "psci", "spin-table", "vexpress-sysflags" or "none" */
 const char *platform_cpu_method_name(enum cpu_method m);
-/* "pl011", "ns16550", "samsung", "imx" or "none" */
+/* "pl011", "ns16550", "samsung", "imx", "stm32" or "none" */
 const char *platform_uart_kind_name(enum uart_kind k);
 
 #endif

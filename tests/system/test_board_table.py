@@ -80,12 +80,17 @@ def test_table_covers_the_boards(generated):
     assert gicless and all("no virtualization extensions" in table[k][3] for k in gicless)
     # every console that has a driver says which
     for k, v in table.items():
-        assert re.search(r": (pl011|ns16550|samsung|imx), IRQ \d+( \(no stdout-path: "
+        assert re.search(r": (pl011|ns16550|samsung|imx|stm32), IRQ \d+( \(no stdout-path: "
                          r"(/aliases/serial0|the first UART with a driver)\))?$|no driver|"
                          r"none found", v[6]), "%s: console cell %r" % (k, v[6])
     # without stdout-path, a console as Linux's earlycon finds it (issue 20):
     # the vexpress DTs name theirs by the serial0 alias, TI's AM57xx SoMs
     # have neither and get their first enabled OMAP UART
     assert table["vexpress-v2p-ca15-tc1"][6].endswith("(no stdout-path: /aliases/serial0)")
+    # STM32MP1: GICH/GICV from RM0436's memory map, the STM32 USART driver
+    dk2 = table["stm32mp157c-dk2"]
+    assert dk2[3] == "GICH 0xa0024000, GICV 0xa0026000, maintenance 25", dk2
+    assert dk2[6].startswith("st,stm32h7-uart: stm32, IRQ "), dk2
+    assert dk2[8].startswith("**ready**"), dk2
     assert table["am57xx-sbc-am57x"][6] == \
         "ti,dra742-uart: ns16550, IRQ 0 (no stdout-path: the first UART with a driver)"

@@ -7,7 +7,7 @@ UNIT_SRCS_ratelimit   := hyp/lib/ratelimit.c
 UNIT_SRCS_dt_index    := hyp/dt/dt_index.c hyp/dt/dt_lookup.c
 UNIT_SRCS_host_uart   := hyp/drivers/uart/host_uart.c hyp/drivers/uart/pl011.c \
                          hyp/drivers/uart/ns16550.c hyp/drivers/uart/samsung_uart.c \
-                         hyp/drivers/uart/imx_uart.c
+                         hyp/drivers/uart/imx_uart.c hyp/drivers/uart/stm32_usart.c
 UNIT_SRCS_platform    := hyp/platform/platform.c hyp/platform/gic_quirks.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_cpu_release := hyp/platform/cpu_release.c hyp/platform/platform.c hyp/platform/gic_quirks.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_config      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_colour.c hyp/config/colour.c \

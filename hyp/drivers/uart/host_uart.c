@@ -6,6 +6,7 @@ static const struct uart_driver *const drivers[] = {
     [UART_NS16550] = &ns16550_driver,
     [UART_SAMSUNG] = &samsung_uart_driver,
     [UART_IMX] = &imx_uart_driver,
+    [UART_STM32] = &stm32_usart_driver,
 };
 
 int host_uart_init(struct host_uart *u, const struct plat_uart *p, volatile void *base)

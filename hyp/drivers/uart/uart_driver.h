@@ -24,6 +24,6 @@ struct uart_driver {
 };
 
 extern const struct uart_driver pl011_driver, ns16550_driver, samsung_uart_driver,
-    imx_uart_driver;
+    imx_uart_driver, stm32_usart_driver;
 
 #endif

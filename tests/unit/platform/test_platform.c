@@ -701,10 +701,14 @@ static void test_uart_samsung(void **state)
 /* a UART Partita has no driver for: probed, named, kind none */
 static void test_uart_without_driver(void **state)
 {
-    UART_CASE("st,stm32h7-uart", -1, -1);
+    UART_CASE("st,stm32-uart", -1, -1);     /* STM32F4's USART: another layout */
     assert_int_equal(plat.uart.kind, UART_NONE);
-    assert_string_equal(plat.uart.compatible, "st,stm32h7-uart");
+    assert_string_equal(plat.uart.compatible, "st,stm32-uart");
     assert_string_equal(platform_uart_kind_name(plat.uart.kind), "none");
+    UART_CASE("st,stm32h7-uart", -1, -1);   /* STM32MP15x, STM32H7 */
+    assert_int_equal(plat.uart.kind, UART_STM32);
+    assert_int_equal(plat.uart.io_width, 4);
+    assert_string_equal(platform_uart_kind_name(plat.uart.kind), "stm32");
 }
 
 static void test_uart_bad_layout(void **state)

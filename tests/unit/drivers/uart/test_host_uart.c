@@ -21,6 +21,7 @@
 #include "hyp/drivers/uart/ns16550.h"
 #include "hyp/drivers/uart/samsung_uart.h"
 #include "hyp/drivers/uart/imx_uart.h"
+#include "hyp/drivers/uart/stm32_usart.h"
 
 /* ---- what the drivers hand to the console ---- */
 static char pushed[64];
@@ -33,7 +34,7 @@ void console_rx_push(char c)
 }
 
 /* ---- the register model ---- */
-enum model_kind { MODEL_16550, MODEL_SAMSUNG, MODEL_IMX };
+enum model_kind { MODEL_16550, MODEL_SAMSUNG, MODEL_IMX, MODEL_STM32 };
 
 static struct model {
     enum model_kind kind;
@@ -55,6 +56,9 @@ static struct model {
     uint32_t ucon, ufcon, uintp, uintm;
     /* i.MX */
     uint32_t ucr1, ucr2, ufcr, usr1;
+    /* STM32 USART */
+    uint32_t cr1, cr3, icr_writes;
+    bool ore;                   /* overrun: set until ICR.ORECF is written */
 } m;
 
 static void model_reset(enum model_kind kind, unsigned int shift, unsigned int width)
@@ -229,11 +233,53 @@ static void write_imx(unsigned int off, uint32_t v)
     }
 }
 
+/* RM0436 USART, FIFO mode: ISR.RXFNE while the RX FIFO holds data (what
+ * it held before an overrun stays readable), ISR.TXFNF while the TX FIFO
+ * has room */
+static uint32_t read_stm32(unsigned int off)
+{
+    switch (off) {
+    case STM32_CR1: return m.cr1;
+    case STM32_CR3: return m.cr3;
+    case STM32_ISR: {
+        m.status_reads++;
+        uint32_t isr = (m.rx_len ? STM32_ISR_RXNE : 0) | (m.ore ? STM32_ISR_ORE : 0);
+        if (m.tx_busy) {
+            m.tx_busy--;
+            return isr;
+        }
+        return isr | STM32_ISR_TXE;
+    }
+    case STM32_RDR:
+        assert_true(m.rx_len > 0);      /* read only when ISR said so */
+        return (uint32_t)rx_pop();
+    default:
+        fail_msg("stm32: read of offset 0x%x", off);
+        return 0;
+    }
+}
+
+static void write_stm32(unsigned int off, uint32_t v)
+{
+    switch (off) {
+    case STM32_CR1: m.cr1 = v; break;
+    case STM32_CR3: m.cr3 = v; break;
+    case STM32_ICR:
+        m.icr_writes++;
+        if (v & STM32_ISR_ORE)
+            m.ore = false;
+        break;
+    case STM32_TDR: tx_push(v); break;
+    default: fail_msg("stm32: write of offset 0x%x", off);
+    }
+}
+
 uint32_t uart_port_mmio_read(volatile uint8_t *addr, unsigned int width)
 {
     unsigned int reg = reg_of(addr, width);
     return m.kind == MODEL_16550 ? read_16550(reg)
-         : m.kind == MODEL_SAMSUNG ? read_samsung(reg) : read_imx(reg);
+         : m.kind == MODEL_SAMSUNG ? read_samsung(reg)
+         : m.kind == MODEL_IMX ? read_imx(reg) : read_stm32(reg);
 }
 
 void uart_port_mmio_write(volatile uint8_t *addr, unsigned int width, uint32_t v)
@@ -243,8 +289,10 @@ void uart_port_mmio_write(volatile uint8_t *addr, unsigned int width, uint32_t v
         write_16550(reg, v);
     else if (m.kind == MODEL_SAMSUNG)
         write_samsung(reg, v);
-    else
+    else if (m.kind == MODEL_IMX)
         write_imx(reg, v);
+    else
+        write_stm32(reg, v);
 }
 
 /* ---- a driver as the hypervisor sets it up (hyp/drivers/uart/host_uart.c) ---- */
@@ -461,6 +509,43 @@ static void test_imx_irq(void **state)
     assert_int_equal(m.usr1 & IMX_USR1_AGTIM, 0);
 }
 
+static void test_stm32_init_tx_rx(void **state)
+{
+    char got[16];
+    model_reset(MODEL_STM32, 0, 4);
+    /* as U-Boot leaves it: FIFOEN, TE, RE, UE and some interrupts on */
+    m.cr1 = (1u << 29) | 0xd | STM32_CR1_RXNEIE | STM32_CR1_TCIE;
+    m.cr3 = STM32_CR3_EIE | STM32_CR3_RXFTIE | (1u << 25);
+    uart_up(UART_STM32, 0, 4);
+    assert_int_equal(m.cr1, (1u << 29) | 0xd);  /* enabled, FIFO on, interrupts off */
+    assert_int_equal(m.cr3, 1u << 25);          /* thresholds kept */
+    assert_int_equal(m.icr_writes, 1);          /* stale errors cleared */
+    m.tx_busy = 3;                              /* TXFNF clear for 3 reads */
+    puts_all("hi!");
+    assert_int_equal(m.ntx, 3);
+    assert_memory_equal(m.tx, "hi!", 3);
+    getc_all(got, sizeof(got));
+    assert_string_equal(got, "");               /* RDR not read: the model asserts */
+    model_receive("ls\r");
+    getc_all(got, sizeof(got));
+    assert_string_equal(got, "ls\r");
+}
+
+/* an overrun is cleared, and what the FIFO held still comes */
+static void test_stm32_irq_and_overrun(void **state)
+{
+    model_reset(MODEL_STM32, 0, 4);
+    uart_up(UART_STM32, 0, 4);
+    host_uart_rx_irq_enable(&hu);
+    assert_true(m.cr1 & STM32_CR1_RXNEIE);
+    model_receive("ab");
+    m.ore = true;
+    host_uart_irq(&hu);
+    assert_false(m.ore);
+    assert_int_equal(npushed, 2);
+    assert_memory_equal(pushed, "ab", 2);
+}
+
 static void test_no_driver(void **state)
 {
     struct plat_uart p = { .kind = UART_NONE };
@@ -486,6 +571,8 @@ int main(void)
         cmocka_unit_test(test_samsung_irq),
         cmocka_unit_test(test_imx_init_tx_rx),
         cmocka_unit_test(test_imx_irq),
+        cmocka_unit_test(test_stm32_init_tx_rx),
+        cmocka_unit_test(test_stm32_irq_and_overrun),
         cmocka_unit_test(test_no_driver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
