@@ -19,6 +19,16 @@ static inline uint32_t channel_max_doorbell(const struct guest_config *c)
     return m;
 }
 
+/* the highest interrupt of c's network devices (0: none) */
+static inline uint32_t net_max_irq(const struct guest_config *c)
+{
+    uint32_t m = 0;
+    for (unsigned int k = 0; k < c->nnets; k++)
+        if (c->nets[k].irq > m)
+            m = c->nets[k].irq;
+    return m;
+}
+
 /* the name of c's channel whose window holds ipa, or NULL */
 static inline const char *channel_at(const struct guest_config *c, uint64_t ipa)
 {

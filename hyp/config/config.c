@@ -356,7 +356,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
     int node;
     fdt_for_each_subnode(node, blob, root) {
-        if (config_is_channel(blob, node))
+        if (config_is_channel(blob, node) || config_is_network(blob, node))
             continue;       /* after the guests, whose names they use */
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
             cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
@@ -374,6 +374,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     fdt_for_each_subnode(node, blob, root)
         if (config_is_channel(blob, node))
             config_parse_channel(blob, node, sys, &c);
+        else if (config_is_network(blob, node))
+            config_parse_network(blob, node, sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
         check_cpus(host, sys, i, &c);
@@ -381,5 +383,6 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         check_images(&sys->guests[i], &c);
     }
     config_check_channels(host, sys, &c);
+    config_check_networks(sys, &c);
     return c.errors;
 }

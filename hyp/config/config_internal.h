@@ -37,11 +37,27 @@ bool cfg_in_ram(const struct platform *p, uint64_t base, uint64_t size);
 /* What of the guest's virtual board [base, base+size) hits (RAM included), or NULL */
 const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint64_t size);
 
+/* Warn about each property of node not in list (NULL-terminated); with
+ * group set, the line names the guest and "GROUP/PROP" */
+void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
+                      const char *name, const char *group, struct cfg_ctx *c);
+/* the index of the guest called name, or -1 */
+int cfg_guest_index(const struct system_config *sys, const char *name);
+/* "GROUP/PROP": a member's property as its error lines name it */
+const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p);
+
 /* hyp/config/config_channel.c: the channel nodes, after every guest is parsed */
 bool config_is_channel(const void *fdt, int node);
 void config_parse_channel(const void *fdt, int node, struct system_config *sys,
                           struct cfg_ctx *c);
 void config_check_channels(const struct config_host *h, struct system_config *sys,
                            struct cfg_ctx *c);
+
+/* hyp/config/config_network.c: the network nodes, after every guest is parsed */
+bool config_is_network(const void *fdt, int node);
+void config_parse_network(const void *fdt, int node, struct system_config *sys,
+                          struct cfg_ctx *c);
+/* after the channels' checks: a device collides with channels, not the other way */
+void config_check_networks(struct system_config *sys, struct cfg_ctx *c);
 
 #endif

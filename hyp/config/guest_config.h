@@ -52,6 +52,22 @@
 /* the Linux input event code of channel N's doorbell: BTN_TRIGGER_HAPPY1 + N */
 #define CHANNEL_DOORBELL_KEY   0x2c0u
 
+/*
+ * Networks: a virtio-mmio network device per member guest, frames switched
+ * by Partita between members (README, "Networks").  Each member sees a
+ * virtio 1.x (modern, version 2 register layout) device of 0x200 bytes at
+ * its own IPA, raising its own virtual SPI.
+ */
+#define NETWORK_MAX            4
+#define NETWORK_MAX_MEMBERS    8
+#define GUEST_MAX_NETS         2
+#define VIRTIO_MMIO_SIZE       0x200u   /* one device's registers and config */
+#define NET_MAC_LEN            6
+#define NET_BUDGET_DEFAULT     64u      /* frames a member sends per exit */
+#define NET_BUDGET_MAX         1024u
+/* a MAC a member does not configure: 02:50:54:00:<network id>:<member> */
+#define NET_MAC_DERIVED_OUI    0x02, 0x50, 0x54, 0x00
+
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
 
@@ -65,6 +81,18 @@ struct guest_channel {
     uint64_t base;                          /* physical */
     bool read_only;
     uint32_t doorbell;                      /* INTID raised in this guest */
+    bool parse_error;                       /* reported; not checked further */
+};
+
+/* One guest's device on a network it is a member of */
+struct guest_net {
+    char name[GUEST_NAME_MAX];              /* the network's node name */
+    unsigned int id;                        /* index in system_config.networks */
+    unsigned int member;                    /* this guest's index among its members */
+    uint32_t ipa;                           /* the virtio-mmio registers (0x200 bytes) */
+    uint32_t irq;                           /* its INTID (an SPI) */
+    uint8_t mac[NET_MAC_LEN];
+    uint32_t budget;                        /* frames taken from its TX queue per exit */
     bool parse_error;                       /* reported; not checked further */
 };
 
@@ -94,6 +122,8 @@ struct guest_config {
     uint32_t pt_irqs[GUEST_MAX_PT_IRQS];    /* INTIDs */
     unsigned int nchannels;
     struct guest_channel channels[GUEST_MAX_CHANNELS];
+    unsigned int nnets;
+    struct guest_net nets[GUEST_MAX_NETS];
 };
 
 struct channel_member {
@@ -109,11 +139,19 @@ struct channel_config {
     struct channel_member members[CHANNEL_MAX_MEMBERS];
 };
 
+struct network_config {
+    char name[GUEST_NAME_MAX];
+    unsigned int nmembers;
+    struct channel_member members[NETWORK_MAX_MEMBERS];    /* slot: in guest's nets[] */
+};
+
 struct system_config {
     unsigned int nguests;
     struct guest_config guests[GUEST_MAX];
     unsigned int nchannels;
     struct channel_config channels[CHANNEL_MAX];
+    unsigned int nnetworks;
+    struct network_config networks[NETWORK_MAX];
 };
 
 /* What the validator checks the configuration against. */

@@ -272,6 +272,31 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     return fdt_end_node(fdt);
 }
 
+/*
+ * Networks (README, "Networks"): each device as QEMU's virt board
+ * describes its virtio-mmio transports, which Linux's virtio_mmio driver
+ * binds to; the hypervisor reads guest memory through its caches, so the
+ * device is DMA coherent.
+ */
+static int write_nets(void *fdt, const struct guest_config *cfg)
+{
+    char name[48];
+    for (unsigned int k = 0; k < cfg->nnets; k++) {
+        const struct guest_net *gn = &cfg->nets[k];
+        snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)gn->ipa);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
+        const uint32_t reg[] = { gn->ipa, VIRTIO_MMIO_SIZE };
+        TRY(prop_cells(fdt, "reg", reg, 2));
+        const uint32_t irq[] = { 0, gn->irq - 32, 1 };         /* SPI, rising edge */
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+        TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+        TRY(fdt_property_string(fdt, "label", gn->name));
+        TRY(fdt_end_node(fdt));
+    }
+    return 0;
+}
+
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
                    const struct guest_dt_info *info)
 {
@@ -318,6 +343,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(write_uart(fdt));
     TRY(write_passthrough(fdt, cfg, info->host_fdt));
     TRY(write_channels(fdt, cfg));
+    TRY(write_nets(fdt, cfg));
     TRY(fdt_end_node(fdt));
     TRY(fdt_finish(fdt));
     return (int)fdt_totalsize(fdt);

@@ -51,6 +51,8 @@ void guest_vgic_init(struct guest *g)
             nr = c->pt_irqs[i] + 1;
     if (channel_max_doorbell(c) + 1 > nr)
         nr = channel_max_doorbell(c) + 1;      /* channel doorbells are virtual SPIs */
+    if (net_max_irq(c) + 1 > nr)
+        nr = net_max_irq(c) + 1;               /* and so are network devices' */
     struct vgic_cpu *cpus[VGIC_MAX_VCPUS];
     for (unsigned int i = 0; i < c->ncpus; i++)
         cpus[i] = &g->vcpu[i].vgic;

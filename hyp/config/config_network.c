@@ -1,0 +1,257 @@
+/*
+ * Networks in the configuration device tree: every member guest gets a
+ * virtio-mmio network device, and Partita switches frames between them
+ * (README, "Networks").
+ *
+ *     lan {
+ *         compatible = "partita,network";
+ *         linux { ipa = <0x0a000000>; interrupt = <48>; mac = [02 00 00 00 00 01]; };
+ *         echo  { ipa = <0x0a000000>; interrupt = <48>; frame-budget = <16>; };
+ *     };
+ *
+ * Parsed after every guest and checked after the channels, one line per
+ * problem naming the network or the member guest and "NETWORK/PROP".
+ */
+#include <stdio.h>
+#include <string.h>
+#include <libfdt.h>
+#include "config_internal.h"
+#include "hyp/dt/dt_index.h"
+
+static const char *const network_props[] = { "compatible", NULL };
+static const char *const member_props[] = { "ipa", "interrupt", "mac", "frame-budget", NULL };
+
+bool config_is_network(const void *fdt, int node)
+{
+    return fdt_node_check_compatible(fdt, node, "partita,network") == 0;
+}
+
+static bool parse_mac(const void *fdt, int node, const char *g, const char *p,
+                      struct guest_net *gn, struct cfg_ctx *c)
+{
+    int len;
+    const uint8_t *mac = dt_getprop(fdt, node, "mac", &len);
+    if (!mac) {     /* derived: locally administered, unique per network and member */
+        const uint8_t derived[NET_MAC_LEN] = { NET_MAC_DERIVED_OUI, (uint8_t)gn->id,
+                                               (uint8_t)gn->member };
+        memcpy(gn->mac, derived, NET_MAC_LEN);
+        return true;
+    }
+    if (len != NET_MAC_LEN) {
+        cfg_msg(c, true, g, p, "must be 6 bytes, e.g. [02 00 00 00 00 01]");
+        return false;
+    }
+    memcpy(gn->mac, mac, NET_MAC_LEN);
+    static const uint8_t zero[NET_MAC_LEN];
+    if (mac[0] & 1) {
+        cfg_msg(c, true, g, p, "%02x:%02x:%02x:%02x:%02x:%02x is a multicast address",
+                mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+        return false;
+    }
+    if (memcmp(mac, zero, NET_MAC_LEN) == 0) {
+        cfg_msg(c, true, g, p, "00:00:00:00:00:00 is no address");
+        return false;
+    }
+    return true;
+}
+
+/* a required cell: false when it is missing or malformed (reported) */
+static bool parse_cell(const void *fdt, int node, const char *prop, const char *g,
+                       const char *p, const char *missing, uint32_t *out, struct cfg_ctx *c)
+{
+    int r = cfg_get_u32(fdt, node, prop, out);
+    if (r <= 0)
+        cfg_msg(c, true, g, p, r < 0 ? "must be one 32-bit cell" : "missing: %s", missing);
+    return r > 0;
+}
+
+static bool parse_budget(const void *fdt, int node, const char *g, const char *p,
+                         struct guest_net *gn, struct cfg_ctx *c)
+{
+    int r = cfg_get_u32(fdt, node, "frame-budget", &gn->budget);
+    if (r < 0)
+        cfg_msg(c, true, g, p, "must be one 32-bit cell");
+    else if (r > 0 && (gn->budget < 1 || gn->budget > NET_BUDGET_MAX))
+        cfg_msg(c, true, g, p, "%lu frames: give 1 to %u", (unsigned long)gn->budget,
+                NET_BUDGET_MAX);
+    else
+        return true;
+    return false;
+}
+
+static void parse_member(const void *fdt, int node, struct system_config *sys,
+                         struct network_config *net, struct cfg_ctx *c)
+{
+    const char *gname = fdt_get_name(fdt, node, NULL);
+    char p[GUEST_NAME_MAX + 16];
+    int gi = cfg_guest_index(sys, gname);
+    if (gi < 0) {
+        cfg_report(c, true, "network", net->name, gname, "no guest of that name");
+        return;
+    }
+    struct guest_config *g = &sys->guests[gi];
+    if (net->nmembers == NETWORK_MAX_MEMBERS) {
+        cfg_report(c, true, "network", net->name, gname, "more than %d guests",
+                   NETWORK_MAX_MEMBERS);
+        return;
+    }
+    if (g->nnets == GUEST_MAX_NETS) {
+        cfg_msg(c, true, g->name, net->name, "a member of more than %d networks",
+                GUEST_MAX_NETS);
+        return;
+    }
+    cfg_warn_unknown(fdt, node, member_props, "guest", g->name, net->name, c);
+    struct guest_net *gn = &g->nets[g->nnets];
+    memset(gn, 0, sizeof(*gn));
+    memcpy(gn->name, net->name, sizeof(gn->name));
+    gn->id = (unsigned int)(net - sys->networks);
+    gn->member = net->nmembers;
+    gn->budget = NET_BUDGET_DEFAULT;
+
+    bool ok = parse_cell(fdt, node, "ipa", g->name, cfg_member_prop(p, sizeof(p), net->name, "ipa"),
+                         "where the guest sees the device", &gn->ipa, c);
+    ok &= parse_cell(fdt, node, "interrupt", g->name,
+                     cfg_member_prop(p, sizeof(p), net->name, "interrupt"),
+                     "the SPI (INTID) the device raises", &gn->irq, c);
+    ok &= parse_mac(fdt, node, g->name, cfg_member_prop(p, sizeof(p), net->name, "mac"), gn, c);
+    ok &= parse_budget(fdt, node, g->name,
+                       cfg_member_prop(p, sizeof(p), net->name, "frame-budget"), gn, c);
+    gn->parse_error = !ok;
+    net->members[net->nmembers++] = (struct channel_member){ (unsigned int)gi, g->nnets };
+    g->nnets++;
+}
+
+void config_parse_network(const void *fdt, int node, struct system_config *sys,
+                          struct cfg_ctx *c)
+{
+    const char *name = fdt_get_name(fdt, node, NULL);
+    if (sys->nnetworks == NETWORK_MAX) {
+        cfg_report(c, true, "network", name, NULL, "more than %d networks", NETWORK_MAX);
+        return;
+    }
+    struct network_config *net = &sys->networks[sys->nnetworks++];
+    snprintf(net->name, sizeof(net->name), "%s", name);
+    cfg_warn_unknown(fdt, node, network_props, "network", net->name, NULL, c);
+    int sub;
+    fdt_for_each_subnode(sub, fdt, node)
+        parse_member(fdt, sub, sys, net, c);
+}
+
+/* What of the guest's own [ipa, ipa + size) the device window hits, or NULL */
+static const char *window_clash(const struct system_config *sys, const struct guest_config *g,
+                                unsigned int k, char *what, size_t n)
+{
+    const struct guest_net *gn = &g->nets[k];
+    const char *dev = cfg_vboard_device(g, gn->ipa, VIRTIO_MMIO_SIZE);
+    if (dev) {
+        snprintf(what, n, "the guest's own %s", dev);
+        return what;
+    }
+    /* Stage-2 maps passthrough and channel memory in whole pages */
+    uint64_t page = gn->ipa & ~0xfffull;
+    for (unsigned int i = 0; i < g->npt_regs; i++)
+        if (cfg_overlaps(page, 0x1000, g->pt_regs[i].base, g->pt_regs[i].size)) {
+            snprintf(what, n, "its passthrough range 0x%llx",
+                     (unsigned long long)g->pt_regs[i].base);
+            return what;
+        }
+    for (unsigned int j = 0; j < g->nchannels; j++) {
+        const struct guest_channel *gc = &g->channels[j];
+        if (cfg_overlaps(gn->ipa, VIRTIO_MMIO_SIZE, gc->ipa,
+                         (uint64_t)gc->size + CHANNEL_DOORBELL_SIZE)) {
+            snprintf(what, n, "channel '%s'", gc->name);
+            return what;
+        }
+    }
+    for (unsigned int j = 0; j < k; j++)
+        if (!g->nets[j].parse_error &&
+            cfg_overlaps(gn->ipa, VIRTIO_MMIO_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE)) {
+            snprintf(what, n, "the device of network '%s'", sys->networks[g->nets[j].id].name);
+            return what;
+        }
+    return NULL;
+}
+
+/* What of the guest's interrupts irq already is, or NULL */
+static const char *irq_clash(const struct system_config *sys, const struct guest_config *g,
+                             unsigned int k, char *what, size_t n)
+{
+    uint32_t irq = g->nets[k].irq;
+    if (irq == VBOARD_UART_IRQ)
+        return "the guest's own emulated UART";
+    for (unsigned int i = 0; i < g->npt_irqs; i++)
+        if (g->pt_irqs[i] == irq)
+            return "passed through to the guest";
+    for (unsigned int j = 0; j < g->nchannels; j++)
+        if (g->channels[j].doorbell == irq) {
+            snprintf(what, n, "the doorbell of channel '%s'", g->channels[j].name);
+            return what;
+        }
+    for (unsigned int j = 0; j < k; j++)
+        if (!g->nets[j].parse_error && g->nets[j].irq == irq) {
+            snprintf(what, n, "the interrupt of network '%s'", sys->networks[g->nets[j].id].name);
+            return what;
+        }
+    return NULL;
+}
+
+static void check_member(const struct system_config *sys, const struct guest_config *g,
+                         unsigned int k, struct cfg_ctx *c)
+{
+    const struct guest_net *gn = &g->nets[k];
+    char p[GUEST_NAME_MAX + 16], what[GUEST_NAME_MAX + 48];
+    const char *clash;
+    unsigned long long ipa = gn->ipa;
+
+    cfg_member_prop(p, sizeof(p), gn->name, "ipa");
+    if (gn->ipa & (VIRTIO_MMIO_SIZE - 1))
+        cfg_msg(c, true, g->name, p, "0x%llx is not 0x%x aligned", ipa, VIRTIO_MMIO_SIZE);
+    else if ((clash = window_clash(sys, g, k, what, sizeof(what))))
+        cfg_msg(c, true, g->name, p, "0x%llx-0x%llx collides with %s", ipa,
+                ipa + VIRTIO_MMIO_SIZE, clash);
+
+    cfg_member_prop(p, sizeof(p), gn->name, "interrupt");
+    unsigned long irq = gn->irq;
+    if (irq < 32 || irq > CHANNEL_SPI_MAX)
+        cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
+                irq, CHANNEL_SPI_MAX);
+    else if ((clash = irq_clash(sys, g, k, what, sizeof(what))))
+        cfg_msg(c, true, g->name, p, "interrupt %lu is %s", irq, clash);
+}
+
+/* Two members of one network with one MAC: frames could not be switched */
+static void check_macs(const struct system_config *sys, const struct network_config *net,
+                       struct cfg_ctx *c)
+{
+    char p[GUEST_NAME_MAX + 16];
+    for (unsigned int m = 0; m < net->nmembers; m++) {
+        const struct guest_config *g = &sys->guests[net->members[m].guest];
+        const struct guest_net *gn = &g->nets[net->members[m].slot];
+        for (unsigned int o = 0; o < m && !gn->parse_error; o++) {
+            const struct guest_config *og = &sys->guests[net->members[o].guest];
+            const struct guest_net *on = &og->nets[net->members[o].slot];
+            if (on->parse_error || memcmp(on->mac, gn->mac, NET_MAC_LEN) != 0)
+                continue;
+            const uint8_t *a = gn->mac;
+            cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), net->name, "mac"),
+                    "%02x:%02x:%02x:%02x:%02x:%02x is already the address of guest '%s'",
+                    a[0], a[1], a[2], a[3], a[4], a[5], og->name);
+            break;
+        }
+    }
+}
+
+void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
+{
+    for (unsigned int i = 0; i < sys->nnetworks; i++) {
+        const struct network_config *net = &sys->networks[i];
+        if (net->nmembers < 2)
+            cfg_report(c, true, "network", net->name, NULL,
+                       "needs at least two guests (has %u)", net->nmembers);
+        check_macs(sys, net, c);
+    }
+    for (unsigned int i = 0; i < sys->nguests; i++)
+        for (unsigned int k = 0; k < sys->guests[i].nnets; k++)
+            if (!sys->guests[i].nets[k].parse_error)
+                check_member(sys, &sys->guests[i], k, c);
+}
