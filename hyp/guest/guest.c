@@ -13,6 +13,7 @@
 #include "hyp/arch/pmu.h"
 #include "guest_dt.h"
 #include "channel.h"
+#include "network.h"
 #include "guest_vgic.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
@@ -71,6 +72,7 @@ void guests_init(const struct system_config *sys)
         }
     }
     channels_init(sys);
+    networks_init(sys);
 }
 
 struct guest *guest_by_name(const char *name)
@@ -116,6 +118,7 @@ int guest_start(struct guest *g)
         return -1;
     }
     uint32_t entry, dtb;
+    network_guest_stop(g);      /* no frame lands in RAM being reloaded */
     if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
         pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
         g->state = GUEST_CRASHED;
@@ -128,6 +131,7 @@ int guest_start(struct guest *g)
     mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, &g->vgic);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     channel_guest_start(g);
+    network_guest_start(g);
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;
@@ -181,6 +185,7 @@ void guest_stop(struct guest *g)
     if (!guest_vcpus_idle(g))
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
     guest_vgic_release(g);
+    network_guest_stop(g);
 }
 
 /*
