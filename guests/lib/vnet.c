@@ -111,6 +111,14 @@ bool vnet_setup(struct vnet *n)
         return false;
     n->base = v[0];
     n->irq = v[1];
+    if (!vnet_start(n))
+        return false;
+    irq_enable(n->irq);
+    return true;
+}
+
+bool vnet_start(struct vnet *n)
+{
     if (!negotiate(n) || !queue_setup(n, 0, &n->rx) || !queue_setup(n, 1, &n->tx)) {
         gprintf("vnet: the device refused the set-up (status 0x%lx)\n",
                 (unsigned long)rd(n, R_STATUS));
@@ -122,7 +130,6 @@ bool vnet_setup(struct vnet *n)
         queue_add(&n->rx, d, VNET_BUF, DESC_F_WRITE);
     wr(n, R_STATUS, ST_ACK | ST_DRIVER | ST_FEATURES_OK | ST_DRIVER_OK);
     wr(n, R_NOTIFY, 0);
-    irq_enable(n->irq);
     return true;
 }
 
@@ -181,6 +188,11 @@ bool vnet_irq(struct vnet *n, unsigned int intid)
     wr(n, R_ISR_ACK, rd(n, R_ISR));
     n->irqs++;
     return true;
+}
+
+void vnet_raw_write(const struct vnet *n, uint32_t off, uint32_t v)
+{
+    wr(n, off, v);
 }
 
 uint32_t vnet_status(const struct vnet *n)

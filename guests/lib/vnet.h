@@ -36,6 +36,8 @@ struct vnet {
  * the queues up, fill RX; the SPI enabled on vCPU 0 (IRQs stay masked).
  * false (and why printed) when there is no device or it refuses. */
 bool vnet_setup(struct vnet *n);
+/* Reset the device and set it up again (after NEEDS_RESET) */
+bool vnet_start(struct vnet *n);
 /* Queue one frame (len <= 1518): false when the TX queue is full */
 bool vnet_send(struct vnet *n, const void *frame, uint32_t len);
 /* The next received frame copied into buf: its length, 0 if none */
@@ -44,5 +46,8 @@ uint32_t vnet_recv(struct vnet *n, void *buf, uint32_t cap);
 bool vnet_irq(struct vnet *n, unsigned int intid);
 /* The device's Status register (NEEDS_RESET = 0x40) */
 uint32_t vnet_status(const struct vnet *n);
+#define VNET_NEEDS_RESET 0x40
+/* A register write as it comes (hostile tests: QueueNotify 0x050, ...) */
+void vnet_raw_write(const struct vnet *n, uint32_t off, uint32_t v);
 
 #endif

@@ -6,7 +6,12 @@
  *                       requests each answered in time and intact; tests,
  *                       then power off;
  *   (no peer)           echo: interrupt-driven; answers ARP requests for
- *                       its address and ICMP echo requests, forever.
+ *                       its address and ICMP echo requests, forever;
+ *   hostile=1           hostile: broadcasts a marker frame, then writes
+ *                       random descriptors, ring indices and registers,
+ *                       resets its device when Partita stopped it, forever.
+ * With marks=1 the pinger goes on until it has seen a hostile marker
+ * while pinging (so the two overlap whatever the speed of each).
  * tests/system/test_network.py (guests/configs/network.dts).
  */
 #include <string.h>
@@ -22,12 +27,13 @@
 #define ICMP_ECHO_REPLY   0
 #define ICMP_ECHO_REQUEST 8
 #define PING_DATA   56
+#define ETH_MARK    0x88b6      /* the hostile member's broadcast */
 #define ETH_HLEN    14
 #define IP_HLEN     20
 #define ICMP_HLEN   8
 
 static struct vnet net;
-static uint32_t my_ip;
+static uint32_t my_ip, marks;
 static uint8_t frame[VNET_BUF], out[VNET_BUF];
 static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
@@ -93,6 +99,10 @@ static void send_icmp(const uint8_t *mac, uint32_t ip, const uint8_t *icmp, uint
 /* Answer what asks for an answer: ARP requests for us, echo requests */
 static void answer(const uint8_t *f, uint32_t len)
 {
+    if (len >= ETH_HLEN && get16(f + 12) == ETH_MARK) {
+        marks++;
+        return;
+    }
     if (len >= ETH_HLEN + 28 && get16(f + 12) == ETH_ARP && get16(f + 20) == ARP_REQUEST &&
         get32(f + 38) == my_ip) {
         send_arp(ARP_REPLY, f + 22, get32(f + 28));
@@ -129,12 +139,63 @@ static void echo_forever(void)
         uint32_t len;
         while ((len = vnet_recv(&net, frame, sizeof(frame)))) {
             answer(frame, len);
-            if (++answered % 100 == 0)
+            if (++answered % 10000 == 0)
                 gprintf("netecho: %lu frames answered or ignored, %lu interrupts\n",
                         (unsigned long)answered, (unsigned long)net.irqs);
         }
         __asm__ volatile("wfi" ::: "memory");
         __asm__ volatile("cpsie i" ::: "memory");
+    }
+}
+
+/* A random address: outside its RAM, or inside its own RX buffers (what
+ * the device writes there must not crash the hostile guest itself) */
+static uint32_t wild_address(uint32_t *seed)
+{
+    uint32_t r = rand_next(seed);
+    if (r & 1)
+        return (uint32_t)net.rx.buf + r % sizeof(net.rx.buf);
+    return r - RAM_BASE < 0x01000000u ? r ^ 0x80000000u : r;
+}
+
+/* One random field of one of its queues: a descriptor's address, length,
+ * flags or next, or an avail ring entry or index */
+static void scribble(uint32_t *seed)
+{
+    struct vnet_queue *q = rand_next(seed) & 1 ? &net.tx : &net.rx;
+    struct vnet_desc *d = &q->desc[rand_next(seed) % VNET_QN];
+    switch (rand_next(seed) % 6) {
+    case 0: d->addr = wild_address(seed); break;
+    case 1: d->len = rand_next(seed); break;
+    case 2: d->flags = (uint16_t)(rand_next(seed) & 7); break;
+    case 3: d->next = (uint16_t)rand_next(seed); break;
+    case 4: q->avail[2 + rand_next(seed) % VNET_QN] = (uint16_t)rand_next(seed); break;
+    default: q->avail[1] = (uint16_t)rand_next(seed); break;
+    }
+}
+
+/* Rounds of garbage in its own rings and registers (the others must not notice) */
+static void hostile_forever(void)
+{
+    uint32_t seed = 0x5054, rounds = 0, resets = 0;
+    for (;;) {
+        uint32_t l = eth_header(out, bcast, ETH_MARK);
+        memcpy(out + l, "hostile", 7);
+        if (rounds % 4 == 0)
+            vnet_send(&net, out, l + 7);
+        for (unsigned int k = 0; k < 4; k++)
+            scribble(&seed);
+        dsb();
+        vnet_raw_write(&net, 0x050, rand_next(&seed) % 3);         /* QueueNotify */
+        if (rand_next(&seed) % 4 == 0)                              /* any register */
+            vnet_raw_write(&net, rand_next(&seed) % 0x200 & ~3u, rand_next(&seed));
+        if (vnet_status(&net) & VNET_NEEDS_RESET)
+            resets++;
+        if ((vnet_status(&net) & VNET_NEEDS_RESET) || rounds % 8 == 7)
+            vnet_start(&net);
+        if (++rounds % 10000 == 0)
+            gprintf("netecho: hostile: %lu rounds, %lu times stopped by Partita\n",
+                    (unsigned long)rounds, (unsigned long)resets);
     }
 }
 
@@ -166,6 +227,31 @@ static bool is_echo_reply(const uint8_t *f, uint32_t len, uint32_t seq)
            f[ETH_HLEN + 9] == IP_ICMP && i[0] == ICMP_ECHO_REPLY && get16(i + 6) == seq;
 }
 
+/* One echo request and its reply, intact (up to 10 tries: a flood may drop some): 1, else 0 */
+static uint32_t ping_one(uint32_t peer, const uint8_t *peer_mac, uint32_t seq)
+{
+    static uint8_t req[ICMP_HLEN + PING_DATA];
+    for (unsigned int tries = 0; tries < 10; tries++) {
+        memset(req, 0, sizeof(req));
+        req[0] = ICMP_ECHO_REQUEST;
+        put16(req + 4, 0x5054);
+        put16(req + 6, (uint16_t)seq);
+        for (unsigned int i = 0; i < PING_DATA; i++)
+            req[ICMP_HLEN + i] = (uint8_t)(seq + i);
+        send_icmp(peer_mac, peer, req, sizeof(req));
+        uint32_t len = wait_frame(is_echo_reply, seq, 1000);
+        const uint8_t *r = frame + ETH_HLEN + IP_HLEN;
+        req[0] = ICMP_ECHO_REPLY;
+        req[2] = r[2];
+        req[3] = r[3];
+        if (len >= ETH_HLEN + IP_HLEN + sizeof(req) && memcmp(r, req, sizeof(req)) == 0 &&
+            csum(r, sizeof(req)) == 0)
+            return 1;
+        gprintf("netecho: echo request %lu: no intact reply, again\n", (unsigned long)seq);
+    }
+    return 0;
+}
+
 static void ping(uint32_t peer, uint32_t count)
 {
     uint8_t peer_mac[6];
@@ -184,31 +270,18 @@ static void ping(uint32_t peer, uint32_t count)
             peer_mac[0], peer_mac[1], peer_mac[2], peer_mac[3], peer_mac[4], peer_mac[5]);
 
     test_begin("ping");
-    uint32_t ok = 0;
-    uint64_t t0 = cntvct();
-    static uint8_t req[ICMP_HLEN + PING_DATA];
-    for (uint32_t seq = 1; seq <= count; seq++) {
-        memset(req, 0, sizeof(req));
-        req[0] = ICMP_ECHO_REQUEST;
-        put16(req + 4, 0x5054);
-        put16(req + 6, (uint16_t)seq);
-        for (unsigned int i = 0; i < PING_DATA; i++)
-            req[ICMP_HLEN + i] = (uint8_t)(seq + i);
-        send_icmp(peer_mac, peer, req, sizeof(req));
-        len = wait_frame(is_echo_reply, seq, 2000);
-        const uint8_t *r = frame + ETH_HLEN + IP_HLEN;
-        req[0] = ICMP_ECHO_REPLY;
-        req[2] = r[2];
-        req[3] = r[3];
-        if (len >= ETH_HLEN + IP_HLEN + sizeof(req) && memcmp(r, req, sizeof(req)) == 0 &&
-            csum(r, sizeof(req)) == 0)
-            ok++;
-    }
+    uint32_t ok = 0, seq, want_marks = 0, marks0 = marks;
+    bootarg_u32("marks", &want_marks);
+    uint64_t t0 = cntvct(), limit = t0 + ms_to_ticks(120000);
+    for (seq = 1; seq <= count || (want_marks && marks == marks0 && cntvct() < limit); seq++)
+        ok += ping_one(peer, peer_mac, seq);
+    count = seq - 1;
     uint64_t us = (cntvct() - t0) * 1000000ull / cntfrq();
     CHECK(ok == count, "%lu of %lu echo replies intact", (unsigned long)ok, (unsigned long)count);
     test_end();
-    gprintf("netecho: %lu of %lu echo replies, %lu us per round trip\n", (unsigned long)ok,
-            (unsigned long)count, (unsigned long)(us / (count ? count : 1)));
+    gprintf("netecho: %lu of %lu echo replies, %lu us per round trip, %lu hostile frames seen\n",
+            (unsigned long)ok, (unsigned long)count, (unsigned long)(us / (count ? count : 1)),
+            (unsigned long)(marks - marks0));
 }
 
 void guest_main(uint32_t dtb)
@@ -225,9 +298,11 @@ void guest_main(uint32_t dtb)
     }
     gprintf("netecho: %02x:%02x:%02x:%02x:%02x:%02x is 0x%08lx\n", net.mac[0], net.mac[1],
             net.mac[2], net.mac[3], net.mac[4], net.mac[5], (unsigned long)my_ip);
-    if (!bootarg_u32("peer", &peer)) {
+    uint32_t hostile = 0;
+    if (bootarg_u32("hostile", &hostile) && hostile)
+        hostile_forever();
+    if (!bootarg_u32("peer", &peer))
         echo_forever();
-    }
     bootarg_u32("count", &count);
     ping(peer, count);
     tests_finish();

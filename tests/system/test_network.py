@@ -1,0 +1,60 @@
+"""Networks (issue 17): virtio-mmio network devices between partitions,
+frames switched by Partita.
+
+  test_ping_beside_a_hostile_member   guests/configs/network.dts: netecho.c
+      three times on one network.  'ping' (polled driver) finds 'echo'
+      (interrupt-driven driver) by a broadcast ARP request and gets at
+      least 200 ICMP echo requests answered intact, while 'hostile' writes
+      random descriptors, ring indices and registers into its own device
+      the whole time and broadcasts a marker: the pinger goes on until it
+      has seen a marker while pinging, so the two overlap whatever the
+      speed of each.  Partita stops only the hostile device (virtio
+      NEEDS_RESET, reported), never crashes, and `stats` counts it.
+"""
+import re
+
+import pytest
+
+from conftest import check, command
+from helpers import boot_image, check_guest, check_hypervisor_clean, wait_for, wait_halted
+
+
+@pytest.mark.deadline(240)
+@pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
+def test_ping_beside_a_hostile_member(qemu, image, cpu):
+    vm, start = boot_image(qemu, image, "network", cpu)
+    check(vm, "network 'lan': ping 02:50:54:00:00:00 at 0x0a000000 (SPI 48), echo "
+              "02:00:00:00:00:01 at 0x0a000200 (SPI 49), hostile 02:50:54:00:00:02 at "
+              "0x0a000000 (SPI 48)" in vm.output, "no boot line for the network")
+    wait_halted(vm, ["ping"], start, settle=False)
+    text = vm.since(start)
+    check_guest(vm, "ping", 3, text)
+    m = re.search(r"\[ping\] netecho: (\d+) of (\d+) echo replies, \d+ us per round trip, "
+                  r"(\d+) hostile frames seen", text)
+    check(vm, m, "no ping summary")
+    ok, sent, marks = (int(x) for x in m.groups())
+    print("ping: %d of %d replies, %d hostile frames seen" % (ok, sent, marks))
+    check(vm, ok == sent >= 200 and marks >= 1, "%d of %d replies, %d hostile frames while "
+          "pinging" % (ok, sent, marks))
+    # the echo guest answered the ARP request: the broadcast reached it
+    check(vm, "[ping] netecho: 0xa9fe0001 is at 02:00:00:00:00:01" in text, "no ARP answer")
+    # only the hostile device was stopped, and Partita said so
+    stopped = set(re.findall(r"guest '(\w+)': network 'lan': device needs reset: ", text))
+    check(vm, stopped == {"hostile"}, "devices stopped: %s" % stopped)
+
+    # the hostile guest off its CPU: a quiet console for the monitor's answers
+    vm.sendline("stop hostile")
+    wait_for(vm, r"guest 'hostile' stopped\r\n", start, 30)
+    vm.settle(quiet=1.0, timeout=30)
+    out = "\n".join(command(vm, "stats echo"))
+    m = re.search(r"network 'lan': member 1, frames sent (\d+), received (\d+), dropped "
+                  r"sending (\d+), dropped for want of RX buffers (\d+), malformed rings (\d+)",
+                  out)
+    check(vm, m, "stats echo: no network line in %r" % out)
+    sent, received, _, _, errors = (int(x) for x in m.groups())
+    check(vm, sent >= 200 and received >= 200 and errors == 0,
+          "echo: sent %d, received %d, malformed %d" % (sent, received, errors))
+    out = "\n".join(command(vm, "stats hostile"))
+    m = re.search(r"network 'lan': member 2, .* malformed rings (\d+)", out)
+    check(vm, m and int(m.group(1)) >= 1, "stats hostile: %r" % out)
+    check_hypervisor_clean(vm, vm.since(start))
