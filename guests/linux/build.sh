@@ -3,7 +3,7 @@
 #
 # Builds the Linux guest payload from Debian bookworm's armhf packages:
 #   OUTDIR/zImage          the kernel of linux-image-<abi>-armmp, as shipped
-#   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev
+#   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev/virtio-net
 #                          modules of that kernel + /init and
 #                          /etc/partita/shutdown (this directory's init, shutdown)
 #                          + /usr/bin/partita-chan (partita-chan.c, built
@@ -21,7 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # modules' own "depends=" info and loaded first. crc32c_generic: ext4 and jbd2
 # ask the crypto API for "crc32c" (metadata_csum, journal checksums).
 # evdev: channel doorbells reach partita-chan as key events (gpio-keys).
-MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev"
+# virtio_net: the device of a Partita network (README, "Networks").
+MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev virtio_net"
 
 log() { echo "linux-guest: $*" >&2; }
 die() { log "error: $*"; exit 1; }

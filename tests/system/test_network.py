@@ -10,6 +10,9 @@ frames switched by Partita.
       has seen a marker while pinging, so the two overlap whatever the
       speed of each.  Partita stops only the hostile device (virtio
       NEEDS_RESET, reported), never crashes, and `stats` counts it.
+  test_linux_pings_bare_metal   guests/configs/linuxnet.dts: Debian's
+      unmodified armmp kernel with its own virtio_mmio and virtio_net
+      modules pings the bare-metal echo guest.
 """
 import re
 
@@ -17,6 +20,8 @@ import pytest
 
 from conftest import check, command
 from helpers import boot_image, check_guest, check_hypervisor_clean, wait_for, wait_halted
+
+LINUX_BOOT = 240
 
 
 @pytest.mark.deadline(240)
@@ -58,3 +63,22 @@ def test_ping_beside_a_hostile_member(qemu, image, cpu):
     m = re.search(r"network 'lan': member 2, .* malformed rings (\d+)", out)
     check(vm, m and int(m.group(1)) >= 1, "stats hostile: %r" % out)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(420)
+def test_linux_pings_bare_metal(qemu, image):
+    """guests/configs/linuxnet.dts: Debian's kernel with its own virtio_mmio
+    and virtio_net modules finds the device in its DT, takes the MAC from
+    the device's configuration space and pings netecho.c: 20 of 20."""
+    vm = qemu(kernel=image("linuxnet"), smp=4, lifetime=400)
+    vm.expect_seen(r"\[echo\] netecho: 02:00:00:00:00:01 is 0xa9fe0001", 30)
+    vm.expect_seen(r"PARTITA-LINUX-READY", LINUX_BOOT)
+    m = vm.expect_seen(r"PARTITA-CMD-EXIT (\d+)", 120)
+    out = vm.output
+    check(vm, "[linux] 02:00:00:00:00:02" in out, "eth0 has not the configured MAC")
+    p = re.search(r"(\d+) packets transmitted, (\d+) packets received", out)
+    check(vm, p and p.groups() == ("20", "20"), "ping: %s" % (p and p.group(0)))
+    check(vm, m.group(1) == "0", "the script exited %s" % m.group(1))
+    vm.expect_seen(r"guest 'linux' halted \(PSCI SYSTEM_OFF\)", 60)
+    check(vm, "needs reset" not in out, "a device was stopped")
+    check_hypervisor_clean(vm, vm.output)
