@@ -32,12 +32,6 @@
 #define F_MAC (1u << 5)             /* low word */
 #define F_VERSION_1 1u              /* high word: bit 32 */
 #define DESC_F_WRITE 2
-#define GICD_CTLR       (GICD_BASE + 0x000)
-#define GICD_ISENABLER  (GICD_BASE + 0x100)
-#define GICD_IPRIORITYR (GICD_BASE + 0x400)
-#define GICD_ITARGETSR  (GICD_BASE + 0x800)
-#define GICC_CTLR       (GICC_BASE + 0x000)
-#define GICC_PMR        (GICC_BASE + 0x004)
 
 static uint32_t rd(const struct vnet *n, uint32_t off) { return mmio_read32(n->base + off); }
 static void wr(const struct vnet *n, uint32_t off, uint32_t v) { mmio_write32(n->base + off, v); }
@@ -69,16 +63,6 @@ static void queue_add(struct vnet_queue *q, unsigned int d, uint32_t len, uint16
     dsb();                          /* the entry before the index (2.7.13) */
     q->avail[1] = ++q->avail_idx;
     q->free--;
-}
-
-static void irq_enable(unsigned int irq)
-{
-    mmio_write32(GICD_CTLR, 1);
-    *(volatile uint8_t *)(GICD_ITARGETSR + irq) = 1;
-    *(volatile uint8_t *)(GICD_IPRIORITYR + irq) = 0x80;
-    mmio_write32(GICD_ISENABLER + 4 * (irq / 32), 1u << (irq % 32));
-    mmio_write32(GICC_PMR, 0xf0);
-    mmio_write32(GICC_CTLR, 1);
 }
 
 static bool negotiate(struct vnet *n)
@@ -113,7 +97,7 @@ bool vnet_setup(struct vnet *n)
     n->irq = v[1];
     if (!vnet_start(n))
         return false;
-    irq_enable(n->irq);
+    spi_enable(n->irq);
     return true;
 }
 

@@ -9,20 +9,14 @@
 #include <stddef.h>
 #include "guest_config.h"
 
-/* the highest doorbell interrupt of c's channels (0: none) */
+/* the highest of c's purely virtual SPIs: its channels' doorbells and its
+ * network devices' interrupts (0: none) */
 static inline uint32_t channel_max_doorbell(const struct guest_config *c)
 {
     uint32_t m = 0;
     for (unsigned int k = 0; k < c->nchannels; k++)
         if (c->channels[k].doorbell > m)
             m = c->channels[k].doorbell;
-    return m;
-}
-
-/* the highest interrupt of c's network devices (0: none) */
-static inline uint32_t net_max_irq(const struct guest_config *c)
-{
-    uint32_t m = 0;
     for (unsigned int k = 0; k < c->nnets; k++)
         if (c->nets[k].irq > m)
             m = c->nets[k].irq;

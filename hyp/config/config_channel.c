@@ -71,22 +71,30 @@ static const char *mprop(char *buf, size_t n, const struct channel_config *ch, c
     return cfg_member_prop(buf, n, ch->name, p);
 }
 
+int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
+                     const char *kind, const char *group, unsigned int nmembers,
+                     unsigned int max_members, struct cfg_ctx *c)
+{
+    const char *gname = fdt_get_name(fdt, node, NULL);
+    int gi = cfg_guest_index(sys, gname);
+    if (gi < 0)
+        cfg_report(c, true, kind, group, gname, "no guest of that name");
+    else if (nmembers == max_members)
+        cfg_report(c, true, kind, group, gname, "more than %u guests", max_members);
+    else
+        return gi;
+    return -1;
+}
+
 static void parse_member(const void *fdt, int node, struct system_config *sys,
                          struct channel_config *ch, struct cfg_ctx *c)
 {
-    const char *gname = fdt_get_name(fdt, node, NULL);
     char p[GUEST_NAME_MAX + 16];
-    int gi = cfg_guest_index(sys, gname);
-    if (gi < 0) {
-        cfg_report(c, true, "channel", ch->name, gname, "no guest of that name");
+    int gi = cfg_member_guest(fdt, node, sys, "channel", ch->name, ch->nmembers,
+                              CHANNEL_MAX_MEMBERS, c);
+    if (gi < 0)
         return;
-    }
     struct guest_config *g = &sys->guests[gi];
-    if (ch->nmembers == CHANNEL_MAX_MEMBERS) {
-        cfg_report(c, true, "channel", ch->name, gname, "more than %d guests",
-                   CHANNEL_MAX_MEMBERS);
-        return;
-    }
     if (g->nchannels == GUEST_MAX_CHANNELS) {
         cfg_msg(c, true, g->name, ch->name, "a member of more than %d channels",
                 GUEST_MAX_CHANNELS);

@@ -43,6 +43,12 @@ void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const 
                       const char *name, const char *group, struct cfg_ctx *c);
 /* the index of the guest called name, or -1 */
 int cfg_guest_index(const struct system_config *sys, const char *name);
+/* The guest a channel's or network's member node names, when the group
+ * (KIND 'GROUP', nmembers so far) may take one more: its index, else -1
+ * (reported) */
+int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
+                     const char *kind, const char *group, unsigned int nmembers,
+                     unsigned int max_members, struct cfg_ctx *c);
 /* "GROUP/PROP": a member's property as its error lines name it */
 const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p);
 

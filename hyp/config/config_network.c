@@ -82,19 +82,12 @@ static bool parse_budget(const void *fdt, int node, const char *g, const char *p
 static void parse_member(const void *fdt, int node, struct system_config *sys,
                          struct network_config *net, struct cfg_ctx *c)
 {
-    const char *gname = fdt_get_name(fdt, node, NULL);
     char p[GUEST_NAME_MAX + 16];
-    int gi = cfg_guest_index(sys, gname);
-    if (gi < 0) {
-        cfg_report(c, true, "network", net->name, gname, "no guest of that name");
+    int gi = cfg_member_guest(fdt, node, sys, "network", net->name, net->nmembers,
+                              NETWORK_MAX_MEMBERS, c);
+    if (gi < 0)
         return;
-    }
     struct guest_config *g = &sys->guests[gi];
-    if (net->nmembers == NETWORK_MAX_MEMBERS) {
-        cfg_report(c, true, "network", net->name, gname, "more than %d guests",
-                   NETWORK_MAX_MEMBERS);
-        return;
-    }
     if (g->nnets == GUEST_MAX_NETS) {
         cfg_msg(c, true, g->name, net->name, "a member of more than %d networks",
                 GUEST_MAX_NETS);
