@@ -16,7 +16,7 @@ LINUX_PAYLOAD := $(LINUX_DIR)/zImage $(LINUX_DIR)/initrd.cpio.gz
 
 guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
-$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
+$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown guests/linux/partita-net \
                      guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
                      guests/lib/chan_ring.h
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"

@@ -8,6 +8,7 @@
 #                          /etc/partita/shutdown (this directory's init, shutdown)
 #                          + /usr/bin/partita-chan (partita-chan.c, built
 #                          statically with Debian's armhf cross compiler)
+#                          + /usr/bin/partita-net (this directory's script)
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -213,6 +214,7 @@ install -m 0755 "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
+install -m 0755 "$here/partita-net" "$root/usr/bin/partita-net"
 # The channel program: static, so it needs nothing of the initramfs.
 log "building partita-chan, cntvct and perfstat with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../lib" -o "$root/usr/bin/partita-chan" \

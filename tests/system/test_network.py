@@ -13,6 +13,8 @@ frames switched by Partita.
   test_linux_pings_bare_metal   guests/configs/linuxnet.dts: Debian's
       unmodified armmp kernel with its own virtio_mmio and virtio_net
       modules pings the bare-metal echo guest.
+  test_tcp_between_two_linux   guests/configs/linuxtcp.dts: 4 MiB over TCP
+      between two Linux partitions, checksums compared end to end.
 """
 import re
 
@@ -81,4 +83,25 @@ def test_linux_pings_bare_metal(qemu, image):
     check(vm, m.group(1) == "0", "the script exited %s" % m.group(1))
     vm.expect_seen(r"guest 'linux' halted \(PSCI SYSTEM_OFF\)", 60)
     check(vm, "needs reset" not in out, "a device was stopped")
+    check_hypervisor_clean(vm, vm.output)
+
+
+@pytest.mark.deadline(480)
+def test_tcp_between_two_linux(qemu, image):
+    """guests/configs/linuxtcp.dts: two Debian Linux partitions, 4 MiB of
+    random data over TCP (busybox nc) from one to the other, the MD5 of
+    both ends the same; the bare-metal third member is not disturbed."""
+    vm = qemu(kernel=image("linuxtcp"), smp=4, lifetime=460)
+    sent = vm.expect_seen(r"\[sender\] partita-net: sending (\d+) bytes, md5 ([0-9a-f]{32})",
+                          LINUX_BOOT)
+    got = vm.expect_seen(r"\[receiver\] partita-net: received (\d+) bytes, md5 ([0-9a-f]{32})",
+                         240)
+    check(vm, sent.group(1) == "4194304" and got.groups() == sent.groups(),
+          "sent %s, received %s" % (sent.groups(), got.groups()))
+    t = vm.expect_seen(r"\[sender\] partita-net: sent in (\d+) s", 60)
+    print("tcp: 4 MiB in %s s (wall clock of the sender's counter)" % t.group(1))
+    for g in ("sender", "receiver"):
+        vm.expect_seen(r"\[%s\] PARTITA-CMD-EXIT 0" % g, 60)
+        vm.expect_seen(r"guest '%s' halted \(PSCI SYSTEM_OFF\)" % g, 60)
+    check(vm, "needs reset" not in vm.output, "a device was stopped")
     check_hypervisor_clean(vm, vm.output)
