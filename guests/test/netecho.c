@@ -11,7 +11,9 @@
  *                       random descriptors, ring indices and registers,
  *                       resets its device when Partita stopped it, forever.
  * With marks=1 the pinger goes on until it has seen a hostile marker
- * while pinging (so the two overlap whatever the speed of each).
+ * while pinging (so the two overlap whatever the speed of each); with
+ * reset-every=N it resets and sets its device up again every N requests
+ * (frames in flight then are lost; the request is sent again).
  * tests/system/test_network.py (guests/configs/network.dts).
  */
 #include <string.h>
@@ -270,18 +272,23 @@ static void ping(uint32_t peer, uint32_t count)
             peer_mac[0], peer_mac[1], peer_mac[2], peer_mac[3], peer_mac[4], peer_mac[5]);
 
     test_begin("ping");
-    uint32_t ok = 0, seq, want_marks = 0, marks0 = marks;
+    uint32_t ok = 0, seq, want_marks = 0, marks0 = marks, every = 0, resets = 0;
     bootarg_u32("marks", &want_marks);
+    bootarg_u32("reset-every", &every);
     uint64_t t0 = cntvct(), limit = t0 + ms_to_ticks(120000);
-    for (seq = 1; seq <= count || (want_marks && marks == marks0 && cntvct() < limit); seq++)
+    for (seq = 1; seq <= count || (want_marks && marks == marks0 && cntvct() < limit); seq++) {
+        if (every && seq % every == 0)
+            resets += vnet_start(&net);     /* mid-transfer: the peer's reply may be lost */
         ok += ping_one(peer, peer_mac, seq);
+    }
     count = seq - 1;
     uint64_t us = (cntvct() - t0) * 1000000ull / cntfrq();
     CHECK(ok == count, "%lu of %lu echo replies intact", (unsigned long)ok, (unsigned long)count);
     test_end();
-    gprintf("netecho: %lu of %lu echo replies, %lu us per round trip, %lu hostile frames seen\n",
-            (unsigned long)ok, (unsigned long)count, (unsigned long)(us / (count ? count : 1)),
-            (unsigned long)(marks - marks0));
+    gprintf("netecho: %lu of %lu echo replies, %lu us per round trip, %lu hostile frames seen, "
+            "%lu device resets\n", (unsigned long)ok, (unsigned long)count,
+            (unsigned long)(us / (count ? count : 1)), (unsigned long)(marks - marks0),
+            (unsigned long)resets);
 }
 
 void guest_main(uint32_t dtb)

@@ -8,20 +8,24 @@ frames switched by Partita.
       random descriptors, ring indices and registers into its own device
       the whole time and broadcasts a marker: the pinger goes on until it
       has seen a marker while pinging, so the two overlap whatever the
-      speed of each.  Partita stops only the hostile device (virtio
+      speed of each, and the pinger resets its own device every 25
+      requests mid-transfer.  Partita stops only the hostile device (virtio
       NEEDS_RESET, reported), never crashes, and `stats` counts it.
   test_linux_pings_bare_metal   guests/configs/linuxnet.dts: Debian's
       unmodified armmp kernel with its own virtio_mmio and virtio_net
       modules pings the bare-metal echo guest.
   test_tcp_between_two_linux   guests/configs/linuxtcp.dts: 4 MiB over TCP
       between two Linux partitions, checksums compared end to end.
+  test_network_demo   guests/configs/netdemo.dts: the demo as the README
+      shows it, typed at the two Linux shells.
 """
 import re
 
 import pytest
 
 from conftest import check, command
-from helpers import boot_image, check_guest, check_hypervisor_clean, wait_for, wait_halted
+from helpers import (CTRL_A3, READY, boot_image, check_guest, check_hypervisor_clean, shell,
+                     wait_for, wait_halted)
 
 LINUX_BOOT = 240
 
@@ -37,12 +41,12 @@ def test_ping_beside_a_hostile_member(qemu, image, cpu):
     text = vm.since(start)
     check_guest(vm, "ping", 3, text)
     m = re.search(r"\[ping\] netecho: (\d+) of (\d+) echo replies, \d+ us per round trip, "
-                  r"(\d+) hostile frames seen", text)
+                  r"(\d+) hostile frames seen, (\d+) device resets", text)
     check(vm, m, "no ping summary")
-    ok, sent, marks = (int(x) for x in m.groups())
-    print("ping: %d of %d replies, %d hostile frames seen" % (ok, sent, marks))
-    check(vm, ok == sent >= 200 and marks >= 1, "%d of %d replies, %d hostile frames while "
-          "pinging" % (ok, sent, marks))
+    ok, sent, marks, resets = (int(x) for x in m.groups())
+    print("ping: %d of %d replies, %d hostile frames seen, %d resets" % (ok, sent, marks, resets))
+    check(vm, ok == sent >= 200 and marks >= 1 and resets == sent // 25,
+          "%d of %d replies, %d hostile frames while pinging, %d resets" % (ok, sent, marks, resets))
     # the echo guest answered the ARP request: the broadcast reached it
     check(vm, "[ping] netecho: 0xa9fe0001 is at 02:00:00:00:00:01" in text, "no ARP answer")
     # only the hostile device was stopped, and Partita said so
@@ -103,5 +107,39 @@ def test_tcp_between_two_linux(qemu, image):
     for g in ("sender", "receiver"):
         vm.expect_seen(r"\[%s\] PARTITA-CMD-EXIT 0" % g, 60)
         vm.expect_seen(r"guest '%s' halted \(PSCI SYSTEM_OFF\)" % g, 60)
+    check(vm, "needs reset" not in vm.output, "a device was stopped")
+    check_hypervisor_clean(vm, vm.output)
+
+
+@pytest.mark.deadline(600)
+def test_network_demo(qemu, image):
+    """guests/configs/netdemo.dts as the README tells a user to try it: at
+    linux0's shell ping the echo guest, at linux1's listen with nc, from
+    linux0 send a line to it and ping linux1."""
+    vm = qemu(kernel=image("netdemo"), smp=4, lifetime=560)
+    for g in ("linux0", "linux1"):
+        vm.expect_seen(r"\[%s\] %s" % (g, READY), LINUX_BOOT)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'linux0'")
+    vm.sendline("")
+    out, rc = shell(vm, "partita-net up 169.254.0.2 && ping -c 3 169.254.0.1")
+    check(vm, rc == 0 and "3 packets transmitted, 3 packets received" in "\n".join(out),
+          "linux0 -> echo: %s" % out)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'linux1'")
+    vm.sendline("")
+    out, rc = shell(vm, "partita-net up 169.254.0.3 && (nc -l -p 5000 > /tmp/got &)")
+    check(vm, rc == 0, "linux1: %s" % out)
+    vm.send(CTRL_A3 * 3)        # echo, the monitor, linux0
+    vm.expect(r"input now goes to guest 'linux0'")
+    vm.sendline("")
+    out, rc = shell(vm, "echo hello over partita | nc -w 5 169.254.0.3 5000 && "
+                        "ping -c 3 169.254.0.3")
+    check(vm, rc == 0 and "3 packets received" in "\n".join(out), "linux0 -> linux1: %s" % out)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'linux1'")
+    vm.sendline("")
+    out, rc = shell(vm, "cat /tmp/got")
+    check(vm, out[-1:] == ["hello over partita"], "linux1 received %s" % out)
     check(vm, "needs reset" not in vm.output, "a device was stopped")
     check_hypervisor_clean(vm, vm.output)
