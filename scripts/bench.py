@@ -11,6 +11,8 @@ nanosecond, so every number is an exact, repeatable instruction count:
            the doorbell's latency from the ring to the peer's IRQ vector
   doorbellshared build/bench/images/doorbellshared.bin: the same two guests
            sharing CPU 0 (-smp 1): the ring switches to the peer at once
+  net      build/bench/images/net.bin: two bare-metal members of a Partita
+           network (guests/test/netecho.c), -smp 2: an ICMP echo round trip
   boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
            only reports its first instruction's CNTPCT; then the monitor's
            `info` gives the footprint
@@ -84,6 +86,7 @@ DESCRIPTIONS = {
     "doorbell_wake": "channel doorbell, peer in WFI: its instructions to its IRQ vector",
     "doorbell_latency_hvc": "channel doorbell end to end: hypercall to the peer's IRQ vector",
     "doorbell_latency_mmio": "channel doorbell end to end: doorbell-page store to the peer's IRQ vector",
+    "net_frame_roundtrip": "network: an ICMP echo request and its reply between two bare-metal members (both drivers, both switch passes, the receivers' interrupts)",
     "doorbell_latency_shared": "channel doorbell, hypercall to the IRQ vector of a peer sleeping on the same (shared) CPU",
     "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
@@ -258,6 +261,10 @@ def run_linux():
     return partita, native
 
 
+def run_net():
+    return run_bench_guest("net.bin", 2, "network benchmark")
+
+
 def run_doorbell_shared():
     return run_bench_guest("doorbellshared.bin", 1, "shared-CPU doorbell benchmark")
 
@@ -346,6 +353,8 @@ def collect():
     partita, _ = run("partita", run_partita)
     doorbell, _ = run("doorbell", run_doorbell)
     partita.update(doorbell)
+    net, _ = run("network", run_net)
+    partita.update(net)
     lp, ln = run("linux", run_linux, reports_errors=False)     # (partita, native)
     partita.update(lp)
     native.update(ln)
@@ -389,7 +398,7 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "mmio_gicd_isenabler_write", "mmio_uart_fr_read", "s2_fault_roundtrip",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
-         "doorbell_latency_mmio", "doorbell_latency_shared", "vcpu_switch",
+         "doorbell_latency_mmio", "net_frame_roundtrip", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu",
          "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "boot_first_insn",

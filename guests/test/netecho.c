@@ -13,7 +13,11 @@
  * With marks=1 the pinger goes on until it has seen a hostile marker
  * while pinging (so the two overlap whatever the speed of each); with
  * reset-every=N it resets and sets its device up again every N requests
- * (frames in flight then are lost; the request is sent again).
+ * (frames in flight then are lost; the request is sent again); with
+ * bench=N it then times N more round trips for `make bench` (a BENCH line:
+ * instructions under -icount shift=0, 16 per CNTVCT tick at 62.5 MHz);
+ * with sleep=1 it waits for replies in WFI (interrupt-driven) instead of
+ * polling.
  * tests/system/test_network.py (guests/configs/network.dts).
  */
 #include <string.h>
@@ -201,7 +205,24 @@ static void hostile_forever(void)
     }
 }
 
-/* Poll for a frame that match() accepts until ms pass; others are answered */
+static bool sleepy;     /* bootargs sleep=1: wait in WFI, not by polling */
+
+/* Sleep until the device's interrupt or the virtual timer at `end` (IRQs
+ * stay masked: WFI wakes on a pending one, which is then taken off the
+ * GIC here).  Under -icount a polling vCPU would hold the one TCG thread
+ * from the peer's vCPU until its budget runs out. */
+static void sleep_until(uint64_t end)
+{
+    vtimer_arm(end);
+    __asm__ volatile("wfi" ::: "memory");
+    vtimer_off();
+    for (uint32_t iar; ((iar = mmio_read32(GICC_IAR)) & 0x3ff) < 1020;) {
+        vnet_irq(&net, iar & 0x3ff);
+        mmio_write32(GICC_EOIR, iar);
+    }
+}
+
+/* Wait for a frame that match() accepts until ms pass; others are answered */
 static uint32_t wait_frame(bool (*match)(const uint8_t *, uint32_t, uint32_t), uint32_t arg,
                            uint32_t ms)
 {
@@ -212,6 +233,8 @@ static uint32_t wait_frame(bool (*match)(const uint8_t *, uint32_t, uint32_t), u
             return len;
         if (len)
             answer(frame, len);
+        else if (sleepy)
+            sleep_until(end);
     }
     return 0;
 }
@@ -254,6 +277,21 @@ static uint32_t ping_one(uint32_t peer, const uint8_t *peer_mac, uint32_t seq)
     return 0;
 }
 
+/* `make bench` (tests/bench/configs/net.dts): N round trips, timed */
+static void bench(uint32_t peer, const uint8_t *peer_mac, uint32_t n)
+{
+    uint32_t ok = 0;
+    uint64_t t0 = cntvct();
+    for (uint32_t seq = 1; seq <= n; seq++)
+        ok += ping_one(peer, peer_mac, 0x8000 + seq);
+    uint64_t per100 = (cntvct() - t0) * 16 * 100 / n;
+    if (ok != n)
+        gprintf("BENCHERR net_frame_roundtrip: %lu of %lu round trips\n", (unsigned long)ok,
+                (unsigned long)n);
+    gprintf("BENCH net_frame_roundtrip %lu.%02lu insns %lu\n", (unsigned long)(per100 / 100),
+            (unsigned long)(per100 % 100), (unsigned long)n);
+}
+
 static void ping(uint32_t peer, uint32_t count)
 {
     uint8_t peer_mac[6];
@@ -289,6 +327,9 @@ static void ping(uint32_t peer, uint32_t count)
             "%lu device resets\n", (unsigned long)ok, (unsigned long)count,
             (unsigned long)(us / (count ? count : 1)), (unsigned long)(marks - marks0),
             (unsigned long)resets);
+    uint32_t n = 0;
+    if (bootarg_u32("bench", &n) && n)
+        bench(peer, peer_mac, n);
 }
 
 void guest_main(uint32_t dtb)
@@ -311,6 +352,10 @@ void guest_main(uint32_t dtb)
     if (!bootarg_u32("peer", &peer))
         echo_forever();
     bootarg_u32("count", &count);
+    uint32_t v = 0;
+    sleepy = bootarg_u32("sleep", &v) && v;
+    if (sleepy)     /* the virtual timer's PPI (27) wakes the WFI too */
+        mmio_write32(GICD_BASE + 0x100, 1u << 27);
     ping(peer, count);
     tests_finish();
 }

@@ -9,11 +9,27 @@
 #include "guest.h"
 #include "virtio_net.h"
 #include "hyp/lib/console.h"
+#include "hyp/platform/hyp.h"
+#include "hyp/platform/percpu.h"
+#include "mm/page_alloc.h"
 #include "vgic/vgic.h"
 
 static const struct system_config *net_sys;
 static struct net_switch switches[NETWORK_MAX];
-static struct net_port ports[NETWORK_MAX][NETWORK_MAX_MEMBERS];
+/* a port per guest and network slot: a guest is in GUEST_MAX_NETS at most */
+static struct net_port ports[GUEST_MAX][GUEST_MAX_NETS];
+/* each CPU's frame buffer, from the page pool only when there is a network */
+static uint8_t *frames;
+
+static uint8_t *cpu_frame_buffer(void)
+{
+    return frames + this_cpu()->index * NET_BUF_SIZE;
+}
+
+static struct net_port *port_of(const struct guest *g, unsigned int slot)
+{
+    return &ports[g->id][slot];
+}
 
 static struct guest *port_guest(const struct net_port *p)
 {
@@ -40,17 +56,26 @@ static void port_report(struct net_port *p, const char *why)
 void networks_init(const struct system_config *sys)
 {
     net_sys = sys;
+    if (!sys->nnetworks)
+        return;
+    frames = page_alloc((host.ncpus * NET_BUF_SIZE + 0xfff) / 0x1000, 1);
+    if (!frames) {
+        pr_err("networks: out of hypervisor memory for frame buffers: no network devices\n");
+        net_sys = NULL;
+        return;
+    }
     for (unsigned int i = 0; i < sys->nnetworks; i++) {
         const struct network_config *net = &sys->networks[i];
         struct net_switch *sw = &switches[i];
         sw->raise = port_raise;
         sw->report = port_report;
+        sw->frame_buffer = cpu_frame_buffer;
         char line[240];
         int n = snprintf(line, sizeof(line), "network '%s':", net->name);
         for (unsigned int m = 0; m < net->nmembers && n > 0 && n < (int)sizeof(line); m++) {
             const struct guest_config *g = &sys->guests[net->members[m].guest];
             const struct guest_net *gn = &g->nets[net->members[m].slot];
-            net_port_init(&ports[i][m], sw, gn);
+            net_port_init(&ports[net->members[m].guest][net->members[m].slot], sw, gn);
             n += snprintf(line + n, sizeof(line) - (size_t)n,
                           "%s %s %02x:%02x:%02x:%02x:%02x:%02x at 0x%08lx (SPI %lu)",
                           m ? "," : "", g->name, gn->mac[0], gn->mac[1], gn->mac[2],
@@ -64,9 +89,11 @@ void networks_init(const struct system_config *sys)
 void network_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
+    if (!net_sys)
+        return;
     struct gmem ram = { guest_ram_ipa(c), c->mem_size, (uint8_t *)(uintptr_t)c->mem_base };
     for (unsigned int k = 0; k < c->nnets; k++) {
-        struct net_port *p = &ports[c->nets[k].id][c->nets[k].member];
+        struct net_port *p = port_of(g, k);
         net_port_attach(p, ram);
         mmio_register(&g->mmio, c->nets[k].ipa, VIRTIO_MMIO_SIZE, net_port_mmio, p);
     }
@@ -74,15 +101,15 @@ void network_guest_start(struct guest *g)
 
 void network_guest_stop(struct guest *g)
 {
-    for (unsigned int k = 0; k < g->cfg->nnets; k++)
-        net_port_detach(&ports[g->cfg->nets[k].id][g->cfg->nets[k].member]);
+    for (unsigned int k = 0; net_sys && k < g->cfg->nnets; k++)
+        net_port_detach(port_of(g, k));
 }
 
 void network_print_stats(const struct guest *g)
 {
-    for (unsigned int k = 0; k < g->cfg->nnets; k++) {
+    for (unsigned int k = 0; net_sys && k < g->cfg->nnets; k++) {
         const struct guest_net *gn = &g->cfg->nets[k];
-        const struct net_port *p = &ports[gn->id][gn->member];
+        const struct net_port *p = port_of(g, k);
         /* counters of another CPU's making: a snapshot, each word read once */
         pr_info("  network '%s': member %u, frames sent %lu, received %lu, dropped sending %lu, "
                 "dropped for want of RX buffers %lu, malformed rings %lu%s\n", gn->name,

@@ -126,10 +126,11 @@ static uint32_t destinations(const struct net_switch *sw, unsigned int src, cons
     return mask;
 }
 
-/* Switch the frame of len bytes in s's buffer: the members whose interrupt is due */
-static uint32_t port_switch(struct net_port *s, uint32_t len)
+/* Switch the frame of len bytes after the header in buf: the members
+ * whose interrupt is due */
+static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len)
 {
-    const uint8_t *f = s->buf + NET_HDR_LEN;
+    const uint8_t *f = buf + NET_HDR_LEN;
     uint32_t mask = 0, raise = 0;
     /* the source must be its own address: no member speaks for another */
     if (len < NET_ETH_HLEN || len > NET_FRAME_MAX ||
@@ -146,17 +147,17 @@ static uint32_t port_switch(struct net_port *s, uint32_t len)
     return raise;
 }
 
-/* Under s->lock: one chain off s's TX queue into s->buf.  1: a frame of
+/* Under s->lock: one chain off s's TX queue into buf.  1: a frame of
  * *len bytes (maybe too short or long: the switch drops it); 0: none left
  * or the device stopped.  *irq: s's own interrupt is due. */
-static int port_take(struct net_port *s, uint32_t *len, bool *irq)
+static int port_take(struct net_port *s, uint8_t *buf, uint32_t *len, bool *irq)
 {
     struct virtq *q = &s->dev.q[NET_QUEUE_TX];
     uint16_t head = 0;
     uint32_t total = 0;
     int r = s->attached && vmmio_live(&s->dev) && q->ready ? virtq_pop(q, &head) : 0;
     if (r > 0) {
-        int g = virtq_gather(q, &s->dev.mem, head, s->buf, sizeof(s->buf), &total);
+        int g = virtq_gather(q, &s->dev.mem, head, buf, NET_BUF_SIZE, &total);
         r = g < 0 ? g : r;
     }
     if (r < 0)
@@ -185,15 +186,16 @@ unsigned int net_port_tx(struct net_port *s)
     unsigned int sent = 0;
     uint32_t raise = 0;
     bool own = false;
+    uint8_t *buf = s->sw->frame_buffer();
     spin_lock(&s->tx_lock);
     while (sent < s->cfg->budget) {
         uint32_t len = 0;
         spin_lock(&s->lock);
-        int r = port_take(s, &len, &own);
+        int r = port_take(s, buf, &len, &own);
         spin_unlock(&s->lock);
         if (!r)
             break;
-        raise |= port_switch(s, len);
+        raise |= port_switch(s, buf, len);
         sent++;
     }
     spin_unlock(&s->tx_lock);

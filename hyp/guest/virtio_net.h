@@ -26,6 +26,7 @@
 #define NET_HDR_NUM_BUFFERS    10u
 #define NET_ETH_HLEN           14u      /* destination, source, type */
 #define NET_FRAME_MAX          1518u    /* 1500 bytes of payload, a VLAN tag */
+#define NET_BUF_SIZE           (NET_HDR_LEN + NET_FRAME_MAX)    /* a TX chain copied out */
 /* the configuration space: mac[6], status (5.1.4) */
 #define NET_CONFIG_STATUS      6u
 #define NET_CONFIG_SIZE        8u
@@ -42,12 +43,11 @@ struct net_switch;
 struct net_port {
     struct vmmio dev;
     spinlock_t lock;            /* dev and stats: its vCPUs and other members' senders */
-    spinlock_t tx_lock;         /* its TX run and frame buffer; taken before any lock */
+    spinlock_t tx_lock;         /* its TX run (two vCPUs may notify); taken before any lock */
     const struct guest_net *cfg;
     struct net_switch *sw;
     bool attached;              /* its guest's RAM may be written */
     struct net_stats st;
-    uint8_t buf[NET_HDR_LEN + NET_FRAME_MAX];   /* a TX chain: header, frame */
 };
 
 struct net_switch {
@@ -57,6 +57,9 @@ struct net_switch {
     void (*raise)(struct net_port *port);
     /* port's device stopped on a malformed ring (under its lock) */
     void (*report)(struct net_port *port, const char *why);
+    /* NET_BUF_SIZE bytes of this CPU's own, for the frame a TX run copies
+     * out (a CPU runs one exit at a time: one buffer each, not one a port) */
+    uint8_t *(*frame_buffer)(void);
 };
 
 /* Join port to sw as member cfg->member (boot) */

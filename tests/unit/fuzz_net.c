@@ -29,6 +29,11 @@ static uint8_t *ram[N];
 
 static void on_raise(struct net_port *p) { FUZZ_ASSERT(p >= ports && p < ports + N); }
 static void on_report(struct net_port *p, const char *why) { FUZZ_ASSERT(why && *why); }
+static uint8_t *frame_buffer(void)
+{
+    static uint8_t buf[NET_BUF_SIZE];
+    return buf;
+}
 
 struct input {
     const uint8_t *p;
@@ -116,6 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&sw, 0, sizeof(sw));
     sw.raise = on_raise;
     sw.report = on_report;
+    sw.frame_buffer = frame_buffer;
     for (unsigned int g = 0; g < N; g++) {
         cfg[g] = (struct guest_net){ .id = 0, .member = g, .irq = 48, .budget = 1 + g * 7,
                                      .mac = { 2, 0, 0, 0, 0, (uint8_t)g } };

@@ -37,6 +37,11 @@ static char reported[NPORTS][96];
 static uint16_t rx_avail[NPORTS], tx_avail[NPORTS], rx_seen[NPORTS];
 
 static void on_raise(struct net_port *p) { raised[p - ports]++; }
+static uint8_t *frame_buffer(void)
+{
+    static uint8_t buf[NET_BUF_SIZE];
+    return buf;
+}
 static void on_report(struct net_port *p, const char *why)
 {
     snprintf(reported[p - ports], sizeof(reported[0]), "%s", why);
@@ -184,6 +189,7 @@ static int setup(void **state)
     memset(&sw, 0, sizeof(sw));
     sw.raise = on_raise;
     sw.report = on_report;
+    sw.frame_buffer = frame_buffer;
     for (unsigned int g = 0; g < NPORTS; g++) {
         ram[g] = calloc(1, RAM_SIZE);
         net_port_init(&ports[g], &sw, &sys.guests[g].nets[0]);
