@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include "guest_config.h"
 
-/* the highest of c's purely virtual SPIs: its channels' doorbells and its
- * network devices' interrupts (0: none) */
+/* the highest of c's purely virtual SPIs: its channels' doorbells, its
+ * network devices' and its virtio console's interrupts (0: none) */
 static inline uint32_t channel_max_doorbell(const struct guest_config *c)
 {
     uint32_t m = 0;
@@ -20,6 +20,8 @@ static inline uint32_t channel_max_doorbell(const struct guest_config *c)
     for (unsigned int k = 0; k < c->nnets; k++)
         if (c->nets[k].irq > m)
             m = c->nets[k].irq;
+    if (c->vcon && c->vcon_irq > m)
+        m = c->vcon_irq;
     return m;
 }
 

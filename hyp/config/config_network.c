@@ -130,18 +130,18 @@ void config_parse_network(const void *fdt, int node, struct system_config *sys,
         parse_member(fdt, sub, sys, net, c);
 }
 
-/* What of the guest's own [ipa, ipa + size) the device window hits, or NULL */
+/* What of the guest's own the device window at ipa hits (its network
+ * devices before k only), or NULL */
 static const char *window_clash(const struct system_config *sys, const struct guest_config *g,
-                                unsigned int k, char *what, size_t n)
+                                uint32_t ipa, unsigned int k, char *what, size_t n)
 {
-    const struct guest_net *gn = &g->nets[k];
-    const char *dev = cfg_vboard_device(g, gn->ipa, VIRTIO_MMIO_SIZE);
+    const char *dev = cfg_vboard_device(g, ipa, VIRTIO_MMIO_SIZE);
     if (dev) {
         snprintf(what, n, "the guest's own %s", dev);
         return what;
     }
     /* Stage-2 maps passthrough and channel memory in whole pages */
-    uint64_t page = gn->ipa & ~0xfffull;
+    uint64_t page = ipa & ~0xfffull;
     for (unsigned int i = 0; i < g->npt_regs; i++)
         if (cfg_overlaps(page, 0x1000, g->pt_regs[i].base, g->pt_regs[i].size)) {
             snprintf(what, n, "its passthrough range 0x%llx",
@@ -150,7 +150,7 @@ static const char *window_clash(const struct system_config *sys, const struct gu
         }
     for (unsigned int j = 0; j < g->nchannels; j++) {
         const struct guest_channel *gc = &g->channels[j];
-        if (cfg_overlaps(gn->ipa, VIRTIO_MMIO_SIZE, gc->ipa,
+        if (cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, gc->ipa,
                          (uint64_t)gc->size + CHANNEL_DOORBELL_SIZE)) {
             snprintf(what, n, "channel '%s'", gc->name);
             return what;
@@ -158,18 +158,18 @@ static const char *window_clash(const struct system_config *sys, const struct gu
     }
     for (unsigned int j = 0; j < k; j++)
         if (!g->nets[j].parse_error &&
-            cfg_overlaps(gn->ipa, VIRTIO_MMIO_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE)) {
+            cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE)) {
             snprintf(what, n, "the device of network '%s'", sys->networks[g->nets[j].id].name);
             return what;
         }
     return NULL;
 }
 
-/* What of the guest's interrupts irq already is, or NULL */
+/* What of the guest's interrupts irq already is (its network devices'
+ * before k only), or NULL */
 static const char *irq_clash(const struct system_config *sys, const struct guest_config *g,
-                             unsigned int k, char *what, size_t n)
+                             uint32_t irq, unsigned int k, char *what, size_t n)
 {
-    uint32_t irq = g->nets[k].irq;
     if (irq == VBOARD_UART_IRQ)
         return "the guest's own emulated UART";
     for (unsigned int i = 0; i < g->npt_irqs; i++)
@@ -188,28 +188,35 @@ static const char *irq_clash(const struct system_config *sys, const struct guest
     return NULL;
 }
 
+/* A virtio device of g at ipa raising irq, beside its network devices
+ * before k; pipa and pirq name the properties in the error lines */
+static void check_device(const struct system_config *sys, const struct guest_config *g,
+                         uint32_t ipa32, uint32_t irq32, unsigned int k, const char *pipa,
+                         const char *pirq, struct cfg_ctx *c)
+{
+    char what[GUEST_NAME_MAX + 48];
+    const char *clash;
+    unsigned long long ipa = ipa32;
+    unsigned long irq = irq32;
+    if (ipa32 & (VIRTIO_MMIO_SIZE - 1))
+        cfg_msg(c, true, g->name, pipa, "0x%llx is not 0x%x aligned", ipa, VIRTIO_MMIO_SIZE);
+    else if ((clash = window_clash(sys, g, ipa32, k, what, sizeof(what))))
+        cfg_msg(c, true, g->name, pipa, "0x%llx-0x%llx collides with %s", ipa,
+                ipa + VIRTIO_MMIO_SIZE, clash);
+    if (irq < 32 || irq > CHANNEL_SPI_MAX)
+        cfg_msg(c, true, g->name, pirq, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
+                irq, CHANNEL_SPI_MAX);
+    else if ((clash = irq_clash(sys, g, irq32, k, what, sizeof(what))))
+        cfg_msg(c, true, g->name, pirq, "interrupt %lu is %s", irq, clash);
+}
+
 static void check_member(const struct system_config *sys, const struct guest_config *g,
                          unsigned int k, struct cfg_ctx *c)
 {
     const struct guest_net *gn = &g->nets[k];
-    char p[GUEST_NAME_MAX + 16], what[GUEST_NAME_MAX + 48];
-    const char *clash;
-    unsigned long long ipa = gn->ipa;
-
-    cfg_member_prop(p, sizeof(p), gn->name, "ipa");
-    if (gn->ipa & (VIRTIO_MMIO_SIZE - 1))
-        cfg_msg(c, true, g->name, p, "0x%llx is not 0x%x aligned", ipa, VIRTIO_MMIO_SIZE);
-    else if ((clash = window_clash(sys, g, k, what, sizeof(what))))
-        cfg_msg(c, true, g->name, p, "0x%llx-0x%llx collides with %s", ipa,
-                ipa + VIRTIO_MMIO_SIZE, clash);
-
-    cfg_member_prop(p, sizeof(p), gn->name, "interrupt");
-    unsigned long irq = gn->irq;
-    if (irq < 32 || irq > CHANNEL_SPI_MAX)
-        cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
-                irq, CHANNEL_SPI_MAX);
-    else if ((clash = irq_clash(sys, g, k, what, sizeof(what))))
-        cfg_msg(c, true, g->name, p, "interrupt %lu is %s", irq, clash);
+    char pipa[GUEST_NAME_MAX + 16], pirq[GUEST_NAME_MAX + 16];
+    check_device(sys, g, gn->ipa, gn->irq, k, cfg_member_prop(pipa, sizeof(pipa), gn->name, "ipa"),
+                 cfg_member_prop(pirq, sizeof(pirq), gn->name, "interrupt"), c);
 }
 
 /* Two members of one network with one MAC: frames could not be switched */
@@ -243,8 +250,14 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
                        "needs at least two guests (has %u)", net->nmembers);
         check_macs(sys, net, c);
     }
-    for (unsigned int i = 0; i < sys->nguests; i++)
-        for (unsigned int k = 0; k < sys->guests[i].nnets; k++)
-            if (!sys->guests[i].nets[k].parse_error)
-                check_member(sys, &sys->guests[i], k, c);
+    for (unsigned int i = 0; i < sys->nguests; i++) {
+        const struct guest_config *g = &sys->guests[i];
+        for (unsigned int k = 0; k < g->nnets; k++)
+            if (!g->nets[k].parse_error)
+                check_member(sys, g, k, c);
+        /* the virtio console: beside every network device of the guest */
+        if (g->vcon)
+            check_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
+                         "virtio-console", c);
+    }
 }

@@ -124,6 +124,8 @@ struct guest_config {
     struct guest_channel channels[GUEST_MAX_CHANNELS];
     unsigned int nnets;
     struct guest_net nets[GUEST_MAX_NETS];
+    bool vcon;                              /* a virtio console (hvc0) at: */
+    uint32_t vcon_ipa, vcon_irq;            /* its registers (0x200 bytes), its SPI */
 };
 
 struct channel_member {

@@ -119,6 +119,7 @@ int guest_start(struct guest *g)
     }
     uint32_t entry, dtb;
     network_guest_stop(g);      /* no frame lands in RAM being reloaded */
+    guest_vcon_stop(g);
     if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
         pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
         g->state = GUEST_CRASHED;
@@ -132,6 +133,7 @@ int guest_start(struct guest *g)
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     channel_guest_start(g);
     network_guest_start(g);
+    guest_vcon_start(g);
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;
@@ -186,6 +188,7 @@ void guest_stop(struct guest *g)
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
     guest_vgic_release(g);
     network_guest_stop(g);
+    guest_vcon_stop(g);
 }
 
 /*

@@ -278,22 +278,28 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
  * binds to; the hypervisor reads guest memory through its caches, so the
  * device is DMA coherent.
  */
-static int write_nets(void *fdt, const struct guest_config *cfg)
+static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *label)
 {
     char name[48];
-    for (unsigned int k = 0; k < cfg->nnets; k++) {
-        const struct guest_net *gn = &cfg->nets[k];
-        snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)gn->ipa);
-        TRY(fdt_begin_node(fdt, name));
-        TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
-        const uint32_t reg[] = { gn->ipa, VIRTIO_MMIO_SIZE };
-        TRY(prop_cells(fdt, "reg", reg, 2));
-        const uint32_t irq[] = { 0, gn->irq - 32, 1 };         /* SPI, rising edge */
-        TRY(prop_cells(fdt, "interrupts", irq, 3));
-        TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
-        TRY(fdt_property_string(fdt, "label", gn->name));
-        TRY(fdt_end_node(fdt));
-    }
+    snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
+    const uint32_t reg[] = { ipa, VIRTIO_MMIO_SIZE };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    const uint32_t irq[] = { 0, intid - 32, 1 };           /* SPI, rising edge */
+    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+    TRY(fdt_property_string(fdt, "label", label));
+    return fdt_end_node(fdt);
+}
+
+/* the network devices and the virtio console */
+static int write_nets(void *fdt, const struct guest_config *cfg)
+{
+    for (unsigned int k = 0; k < cfg->nnets; k++)
+        TRY(write_virtio(fdt, cfg->nets[k].ipa, cfg->nets[k].irq, cfg->nets[k].name));
+    if (cfg->vcon)
+        TRY(write_virtio(fdt, cfg->vcon_ipa, cfg->vcon_irq, "console"));
     return 0;
 }
 

@@ -148,6 +148,22 @@ int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uin
     return r;
 }
 
+int64_t virtq_read_each(const struct virtq *q, const struct gmem *m, uint16_t head,
+                        void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx)
+{
+    struct walk w = { q, m, head, true, 0 };
+    struct seg s;
+    int64_t total = 0;
+    int r;
+    while ((r = walk_next(&w, &s)) > 0) {
+        if (s.write)
+            return VQ_ERR_DIRECTION;
+        fn(ctx, s.p, s.len);
+        total += s.len;
+    }
+    return r < 0 ? r : total;
+}
+
 int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
                   const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen,
                   uint32_t *written)

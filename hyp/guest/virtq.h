@@ -80,6 +80,11 @@ void virtq_unpop(struct virtq *q);
  * a VQ_ERR_ (any device-writable buffer is one). */
 int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uint8_t *buf,
                  uint32_t cap, uint32_t *len);
+/* Hand each of the chain's device-readable buffers to fn in order (no
+ * copy): the total length, or a VQ_ERR_ (buffers before the bad one were
+ * handed over already) */
+int64_t virtq_read_each(const struct virtq *q, const struct gmem *m, uint16_t head,
+                        void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx);
 /* Write a (alen bytes) then b (blen) into the chain's device-writable
  * buffers: 1 done, 0 they are too small (nothing counts), or a VQ_ERR_
  * (a device-readable buffer in it, ...).  *written: bytes written. */

@@ -18,6 +18,8 @@ frames switched by Partita.
       between two Linux partitions, checksums compared end to end.
   test_network_demo   guests/configs/netdemo.dts: the demo as the README
       shows it, typed at the two Linux shells.
+  test_linux_hvc0   guests/configs/linuxhvc.dts: Linux's hvc0 on the
+      guest's virtio console, output and typed input.
 """
 import re
 
@@ -142,4 +144,23 @@ def test_network_demo(qemu, image):
     out, rc = shell(vm, "cat /tmp/got")
     check(vm, out[-1:] == ["hello over partita"], "linux1 received %s" % out)
     check(vm, "needs reset" not in vm.output, "a device was stopped")
+    check_hypervisor_clean(vm, vm.output)
+
+
+@pytest.mark.deadline(420)
+def test_linux_hvc0(qemu, image):
+    """guests/configs/linuxhvc.dts: Debian's kernel with its own
+    virtio_console on the guest's virtio-console; its command runs on
+    hvc0: what it prints arrives on Partita's console, a line typed at the
+    guest's console reaches it and comes back."""
+    vm = qemu(kernel=image("linuxhvc"), smp=2, lifetime=400)
+    vm.expect_seen(r"PARTITA-HVC0-UP /dev/hvc0", LINUX_BOOT)
+    vm.send(CTRL_A3)
+    vm.expect(r"input now goes to guest 'linux'")
+    vm.sendline("hello-over-virtio")
+    vm.expect_seen(r"got-hello-over-virtio", 60)
+    m = vm.expect_seen(r"PARTITA-CMD-EXIT (\d+)", 60)
+    check(vm, m.group(1) == "0", "the command exited %s" % m.group(1))
+    vm.expect_seen(r"guest 'linux' halted \(PSCI SYSTEM_OFF\)", 60)
+    check(vm, "needs reset" not in vm.output, "the device was stopped")
     check_hypervisor_clean(vm, vm.output)

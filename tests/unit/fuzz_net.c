@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyp/guest/virtio_net.h"
+#include "fuzz_input.h"
 
 #define FUZZ_ASSERT(c) do { if (!(c)) { fprintf(stderr, "fuzz_net: %s\n", #c); abort(); } } while (0)
 #define N        3
@@ -33,19 +34,6 @@ static uint8_t *frame_buffer(void)
 {
     static uint8_t buf[NET_BUF_SIZE];
     return buf;
-}
-
-struct input {
-    const uint8_t *p;
-    size_t n;
-};
-
-static uint32_t take(struct input *in, unsigned int bytes)
-{
-    uint32_t v = 0;
-    for (unsigned int i = 0; i < bytes && in->n; i++, in->n--)
-        v |= (uint32_t)*in->p++ << (8 * i);
-    return v;
 }
 
 static void reg(unsigned int g, uint32_t off, unsigned int size, bool write, uint32_t v)

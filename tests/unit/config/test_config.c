@@ -1726,6 +1726,29 @@ static void test_network_unknown_properties(void **state)
     free(b);
 }
 
+static void test_virtio_console(void **state)
+{
+    void *b = cfg("config-network");
+    set_cells(b, "echo", "virtio-console", 2, 0x0a000400, 50);
+    EXPECT_OK(load_free(b));
+    const struct guest_config *ec = guest("echo");
+    assert_true(ec->vcon);
+    assert_int_equal(ec->vcon_ipa, 0x0a000400);
+    assert_int_equal(ec->vcon_irq, 50);
+    assert_false(guest("rt")->vcon);
+
+    b = cfg("config-network");
+    set_cells(b, "echo", "virtio-console", 2, 0x0a000000, 48);     /* its network device's */
+    set_cells(b, "rt", "virtio-console", 2, 0x0a000410, 33);
+    set_cells(b, "linux", "virtio-console", 1, 0x0a000400);
+    EXPECT(load_free(b),
+           { "echo", "virtio-console", "collides with the device of network 'lan'" },
+           { "echo", "virtio-console", "interrupt 48 is the interrupt of network 'lan'" },
+           { "rt", "virtio-console", "0xa000410 is not 0x200 aligned" },
+           { "rt", "virtio-console", "interrupt 33 is the guest's own emulated UART" },
+           { "linux", "virtio-console", "give <IPA INTID>" });
+}
+
 /* no report function: the count alone */
 static void test_without_report_function(void **state)
 {
@@ -1841,6 +1864,7 @@ int main(void)
         cmocka_unit_test(test_network_irq_errors),
         cmocka_unit_test(test_network_two_in_a_guest),
         cmocka_unit_test(test_network_unknown_properties),
+        cmocka_unit_test(test_virtio_console),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

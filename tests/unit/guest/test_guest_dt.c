@@ -805,6 +805,21 @@ static void test_network_devices(void **state)
     free(cfg);
 }
 
+static void test_virtio_console_node(void **state)
+{
+    struct guest_config c = make_cfg("g", 1);
+    struct guest_dt_info info = make_info();
+    c.vcon = true;
+    c.vcon_ipa = 0x0a000600;
+    c.vcon_irq = 52;
+    build(&c, &info);
+    int n = node("/virtio_mmio@a000600");
+    STRINGS(n, "compatible", "virtio,mmio");
+    CELLS(n, "reg", 0x0a000600, VIRTIO_MMIO_SIZE);
+    CELLS(n, "interrupts", 0, 52 - 32, 1);
+    STRINGS(n, "label", "console");
+}
+
 static void test_no_network_devices(void **state)
 {
     struct guest_config c = make_cfg("g", 1);
@@ -822,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_channels_from_configuration),
         cmocka_unit_test(test_network_devices),
         cmocka_unit_test(test_no_network_devices),
+        cmocka_unit_test(test_virtio_console_node),
         cmocka_unit_test(test_longest_name),
         cmocka_unit_test(test_chosen_stdout_is_the_uart),
         cmocka_unit_test(test_chosen_bootargs),
