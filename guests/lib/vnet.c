@@ -130,7 +130,8 @@ static int queue_used(struct vnet_queue *q, uint32_t *len)
     return (int)(q->used[1 + 2 * slot] % VNET_QN);
 }
 
-bool vnet_send(struct vnet *n, const void *frame, uint32_t len)
+/* one frame into the next TX descriptor (no notify): false when full */
+static bool tx_queue(struct vnet *n, const void *frame, uint32_t len)
 {
     uint32_t l;
     while (queue_used(&n->tx, &l) >= 0)
@@ -142,10 +143,27 @@ bool vnet_send(struct vnet *n, const void *frame, uint32_t len)
     memset(n->tx.buf[d], 0, VNET_HDR);
     memcpy(n->tx.buf[d] + VNET_HDR, frame, len);
     queue_add(&n->tx, d, VNET_HDR + len, 0);
-    dsb();
-    wr(n, R_NOTIFY, 1);
     n->sent++;
     return true;
+}
+
+bool vnet_send(struct vnet *n, const void *frame, uint32_t len)
+{
+    if (!tx_queue(n, frame, len))
+        return false;
+    dsb();
+    wr(n, R_NOTIFY, 1);
+    return true;
+}
+
+unsigned int vnet_send_burst(struct vnet *n, const void *frame, uint32_t len)
+{
+    unsigned int queued = 0;
+    while (tx_queue(n, frame, len))
+        queued++;
+    dsb();
+    wr(n, R_NOTIFY, 1);
+    return queued;
 }
 
 uint32_t vnet_recv(struct vnet *n, void *buf, uint32_t cap)

@@ -40,6 +40,9 @@ bool vnet_setup(struct vnet *n);
 bool vnet_start(struct vnet *n);
 /* Queue one frame (len <= 1518): false when the TX queue is full */
 bool vnet_send(struct vnet *n, const void *frame, uint32_t len);
+/* The same frame into every free TX descriptor, then one notify (a burst
+ * for the device's frame budget): how many were queued */
+unsigned int vnet_send_burst(struct vnet *n, const void *frame, uint32_t len);
 /* The next received frame copied into buf: its length, 0 if none */
 uint32_t vnet_recv(struct vnet *n, void *buf, uint32_t cap);
 /* In the IRQ handler: true if the interrupt was this device's (acked) */

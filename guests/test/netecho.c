@@ -7,6 +7,8 @@
  *                       then power off;
  *   (no peer)           echo: interrupt-driven; answers ARP requests for
  *                       its address and ICMP echo requests, forever;
+ *   flood=1             flood: broadcasts marker frames as fast as its
+ *                       queue takes them, a burst per notify, forever;
  *   hostile=1           hostile: broadcasts a marker frame, then writes
  *                       random descriptors, ring indices and registers,
  *                       resets its device when Partita stopped it, forever.
@@ -222,6 +224,23 @@ static void sleep_until(uint64_t end)
     }
 }
 
+/* Broadcast bursts forever, dropping whatever it receives */
+static void flood_forever(void)
+{
+    uint32_t sent = 0, next = 100000;
+    uint32_t l = eth_header(out, bcast, ETH_MARK);
+    memcpy(out + l, "flood", 5);
+    for (;;) {
+        sent += vnet_send_burst(&net, out, l + 5);
+        while (vnet_recv(&net, frame, sizeof(frame)))
+            ;
+        if (sent >= next) {
+            gprintf("netecho: flood: %lu frames sent\n", (unsigned long)sent);
+            next += 100000;
+        }
+    }
+}
+
 /* Wait for a frame that match() accepts until ms pass; others are answered */
 static uint32_t wait_frame(bool (*match)(const uint8_t *, uint32_t, uint32_t), uint32_t arg,
                            uint32_t ms)
@@ -346,9 +365,11 @@ void guest_main(uint32_t dtb)
     }
     gprintf("netecho: %02x:%02x:%02x:%02x:%02x:%02x is 0x%08lx\n", net.mac[0], net.mac[1],
             net.mac[2], net.mac[3], net.mac[4], net.mac[5], (unsigned long)my_ip);
-    uint32_t hostile = 0;
+    uint32_t hostile = 0, flood = 0;
     if (bootarg_u32("hostile", &hostile) && hostile)
         hostile_forever();
+    if (bootarg_u32("flood", &flood) && flood)
+        flood_forever();
     if (!bootarg_u32("peer", &peer))
         echo_forever();
     bootarg_u32("count", &count);
