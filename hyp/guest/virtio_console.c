@@ -79,17 +79,18 @@ static bool vcon_tx(struct vcon *v)
         int r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
         if (r < 0)
             irq |= vcon_fail(v, r);
+        /* the walk works on copies: another vCPU of the guest may reset
+         * the device meanwhile (its rings are the guest's own memory) */
         struct gmem mem = v->dev.mem;
+        struct virtq walk = *q;
         spin_unlock(&v->lock);
         if (r <= 0)
             break;
-        /* the buffers are the guest's own memory: read without the lock
-         * (its vCPUs, which alone could detach it, are here or waiting) */
-        int64_t len = virtq_read_each(q, &mem, head, v->ops->out, v->ctx);
+        int64_t len = virtq_read_each(&walk, &mem, head, v->ops->out, v->ctx);
         spin_lock(&v->lock);
         if (len < 0) {
             irq |= vcon_fail(v, (int)len);
-        } else if (v->dev.q[VCON_QUEUE_TX].ready) {
+        } else if (q->ready && q->num == walk.num && q->u == walk.u) {    /* not reset */
             virtq_push(q, head, 0);
             v->written += (uint32_t)len;
             if (virtq_wants_interrupt(q)) {

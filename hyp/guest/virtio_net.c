@@ -1,8 +1,8 @@
 /*
  * The network switch (virtio_net.h).  Locks: a port's tx_lock serializes
- * its sending (its queue and frame buffer) and is taken first; a port's
- * lock guards its device and is never held with another: a sender copies
- * the frame out under its own lock, drops it, then takes each receiver's
+ * its sending and is taken first; a port's lock guards its device and is
+ * never held with another: a sender copies the frame out (into its CPU's
+ * frame buffer) under its own lock, drops it, then takes each receiver's
  * lock in turn.  Work per exit is bounded by the sender's frame budget;
  * frames left on the queue go out on its next notify or when its driver
  * reads InterruptStatus (which its interrupt handler does first).
