@@ -19,7 +19,8 @@
 #include "hyp/dt/dt_index.h"
 
 static const char *const network_props[] = { "compatible", NULL };
-static const char *const member_props[] = { "ipa", "interrupt", "mac", "frame-budget", NULL };
+static const char *const member_props[] = { "ipa", "interrupt", "mac", "frame-budget",
+                                             "frame-rate", NULL };
 
 bool config_is_network(const void *fdt, int node)
 {
@@ -65,15 +66,17 @@ static bool parse_cell(const void *fdt, int node, const char *prop, const char *
     return r > 0;
 }
 
-static bool parse_budget(const void *fdt, int node, const char *g, const char *p,
-                         struct guest_net *gn, struct cfg_ctx *c)
+/* an optional count: frame-budget (per exit) or frame-rate (a second) */
+static bool parse_count(const void *fdt, int node, const char *prop, const char *g,
+                        const char *p, const char *per, uint32_t max, uint32_t *out,
+                        struct cfg_ctx *c)
 {
-    int r = cfg_get_u32(fdt, node, "frame-budget", &gn->budget);
+    int r = cfg_get_u32(fdt, node, prop, out);
     if (r < 0)
         cfg_msg(c, true, g, p, "must be one 32-bit cell");
-    else if (r > 0 && (gn->budget < 1 || gn->budget > NET_BUDGET_MAX))
-        cfg_msg(c, true, g, p, "%lu frames: give 1 to %u", (unsigned long)gn->budget,
-                NET_BUDGET_MAX);
+    else if (r > 0 && (*out < 1 || *out > max))
+        cfg_msg(c, true, g, p, "%lu frames%s: give 1 to %lu", (unsigned long)*out, per,
+                (unsigned long)max);
     else
         return true;
     return false;
@@ -107,8 +110,12 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
                      cfg_member_prop(p, sizeof(p), net->name, "interrupt"),
                      "the SPI (INTID) the device raises", &gn->irq, c);
     ok &= parse_mac(fdt, node, g->name, cfg_member_prop(p, sizeof(p), net->name, "mac"), gn, c);
-    ok &= parse_budget(fdt, node, g->name,
-                       cfg_member_prop(p, sizeof(p), net->name, "frame-budget"), gn, c);
+    ok &= parse_count(fdt, node, "frame-budget", g->name,
+                      cfg_member_prop(p, sizeof(p), net->name, "frame-budget"), "", NET_BUDGET_MAX,
+                      &gn->budget, c);
+    ok &= parse_count(fdt, node, "frame-rate", g->name,
+                      cfg_member_prop(p, sizeof(p), net->name, "frame-rate"), " a second",
+                      NET_RATE_MAX, &gn->rate, c);
     gn->parse_error = !ok;
     net->members[net->nmembers++] = (struct channel_member){ (unsigned int)gi, g->nnets };
     g->nnets++;

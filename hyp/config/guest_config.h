@@ -65,6 +65,7 @@
 #define NET_MAC_LEN            6
 #define NET_BUDGET_DEFAULT     64u      /* frames a member sends per exit */
 #define NET_BUDGET_MAX         1024u
+#define NET_RATE_MAX           10000000u    /* frame-rate: frames a second */
 /* a MAC a member does not configure: 02:50:54:00:<network id>:<member> */
 #define NET_MAC_DERIVED_OUI    0x02, 0x50, 0x54, 0x00
 
@@ -93,6 +94,7 @@ struct guest_net {
     uint32_t irq;                           /* its INTID (an SPI) */
     uint8_t mac[NET_MAC_LEN];
     uint32_t budget;                        /* frames taken from its TX queue per exit */
+    uint32_t rate;                          /* frames a second it may send (0: no limit) */
     bool parse_error;                       /* reported; not checked further */
 };
 

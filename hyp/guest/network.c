@@ -12,6 +12,7 @@
 #include "hyp/platform/hyp.h"
 #include "hyp/platform/percpu.h"
 #include "mm/page_alloc.h"
+#include "timer/timer.h"
 #include "vgic/vgic.h"
 
 static const struct system_config *net_sys;
@@ -70,6 +71,8 @@ void networks_init(const struct system_config *sys)
         sw->raise = port_raise;
         sw->report = port_report;
         sw->frame_buffer = cpu_frame_buffer;
+        sw->now = timer_now;
+        sw->freq = timer_freq();
         char line[240];
         int n = snprintf(line, sizeof(line), "network '%s':", net->name);
         for (unsigned int m = 0; m < net->nmembers && n > 0 && n < (int)sizeof(line); m++) {

@@ -49,6 +49,7 @@ void net_port_attach(struct net_port *p, struct gmem mem)
     spin_lock(&p->lock);
     vmmio_init(&p->dev, &net_ops, mem);
     memset(&p->st, 0, sizeof(p->st));
+    memset(&p->rate, 0, sizeof(p->rate));
     p->attached = true;
     spin_unlock(&p->lock);
     spin_unlock(&p->tx_lock);
@@ -131,9 +132,13 @@ static uint32_t destinations(const struct net_switch *sw, unsigned int src, cons
 static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len)
 {
     const uint8_t *f = buf + NET_HDR_LEN;
-    uint32_t mask = 0, raise = 0;
+    uint32_t mask = 0, raise = 0, unused;
+    /* its frame-rate: a burst of its frame budget, then one a period */
+    bool over = s->cfg->rate &&
+                !ratelimit_pass(&s->rate, s->sw->now(), s->sw->freq / s->cfg->rate,
+                                s->cfg->budget, &unused);
     /* the source must be its own address: no member speaks for another */
-    if (len < NET_ETH_HLEN || len > NET_FRAME_MAX ||
+    if (over || len < NET_ETH_HLEN || len > NET_FRAME_MAX ||
         memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0 ||
         !(mask = destinations(s->sw, s->cfg->member, f))) {
         spin_lock(&s->lock);

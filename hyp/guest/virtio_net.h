@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "hyp/config/guest_config.h"
+#include "hyp/lib/ratelimit.h"
 #include "hyp/lib/spinlock.h"
 #include "virtio_mmio.h"
 
@@ -33,7 +34,8 @@
 
 struct net_stats {
     uint32_t tx_frames, rx_frames;
-    uint32_t tx_dropped;        /* its frames to nobody, too short or long, spoofed */
+    uint32_t tx_dropped;        /* its frames to nobody, too short or long, spoofed,
+                                 * over its frame-rate */
     uint32_t rx_dropped;        /* frames for it while it had no free RX buffer */
     uint32_t errors;            /* malformed rings (NEEDS_RESET) */
 };
@@ -47,6 +49,7 @@ struct net_port {
     const struct guest_net *cfg;
     struct net_switch *sw;
     bool attached;              /* its guest's RAM may be written */
+    struct ratelimit rate;      /* its frame-rate (tx_lock) */
     struct net_stats st;
 };
 
@@ -60,6 +63,9 @@ struct net_switch {
     /* NET_BUF_SIZE bytes of this CPU's own, for the frame a TX run copies
      * out (a CPU runs one exit at a time: one buffer each, not one a port) */
     uint8_t *(*frame_buffer)(void);
+    /* the time for frame-rate: a tick counter and its ticks a second */
+    uint64_t (*now)(void);
+    uint64_t freq;
 };
 
 /* Join port to sw as member cfg->member (boot) */

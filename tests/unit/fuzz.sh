@@ -69,7 +69,7 @@ for t in $targets; do
         ;;
     net)
         build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \
-            hyp/guest/virtq.c
+            hyp/guest/virtq.c hyp/lib/ratelimit.c
         ;;
     *)
         echo "fuzz.sh: no target '$t' (config, decode, vgic, net)" >&2; exit 2 ;;

@@ -30,6 +30,8 @@ static uint8_t *ram[N];
 
 static void on_raise(struct net_port *p) { FUZZ_ASSERT(p >= ports && p < ports + N); }
 static void on_report(struct net_port *p, const char *why) { FUZZ_ASSERT(why && *why); }
+static uint64_t ticks;
+static uint64_t now(void) { return ticks += 7; }
 static uint8_t *frame_buffer(void)
 {
     static uint8_t buf[NET_BUF_SIZE];
@@ -110,8 +112,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sw.raise = on_raise;
     sw.report = on_report;
     sw.frame_buffer = frame_buffer;
+    sw.now = now;
+    sw.freq = 1000;
     for (unsigned int g = 0; g < N; g++) {
-        cfg[g] = (struct guest_net){ .id = 0, .member = g, .irq = 48, .budget = 1 + g * 7,
+        cfg[g] = (struct guest_net){ .id = 0, .member = g, .irq = 48, .budget = 1 + g * 7, .rate = g * 50,
                                      .mac = { 2, 0, 0, 0, 0, (uint8_t)g } };
         ram[g] = calloc(1, RAM_SIZE);
         net_port_init(&ports[g], &sw, &cfg[g]);

@@ -25,7 +25,7 @@ UNIT_SRCS_vuart       := hyp/guest/vuart.c
 UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_channel.c hyp/config/config_network.c mm/stage2.c \
                          hyp/trap/mmio.c hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_escape      := hyp/console/console_escape.c
-UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c \
+UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c hyp/lib/ratelimit.c \
                          hyp/config/config.c hyp/config/config_guest.c hyp/config/config_channel.c hyp/config/config_network.c \
                          hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vcon        := hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c

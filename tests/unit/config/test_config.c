@@ -1605,6 +1605,7 @@ static void test_network_parsed(void **state)
     assert_int_equal(lx->nets[0].irq, 48);
     assert_memory_equal(lx->nets[0].mac, ((uint8_t[]){ 2, 0, 0, 0, 0, 1 }), 6);
     assert_int_equal(lx->nets[0].budget, NET_BUDGET_DEFAULT);
+    assert_int_equal(lx->nets[0].rate, 0);                /* no limit */
     assert_int_equal(rt->nets[0].member, 1);
     assert_int_equal(rt->nets[0].budget, 16);
     /* no mac: derived from the network and the member */
@@ -1631,9 +1632,16 @@ static void test_network_members(void **state)
     del_node(b, "lan/rt");
     del_node(b, "lan/echo");
     set_cells(b, "lan/linux", "frame-budget", 2, 1, 2);
+    set_cells(b, "lan/linux", "frame-rate", 1, 0);
     EXPECT(load_free(b),
            { "network:lan", NULL, "needs at least two guests (has 1)" },
-           { "linux", "lan/frame-budget", "must be one 32-bit cell" });
+           { "linux", "lan/frame-budget", "must be one 32-bit cell" },
+           { "linux", "lan/frame-rate", "0 frames a second: give 1 to 10000000" });
+
+    b = cfg("config-network");
+    set_cells(b, "lan/rt", "frame-rate", 1, 5000);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("rt")->nets[0].rate, 5000);
 }
 
 static void test_network_mac_errors(void **state)

@@ -37,6 +37,8 @@ static char reported[NPORTS][96];
 static uint16_t rx_avail[NPORTS], tx_avail[NPORTS], rx_seen[NPORTS];
 
 static void on_raise(struct net_port *p) { raised[p - ports]++; }
+static uint64_t ticks;
+static uint64_t now(void) { return ticks; }
 static uint8_t *frame_buffer(void)
 {
     static uint8_t buf[NET_BUF_SIZE];
@@ -190,6 +192,9 @@ static int setup(void **state)
     sw.raise = on_raise;
     sw.report = on_report;
     sw.frame_buffer = frame_buffer;
+    sw.now = now;
+    sw.freq = 1000;                 /* ticks a second */
+    ticks = 0;
     for (unsigned int g = 0; g < NPORTS; g++) {
         ram[g] = calloc(1, RAM_SIZE);
         net_port_init(&ports[g], &sw, &sys.guests[g].nets[0]);
@@ -351,6 +356,27 @@ static void test_budget_bounds_one_exit(void **state)
     assert_int_equal(ports[LINUX].st.rx_frames, 4);
 }
 
+/* frame-rate: a burst of the frame budget, then one a period; the rest dropped */
+static void test_frame_rate(void **state)
+{
+    struct guest_net *gn = (struct guest_net *)ports[RT].cfg;
+    gn->rate = 10;                  /* a frame every 100 ticks */
+    gn->budget = 2;
+    give_rx(LINUX, QN, 0x800);
+    for (unsigned int i = 0; i < 4; i++)
+        send(RT, mac(LINUX), "r");
+    assert_int_equal(ports[LINUX].st.rx_frames, 2);
+    assert_int_equal(ports[RT].st.tx_dropped, 2);
+    assert_int_equal(ports[RT].st.tx_frames, 4);       /* taken off its queue all the same */
+    ticks += 100;
+    send(RT, mac(LINUX), "r");
+    send(RT, mac(LINUX), "r");
+    assert_int_equal(ports[LINUX].st.rx_frames, 3);
+    assert_int_equal(ports[RT].st.tx_dropped, 3);
+    gn->rate = 0;
+    gn->budget = 16;
+}
+
 /* ---- hostile drivers ---- */
 
 static void expect_needs_reset(unsigned int g, const char *why)
@@ -503,6 +529,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_drops_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_ready_receives_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_bounds_one_exit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frame_rate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_avail_idx_runs_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_head_past_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_buffer_outside_ram, setup, teardown),
