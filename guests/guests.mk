@@ -5,7 +5,7 @@ GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffre
                  -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I. -Iinclude
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
-GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c
+GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c guests/lib/vnet.c
 GUEST_NAMES   := $(patsubst guests/test/%.c,%,$(wildcard guests/test/*.c))
 GUEST_BINS    := $(GUEST_NAMES:%=$(BUILD)/guests/%.bin)
 
@@ -18,7 +18,7 @@ guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
 # bare-metal images the Linux payload carries for `partita load`
 LINUX_IMAGES  := $(BUILD)/guests/hello.bin $(BUILD)/guests/echo.bin
-$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown \
+$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown guests/linux/partita-net \
                      guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
                      guests/linux/hwbp.c guests/linux/partita.c include/partita/manage_abi.h \
                      guests/lib/chan_ring.h $(LINUX_IMAGES)
@@ -46,7 +46,7 @@ board-dtbs: $(BOARD_DTBS)/.extracted
 .PHONY: board-dtbs
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h \
-                       guests/lib/chan_ring.h guests/lib/guest.ld
+                       guests/lib/chan_ring.h guests/lib/vnet.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) $(GUEST_LIB) $< -o $@ -lc -lgcc

@@ -1,12 +1,6 @@
 /* A test guest's side of a Partita channel (chan.h). */
 #include "chan.h"
 
-#define GICD_CTLR       (GICD_BASE + 0x000)
-#define GICD_ISENABLER  (GICD_BASE + 0x100)
-#define GICD_IPRIORITYR (GICD_BASE + 0x400)
-#define GICD_ITARGETSR  (GICD_BASE + 0x800)
-#define GICC_CTLR       (GICC_BASE + 0x000)
-#define GICC_PMR        (GICC_BASE + 0x004)
 
 bool chan_setup(struct chan *c)
 {
@@ -24,13 +18,7 @@ bool chan_setup(struct chan *c)
     c->read_only = (m >> 16) & 1;
     c->tx = chan_ring_of((volatile void *)c->ipa, c->member);
     c->rx = chan_ring_of((volatile void *)c->ipa, c->member ^ 1);
-    /* the doorbell is an SPI: it needs a target (GICv2 4.3.12) and enabling */
-    mmio_write32(GICD_CTLR, 1);
-    *(volatile uint8_t *)(GICD_ITARGETSR + c->irq) = 1;
-    *(volatile uint8_t *)(GICD_IPRIORITYR + c->irq) = 0x80;
-    mmio_write32(GICD_ISENABLER + 4 * (c->irq / 32), 1u << (c->irq % 32));
-    mmio_write32(GICC_PMR, 0xf0);
-    mmio_write32(GICC_CTLR, 1);
+    spi_enable(c->irq);
     return true;
 }
 

@@ -115,6 +115,10 @@ bool dt_parse(const void *dtb, struct guest_dt *out);
 int bootarg_u32s(const char *key, uint32_t *vals, int max);
 bool bootarg_u32(const char *key, uint32_t *val);
 
+/* An SPI to vCPU 0 at priority 0x80, enabled, with the distributor and
+ * the CPU interface on (IRQs stay masked in the CPSR) */
+void spi_enable(unsigned int irq);
+
 /* The image's extent: [RAM_BASE, image_end()) holds code, data, bss, stacks */
 uint32_t image_end(void);
 

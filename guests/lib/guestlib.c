@@ -393,6 +393,17 @@ bool bootarg_u32(const char *key, uint32_t *val)
     return bootarg_u32s(key, val, 1) == 1;
 }
 
+void spi_enable(unsigned int irq)
+{
+    /* an SPI needs a target (GICv2 4.3.12) and enabling */
+    mmio_write32(GICD_BASE + 0x000, 1);                         /* GICD_CTLR */
+    *(volatile uint8_t *)(GICD_BASE + 0x800 + irq) = 1;         /* GICD_ITARGETSR */
+    *(volatile uint8_t *)(GICD_BASE + 0x400 + irq) = 0x80;      /* GICD_IPRIORITYR */
+    mmio_write32(GICD_BASE + 0x100 + 4 * (irq / 32), 1u << (irq % 32));  /* ISENABLER */
+    mmio_write32(GICC_BASE + 0x004, 0xf0);                      /* GICC_PMR */
+    mmio_write32(GICC_BASE + 0x000, 1);                         /* GICC_CTLR */
+}
+
 extern char _end[];
 uint32_t image_end(void)
 {

@@ -3,13 +3,14 @@
 #
 # Builds the Linux guest payload from Debian bookworm's armhf packages:
 #   OUTDIR/zImage          the kernel of linux-image-<abi>-armmp, as shipped
-#   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev
+#   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev/virtio-net
 #                          modules of that kernel + /init and
 #                          /etc/partita/shutdown (this directory's init, shutdown)
 #                          + /usr/bin/partita-chan and /usr/bin/partita
 #                          (partita-chan.c, partita.c, built statically with
 #                          Debian's armhf cross compiler) + the bare-metal
 #                          images $PARTITA_IMAGES in /usr/share/partita
+#                          + /usr/bin/partita-net (this directory's script)
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -23,7 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # modules' own "depends=" info and loaded first. crc32c_generic: ext4 and jbd2
 # ask the crypto API for "crc32c" (metadata_csum, journal checksums).
 # evdev: channel doorbells reach partita-chan as key events (gpio-keys).
-MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev"
+# virtio_net: the device of a Partita network (README, "Networks");
+# virtio_console: hvc0, a guest's virtio-console (README, "Networks").
+MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev virtio_net virtio_console"
 
 log() { echo "linux-guest: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -214,6 +217,7 @@ install -m 0755 "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
+install -m 0755 "$here/partita-net" "$root/usr/bin/partita-net"
 # The channel program: static, so it needs nothing of the initramfs.
 log "building partita-chan, partita, cntvct, perfstat and hwbp with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../lib" -o "$root/usr/bin/partita-chan" \

@@ -9,13 +9,19 @@
 #include <stddef.h>
 #include "guest_config.h"
 
-/* the highest doorbell interrupt of c's channels (0: none) */
+/* the highest of c's purely virtual SPIs: its channels' doorbells, its
+ * network devices' and its virtio console's interrupts (0: none) */
 static inline uint32_t channel_max_doorbell(const struct guest_config *c)
 {
     uint32_t m = 0;
     for (unsigned int k = 0; k < c->nchannels; k++)
         if (c->channels[k].doorbell > m)
             m = c->channels[k].doorbell;
+    for (unsigned int k = 0; k < c->nnets; k++)
+        if (c->nets[k].irq > m)
+            m = c->nets[k].irq;
+    if (c->vcon && c->vcon_irq > m)
+        m = c->vcon_irq;
     return m;
 }
 

@@ -371,7 +371,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     c.ncolours = config_ncolours(blob, root, host ? host->ncolours : 0, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
-        if (config_is_channel(blob, node))
+        if (config_is_channel(blob, node) || config_is_network(blob, node))
             continue;       /* after the guests, whose names they use */
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
             cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
@@ -389,6 +389,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     fdt_for_each_subnode(node, blob, root)
         if (config_is_channel(blob, node))
             config_parse_channel(blob, node, sys, &c);
+        else if (config_is_network(blob, node))
+            config_parse_network(blob, node, sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
         config_check_colours(sys, i, &c);
@@ -398,5 +400,6 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     }
     config_check_channels(host, sys, &c);
     config_check_control(blob, root, sys, &c);
+    config_check_networks(sys, &c);
     return c.errors;
 }

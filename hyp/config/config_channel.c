@@ -32,8 +32,8 @@ static bool known(const char *const *list, const char *name)
     return false;
 }
 
-static void warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
-                         const char *name, const char *chan, struct cfg_ctx *c)
+void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
+                      const char *name, const char *chan, struct cfg_ctx *c)
 {
     int prop;
     fdt_for_each_property_offset(prop, fdt, node) {
@@ -52,7 +52,7 @@ bool config_is_channel(const void *fdt, int node)
     return fdt_node_check_compatible(fdt, node, "partita,channel") == 0;
 }
 
-static int guest_index(const struct system_config *sys, const char *name)
+int cfg_guest_index(const struct system_config *sys, const char *name)
 {
     for (unsigned int i = 0; i < sys->nguests; i++)
         if (strcmp(sys->guests[i].name, name) == 0)
@@ -60,35 +60,47 @@ static int guest_index(const struct system_config *sys, const char *name)
     return -1;
 }
 
-/* "CHANNEL/PROP", the property of a member as its error lines name it */
+const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p)
+{
+    snprintf(buf, n, "%s/%s", group, p);
+    return buf;
+}
+
 static const char *mprop(char *buf, size_t n, const struct channel_config *ch, const char *p)
 {
-    snprintf(buf, n, "%s/%s", ch->name, p);
-    return buf;
+    return cfg_member_prop(buf, n, ch->name, p);
+}
+
+int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
+                     const char *kind, const char *group, unsigned int nmembers,
+                     unsigned int max_members, struct cfg_ctx *c)
+{
+    const char *gname = fdt_get_name(fdt, node, NULL);
+    int gi = cfg_guest_index(sys, gname);
+    if (gi < 0)
+        cfg_report(c, true, kind, group, gname, "no guest of that name");
+    else if (nmembers == max_members)
+        cfg_report(c, true, kind, group, gname, "more than %u guests", max_members);
+    else
+        return gi;
+    return -1;
 }
 
 static void parse_member(const void *fdt, int node, struct system_config *sys,
                          struct channel_config *ch, struct cfg_ctx *c)
 {
-    const char *gname = fdt_get_name(fdt, node, NULL);
     char p[GUEST_NAME_MAX + 16];
-    int gi = guest_index(sys, gname);
-    if (gi < 0) {
-        cfg_report(c, true, "channel", ch->name, gname, "no guest of that name");
+    int gi = cfg_member_guest(fdt, node, sys, "channel", ch->name, ch->nmembers,
+                              CHANNEL_MAX_MEMBERS, c);
+    if (gi < 0)
         return;
-    }
     struct guest_config *g = &sys->guests[gi];
-    if (ch->nmembers == CHANNEL_MAX_MEMBERS) {
-        cfg_report(c, true, "channel", ch->name, gname, "more than %d guests",
-                   CHANNEL_MAX_MEMBERS);
-        return;
-    }
     if (g->nchannels == GUEST_MAX_CHANNELS) {
         cfg_msg(c, true, g->name, ch->name, "a member of more than %d channels",
                 GUEST_MAX_CHANNELS);
         return;
     }
-    warn_unknown(fdt, node, member_props, "guest", g->name, ch->name, c);
+    cfg_warn_unknown(fdt, node, member_props, "guest", g->name, ch->name, c);
     struct guest_channel *gc = &g->channels[g->nchannels];
     memset(gc, 0, sizeof(*gc));
     memcpy(gc->name, ch->name, sizeof(gc->name));      /* both NUL-terminated names */
@@ -138,7 +150,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
     }
     struct channel_config *ch = &sys->channels[sys->nchannels++];
     snprintf(ch->name, sizeof(ch->name), "%s", name);
-    warn_unknown(fdt, node, channel_props, "channel", ch->name, NULL, c);
+    cfg_warn_unknown(fdt, node, channel_props, "channel", ch->name, NULL, c);
 
     int len;
     const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);

@@ -66,6 +66,12 @@ bool config_colours_apart(const struct guest_config *a, const struct guest_confi
 void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg_ctx *c)
 {
     const struct guest_config *g = &sys->guests[gi];
+    /* the virtio devices (hyp/guest/virtq.c) read a member's RAM as one
+     * block through the identity map: not a coloured guest's, yet */
+    if (g->colours.n && (g->nnets || g->vcon))
+        cfg_msg(c, true, g->name, "colors", "a coloured guest cannot have a %s yet (its rings "
+                "are read as one block of memory)",
+                g->nnets ? "network device" : "virtio console");
     for (unsigned int j = 0; g->colours.n && j < gi; j++) {
         const struct guest_config *o = &sys->guests[j];
         for (unsigned int i = 0; o->colours.n && i < g->colours.k; i++)

@@ -15,7 +15,7 @@ static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
     "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", "control",
-    "control-guests", NULL,
+    "control-guests", "virtio-console", NULL,
 };
 
 static bool is_known(const char *name)
@@ -313,6 +313,23 @@ static void parse_pmu(const void *fdt, int node, struct guest_config *g, struct 
         cfg_msg(c, true, g->name, "pmu", "\"%s\": use \"on\" or \"off\"", pmu);
 }
 
+/* virtio-console = <IPA INTID>: checked with the network devices (config_network.c) */
+static void parse_virtio_console(const void *fdt, int node, struct guest_config *g,
+                                 struct cfg_ctx *c)
+{
+    int len;
+    const fdt32_t *v = dt_getprop(fdt, node, "virtio-console", &len);
+    if (!v)
+        return;
+    if (len != 8) {
+        cfg_msg(c, true, g->name, "virtio-console", "give <IPA INTID>");
+        return;
+    }
+    g->vcon = true;
+    g->vcon_ipa = fdt32_ld(&v[0]);
+    g->vcon_irq = fdt32_ld(&v[1]);
+}
+
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     parse_placement(fdt, node, g, c);
@@ -321,6 +338,7 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_lifecycle(fdt, node, g, c);
     parse_console_rate(fdt, node, g, c);
     parse_pmu(fdt, node, g, c);
+    parse_virtio_console(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
     config_parse_control(fdt, node, g, c);
 }

@@ -45,6 +45,20 @@ unsigned int config_ncolours(const void *fdt, int root, unsigned int hw, struct 
 void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg_ctx *c);
 /* May guests a and b both use physical memory where their spans overlap? */
 bool config_colours_apart(const struct guest_config *a, const struct guest_config *b);
+/* Warn about each property of node not in list (NULL-terminated); with
+ * group set, the line names the guest and "GROUP/PROP" */
+void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
+                      const char *name, const char *group, struct cfg_ctx *c);
+/* the index of the guest called name, or -1 */
+int cfg_guest_index(const struct system_config *sys, const char *name);
+/* The guest a channel's or network's member node names, when the group
+ * (KIND 'GROUP', nmembers so far) may take one more: its index, else -1
+ * (reported) */
+int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
+                     const char *kind, const char *group, unsigned int nmembers,
+                     unsigned int max_members, struct cfg_ctx *c);
+/* "GROUP/PROP": a member's property as its error lines name it */
+const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p);
 
 /* hyp/config/config_channel.c: the channel nodes, after every guest is parsed */
 bool config_is_channel(const void *fdt, int node);
@@ -59,5 +73,11 @@ void config_check_images(struct guest_config *g, struct cfg_ctx *c);
 void config_parse_control(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_check_control(const void *fdt, int root, struct system_config *sys,
                           struct cfg_ctx *c);
+/* hyp/config/config_network.c: the network nodes, after every guest is parsed */
+bool config_is_network(const void *fdt, int node);
+void config_parse_network(const void *fdt, int node, struct system_config *sys,
+                          struct cfg_ctx *c);
+/* after the channels' checks: a device collides with channels, not the other way */
+void config_check_networks(struct system_config *sys, struct cfg_ctx *c);
 
 #endif

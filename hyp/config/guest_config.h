@@ -57,6 +57,23 @@
 /* the Linux input event code of channel N's doorbell: BTN_TRIGGER_HAPPY1 + N */
 #define CHANNEL_DOORBELL_KEY   0x2c0u
 
+/*
+ * Networks: a virtio-mmio network device per member guest, frames switched
+ * by Partita between members (README, "Networks").  Each member sees a
+ * virtio 1.x (modern, version 2 register layout) device of 0x200 bytes at
+ * its own IPA, raising its own virtual SPI.
+ */
+#define NETWORK_MAX            4
+#define NETWORK_MAX_MEMBERS    8
+#define GUEST_MAX_NETS         2
+#define VIRTIO_MMIO_SIZE       0x200u   /* one device's registers and config */
+#define NET_MAC_LEN            6
+#define NET_BUDGET_DEFAULT     64u      /* frames a member sends per exit */
+#define NET_BUDGET_MAX         1024u
+#define NET_RATE_MAX           10000000u    /* frame-rate: frames a second */
+/* a MAC a member does not configure: 02:50:54:00:<network id>:<member> */
+#define NET_MAC_DERIVED_OUI    0x02, 0x50, 0x54, 0x00
+
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 
 /*
@@ -90,6 +107,19 @@ struct guest_channel {
     bool parse_error;                       /* reported; not checked further */
 };
 
+/* One guest's device on a network it is a member of */
+struct guest_net {
+    char name[GUEST_NAME_MAX];              /* the network's node name */
+    unsigned int id;                        /* index in system_config.networks */
+    unsigned int member;                    /* this guest's index among its members */
+    uint32_t ipa;                           /* the virtio-mmio registers (0x200 bytes) */
+    uint32_t irq;                           /* its INTID (an SPI) */
+    uint8_t mac[NET_MAC_LEN];
+    uint32_t budget;                        /* frames taken from its TX queue per exit */
+    uint32_t rate;                          /* frames a second it may send (0: no limit) */
+    bool parse_error;                       /* reported; not checked further */
+};
+
 struct guest_config {
     char name[GUEST_NAME_MAX];
     unsigned int ncpus;
@@ -120,6 +150,10 @@ struct guest_config {
     struct guest_channel channels[GUEST_MAX_CHANNELS];
     uint32_t control;                       /* enum control_right bits; 0: none */
     uint32_t control_guests;                /* bit i: may act on guests[i] */
+    unsigned int nnets;
+    struct guest_net nets[GUEST_MAX_NETS];
+    bool vcon;                              /* a virtio console (hvc0) at: */
+    uint32_t vcon_ipa, vcon_irq;            /* its registers (0x200 bytes), its SPI */
 };
 
 struct channel_member {
@@ -135,11 +169,19 @@ struct channel_config {
     struct channel_member members[CHANNEL_MAX_MEMBERS];
 };
 
+struct network_config {
+    char name[GUEST_NAME_MAX];
+    unsigned int nmembers;
+    struct channel_member members[NETWORK_MAX_MEMBERS];    /* slot: in guest's nets[] */
+};
+
 struct system_config {
     unsigned int nguests;
     struct guest_config guests[GUEST_MAX];
     unsigned int nchannels;
     struct channel_config channels[CHANNEL_MAX];
+    unsigned int nnetworks;
+    struct network_config networks[NETWORK_MAX];
 };
 
 /* What the validator checks the configuration against. */

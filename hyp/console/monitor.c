@@ -9,6 +9,7 @@
 #include <partita/manage_abi.h>
 #include "hyp/sched/sched_share.h"
 #include "hyp/guest/channel.h"
+#include "hyp/guest/network.h"
 #include "hyp/lib/console.h"
 #include "version.h"
 #include "hyp/platform/hyp.h"
@@ -192,6 +193,7 @@ static void stats_guest(struct guest *g)
                     (unsigned long)c->share->switches, c->share->blocked ? ", in WFI" : "");
     }
     channel_print_stats(g);
+    network_print_stats(g);
 }
 
 static void cmd_stats(int argc, char **argv)

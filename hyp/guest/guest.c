@@ -14,6 +14,7 @@
 #include "guest_dt.h"
 #include "channel.h"
 #include "manage.h"
+#include "network.h"
 #include "guest_vgic.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
@@ -74,6 +75,7 @@ void guests_init(const struct system_config *sys)
     }
     channels_init(sys);
     manage_init(sys);
+    networks_init(sys);
 }
 
 struct guest *guest_by_name(const char *name)
@@ -119,6 +121,8 @@ int guest_start(struct guest *g)
         return -1;
     }
     uint32_t entry, dtb;
+    network_guest_stop(g);      /* no frame lands in RAM being reloaded */
+    guest_vcon_stop(g);
     if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
         pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
         g->state = GUEST_CRASHED;
@@ -132,6 +136,8 @@ int guest_start(struct guest *g)
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     channel_guest_start(g);
     manage_page_start(g);
+    network_guest_start(g);
+    guest_vcon_start(g);
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;
@@ -185,6 +191,8 @@ void guest_stop(struct guest *g)
     if (!guest_vcpus_idle(g))
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
     guest_vgic_release(g);
+    network_guest_stop(g);
+    guest_vcon_stop(g);
 }
 
 /*

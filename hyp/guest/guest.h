@@ -9,6 +9,7 @@
 #include "hyp/arch/vcpu.h"
 #include "hyp/lib/ratelimit.h"
 #include "vuart.h"
+#include "virtio_console.h"
 #include "mm/stage2.h"
 #include "vgic/vgic.h"
 
@@ -52,6 +53,7 @@ struct guest {
     struct vcpu vcpu[GUEST_MAX_VCPUS];
     struct mmio_bus mmio;
     struct vuart uart;
+    struct vcon vcon;                  /* its virtio console, if configured */
     struct vgic vgic;
     spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
     struct ratelimit life_log;         /* its lifecycle lines on the console */

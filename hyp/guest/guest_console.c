@@ -1,11 +1,13 @@
 /*
  * A guest's console: its emulated PL011's output, line by line behind its
  * name (or raw while it has the console's focus) and held to its
- * console-rate; the input typed for it; its lifecycle lines.
+ * console-rate; the input typed for it; its lifecycle lines; its virtio
+ * console (hvc0), the other way to the same console.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <arch/sysregs.h>
 #include "guest.h"
 #include "guest_parts.h"
 #include "manage.h"
@@ -75,6 +77,20 @@ static void guest_uart_refill(struct guest *g)
     }
 }
 
+/* Typed input into the virtio console's receive buffers (uart_lock held) */
+static void guest_vcon_refill(struct guest *g)
+{
+    while (g->in_count) {
+        uint32_t run = sizeof(g->input) - g->in_head;
+        uint32_t took = vcon_input(&g->vcon, &g->input[g->in_head],
+                                   g->in_count < run ? g->in_count : run);
+        if (!took)
+            break;
+        g->in_head = (g->in_head + took) % sizeof(g->input);
+        g->in_count -= took;
+    }
+}
+
 void guest_console_input(struct guest *g, char c)
 {
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
@@ -82,7 +98,10 @@ void guest_console_input(struct guest *g, char c)
         g->input[(g->in_head + g->in_count) % sizeof(g->input)] = (uint8_t)c;
         g->in_count++;
     }
-    if (g->state == GUEST_RUNNING)
+    /* input goes to hvc0 once its driver takes it, else to the UART */
+    if (g->state == GUEST_RUNNING && g->cfg->vcon && vcon_live(&g->vcon))
+        guest_vcon_refill(g);
+    else if (g->state == GUEST_RUNNING)
         guest_uart_refill(g);
     spin_unlock_irqrestore(&g->uart_lock, f);
 }
@@ -122,6 +141,63 @@ uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint3
     *pos += n;
     spin_unlock_irqrestore(&g->uart_lock, f);
     return n;
+}
+
+/* ---- the virtio console: output to the same console, input from it ---- */
+
+static void vcon_out(void *ctx, const uint8_t *p, uint32_t len)
+{
+    struct guest *g = ctx;
+    uint32_t f = spin_lock_irqsave(&g->uart_lock);
+    for (uint32_t i = 0; i < len; i++)
+        guest_uart_tx(g, (char)p[i]);       /* held to its console-rate, as the UART */
+    spin_unlock_irqrestore(&g->uart_lock, f);
+}
+
+static void vcon_raise(void *ctx)
+{
+    struct guest *g = ctx;
+    if (g->state != GUEST_RUNNING)
+        return;
+    dsb_ish();      /* the used ring before the interrupt */
+    vgic_inject_edge(&g->vgic, 0, g->cfg->vcon_irq);
+}
+
+static void vcon_report(void *ctx, const char *why)
+{
+    struct guest *g = ctx;
+    guest_log(g, "guest '%s': virtio console: device needs reset: %s\n", g->cfg->name, why);
+}
+
+static const struct vcon_ops guest_vcon_ops = { vcon_out, vcon_raise, vcon_report };
+
+static bool guest_vcon_mmio(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    struct guest *g = dev;
+    bool ok = vcon_mmio(&g->vcon, a, offset);
+    if (vcon_rx_notified(&g->vcon)) {       /* new receive buffers: input waiting? */
+        uint32_t f = spin_lock_irqsave(&g->uart_lock);
+        guest_vcon_refill(g);
+        spin_unlock_irqrestore(&g->uart_lock, f);
+    }
+    return ok;
+}
+
+void guest_vcon_start(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    if (!c->vcon)
+        return;
+    vcon_init(&g->vcon, &guest_vcon_ops, g);
+    vcon_attach(&g->vcon, (struct gmem){ guest_ram_ipa(c), c->mem_size,
+                                         (uint8_t *)(uintptr_t)c->mem_base });
+    mmio_register(&g->mmio, c->vcon_ipa, VIRTIO_MMIO_SIZE, guest_vcon_mmio, g);
+}
+
+void guest_vcon_stop(struct guest *g)
+{
+    if (g->cfg->vcon)
+        vcon_detach(&g->vcon);
 }
 
 /* The guest's accesses to its PL011: one at a time with the console's */

@@ -287,6 +287,37 @@ static int write_manage(void *fdt, const struct guest_config *cfg)
     return fdt_end_node(fdt);
 }
 
+/*
+ * Networks (README, "Networks"): each device as QEMU's virt board
+ * describes its virtio-mmio transports, which Linux's virtio_mmio driver
+ * binds to; the hypervisor reads guest memory through its caches, so the
+ * device is DMA coherent.
+ */
+static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *label)
+{
+    char name[48];
+    snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
+    const uint32_t reg[] = { ipa, VIRTIO_MMIO_SIZE };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    const uint32_t irq[] = { 0, intid - 32, 1 };           /* SPI, rising edge */
+    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+    TRY(fdt_property_string(fdt, "label", label));
+    return fdt_end_node(fdt);
+}
+
+/* the network devices and the virtio console */
+static int write_nets(void *fdt, const struct guest_config *cfg)
+{
+    for (unsigned int k = 0; k < cfg->nnets; k++)
+        TRY(write_virtio(fdt, cfg->nets[k].ipa, cfg->nets[k].irq, cfg->nets[k].name));
+    if (cfg->vcon)
+        TRY(write_virtio(fdt, cfg->vcon_ipa, cfg->vcon_irq, "console"));
+    return 0;
+}
+
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
                    const struct guest_dt_info *info)
 {
@@ -334,6 +365,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(write_passthrough(fdt, cfg, info->host_fdt));
     TRY(write_channels(fdt, cfg));
     TRY(write_manage(fdt, cfg));
+    TRY(write_nets(fdt, cfg));
     TRY(fdt_end_node(fdt));
     TRY(fdt_finish(fdt));
     return (int)fdt_totalsize(fdt);

@@ -13,6 +13,10 @@ int guest_build_s2(struct guest *g);
 void guest_uart_tx(void *ctx, char c);
 void guest_uart_irq(void *ctx, bool level);
 bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
+/* guest_console.c: the virtio console (hvc0), if configured, at a start
+ * (reset, on the MMIO bus) and a stop (nothing more written) */
+void guest_vcon_start(struct guest *g);
+void guest_vcon_stop(struct guest *g);
 /* watchdog.c */
 uint64_t ms_to_ticks(uint32_t ms);
 /* boot CPU: the hypervisor timer at the earliest armed deadline */

@@ -50,7 +50,7 @@ void guest_vgic_init(struct guest *g)
         if (c->pt_irqs[i] + 1 > nr)
             nr = c->pt_irqs[i] + 1;
     if (channel_max_doorbell(c) + 1 > nr)
-        nr = channel_max_doorbell(c) + 1;      /* channel doorbells are virtual SPIs */
+        nr = channel_max_doorbell(c) + 1;      /* doorbells, network devices: virtual SPIs */
     struct vgic_cpu *cpus[VGIC_MAX_VCPUS];
     for (unsigned int i = 0; i < c->ncpus; i++)
         cpus[i] = &g->vcpu[i].vgic;

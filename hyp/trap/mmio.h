@@ -59,7 +59,9 @@ struct mmio_region {
     void *dev;
 };
 
-#define MMIO_MAX_REGIONS 8
+/* the distributor, the UART, 4 channel doorbell pages, 2 network devices,
+ * the virtio console */
+#define MMIO_MAX_REGIONS 9
 
 struct mmio_bus {
     unsigned int n;

@@ -34,7 +34,7 @@ $(BENCH_GUEST).bin: $(BENCH_GUEST).elf
 
 # the configurations: as the top Makefile's $(BUILD)/config and
 # $(BUILD)/images rules, in $(BUILD)/bench
-$(BENCH_DIR)/config/%.dtb: tests/bench/configs/%.dts $(BENCH_GUEST).bin $(LINUX_PAYLOAD)
+$(BENCH_DIR)/config/%.dtb: tests/bench/configs/%.dts $(BENCH_GUEST).bin $(LINUX_PAYLOAD) $(GUEST_BINS)
 	@mkdir -p $(dir $@)
 	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
 

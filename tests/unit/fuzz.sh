@@ -1,12 +1,13 @@
 #!/bin/sh
 # Fuzz with libFuzzer, each for a bounded time: the configuration parser,
 # the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
-# the trap decoders and the emulated UART (fuzz_decode.c), and the virtual
-# distributor model (fuzz_vgic.c).
+# the trap decoders and the emulated UART (fuzz_decode.c), the virtual
+# distributor model (fuzz_vgic.c), and the network devices and their switch
+# (fuzz_net.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
-#        FUZZ_TARGETS="config decode vgic" picks targets.  Run from anywhere.
+#        FUZZ_TARGETS="config decode vgic net" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
@@ -48,11 +49,11 @@ build() {    # build NAME SOURCES...
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic}"
+targets="${FUZZ_TARGETS:-config decode vgic net}"
 for t in $targets; do
     case "$t" in
     config)
-        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_colour.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/gic_quirks.c hyp/dt/dt_reg.c \
+        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/gic_quirks.c hyp/dt/dt_reg.c \
             hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/guest/guest_dt.c
         echo "fuzz.sh: fuzzing config for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
         FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \
@@ -66,8 +67,12 @@ for t in $targets; do
     vgic)
         build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c
         ;;
+    net)
+        build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \
+            hyp/guest/virtq.c hyp/lib/ratelimit.c
+        ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net)" >&2; exit 2 ;;
     esac
     if [ "$t" != config ]; then
         mkdir -p "$out/corpus-$t"

@@ -20,6 +20,7 @@
 #define FAKE_ASSERT(c) do { if (!(c)) { fprintf(stderr, "fuzz_vgic: %s\n", #c); abort(); } } while (0)
 #include "fake_lrs.h"
 #include "vgic/vgic_lr.h"
+#include "fuzz_input.h"
 
 static struct vgic D;
 static struct vgic_cpu CPU[VGIC_MAX_VCPUS];
@@ -30,19 +31,6 @@ static void e_kick(void *ctx, unsigned int vcpu) { FAKE_ASSERT(vcpu < D.nr_vcpus
 static void e_hw(void *ctx, unsigned int intid, const struct vgic_irq *irq, unsigned int t)
 {
     FAKE_ASSERT(intid >= VGIC_NR_PRIVATE && intid < D.nr_irqs);
-}
-
-struct input {
-    const uint8_t *p;
-    size_t n;
-};
-
-static uint32_t take(struct input *in, unsigned int bytes)
-{
-    uint32_t v = 0;
-    for (unsigned int i = 0; i < bytes && in->n; i++, in->n--)
-        v |= (uint32_t)*in->p++ << (8 * i);
-    return v;
 }
 
 static void check_bookkeeping(void)

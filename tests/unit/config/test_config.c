@@ -68,6 +68,9 @@ static bool line_matches(const struct line *l, const struct want *w)
     if (strncmp(name, "channel:", 8) == 0) {
         kind = "channel";
         name += 8;
+    } else if (strncmp(name, "network:", 8) == 0) {
+        kind = "network";
+        name += 8;
     }
     if (w->prop)
         snprintf(prefix, sizeof(prefix), "%s '%s': property '%s': ", kind, name, w->prop);
@@ -86,7 +89,8 @@ static void expect_lines(bool errors, const struct want *w)
         if (strchr(lines[i].text, '\n'))
             fail_msg("a report line with a newline: \"%s\"", lines[i].text);
         if (strncmp(lines[i].text, "guest '", 7) != 0 &&
-            strncmp(lines[i].text, "channel '", 9) != 0)
+            strncmp(lines[i].text, "channel '", 9) != 0 &&
+            strncmp(lines[i].text, "network '", 9) != 0)
             fail_msg("a report line that names no guest or channel: \"%s\"", lines[i].text);
         have += lines[i].error == errors;
     }
@@ -1721,6 +1725,175 @@ static void test_channel_limits(void **state)
            { "channel:log", NULL, "needs at least two guests (has 1)" });
 }
 
+/* ---- networks ---- */
+
+static void test_network_parsed(void **state)
+{
+    void *b = cfg("config-network");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.nnetworks, 1);
+    assert_string_equal(sys.networks[0].name, "lan");
+    assert_int_equal(sys.networks[0].nmembers, 3);
+    assert_int_equal(sys.nguests, 3);                   /* no network node is a guest */
+    const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *ec = guest("echo");
+    assert_int_equal(lx->nnets, 1);
+    assert_string_equal(lx->nets[0].name, "lan");
+    assert_int_equal(lx->nets[0].ipa, 0x0a000000);
+    assert_int_equal(lx->nets[0].irq, 48);
+    assert_memory_equal(lx->nets[0].mac, ((uint8_t[]){ 2, 0, 0, 0, 0, 1 }), 6);
+    assert_int_equal(lx->nets[0].budget, NET_BUDGET_DEFAULT);
+    assert_int_equal(lx->nets[0].rate, 0);                /* no limit */
+    assert_int_equal(rt->nets[0].member, 1);
+    assert_int_equal(rt->nets[0].budget, 16);
+    /* no mac: derived from the network and the member */
+    assert_memory_equal(rt->nets[0].mac, ((uint8_t[]){ 2, 0x50, 0x54, 0, 0, 1 }), 6);
+    assert_memory_equal(ec->nets[0].mac, ((uint8_t[]){ 2, 0x50, 0x54, 0, 0, 2 }), 6);
+    assert_int_equal(sys.networks[0].members[2].guest, 2);
+    assert_int_equal(sys.networks[0].members[2].slot, 0);
+}
+
+static void test_network_members(void **state)
+{
+    void *b = cfg("config-network");
+    assert_true(fdt_add_subnode(b, gnode(b, "lan"), "nosuch") >= 0);
+    del(b, "lan/linux", "ipa");
+    del(b, "lan/rt", "interrupt");
+    set_cells(b, "lan/echo", "frame-budget", 1, 0);
+    EXPECT(load_free(b),
+           { "network:lan", "nosuch", "no guest of that name" },
+           { "linux", "lan/ipa", "missing" },
+           { "rt", "lan/interrupt", "missing" },
+           { "echo", "lan/frame-budget", "0 frames: give 1 to 1024" });
+
+    b = cfg("config-network");
+    del_node(b, "lan/rt");
+    del_node(b, "lan/echo");
+    set_cells(b, "lan/linux", "frame-budget", 2, 1, 2);
+    set_cells(b, "lan/linux", "frame-rate", 1, 0);
+    EXPECT(load_free(b),
+           { "network:lan", NULL, "needs at least two guests (has 1)" },
+           { "linux", "lan/frame-budget", "must be one 32-bit cell" },
+           { "linux", "lan/frame-rate", "0 frames a second: give 1 to 10000000" });
+
+    b = cfg("config-network");
+    set_cells(b, "lan/rt", "frame-rate", 1, 5000);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("rt")->nets[0].rate, 5000);
+}
+
+static void test_network_mac_errors(void **state)
+{
+    void *b = cfg("config-network");
+    set_bytes(b, "lan/linux", "mac", (uint8_t[]){ 3, 0, 0, 0, 0, 1 }, 6);
+    set_bytes(b, "lan/rt", "mac", (uint8_t[]){ 2, 0, 0, 0, 1 }, 5);
+    set_bytes(b, "lan/echo", "mac", (uint8_t[]){ 0, 0, 0, 0, 0, 0 }, 6);
+    EXPECT(load_free(b),
+           { "linux", "lan/mac", "03:00:00:00:00:01 is a multicast address" },
+           { "rt", "lan/mac", "must be 6 bytes" },
+           { "echo", "lan/mac", "00:00:00:00:00:00 is no address" });
+
+    /* a configured MAC may clash with another member's, derived or not */
+    b = cfg("config-network");
+    set_bytes(b, "lan/echo", "mac", (uint8_t[]){ 2, 0x50, 0x54, 0, 0, 1 }, 6);
+    EXPECT(load_free(b),
+           { "echo", "lan/mac", "02:50:54:00:00:01 is already the address of guest 'rt'" });
+}
+
+static void test_network_ipa_errors(void **state)
+{
+    void *b = cfg("config-network");
+    set_cells(b, "lan/linux", "ipa", 1, 0x0a000100);
+    set_cells(b, "lan/rt", "ipa", 1, 0x40000000);           /* its RAM */
+    set_cells(b, "lan/echo", "ipa", 1, 0x09000000);
+    EXPECT(load_free(b),
+           { "linux", "lan/ipa", "0xa000100 is not 0x200 aligned" },
+           { "rt", "lan/ipa", "collides with the guest's own RAM" },
+           { "echo", "lan/ipa", "collides with the guest's own UART" });
+
+    b = cfg("config-network");
+    set_cells(b, "lan/linux", "ipa", 1, 0x09010e00);        /* the page of its rtc */
+    set_cells(b, "lan/rt", "ipa", 1, 0x60010000);           /* chan0's doorbell page */
+    set_cells(b, "lan/echo", "ipa", 1, 0x08000200);
+    EXPECT(load_free(b),
+           { "linux", "lan/ipa", "collides with its passthrough range 0x9010000" },
+           { "rt", "lan/ipa", "collides with channel 'chan0'" },
+           { "echo", "lan/ipa", "collides with the guest's own GIC distributor" });
+}
+
+static void test_network_irq_errors(void **state)
+{
+    void *b = cfg("config-network");
+    set_cells(b, "lan/linux", "interrupt", 1, 34);          /* its passthrough rtc */
+    set_cells(b, "lan/rt", "interrupt", 1, 40);             /* chan0's doorbell */
+    set_cells(b, "lan/echo", "interrupt", 1, 27);
+    EXPECT(load_free(b),
+           { "linux", "lan/interrupt", "interrupt 34 is passed through to the guest" },
+           { "rt", "lan/interrupt", "interrupt 40 is the doorbell of channel 'chan0'" },
+           { "echo", "lan/interrupt", "interrupt 27 is not an SPI of the virtual GIC" });
+
+    b = cfg("config-network");
+    set_cells(b, "lan/linux", "interrupt", 1, 33);
+    set_cells(b, "lan/echo", "interrupt", 1, 256);
+    EXPECT(load_free(b),
+           { "linux", "lan/interrupt", "interrupt 33 is the guest's own emulated UART" },
+           { "echo", "lan/interrupt", "interrupt 256 is not an SPI" });
+}
+
+/* a second network in the same guest: its device and SPI must differ */
+static void test_network_two_in_a_guest(void **state)
+{
+    void *b = cfg("config-network");
+    int root = fdt_path_offset(b, "/partita");
+    int n = fdt_add_subnode(b, root, "wan");
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop_string(b, n, "compatible", "partita,network"), 0);
+    const char *names[] = { "linux", "rt" };
+    for (int i = 0; i < 2; i++) {
+        int m = fdt_add_subnode(b, n, names[i]);
+        assert_true(m >= 0);
+        assert_int_equal(fdt_setprop_u32(b, m, "ipa", 0x0a000000), 0);
+        assert_int_equal(fdt_setprop_u32(b, m, "interrupt", 48), 0);
+    }
+    /* wan comes first (fdt_add_subnode), so lan's devices are the second */
+    EXPECT(load_free(b),
+           { "linux", "lan/ipa", "collides with the device of network 'wan'" },
+           { "linux", "lan/interrupt", "interrupt 48 is the interrupt of network 'wan'" });
+}
+
+static void test_network_unknown_properties(void **state)
+{
+    void *b = cfg("config-network");
+    set_cells(b, "lan", "mtu", 1, 1500);
+    set_cells(b, "lan/rt", "irq", 1, 40);
+    EXPECT_OK(load(b));
+    EXPECT_WARNINGS({ "network:lan", "mtu", "unknown property" },
+                    { "rt", NULL, "lan/irq: unknown property" });
+    free(b);
+}
+
+static void test_virtio_console(void **state)
+{
+    void *b = cfg("config-network");
+    set_cells(b, "echo", "virtio-console", 2, 0x0a000400, 50);
+    EXPECT_OK(load_free(b));
+    const struct guest_config *ec = guest("echo");
+    assert_true(ec->vcon);
+    assert_int_equal(ec->vcon_ipa, 0x0a000400);
+    assert_int_equal(ec->vcon_irq, 50);
+    assert_false(guest("rt")->vcon);
+
+    b = cfg("config-network");
+    set_cells(b, "echo", "virtio-console", 2, 0x0a000000, 48);     /* its network device's */
+    set_cells(b, "rt", "virtio-console", 2, 0x0a000410, 33);
+    set_cells(b, "linux", "virtio-console", 1, 0x0a000400);
+    EXPECT(load_free(b),
+           { "echo", "virtio-console", "collides with the device of network 'lan'" },
+           { "echo", "virtio-console", "interrupt 48 is the interrupt of network 'lan'" },
+           { "rt", "virtio-console", "0xa000410 is not 0x200 aligned" },
+           { "rt", "virtio-console", "interrupt 33 is the guest's own emulated UART" },
+           { "linux", "virtio-console", "give <IPA INTID>" });
+}
+
 /* no report function: the count alone */
 static void test_without_report_function(void **state)
 {
@@ -1828,6 +2001,19 @@ static void test_colours_span_outside_ram(void **state)
                                   "its colors)" });
 }
 
+/* a network member's or virtio console's rings are read as one block:
+ * not of a coloured guest, yet */
+static void test_colours_not_with_virtio(void **state)
+{
+    void *b = cfg("config-network");
+    set_str(b, "rt", "colors", "0-31");      /* every colour: no wider than its memory */
+    EXPECT(load_colours(b, 32), { "rt", "colors", "cannot have a network device yet" });
+    b = cfg("config-good");
+    set_str(b, "bare0", "colors", "0-15");
+    set_cells(b, "bare0", "virtio-console", 2, 0x0a000000, 48);
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "cannot have a virtio console yet" });
+}
+
 static void test_colours_llc_way_size(void **state)
 {
     /* the CPU says nothing usable (QEMU), the configuration gives 16 */
@@ -1854,6 +2040,7 @@ int main(void)
         cmocka_unit_test(test_colours_bad_values),
         cmocka_unit_test(test_colours_span_outside_ram),
         cmocka_unit_test(test_colours_llc_way_size),
+        cmocka_unit_test(test_colours_not_with_virtio),
         cmocka_unit_test(test_offsets_default_to_zero),
         cmocka_unit_test(test_entry_before_load_offset),
         cmocka_unit_test(test_good_config_without_host_dt),
@@ -1944,6 +2131,14 @@ int main(void)
         cmocka_unit_test(test_channel_doorbell_errors),
         cmocka_unit_test(test_channel_unknown_properties),
         cmocka_unit_test(test_channel_limits),
+        cmocka_unit_test(test_network_parsed),
+        cmocka_unit_test(test_network_members),
+        cmocka_unit_test(test_network_mac_errors),
+        cmocka_unit_test(test_network_ipa_errors),
+        cmocka_unit_test(test_network_irq_errors),
+        cmocka_unit_test(test_network_two_in_a_guest),
+        cmocka_unit_test(test_network_unknown_properties),
+        cmocka_unit_test(test_virtio_console),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

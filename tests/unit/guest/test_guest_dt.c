@@ -797,6 +797,57 @@ static void test_channels_from_configuration(void **state)
     free(cfg);
 }
 
+/* ---- networks ---- */
+
+static void test_network_devices(void **state)
+{
+    char err[160];
+    struct platform plat;
+    assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
+    void *cfg = load_dtb("config-network");
+    static struct system_config sys;
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0 };
+    assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
+    const struct guest_config *rt = &sys.guests[1];
+    struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb,
+                                  false, false };
+    build(rt, &info);
+    /* as QEMU virt describes its virtio-mmio transports */
+    int n = node("/virtio_mmio@a000200");
+    STRINGS(n, "compatible", "virtio,mmio");
+    CELLS(n, "reg", 0x0a000200, VIRTIO_MMIO_SIZE);
+    CELLS(n, "interrupts", 0, 49 - 32, 1);
+    int len;
+    prop(n, "dma-coherent", &len);
+    assert_int_equal(len, 0);
+    STRINGS(n, "label", "lan");
+    assert_int_equal(fdt_node_offset_by_compatible(dtb, n, "virtio,mmio"), -FDT_ERR_NOTFOUND);
+    free(cfg);
+}
+
+static void test_virtio_console_node(void **state)
+{
+    struct guest_config c = make_cfg("g", 1);
+    struct guest_dt_info info = make_info();
+    c.vcon = true;
+    c.vcon_ipa = 0x0a000600;
+    c.vcon_irq = 52;
+    build(&c, &info);
+    int n = node("/virtio_mmio@a000600");
+    STRINGS(n, "compatible", "virtio,mmio");
+    CELLS(n, "reg", 0x0a000600, VIRTIO_MMIO_SIZE);
+    CELLS(n, "interrupts", 0, 52 - 32, 1);
+    STRINGS(n, "label", "console");
+}
+
+static void test_no_network_devices(void **state)
+{
+    struct guest_config c = make_cfg("g", 1);
+    struct guest_dt_info info = make_info();
+    build(&c, &info);
+    assert_true(fdt_node_offset_by_compatible(dtb, -1, "virtio,mmio") < 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -805,6 +856,9 @@ int main(void)
         cmocka_unit_test(test_manage_node),
         cmocka_unit_test(test_channels),
         cmocka_unit_test(test_channels_from_configuration),
+        cmocka_unit_test(test_network_devices),
+        cmocka_unit_test(test_no_network_devices),
+        cmocka_unit_test(test_virtio_console_node),
         cmocka_unit_test(test_longest_name),
         cmocka_unit_test(test_chosen_stdout_is_the_uart),
         cmocka_unit_test(test_chosen_bootargs),

@@ -1,0 +1,166 @@
+/*
+ * The virtio console (virtio_console.h).  Output is taken at the notify,
+ * before the exit returns: Linux's hvc write path spins until the device
+ * hands the buffer back.  Locks: tx_lock, then the owner's console (out);
+ * lock alone, never held while calling out or raise.
+ */
+#include <string.h>
+#include "virtio_console.h"
+
+static uint32_t vcon_config_read(struct vmmio *d, uint32_t off, unsigned int size)
+{
+    return 0;   /* no F_SIZE, no F_MULTIPORT: cols, rows, ports unused */
+}
+
+static const struct vmmio_ops vcon_ops_mmio = {
+    .device_id = VIRTIO_ID_CONSOLE,
+    .features = VIRTIO_F_VERSION_1,
+    .nqueues = 2,
+    .config_read = vcon_config_read,
+};
+
+void vcon_init(struct vcon *v, const struct vcon_ops *ops, void *ctx)
+{
+    memset(v, 0, sizeof(*v));
+    vmmio_init(&v->dev, &vcon_ops_mmio, (struct gmem){ 0, 0, NULL });
+    v->ops = ops;
+    v->ctx = ctx;
+}
+
+void vcon_attach(struct vcon *v, struct gmem mem)
+{
+    spin_lock(&v->tx_lock);
+    spin_lock(&v->lock);
+    vmmio_init(&v->dev, &vcon_ops_mmio, mem);
+    v->written = v->received = v->errors = 0;
+    v->attached = true;
+    spin_unlock(&v->lock);
+    spin_unlock(&v->tx_lock);
+}
+
+void vcon_detach(struct vcon *v)
+{
+    spin_lock(&v->tx_lock);
+    spin_lock(&v->lock);
+    v->attached = false;
+    vmmio_init(&v->dev, &vcon_ops_mmio, (struct gmem){ 0, 0, NULL });
+    spin_unlock(&v->lock);
+    spin_unlock(&v->tx_lock);
+}
+
+/* under lock: a malformed ring stops the device; true the first time */
+static bool vcon_fail(struct vcon *v, int err)
+{
+    if (v->dev.status & VIRTIO_STATUS_NEEDS_RESET)
+        return false;
+    vmmio_fail(&v->dev, err);
+    v->errors++;
+    v->ops->report(v->ctx, virtq_strerror(err));
+    return true;
+}
+
+bool vcon_live(struct vcon *v)
+{
+    spin_lock(&v->lock);
+    bool live = v->attached && vmmio_live(&v->dev) && v->dev.q[VCON_QUEUE_RX].ready;
+    spin_unlock(&v->lock);
+    return live;
+}
+
+/* The driver's output, a bounded number of buffers; true: interrupt due */
+static bool vcon_tx(struct vcon *v)
+{
+    struct virtq *q = &v->dev.q[VCON_QUEUE_TX];
+    bool irq = false;
+    spin_lock(&v->tx_lock);
+    for (unsigned int n = 0; n < VCON_CHAINS_PER_EXIT; n++) {
+        uint16_t head = 0;
+        spin_lock(&v->lock);
+        int r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
+        if (r < 0)
+            irq |= vcon_fail(v, r);
+        /* the walk works on copies: another vCPU of the guest may reset
+         * the device meanwhile (its rings are the guest's own memory) */
+        struct gmem mem = v->dev.mem;
+        struct virtq walk = *q;
+        spin_unlock(&v->lock);
+        if (r <= 0)
+            break;
+        int64_t len = virtq_read_each(&walk, &mem, head, v->ops->out, v->ctx);
+        spin_lock(&v->lock);
+        if (len < 0) {
+            irq |= vcon_fail(v, (int)len);
+        } else if (q->ready && q->num == walk.num && q->u == walk.u) {    /* not reset */
+            virtq_push(q, head, 0);
+            v->written += (uint32_t)len;
+            if (virtq_wants_interrupt(q)) {
+                v->dev.isr |= VMMIO_INT_VRING;
+                irq = true;
+            }
+        }
+        spin_unlock(&v->lock);
+        if (len < 0)
+            break;
+    }
+    spin_unlock(&v->tx_lock);
+    return irq;
+}
+
+bool vcon_mmio(void *dev, struct mmio_access *a, uint32_t off)
+{
+    struct vcon *v = dev;
+    spin_lock(&v->lock);
+    bool was_failed = v->dev.status & VIRTIO_STATUS_NEEDS_RESET;
+    bool ok = vmmio_access(&v->dev, a, off);
+    uint32_t notified = v->dev.notified;
+    v->dev.notified = notified & (1u << VCON_QUEUE_RX);     /* for vcon_rx_notified */
+    bool irq = !was_failed && (v->dev.status & VIRTIO_STATUS_NEEDS_RESET);
+    if (irq) {
+        v->errors++;
+        v->ops->report(v->ctx, virtq_strerror(v->dev.error));
+    }
+    spin_unlock(&v->lock);
+    if (notified & (1u << VCON_QUEUE_TX))
+        irq |= vcon_tx(v);
+    if (irq)
+        v->ops->raise(v->ctx);
+    return ok;
+}
+
+bool vcon_rx_notified(struct vcon *v)
+{
+    spin_lock(&v->lock);
+    bool n = v->dev.notified & (1u << VCON_QUEUE_RX);
+    v->dev.notified = 0;
+    spin_unlock(&v->lock);
+    return n;
+}
+
+uint32_t vcon_input(struct vcon *v, const uint8_t *p, uint32_t n)
+{
+    struct virtq *q = &v->dev.q[VCON_QUEUE_RX];
+    uint16_t head = 0;
+    uint32_t written = 0;
+    bool irq = false;
+    spin_lock(&v->lock);
+    int r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
+    if (r > 0) {
+        /* as much as the buffer takes: a short write is no error here */
+        r = virtq_scatter(q, &v->dev.mem, head, p, n, NULL, 0, &written);
+        if (r >= 0 && written) {
+            virtq_push(q, head, written);
+            v->received += written;
+            irq = virtq_wants_interrupt(q);
+            if (irq)
+                v->dev.isr |= VMMIO_INT_VRING;
+        } else if (r >= 0) {
+            virtq_unpop(q);
+        }
+    }
+    if (r < 0)
+        irq = vcon_fail(v, r);
+    spin_unlock(&v->lock);
+    if (irq)
+        v->ops->raise(v->ctx);
+    return r < 0 ? 0 : written;
+}

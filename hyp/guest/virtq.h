@@ -1,0 +1,101 @@
+/*
+ * Split virtqueues (virtio 1.x, section 2.7) in a guest's memory, read and
+ * written by the hypervisor's device models.  The guest owns the rings, so
+ * every address, length, index and descriptor number it wrote is checked
+ * against its own RAM before it is followed, each value read once (the
+ * guest may change it meanwhile): a bad one is an error code, never a
+ * fault of the hypervisor.
+ */
+#ifndef HYP_VIRTQ_H
+#define HYP_VIRTQ_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* A guest's RAM as the hypervisor reaches it: IPA window -> host address */
+struct gmem {
+    uint64_t ipa, size;
+    uint8_t *host;
+};
+
+/* [ipa, ipa + len) inside the guest's RAM: its host address, else NULL */
+static inline uint8_t *gmem_ptr(const struct gmem *m, uint64_t ipa, uint64_t len)
+{
+    if (!m->host || ipa < m->ipa || len > m->size || ipa - m->ipa > m->size - len)
+        return NULL;
+    return m->host + (ipa - m->ipa);
+}
+
+#define VIRTQ_NUM_MAX          256u
+
+/* struct virtq_desc (2.7.5) */
+#define VIRTQ_DESC_SIZE        16u
+#define VIRTQ_DESC_F_NEXT      1u
+#define VIRTQ_DESC_F_WRITE     2u
+#define VIRTQ_DESC_F_INDIRECT  4u
+/* struct virtq_avail (2.7.6): flags, idx, ring[num], used_event (16-bit) */
+#define VIRTQ_AVAIL_F_NO_INTERRUPT 1u
+#define VIRTQ_AVAIL_SIZE(n)    (6u + 2u * (n))
+/* struct virtq_used (2.7.8): flags, idx, ring[num] of { id, len }, avail_event */
+#define VIRTQ_USED_SIZE(n)     (6u + 8u * (n))
+/* the alignment each part needs (2.7, table "Virtqueue Part Alignment") */
+#define VIRTQ_DESC_ALIGN       16u
+#define VIRTQ_AVAIL_ALIGN      2u
+#define VIRTQ_USED_ALIGN       4u
+
+/* What went wrong with a guest's queue (negative: the ring is malformed) */
+enum virtq_error {
+    VQ_ERR_SIZE = -1,       /* QueueNum 0, over the maximum or not a power of 2 */
+    VQ_ERR_RING = -2,       /* a ring part unaligned or outside the guest's RAM */
+    VQ_ERR_AVAIL_IDX = -3,  /* avail idx more than QueueNum ahead of the device */
+    VQ_ERR_HEAD = -4,       /* a descriptor number past the table */
+    VQ_ERR_LOOP = -5,       /* a chain longer than the table (a loop) */
+    VQ_ERR_INDIRECT = -6,   /* an indirect descriptor (not offered) */
+    VQ_ERR_BUFFER = -7,     /* a buffer outside the guest's RAM */
+    VQ_ERR_DIRECTION = -8,  /* a buffer of the wrong direction for the queue */
+    VQ_ERR_LENGTH = -9,     /* a chain longer than 4 GiB in all */
+};
+const char *virtq_strerror(int err);
+
+struct virtq {
+    uint32_t num;               /* QueueNum */
+    bool ready;                 /* QueueReady, once checked */
+    uint64_t desc, avail, used; /* IPAs the driver gave */
+    uint16_t last_avail;        /* the next avail entry the device takes */
+    uint16_t used_idx;          /* the device's copy of used idx */
+    /* host addresses of the parts, set by virtq_enable */
+    uint8_t *d, *a, *u;
+};
+
+/* Forget the queue (device reset) */
+void virtq_reset(struct virtq *q);
+/* QueueReady = 1: check size and parts against m; 0 or a VQ_ERR_ */
+int virtq_enable(struct virtq *q, const struct gmem *m);
+/* The next chain's head: 1 (taken), 0 (none available), or a VQ_ERR_ */
+int virtq_pop(struct virtq *q, uint16_t *head);
+/* Give the last popped chain back (it was not used after all) */
+void virtq_unpop(struct virtq *q);
+/* Copy the chain's device-readable buffers into buf (cap bytes); *len is
+ * their total length, which may exceed cap (the copy stops there).  0, or
+ * a VQ_ERR_ (any device-writable buffer is one). */
+int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uint8_t *buf,
+                 uint32_t cap, uint32_t *len);
+/* Hand each of the chain's device-readable buffers to fn in order (no
+ * copy): the total length, or a VQ_ERR_ (buffers before the bad one were
+ * handed over already) */
+int64_t virtq_read_each(const struct virtq *q, const struct gmem *m, uint16_t head,
+                        void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx);
+/* Write a (alen bytes) then b (blen) into the chain's device-writable
+ * buffers: 1 done, 0 they are too small (nothing counts), or a VQ_ERR_
+ * (a device-readable buffer in it, ...).  *written: bytes written. */
+int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
+                  const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen,
+                  uint32_t *written);
+/* Return the chain to the driver with len bytes written */
+void virtq_push(struct virtq *q, uint16_t head, uint32_t len);
+/* Does the driver want an interrupt for used buffers (VIRTQ_AVAIL_F_NO_INTERRUPT)? */
+bool virtq_wants_interrupt(const struct virtq *q);
+/* Are buffers available that the device has not taken? (malformed: true) */
+bool virtq_has_avail(const struct virtq *q);
+
+#endif
