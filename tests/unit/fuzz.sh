@@ -2,11 +2,11 @@
 # Fuzz with libFuzzer, each for a bounded time: the configuration parser,
 # the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
 # the trap decoders and the emulated UART (fuzz_decode.c), and the virtual
-# distributor model (fuzz_vgic.c).
+# distributor model (fuzz_vgic.c), the gdb remote protocol (fuzz_rsp.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
-#        FUZZ_TARGETS="config decode vgic" picks targets.  Run from anywhere.
+#        FUZZ_TARGETS="config decode vgic rsp" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
@@ -48,7 +48,7 @@ build() {    # build NAME SOURCES...
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic}"
+targets="${FUZZ_TARGETS:-config decode vgic rsp}"
 for t in $targets; do
     case "$t" in
     config)
@@ -66,8 +66,11 @@ for t in $targets; do
     vgic)
         build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c
         ;;
+    rsp)
+        build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
+        ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, rsp)" >&2; exit 2 ;;
     esac
     if [ "$t" != config ]; then
         mkdir -p "$out/corpus-$t"

@@ -26,3 +26,4 @@ UNIT_SRCS_vuart       := hyp/guest/vuart.c
 UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_channel.c mm/stage2.c \
                          hyp/trap/mmio.c hyp/platform/platform.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_escape      := hyp/console/console_escape.c
+UNIT_SRCS_rsp         := hyp/console/gdb/rsp.c
