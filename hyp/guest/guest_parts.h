@@ -13,6 +13,9 @@ int guest_build_s2(struct guest *g);
 void guest_uart_tx(void *ctx, char c);
 void guest_uart_irq(void *ctx, bool level);
 bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
+/* guest.c: no vCPU of g loaded on a CPU; ask them all to look at req */
+bool guest_vcpus_idle(struct guest *g);
+void guest_kick_all(struct guest *g, uint32_t req);
 /* watchdog.c */
 uint64_t ms_to_ticks(uint32_t ms);
 /* boot CPU: the hypervisor timer at the earliest armed deadline */

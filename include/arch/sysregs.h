@@ -156,6 +156,10 @@
 #define TLBIALLNSNH(r) SR32(4, c8, c7, 4, r)
 #define TLBIALLNSNHIS(r) SR32(4, c8, c3, 4, r)
 #define TLBIALL(r)     SR32(0, c8, c7, 0, r)
+/* address translation from Hyp mode through the Non-secure PL1 stage 1 and
+ * Stage-2, for a read or a write (B4.2.6, B4.1.11); the result is in PAR */
+#define ATS12NSOPR(r)  SR32(0, c7, c8, 4, r)
+#define ATS12NSOPW(r)  SR32(0, c7, c8, 5, r)
 #define TLBIALLIS(r)   SR32(0, c8, c3, 0, r)
 
 #ifndef __ASSEMBLER__
@@ -249,6 +253,8 @@ SYSREG32_ACCESSORS(htpidr, HTPIDR)
 SYSREG64_ACCESSORS(httbr, HTTBR)
 SYSREG64_ACCESSORS(vttbr, VTTBR)
 SYSREG64_ACCESSORS(par64, PAR64)
+SYSREG_OP_ACCESSOR(ats12nsopr, ATS12NSOPR)
+SYSREG_OP_ACCESSOR(ats12nsopw, ATS12NSOPW)
 SYSREG32_ACCESSORS(pmcr, PMCR)
 SYSREG32_ACCESSORS(pmcntenset, PMCNTENSET)
 SYSREG32_ACCESSORS(pmcntenclr, PMCNTENCLR)
@@ -372,6 +378,16 @@ static inline void irq_restore(uint32_t f)
 
 /* TTBCR.EAE (B4.1.153): the long-descriptor (LPAE) translation format */
 #define TTBCR_EAE      (1u << 31)
+
+/* PAR after an address translation operation (B4.1.113): F says it
+ * faulted; LPAE selects the 64-bit format (PA bits 39:12), else the 32-bit
+ * one (PA bits 31:12, or 31:24 of a supersection, SS) */
+#define PAR_F          (1u << 0)
+#define PAR_SS         (1u << 1)
+#define PAR_LPAE       (1u << 11)
+#define PAR64_PA_MASK  0x000000fffffff000ull
+#define PAR32_PA_MASK  0xfffff000u
+#define PAR32_SS_MASK  0xff000000u
 
 /* DFSR/IFSR as a guest's abort handler reads them (B4.1.52, B4.1.96):
  * LPAE selects the long-descriptor format of the status */

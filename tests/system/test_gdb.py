@@ -1,0 +1,163 @@
+"""gdb debugs a partition over the board's one console (issue 19).
+
+Real `gdb-multiarch` in batch mode, with the symbols of
+guests/test/gdbtarget.c, talks to Partita's gdb stub through the console:
+`gdb dbg` at the monitor turns the console over to gdb's remote protocol,
+and a relay here carries the bytes between a local TCP socket, where gdb
+connects (`target remote`), and QEMU's serial port.  Checked: threads are
+vCPUs, registers, backtrace, a variable read, changed (the guest prints the
+new value once it runs on) and read again through another virtual address of
+the guest's own stage 1, an unmapped address refused, continue and Ctrl-C
+(SIGINT to gdb, which sends 0x03), detach; the guest beside it (rt) keeps
+its heartbeat all along (its lines, held while gdb owned the console, come
+afterwards, none missing).
+"""
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import BUILD, PROMPT, check
+from helpers import check_hypervisor_clean, rt_ticks
+
+GDB = "gdb-multiarch"
+ELF = os.path.join(BUILD, "guests", "gdbtarget.elf")
+
+
+class Relay:
+    """gdb's socket <-> the QEMU console (vm), both ways, from vm.mark() on."""
+
+    def __init__(self, vm):
+        self.vm = vm
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.port = self.listener.getsockname()[1]
+        self.sent = ""          # what gdb sent, for waiting on a packet
+        self._from = vm.mark()
+        self._stop = False
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        self.listener.settimeout(60)
+        conn, _ = self.listener.accept()
+        conn.settimeout(0.05)
+        pos = self._from
+        while not self._stop:
+            out = self.vm.output
+            if len(out) > pos:
+                conn.sendall(out[pos:].encode("latin-1", "replace"))
+                pos = len(out)
+            try:
+                data = conn.recv(4096)
+            except socket.timeout:
+                continue
+            except OSError:
+                break
+            if not data:
+                break
+            self.sent += data.decode("latin-1")
+            for b in data:      # raw bytes, no per-character delay
+                self.vm.proc.stdin.write(bytes([b]))
+            self.vm.proc.stdin.flush()
+        conn.close()
+
+    def wait_sent(self, pattern, timeout=30):
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.sent):
+            if time.monotonic() > deadline:
+                raise AssertionError("gdb never sent /%s/; it sent: %r" % (pattern, self.sent))
+            time.sleep(0.05)
+
+    def close(self):
+        self._stop = True
+        self.listener.close()
+
+
+def run_gdb(relay, commands, interrupt_after=None):
+    """gdb-multiarch -batch with COMMANDS; with interrupt_after (a regex of
+    a packet gdb sends, e.g. the continue), SIGINT to gdb once it was sent
+    and the guest ran a while, as Ctrl-C at gdb's prompt would."""
+    argv = [GDB, "-batch", "-nx", ELF, "-ex", "set pagination off",
+            "-ex", "target remote 127.0.0.1:%d" % relay.port]
+    for c in commands:
+        argv += ["-ex", c]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        if interrupt_after:
+            relay.wait_sent(interrupt_after)
+            time.sleep(1.0)
+            proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return out.decode(errors="replace")
+
+
+def console_gdb(vm, name):
+    vm.sendline("gdb " + name)
+    vm.expect(r"guest '%s' halted for gdb" % name, timeout=10)
+
+
+@pytest.mark.deadline(150)
+def test_gdb_debugs_a_guest(qemu, image):
+    if not os.path.exists(ELF):
+        pytest.fail("%s is missing: run `make images` first" % ELF)
+    vm = qemu(kernel=image("gdb"), smp=4)
+    start = vm.mark()
+    m = vm.expect(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+) \(alias (0x[0-9a-f]+)\)",
+                  timeout=30)
+    alias = m.group(2)
+    vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=30)
+    vm.expect(r"\[rt\] tick \d+", timeout=30)
+    vm.expect_seen(PROMPT, timeout=30)
+    relay = Relay(vm)
+    console_gdb(vm, "dbg")
+    out = run_gdb(relay, [
+        "info threads",
+        "print/x $cpsr",
+        "print $pc",
+        "bt",
+        "print gdb_value",
+        "set var gdb_value = 1234",
+        "print gdb_value",
+        "x/wx %s" % alias,
+        "x/wx 0xa0000000",
+        "continue",
+        "print gdb_rounds > 2",
+        "detach",
+    ], interrupt_after=r"\$c#63")
+    relay.close()
+    after = vm.mark()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    check(vm, re.search(r"Thread 1 .*vcpu0 on cpu1", out), "info threads:\n" + out)
+    cpsr = re.search(r"\$1 = (0x[0-9a-f]+)", out)
+    check(vm, cpsr and int(cpsr.group(1), 16) & 0x1f in (0x13, 0x1f), "SVC/SYS CPSR:\n" + out)
+    check(vm, re.search(r"#\d+ .*guest_main", out), "a backtrace to guest_main:\n" + out)
+    check(vm, re.search(r"\$\d+ = 7\n", out), "gdb_value read:\n" + out)
+    check(vm, re.search(r"\$\d+ = 1234\n", out), "gdb_value written:\n" + out)
+    check(vm, re.search(r"%s.*:\s+0x000004d2" % alias, out), "read through the alias:\n" + out)
+    check(vm, "Cannot access memory at address 0xa0000000" in out, "unmapped:\n" + out)
+    check(vm, "received signal SIGINT" in out, "Ctrl-C stopped it:\n" + out)
+    check(vm, re.search(r"\$\d+ = 1\n", out), "it ran after continue:\n" + out)
+    check(vm, re.search(r"\[Inferior 1 \(Remote target\) detached\]", out), "detach:\n" + out)
+    # the guest runs on with the value gdb gave it; the monitor is back
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 1234", timeout=20)
+    vm.sendline("list")
+    vm.expect(r"dbg\s+running", timeout=10)
+    # rt's heartbeat goes on, a tick line every 1000 ticks with none missing
+    # (those of the session were held, then printed)
+    last = [t for t, _ in rt_ticks(vm.since(start))][-1]
+    vm.expect(r"\[rt\] tick %d:" % (last + 1000), timeout=20)
+    ticks = [t for t, _ in rt_ticks(vm.since(start))]
+    check(vm, ticks == list(range(ticks[0], ticks[0] + 1000 * len(ticks), 1000)),
+          "rt ticks: %s" % ticks)
+    check_hypervisor_clean(vm, vm.since(start))
