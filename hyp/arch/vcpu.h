@@ -82,6 +82,7 @@ struct vcpu {
     bool pmu_used;                  /* it has touched the PMU since its reset */
     bool dbg_used;                  /* ... or the debug registers */
     volatile bool dbg_halt;         /* held off its CPU by gdb (hyp/console/gdb) */
+    bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
     struct debug_regs dbg;          /* its view of them (hyp/arch/debug.h) */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];
@@ -131,6 +132,9 @@ void vcpu_inject_pabt(struct vcpu *v, uint32_t va);
  * Rn (0-15) in its current mode in the saved state, and a virtual address
  * translated through its stage 1 and Stage-2 on this CPU (false: a fault) */
 uint32_t *vcpu_saved_reg(struct vcpu *v, unsigned int n);
+/* A debug event of the guest's own handed back to it: its prefetch abort
+ * (a breakpoint) or data abort (a watchpoint) with the debug-event status */
+void vcpu_inject_debug(struct vcpu *v, bool data, uint32_t va);
 bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa);
 
 /* state kinds, each in its own file */

@@ -393,6 +393,7 @@ static void monitor_char(char c)
 void monitor_poll(void)
 {
     int c;
+    gdb_poll();
     while ((c = console_rx_pop()) >= 0) {
         char out[ESC_COUNT];
         if (gdb_active()) {

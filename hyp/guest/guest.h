@@ -50,6 +50,7 @@ struct guest {
     uint32_t starts;
     uint32_t dtb_ipa;
     struct guest_crash crash;
+    volatile uint32_t dbg_stopped;     /* gdb: 1 + the vCPU that hit a breakpoint */
 };
 
 extern struct guest guests[GUEST_MAX];
@@ -97,6 +98,9 @@ struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
 bool guest_debug_halt(struct guest *g);
 void guest_debug_resume(struct guest *g);
 uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write);
+/* v hit a breakpoint with gdb attached (its own CPU, the trap hook): the
+ * whole guest halts, dbg_stopped names v, and the boot CPU is told */
+void guest_debug_stop(struct vcpu *v);
 /* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
 void vcpu_psci_init(struct vcpu *v);
 

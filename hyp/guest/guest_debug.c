@@ -10,6 +10,7 @@
 #include "hyp/lib/console.h"
 #include "mm/cache.h"
 #include "timer/timer.h"
+#include "hyp/sched/sched.h"
 
 bool guest_debug_halt(struct guest *g)
 {
@@ -31,6 +32,20 @@ void guest_debug_resume(struct guest *g)
         g->vcpu[i].dbg_halt = false;
     dsb_ish();
     guest_kick_all(g, VCPU_REQ_DEBUG);
+}
+
+void guest_debug_stop(struct vcpu *v)
+{
+    struct guest *g = v->guest;
+    uint32_t none = 0;
+    /* the first vCPU to stop is the one gdb hears of */
+    __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1, false, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
+        g->vcpu[i].dbg_halt = true;
+    dsb_ish();
+    guest_kick_all(g, VCPU_REQ_DEBUG);
+    sched_cpu0_work();
 }
 
 /* One piece of an access, inside one page; false if it faults or leaves

@@ -425,6 +425,7 @@ static inline void irq_restore(uint32_t f)
 
 /* HDCR (B4.1.64): debug and performance-monitor traps, and HPMN, the
  * event counters PL1 may use (set to PMCR.N: all of them) */
+#define HDCR_TDE       (1 << 8)     /* debug exceptions to Hyp mode */
 #define HDCR_TDRA      (1 << 11)    /* debug ROM address registers */
 #define HDCR_TDOSA     (1 << 10)    /* OS lock and power-down registers */
 #define HDCR_TDA       (1 << 9)     /* the other debug registers */
@@ -459,6 +460,7 @@ static inline void irq_restore(uint32_t f)
 #define DBGDEVID_PCSAMPLE     0xfu
 /* DBGDSCR (C11.11.20) */
 #define DBGDSCR_MOE_MASK      (0xfu << 2)    /* method of (last) debug entry */
+#define DBGDSCR_MOE_BKPT      (0x3u << 2)    /* ... a BKPT instruction */
 #define DBGDSCR_UDCCDIS       (1u << 12)     /* PL0 access to the DCC disabled */
 #define DBGDSCR_MDBGEN        (1u << 15)     /* monitor debug-mode enabled */
 /* DBGBCR (C11.11.7) and DBGWCR (C11.11.45) share E, the privilege field
@@ -516,6 +518,13 @@ static inline void irq_restore(uint32_t f)
 #define HSR_EC_SMC       0x13
 #define HSR_EC_PABT      0x20           /* prefetch abort from a lower level */
 #define HSR_EC_DABT      0x24           /* data abort from a lower level */
+/* debug exceptions routed to Hyp mode (HDCR.TDE): an ARMv7 CPU gives them
+ * as prefetch/data aborts with the debug-event status (FSC_DEBUG); an
+ * ARMv8 CPU running AArch32 (and QEMU) gives these classes */
+#define HSR_EC_BRK_LOWER 0x31           /* breakpoint (comparator) */
+#define HSR_EC_STEP_LOWER 0x33          /* software step */
+#define HSR_EC_WATCH_LOWER 0x35         /* watchpoint */
+#define HSR_EC_BKPT32    0x38           /* BKPT instruction, AArch32 */
 /* the condition of a trapped conditional instruction (CV, COND) */
 #define HSR_CV           (1u << 24)
 #define HSR_COND(h)      (((h) >> 20) & 0xf)
@@ -546,6 +555,9 @@ static inline void irq_restore(uint32_t f)
 #define FSC_TRANSLATION  0x04
 #define FSC_ACCESS_FLAG  0x08
 #define FSC_PERMISSION   0x0c
+#define FSC_DEBUG        0x22           /* a debug event */
+/* the same in a guest's short-descriptor DFSR/IFSR (FS[4:0], B4.1.52) */
+#define FSR_SD_DEBUG     0x02
 /* HPFAR (B4.1.68): IPA[39:12] in bits [31:4] */
 #define HPFAR_IPA(hpfar) ((uint64_t)((hpfar) & 0xfffffff0u) << 8)
 

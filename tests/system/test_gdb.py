@@ -161,3 +161,46 @@ def test_gdb_debugs_a_guest(qemu, image):
     check(vm, ticks == list(range(ticks[0], ticks[0] + 1000 * len(ticks), 1000)),
           "rt ticks: %s" % ticks)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(150)
+def test_gdb_breakpoints(qemu, image):
+    """Z0 software breakpoints (BKPT, trapped with HDCR.TDE while gdb is
+    attached): break on a function, hit it twice (gdb steps over the first
+    by moving its breakpoint), read its argument, change a variable, remove
+    the breakpoint and detach; the guest runs on with the new value, and
+    its code is its own again (no BKPT left)."""
+    if not os.path.exists(ELF):
+        pytest.fail("%s is missing: run `make images` first" % ELF)
+    vm = qemu(kernel=image("gdb"), smp=4)
+    start = vm.mark()
+    vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=30)
+    vm.expect_seen(PROMPT, timeout=30)
+    relay = Relay(vm)
+    console_gdb(vm, "dbg")
+    out = run_gdb(relay, [
+        "break gdb_tick",
+        "continue",
+        "bt",
+        "print round",
+        "continue",
+        "print round",
+        "set var gdb_value = 99",
+        "x/wx gdb_tick",
+        "delete",
+        "x/wx gdb_tick",
+        "detach",
+    ])
+    relay.close()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    hits = re.findall(r"Breakpoint 1, gdb_tick \(round=round@entry=(\d+)\)", out)
+    check(vm, len(hits) == 2 and int(hits[1]) == int(hits[0]) + 1, "two hits:\n" + out)
+    check(vm, re.search(r"#1 .* in guest_main", out), "backtrace:\n" + out)
+    check(vm, re.findall(r"^\$\d+ = (\d+)$", out, re.M) == hits, "round:\n" + out)
+    # gdb shows its own memory without its breakpoints: the same word twice
+    words = re.findall(r"<gdb_tick>:\s+(0x[0-9a-f]+)", out)
+    check(vm, len(words) == 2 and words[0] == words[1] and words[0] != "0xe1200070",
+          "gdb_tick's first word:\n" + out)
+    vm.expect(r"\[dbg\] gdbtarget: round %d value 99" % (int(hits[1]) + 1), timeout=20)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 99", timeout=20)
+    check_hypervisor_clean(vm, vm.since(start))

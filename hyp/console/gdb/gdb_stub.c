@@ -32,6 +32,16 @@ static const char target_xml[] =
     "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
     "</feature></target>";
 
+/* software breakpoints: BKPT #0 (A8.8.24), trapped with HDCR.TDE */
+#define GDB_MAX_BREAKPOINTS 32
+#define BKPT_ARM     0xe1200070u
+#define BKPT_THUMB   0xbe00u
+
+struct gdb_breakpoint {
+    uint32_t addr, size;        /* size 0: a free slot */
+    uint8_t orig[4];
+};
+
 static struct gdb_session {
     struct guest *g;
     bool active;
@@ -41,6 +51,7 @@ static struct gdb_session {
     struct rsp_rx rx;
     struct rsp_tx tx;       /* the last reply, sent again on a '-' */
     uint8_t mem[RSP_MEM_MAX];
+    struct gdb_breakpoint bp[GDB_MAX_BREAKPOINTS];
 } s;
 
 bool gdb_active(void)
@@ -235,8 +246,71 @@ static void do_current_thread(void)
     reply(buf);
 }
 
+static struct gdb_breakpoint *bp_find(uint32_t addr)
+{
+    for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS; i++)
+        if (s.bp[i].size && s.bp[i].addr == addr)
+            return &s.bp[i];
+    return NULL;
+}
+
+/* Z0,addr,kind: kind 4 an ARM BKPT, 2 or 3 a Thumb one (in the first
+ * halfword of a 32-bit instruction) */
+static const char *bp_insert(uint32_t addr, uint32_t kind)
+{
+    if (bp_find(addr))
+        return "OK";
+    struct gdb_breakpoint *b = NULL;
+    for (unsigned int i = 0; !b && i < GDB_MAX_BREAKPOINTS; i++)
+        if (!s.bp[i].size)
+            b = &s.bp[i];
+    if (!b || (kind != 2 && kind != 3 && kind != 4))
+        return "E01";
+    uint32_t size = kind == 4 ? 4 : 2;
+    uint32_t insn = size == 4 ? BKPT_ARM : BKPT_THUMB;
+    if (guest_debug_access(cur_vcpu(), addr, b->orig, size, false) != size ||
+        guest_debug_access(cur_vcpu(), addr, &insn, size, true) != size)
+        return "E01";
+    b->addr = addr;
+    b->size = size;
+    return "OK";
+}
+
+static const char *bp_remove(uint32_t addr)
+{
+    struct gdb_breakpoint *b = bp_find(addr);
+    if (!b)
+        return "OK";
+    uint32_t done = guest_debug_access(cur_vcpu(), addr, b->orig, b->size, true);
+    bool ok = done == b->size;
+    b->size = 0;
+    return ok ? "OK" : "E01";
+}
+
+static void do_breakpoint(const struct rsp_cmd *c)
+{
+    if (c->type != 0) {
+        reply("");      /* hardware breakpoints and watchpoints: not offered */
+        return;
+    }
+    reply(c->kind == RSP_CMD_INSERT_BP ? bp_insert(c->addr, c->kind_arg) : bp_remove(c->addr));
+}
+
+/* HDCR.TDE for the guest's vCPUs while gdb is attached (from their next
+ * entry: they are halted now), and its breakpoints out when it goes */
+static void debug_traps(bool on)
+{
+    for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS && !on; i++)
+        if (s.bp[i].size)
+            bp_remove(s.bp[i].addr);
+    for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
+        s.g->vcpu[i].dbg_trap = on;
+    s.g->dbg_stopped = 0;
+}
+
 static void session_end(const char *how)
 {
+    debug_traps(false);
     s.active = false;
     s.ended = true;
     console_hold(false);
@@ -248,25 +322,26 @@ static void do_continue(const struct rsp_cmd *c)
     if (c->has_addr)
         cur_vcpu()->regs.pc = c->addr;
     s.running = true;
+    s.g->dbg_stopped = 0;
     guest_debug_resume(s.g);
 }
 
 static void do_detach(void)
 {
     reply("OK");
-    guest_debug_resume(s.g);
     session_end("detached from");
+    guest_debug_resume(s.g);
 }
 
 /* kill: what the guest's on-crash policy says, restart or stop */
 static void do_kill(void)
 {
     struct guest *g = s.g;
+    session_end("killed");
     guest_stop(g);
     g->state = GUEST_STOPPED;
     for (unsigned int i = 0; i < g->cfg->ncpus; i++)
         g->vcpu[i].dbg_halt = false;
-    session_end("killed");
     if (g->cfg->on_crash == ON_CRASH_RESTART && guest_start(g) == 0)
         pr_info("guest '%s' restarted\n", g->cfg->name);
     else
@@ -324,6 +399,8 @@ static void dispatch(const struct rsp_cmd *c)
     case RSP_CMD_CONTINUE:   do_continue(c); break;
     case RSP_CMD_DETACH:     do_detach(); break;
     case RSP_CMD_KILL:       do_kill(); break;
+    case RSP_CMD_INSERT_BP:
+    case RSP_CMD_REMOVE_BP:  do_breakpoint(c); break;
     case RSP_CMD_MALFORMED:  reply("E01"); break;
     default:                 reply(""); break;     /* not offered */
     }
@@ -367,6 +444,17 @@ bool gdb_input(char c)
     return !s.active;
 }
 
+void gdb_poll(void)
+{
+    uint32_t who = s.active && s.running ? s.g->dbg_stopped : 0;
+    if (!who)
+        return;
+    guest_debug_halt(s.g);
+    s.running = false;
+    s.vcpu = who - 1;
+    reply_stop(5);
+}
+
 bool gdb_trailing_ack(char c)
 {
     bool ack = s.ended && c == '+';
@@ -392,5 +480,6 @@ bool gdb_attach(struct guest *g)
             "protocol until it detaches]\n", g->cfg->name);
     console_hold(true);
     s.active = true;
+    debug_traps(true);
     return true;
 }

@@ -21,6 +21,9 @@ bool gdb_attach(struct guest *g);
 bool gdb_active(void);
 /* One character from the console; true when the session just ended */
 bool gdb_input(char c);
+/* A vCPU of the guest hit a breakpoint: tell gdb (the boot CPU's
+ * housekeeping, which the breakpoint's trap asked for) */
+void gdb_poll(void);
 /* gdb's '+' for the reply that ended a session: not for the monitor */
 bool gdb_trailing_ack(char c);
 
