@@ -81,7 +81,6 @@ struct vcpu {
     uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
     bool pmu_used;                  /* it has touched the PMU since its reset */
     bool dbg_used;                  /* ... or the debug registers */
-    volatile bool dbg_halt;         /* held off its CPU by gdb (hyp/console/gdb) */
     bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
     struct debug_regs dbg;          /* its view of them (hyp/arch/debug.h) */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
@@ -92,7 +91,9 @@ struct vcpu {
 
 #define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */
 #define VCPU_REQ_STOP      (1u << 1)   /* leave the physical CPU at once */
-#define VCPU_REQ_DEBUG     (1u << 2)   /* look at dbg_halt: leave the CPU for gdb */
+/* held off its CPU by gdb (hyp/console/gdb): unlike the others, it stays
+ * set, and the vCPU is not runnable, until gdb lets it go */
+#define VCPU_REQ_HALT      (1u << 2)
 
 /* HCPTR for every guest (B4.1.74): trace registers trap (TTA); RES1 bits.
  * VFP/NEON (TCP10, TCP11) trap only on a shared CPU, for the vCPU whose

@@ -14,10 +14,7 @@
 
 bool guest_debug_halt(struct guest *g)
 {
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        g->vcpu[i].dbg_halt = true;
-    dsb_ish();
-    guest_kick_all(g, VCPU_REQ_DEBUG);
+    guest_kick_all(g, VCPU_REQ_HALT);
     uint64_t t0 = timer_now();
     while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
         ;
@@ -28,10 +25,10 @@ bool guest_debug_halt(struct guest *g)
 void guest_debug_resume(struct guest *g)
 {
     dsb_ish();      /* what the debugger wrote, before the vCPUs look */
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        g->vcpu[i].dbg_halt = false;
-    dsb_ish();
-    guest_kick_all(g, VCPU_REQ_DEBUG);
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        __atomic_and_fetch(&g->vcpu[i].requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+        vcpu_kick(&g->vcpu[i]);
+    }
 }
 
 void guest_debug_stop(struct vcpu *v)
@@ -41,10 +38,7 @@ void guest_debug_stop(struct vcpu *v)
     /* the first vCPU to stop is the one gdb hears of */
     __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1, false, __ATOMIC_SEQ_CST,
                                 __ATOMIC_SEQ_CST);
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        g->vcpu[i].dbg_halt = true;
-    dsb_ish();
-    guest_kick_all(g, VCPU_REQ_DEBUG);
+    guest_kick_all(g, VCPU_REQ_HALT);
     sched_cpu0_work();
 }
 

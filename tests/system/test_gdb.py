@@ -107,20 +107,26 @@ def console_gdb(vm, name):
     vm.expect(r"guest '%s' halted for gdb" % name, timeout=10)
 
 
-@pytest.mark.deadline(150)
-def test_gdb_debugs_a_guest(qemu, image):
+def start_session(qemu, image):
+    """Boot the gdb configuration, wait for both guests, `gdb dbg`; returns
+    (vm, its start mark, the relay gdb connects to, gdb_value's alias)."""
     if not os.path.exists(ELF):
         pytest.fail("%s is missing: run `make images` first" % ELF)
     vm = qemu(kernel=image("gdb"), smp=4)
     start = vm.mark()
     m = vm.expect(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+) \(alias (0x[0-9a-f]+)\)",
                   timeout=30)
-    alias = m.group(2)
     vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=30)
-    vm.expect(r"\[rt\] tick \d+", timeout=30)
+    vm.expect_seen(r"\[rt\] tick \d+", timeout=30)
     vm.expect_seen(PROMPT, timeout=30)
     relay = Relay(vm)
     console_gdb(vm, "dbg")
+    return vm, start, relay, m.group(2)
+
+
+@pytest.mark.deadline(150)
+def test_gdb_debugs_a_guest(qemu, image):
+    vm, start, relay, alias = start_session(qemu, image)
     out = run_gdb(relay, [
         "info threads",
         "print/x $cpsr",
@@ -170,14 +176,7 @@ def test_gdb_breakpoints(qemu, image):
     by moving its breakpoint), read its argument, change a variable, remove
     the breakpoint and detach; the guest runs on with the new value, and
     its code is its own again (no BKPT left)."""
-    if not os.path.exists(ELF):
-        pytest.fail("%s is missing: run `make images` first" % ELF)
-    vm = qemu(kernel=image("gdb"), smp=4)
-    start = vm.mark()
-    vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=30)
-    vm.expect_seen(PROMPT, timeout=30)
-    relay = Relay(vm)
-    console_gdb(vm, "dbg")
+    vm, start, relay, _ = start_session(qemu, image)
     out = run_gdb(relay, [
         "break gdb_tick",
         "continue",

@@ -340,8 +340,7 @@ static void do_kill(void)
     session_end("killed");
     guest_stop(g);
     g->state = GUEST_STOPPED;
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        g->vcpu[i].dbg_halt = false;
+    guest_debug_resume(g);      /* no longer held: a start runs it */
     if (g->cfg->on_crash == ON_CRASH_RESTART && guest_start(g) == 0)
         pr_info("guest '%s' restarted\n", g->cfg->name);
     else
