@@ -5,6 +5,8 @@
  * Its MMU is on, with its RAM also seen at GDB_ALIAS (a section of its own
  * stage 1), so reads through a virtual address that is not the IPA are
  * tested too.  `spin` in bootargs: spin in gdb_spin() instead, for Ctrl-C.
+ * A second vCPU, where the configuration gives one, counts in
+ * gdb_second() (gdb's thread 2).
  */
 #include "guest.h"
 
@@ -13,6 +15,7 @@
 volatile uint32_t gdb_value = 7;
 volatile uint32_t gdb_rounds;
 volatile uint32_t gdb_watched;
+volatile uint32_t gdb_second_count;
 
 uint32_t __attribute__((noinline)) gdb_tick(uint32_t round)
 {
@@ -28,8 +31,23 @@ void __attribute__((noinline)) gdb_spin(void)
         gdb_rounds++;
 }
 
+void __attribute__((noinline)) gdb_second(void)
+{
+    for (;;) {
+        gdb_second_count++;
+        delay_ms(10);
+    }
+}
+
+void guest_secondary(unsigned int cpu)
+{
+    gdb_second();
+}
+
 void guest_main(uint32_t dtb)
 {
+    if (guest_dt.ncpus > 1)
+        hvc_call(PSCI_CPU_ON, 1, (uint32_t)secondary_start, 1);
     mmu_enable();
     mmu_map_section(GDB_ALIAS, guest_dt.mem_base | SECT_NORMAL);
     uint32_t spin = 0;

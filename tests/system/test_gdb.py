@@ -129,6 +129,9 @@ def test_gdb_debugs_a_guest(qemu, image):
     vm, start, relay, alias = start_session(qemu, image)
     out = run_gdb(relay, [
         "info threads",
+        "thread 2",
+        "bt",
+        "thread 1",
         "print/x $cpsr",
         "print $pc",
         "bt",
@@ -144,7 +147,10 @@ def test_gdb_debugs_a_guest(qemu, image):
     relay.close()
     after = vm.mark()
     vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
-    check(vm, re.search(r"Thread 1 .*vcpu0 on cpu1", out), "info threads:\n" + out)
+    check(vm, re.search(r"Thread 1 .*vcpu0 on cpu1", out) and
+          re.search(r"Thread 2 .*vcpu1 on cpu3", out), "info threads:\n" + out)
+    second = out[out.find("Switching to thread 2"):out.find("Switching to thread 1")]
+    check(vm, re.search(r"#\d+ .*gdb_second \(\)", second), "vCPU 1's backtrace:\n" + out)
     cpsr = re.search(r"\$1 = (0x[0-9a-f]+)", out)
     check(vm, cpsr and int(cpsr.group(1), 16) & 0x1f in (0x13, 0x1f), "SVC/SYS CPSR:\n" + out)
     check(vm, re.search(r"#\d+ .*guest_main", out), "a backtrace to guest_main:\n" + out)
