@@ -209,3 +209,22 @@ def test_gdb_breakpoints(qemu, image):
     vm.expect(r"\[dbg\] gdbtarget: round %d value 99" % (int(hits[1]) + 1), timeout=20)
     vm.expect(r"\[dbg\] gdbtarget: round \d+ value 99", timeout=20)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(150)
+def test_gdb_kill(qemu, image):
+    """gdb's kill applies the guest's on-crash policy (dbg's is the
+    default, stop): the monitor comes back, the guest is stopped, rt runs
+    on, and `start` gives the guest a fresh life."""
+    vm, start, relay, _ = start_session(qemu, image)
+    out = run_gdb(relay, ["kill"])
+    relay.close()
+    check(vm, "killed" in out, "gdb's kill:\n" + out)
+    vm.expect(r"\[partita: gdb killed guest 'dbg'\]", timeout=20)
+    vm.expect(r"guest 'dbg' stopped", timeout=10)
+    vm.sendline("list")
+    vm.expect(r"dbg\s+stopped", timeout=10)
+    vm.sendline("start dbg")
+    vm.expect(r"\[dbg\] gdbtarget: round 1 value 7", timeout=30)
+    vm.expect(r"\[rt\] tick \d+", timeout=20)
+    check_hypervisor_clean(vm, vm.since(start))
