@@ -228,3 +228,29 @@ def test_gdb_kill(qemu, image):
     vm.expect(r"\[dbg\] gdbtarget: round 1 value 7", timeout=30)
     vm.expect(r"\[rt\] tick \d+", timeout=20)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(150)
+def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
+    """The stub runs on the boot CPU: a guest there (dbg) is halted between
+    the monitor's turns; a guest on a shared CPU (sa) is halted while its
+    partner there (sb) keeps its turns.  Each: a breakpoint hit, a variable
+    set, detach, and it runs on with the new value."""
+    vm = qemu(kernel=image("gdbshared"), smp=4)
+    start = vm.mark()
+    vm.expect(r"\[sb\] gdbtarget: round 2 value 7", timeout=40)
+    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=40)
+    vm.expect_seen(PROMPT, timeout=30)
+    for name in ("dbg", "sa"):
+        relay = Relay(vm)
+        console_gdb(vm, name)
+        out = run_gdb(relay, ["break gdb_tick", "continue", "print round",
+                              "set var gdb_value = 55", "delete", "detach"])
+        relay.close()
+        check(vm, re.search(r"Breakpoint 1, gdb_tick", out), "%s's breakpoint:\n%s" % (name, out))
+        vm.expect(r"\[partita: gdb detached from guest '%s'\]" % name, timeout=20)
+        vm.expect(r"\[%s\] gdbtarget: round \d+ value 55" % name, timeout=30)
+    rounds = [int(r) for r in re.findall(r"\[sb\] gdbtarget: round (\d+) value 7", vm.since(start))]
+    check(vm, rounds == list(range(rounds[0], rounds[0] + len(rounds))), "sb's rounds: %s" % rounds)
+    vm.expect(r"\[sb\] gdbtarget: round %d value 7" % (rounds[-1] + 1), timeout=30)
+    check_hypervisor_clean(vm, vm.since(start))
