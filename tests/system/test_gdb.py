@@ -254,3 +254,17 @@ def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
     check(vm, rounds == list(range(rounds[0], rounds[0] + len(rounds))), "sb's rounds: %s" % rounds)
     vm.expect(r"\[sb\] gdbtarget: round %d value 7" % (rounds[-1] + 1), timeout=30)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(120)
+def test_gdb_session_left_with_ctrl_a(qemu, image):
+    """gdb went away without detaching: Ctrl-A three times between packets
+    detaches for it; the guest runs on and the monitor answers."""
+    vm, start, relay, _ = start_session(qemu, image)
+    relay.close()
+    vm.send("\x01\x01\x01")
+    vm.expect(r"\[partita: gdb detached \(Ctrl-A x3\) from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=30)
+    vm.sendline("list")
+    vm.expect(r"dbg\s+running", timeout=10)
+    check_hypervisor_clean(vm, vm.since(start))

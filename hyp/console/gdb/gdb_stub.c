@@ -9,6 +9,8 @@
 #include <arch/sysregs.h>
 #include "gdb_stub.h"
 #include "rsp.h"
+#include "gdb_break.h"
+#include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
 
 /* gdb's numbering with our target description: r0-r15, then CPSR at 25 */
@@ -32,26 +34,16 @@ static const char target_xml[] =
     "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
     "</feature></target>";
 
-/* software breakpoints: BKPT #0 (A8.8.24), trapped with HDCR.TDE */
-#define GDB_MAX_BREAKPOINTS 32
-#define BKPT_ARM     0xe1200070u
-#define BKPT_THUMB   0xbe00u
-
-struct gdb_breakpoint {
-    uint32_t addr, size;        /* size 0: a free slot */
-    uint8_t orig[4];
-};
-
 static struct gdb_session {
     struct guest *g;
     bool active;
     bool running;           /* continued: the next stop is a Ctrl-C */
     bool ended;             /* gdb may still ack the last reply */
+    unsigned int escapes;   /* Ctrl-As in a row between packets */
     unsigned int vcpu;      /* Hg: whose registers and memory view */
     struct rsp_rx rx;
     struct rsp_tx tx;       /* the last reply, sent again on a '-' */
     uint8_t mem[RSP_MEM_MAX];
-    struct gdb_breakpoint bp[GDB_MAX_BREAKPOINTS];
 } s;
 
 bool gdb_active(void)
@@ -246,63 +238,22 @@ static void do_current_thread(void)
     reply(buf);
 }
 
-static struct gdb_breakpoint *bp_find(uint32_t addr)
-{
-    for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS; i++)
-        if (s.bp[i].size && s.bp[i].addr == addr)
-            return &s.bp[i];
-    return NULL;
-}
-
-/* Z0,addr,kind: kind 4 an ARM BKPT, 2 or 3 a Thumb one (in the first
- * halfword of a 32-bit instruction) */
-static const char *bp_insert(uint32_t addr, uint32_t kind)
-{
-    if (bp_find(addr))
-        return "OK";
-    struct gdb_breakpoint *b = NULL;
-    for (unsigned int i = 0; !b && i < GDB_MAX_BREAKPOINTS; i++)
-        if (!s.bp[i].size)
-            b = &s.bp[i];
-    if (!b || (kind != 2 && kind != 3 && kind != 4))
-        return "E01";
-    uint32_t size = kind == 4 ? 4 : 2;
-    uint32_t insn = size == 4 ? BKPT_ARM : BKPT_THUMB;
-    if (guest_debug_access(cur_vcpu(), addr, b->orig, size, false) != size ||
-        guest_debug_access(cur_vcpu(), addr, &insn, size, true) != size)
-        return "E01";
-    b->addr = addr;
-    b->size = size;
-    return "OK";
-}
-
-static const char *bp_remove(uint32_t addr)
-{
-    struct gdb_breakpoint *b = bp_find(addr);
-    if (!b)
-        return "OK";
-    uint32_t done = guest_debug_access(cur_vcpu(), addr, b->orig, b->size, true);
-    bool ok = done == b->size;
-    b->size = 0;
-    return ok ? "OK" : "E01";
-}
-
 static void do_breakpoint(const struct rsp_cmd *c)
 {
     if (c->type != 0) {
         reply("");      /* hardware breakpoints and watchpoints: not offered */
         return;
     }
-    reply(c->kind == RSP_CMD_INSERT_BP ? bp_insert(c->addr, c->kind_arg) : bp_remove(c->addr));
+    reply(c->kind == RSP_CMD_INSERT_BP ? gdb_bp_insert(cur_vcpu(), c->addr, c->kind_arg)
+                                      : gdb_bp_remove(cur_vcpu(), c->addr));
 }
 
 /* HDCR.TDE for the guest's vCPUs while gdb is attached (from their next
  * entry: they are halted now), and its breakpoints out when it goes */
 static void debug_traps(bool on)
 {
-    for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS && !on; i++)
-        if (s.bp[i].size)
-            bp_remove(s.bp[i].addr);
+    if (!on)
+        gdb_bp_remove_all(cur_vcpu());
     for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
         s.g->vcpu[i].dbg_trap = on;
     s.g->dbg_stopped = 0;
@@ -418,8 +369,26 @@ static void on_packet(void)
     dispatch(&c);
 }
 
+/* Ctrl-A three times between packets (gdb never sends it there): the
+ * way out when gdb went away without detaching - detach for it */
+static bool escape(char c)
+{
+    if (c != ESC_CHAR || !rsp_rx_idle(&s.rx)) {
+        s.escapes = 0;
+        return false;
+    }
+    if (++s.escapes < ESC_COUNT)
+        return true;
+    session_end("detached (Ctrl-A x3) from");
+    s.ended = false;
+    guest_debug_resume(s.g);
+    return true;
+}
+
 bool gdb_input(char c)
 {
+    if (escape(c))
+        return !s.active;
     switch (rsp_rx_feed(&s.rx, c)) {
     case RSP_EV_PACKET:
         on_packet();

@@ -4,7 +4,8 @@
  * partitions run on) and turns the console over to the GDB Remote Serial
  * Protocol (rsp.h) until gdb detaches or kills it; everything else the
  * hypervisor and the other guests print meanwhile is held and printed
- * afterwards (console_hold).  Threads are the guest's vCPUs (thread n + 1
+ * afterwards (console_hold).  Ctrl-A three times between packets detaches
+ * for a gdb that went away without doing so.  Threads are the guest's vCPUs (thread n + 1
  * is vCPU n); registers r0-r12, SP, LR, PC and CPSR in the vCPU's current
  * mode; memory at the guest's virtual addresses, through its own stage 1
  * and Stage-2, in its own RAM only.

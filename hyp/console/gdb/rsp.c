@@ -17,6 +17,11 @@ void rsp_rx_init(struct rsp_rx *rx)
     rx->buf[0] = '\0';
 }
 
+bool rsp_rx_idle(const struct rsp_rx *rx)
+{
+    return rx->state == RX_IDLE;
+}
+
 static int hex_digit(char c)
 {
     if (c >= '0' && c <= '9')

@@ -46,6 +46,8 @@ struct rsp_rx {
 
 void rsp_rx_init(struct rsp_rx *rx);
 enum rsp_event rsp_rx_feed(struct rsp_rx *rx, char c);
+/* between packets (where gdb sends nothing but '+', '-' and 0x03) */
+bool rsp_rx_idle(const struct rsp_rx *rx);
 
 /* ---- sending ---- */
 

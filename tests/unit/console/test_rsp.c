@@ -59,6 +59,11 @@ static void test_rx_acks_interrupt_noise(void **s)
     assert_int_equal(rsp_rx_feed(&rx, '+'), RSP_EV_ACK);
     assert_int_equal(rsp_rx_feed(&rx, '-'), RSP_EV_NAK);
     assert_int_equal(rsp_rx_feed(&rx, 0x03), RSP_EV_INTERRUPT);
+    assert_true(rsp_rx_idle(&rx));
+    assert_int_equal(rsp_rx_feed(&rx, '$'), RSP_EV_NONE);
+    assert_false(rsp_rx_idle(&rx));
+    assert_int_equal(feed(&rx, "#00", 3), RSP_EV_PACKET);
+    assert_true(rsp_rx_idle(&rx));
     assert_int_equal(feed(&rx, "garbage\r\n", 9), RSP_EV_NONE);
     /* 0x03 inside a packet is data, not an interrupt */
     assert_int_equal(feed(&rx, "$\x03", 2), RSP_EV_NONE);
