@@ -45,7 +45,10 @@ class Relay:
 
     def _run(self):
         self.listener.settimeout(60)
-        conn, _ = self.listener.accept()
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:         # closed, or no gdb came: nothing to relay
+            return
         conn.settimeout(0.05)
         pos = self._from
         while not self._stop:
