@@ -170,6 +170,19 @@ debug: deps
 	@echo "  gdb-multiarch $(BUILD)/partita.elf -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_ARGS) -S -gdb tcp::1234
 
+# gdb for a guest (issue 19): the console on a local TCP port, where first a
+# terminal types `gdb NAME` at the monitor and then gdb attaches
+GDB_PORT ?= 4444
+debug-guest: deps
+	@$(MAKE) --no-print-directory all
+	@test -n "$(NAME)" || { echo "usage: make debug-guest NAME=guest [ELF=its.elf] [CONFIG=...]"; exit 2; }
+	@echo "The console is on 127.0.0.1:$(GDB_PORT). In another terminal:"
+	@echo "  nc 127.0.0.1 $(GDB_PORT)      # type: gdb $(NAME)   then quit nc (Ctrl-C)"
+	@echo "  gdb-multiarch $(if $(ELF),$(ELF),<the guest's ELF>) -ex 'target remote 127.0.0.1:$(GDB_PORT)'"
+	@echo "After gdb detaches, nc again for the monitor."
+	$(QEMU) $(QEMU_ARGS) -serial tcp:127.0.0.1:$(GDB_PORT),server=on,wait=off
+.PHONY: debug-guest
+
 # ---- tests ----
 HOSTCC     ?= gcc
 UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \

@@ -193,7 +193,8 @@ static void boot_cpu_housekeeping(void)
  */
 static void layers_connect(void)
 {
-    static const struct trap_hooks hooks = { .wait = vcpu_wait, .crash = guest_crash };
+    static const struct trap_hooks hooks = { .wait = vcpu_wait, .crash = guest_crash,
+                                             .debug_stop = guest_debug_stop };
     trap_set_hooks(&hooks);
     sched_set_housekeeping(boot_cpu_housekeeping);
 }

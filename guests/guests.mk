@@ -53,3 +53,5 @@ $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/li
 
 $(BUILD)/guests/%.bin: $(BUILD)/guests/%.elf
 	$(Q)$(OBJCOPY) -O binary $< $@
+# kept: gdb takes a guest's symbols from its ELF (make debug-guest)
+.SECONDARY: $(GUEST_NAMES:%=$(BUILD)/guests/%.elf)

@@ -9,9 +9,10 @@
  * copy of it (debug_filter.c): a breakpoint or watchpoint matches in the
  * Non-secure PL0/PL1 modes only - never in Hyp mode (HMC), never in the
  * Secure state (SSC) - and the VMID match types are not given.  HDCR.TDE
- * stays 0: the debug exceptions themselves are the guest's prefetch and
- * data aborts (C4.1, debug event -> abort) and never enter Hyp mode, so
- * hitting a breakpoint costs no exit.
+ * is 0 (but while gdb is attached to the guest, hyp/console/gdb): the
+ * debug exceptions themselves are the guest's prefetch and data aborts
+ * (C4.1, debug event -> abort) and never enter Hyp mode, so hitting a
+ * breakpoint costs no exit.
  *
  * On a CPU of its own a vCPU's comparators stay in the hardware; on a
  * shared CPU they are written when a vCPU that has used them comes in and

@@ -38,8 +38,9 @@
 #define GUEST_HSTR HSTR_T(15)
 /* HDCR (B4.1.64): debug register accesses (TDRA, TDOSA, TDA) trap and
  * reach the guest's own view of its breakpoints and watchpoints, which the
- * hardware gets filtered (hyp/arch/debug.c); TDE stays 0, so its debug
- * exceptions are its own aborts.  Performance monitor accesses (TPM, TPMCR)
+ * hardware gets filtered (hyp/arch/debug.c); TDE is 0, so its debug
+ * exceptions are its own aborts, unless gdb is attached to it
+ * (hyp/console/gdb): then its BKPTs and debug events come to Hyp mode.  Performance monitor accesses (TPM, TPMCR)
  * trap and are carried out on the real PMU for the guest (hyp/arch/pmu.c),
  * HPMN giving it every counter pmu_init() allows. */
 #define GUEST_HDCR_TRAPS (HDCR_TDRA | HDCR_TDOSA | HDCR_TDA | HDCR_TPM | HDCR_TPMCR)
@@ -91,7 +92,7 @@ void vcpu_load(struct vcpu *v)
     sysreg_write_hcr(v->hcr);
     sysreg_write_hstr(GUEST_HSTR);
     sysreg_write_hcptr(VCPU_HCPTR);
-    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hpmn);
+    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hpmn | (v->dbg_trap ? HDCR_TDE : 0));
     sysreg_write_vpidr(sysreg_read_midr());
     sysreg_write_vmpidr(v->vmpidr);
     sysreg_write_cntvoff(g->cntvoff);
@@ -308,4 +309,26 @@ void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
         v->cp15.ifar = va;
     }
     inject(v, PSR_MODE_ABT, VECTOR_PABT, v->regs.pc + 4);
+}
+
+void vcpu_inject_debug(struct vcpu *v, bool data, uint32_t va)
+{
+    uint32_t fsr = guest_lpae(v) ? (FSR_LPAE | FSC_DEBUG) : FSR_SD_DEBUG;
+    if (data) {
+        v->cp15.dfsr = fsr;
+        v->cp15.dfar = va;
+    } else {
+        v->cp15.ifsr = fsr;
+        v->cp15.ifar = va;
+    }
+    if (v->loaded) {
+        if (data) {
+            sysreg_write_dfsr(fsr);
+            sysreg_write_dfar(va);
+        } else {
+            sysreg_write_ifsr(fsr);
+            sysreg_write_ifar(va);
+        }
+    }
+    inject(v, PSR_MODE_ABT, data ? VECTOR_DABT : VECTOR_PABT, v->regs.pc + (data ? 8 : 4));
 }

@@ -81,6 +81,7 @@ struct vcpu {
     uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
     bool pmu_used;                  /* it has touched the PMU since its reset */
     bool dbg_used;                  /* ... or the debug registers */
+    bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
     struct debug_regs dbg;          /* its view of them (hyp/arch/debug.h) */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];
@@ -90,6 +91,9 @@ struct vcpu {
 
 #define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */
 #define VCPU_REQ_STOP      (1u << 1)   /* leave the physical CPU at once */
+/* held off its CPU by gdb (hyp/console/gdb): unlike the others, it stays
+ * set, and the vCPU is not runnable, until gdb lets it go */
+#define VCPU_REQ_HALT      (1u << 2)
 
 /* HCPTR for every guest (B4.1.74): trace registers trap (TTA); RES1 bits.
  * VFP/NEON (TCP10, TCP11) trap only on a shared CPU, for the vCPU whose
@@ -124,6 +128,15 @@ void vcpu_skip_instr(struct vcpu *v, uint32_t hsr);
 void vcpu_inject_undef(struct vcpu *v);
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write);
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va);
+
+/* A debugger's view of a vCPU loaded on no CPU (hyp/arch/vcpu_access.c):
+ * Rn (0-15) in its current mode in the saved state, and a virtual address
+ * translated through its stage 1 and Stage-2 on this CPU (false: a fault) */
+uint32_t *vcpu_saved_reg(struct vcpu *v, unsigned int n);
+/* A debug event of the guest's own handed back to it: its prefetch abort
+ * (a breakpoint) or data abort (a watchpoint) with the debug-event status */
+void vcpu_inject_debug(struct vcpu *v, bool data, uint32_t va);
+bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa);
 
 /* state kinds, each in its own file */
 void banked_save(struct vcpu_banked *b);

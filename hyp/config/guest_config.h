@@ -236,6 +236,18 @@ static inline uint64_t guest_ram_run(const struct guest_config *c, uint64_t off)
     return in_page + (colour_run(&c->colours, off, ~0ull) - 1) * COLOUR_PAGE;
 }
 
+/* Are the n bytes at physical pa (within one page) the guest's RAM?  For
+ * a coloured guest: a page of its colours in its span, each of which is
+ * one of its pages (colour.h) */
+static inline bool guest_ram_has_pa(const struct guest_config *c, uint64_t pa, uint32_t n)
+{
+    if (pa < c->mem_base || pa + n > c->mem_base + c->mem_span)
+        return false;
+    return !c->colours.n || (pa % COLOUR_PAGE + n <= COLOUR_PAGE &&
+                             colour_has(&c->colours, (unsigned int)((pa / COLOUR_PAGE) %
+                                                                    c->colours.n)));
+}
+
 /* is ipa in the guest's RAM? */
 static inline bool guest_config_ipa_is_ram(const struct guest_config *c, uint64_t ipa)
 {

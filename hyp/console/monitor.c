@@ -19,6 +19,7 @@
 #include "vgic/gic.h"
 #include "hyp/guest/guest.h"
 #include "console_escape.h"
+#include "gdb/gdb_stub.h"
 #include "mm/page_alloc.h"
 #include "mm/cache.h"
 #include <stdio.h>
@@ -163,6 +164,13 @@ static void cmd_console(int argc, char **argv)
     focus_announce();
 }
 
+static void cmd_gdb(int argc, char **argv)
+{
+    struct guest *g = arg_guest(argc, argv);
+    if (g)
+        gdb_attach(g);
+}
+
 static const char *const trap_names[TRAP_NR] = {
     "wfi", "cp15", "cp14", "hvc", "smc", "mmio", "abort", "pabt", "undef", "irq", "vfp",
 };
@@ -262,6 +270,7 @@ static const struct monitor_cmd commands[] = {
     { "stop", "stop NAME: take a guest off its CPUs at once", cmd_stop },
     { "restart", "restart NAME: stop, then start from the pristine image", cmd_restart },
     { "console", "console NAME: send input to a guest (Ctrl-A x3 comes back)", cmd_console },
+    { "gdb", "gdb NAME: halt a guest and speak gdb's remote protocol here until it detaches", cmd_gdb },
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
@@ -412,7 +421,7 @@ static void monitor_char(char c)
     if (line_feed(mon_line, &mon_len, c)) {
         monitor_exec(mon_line);
         mon_len = 0;
-        if (!console_focus)
+        if (!console_focus && !gdb_active())
             console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
     }
 }
@@ -420,8 +429,17 @@ static void monitor_char(char c)
 void monitor_poll(void)
 {
     int c;
+    gdb_poll();
     while ((c = console_rx_pop()) >= 0) {
         char out[ESC_COUNT];
+        if (gdb_active()) {
+            /* gdb's packets, no escape: they may hold any byte */
+            if (gdb_input((char)c))
+                console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+            continue;
+        }
+        if (gdb_trailing_ack((char)c))
+            continue;
         int n = console_escape_feed(&escape, (char)c, out);
         if (n < 0) {
             focus_next();

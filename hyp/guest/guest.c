@@ -94,7 +94,7 @@ struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr)
     return &g->vcpu[mpidr & 0xff];
 }
 
-static bool guest_vcpus_idle(struct guest *g)
+bool guest_vcpus_idle(struct guest *g)
 {
     for (unsigned int i = 0; i < g->cfg->ncpus; i++)
         if (g->vcpu[i].loaded)
@@ -103,7 +103,7 @@ static bool guest_vcpus_idle(struct guest *g)
 }
 
 /* Ask every vCPU of g to leave its physical CPU. */
-static void guest_kick_all(struct guest *g, uint32_t req)
+void guest_kick_all(struct guest *g, uint32_t req)
 {
     for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
         __atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);

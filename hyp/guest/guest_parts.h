@@ -17,6 +17,9 @@ bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
  * (reset, on the MMIO bus) and a stop (nothing more written) */
 void guest_vcon_start(struct guest *g);
 void guest_vcon_stop(struct guest *g);
+/* guest.c: no vCPU of g loaded on a CPU; ask them all to look at req */
+bool guest_vcpus_idle(struct guest *g);
+void guest_kick_all(struct guest *g, uint32_t req);
 /* watchdog.c */
 uint64_t ms_to_ticks(uint32_t ms);
 /* boot CPU: the hypervisor timer at the earliest armed deadline */

@@ -32,13 +32,36 @@ static void console_emit(const char *s, unsigned int len)
     }
 }
 
+/* while a debugger owns the line: what everybody else writes (lock held) */
+static bool held;
+static char hold_buf[CONSOLE_HOLD_MAX];
+static unsigned int hold_len, hold_dropped;
+
+static void console_keep(const char *s, unsigned int len)
+{
+    unsigned int room = CONSOLE_HOLD_MAX - hold_len;
+    unsigned int n = len < room ? len : room;
+    memcpy(hold_buf + hold_len, s, n);
+    hold_len += n;
+    hold_dropped += len - n;
+}
+
 void console_write(const char *s, unsigned int len)
 {
     if (!console_ops)
         return;
     uint32_t f = spin_lock_irqsave(&console_lock);
-    console_emit(s, len);
+    if (held)
+        console_keep(s, len);
+    else
+        console_emit(s, len);
     spin_unlock_irqrestore(&console_lock, f);
+}
+
+static void console_put_raw(const char *s, unsigned int len)
+{
+    for (unsigned int i = 0; i < len; i++)
+        console_ops->putc(console_ops->ctx, s[i]);
 }
 
 void console_write_raw(const char *s, unsigned int len)
@@ -46,8 +69,41 @@ void console_write_raw(const char *s, unsigned int len)
     if (!console_ops)
         return;
     uint32_t f = spin_lock_irqsave(&console_lock);
-    for (unsigned int i = 0; i < len; i++)
-        console_ops->putc(console_ops->ctx, s[i]);
+    if (held)
+        console_keep(s, len);
+    else
+        console_put_raw(s, len);
+    spin_unlock_irqrestore(&console_lock, f);
+}
+
+void console_hold(bool on)
+{
+    if (!console_ops)
+        return;
+    uint32_t f = spin_lock_irqsave(&console_lock);
+    held = on;
+    unsigned int dropped = hold_dropped;
+    if (!on) {
+        console_emit(hold_buf, hold_len);
+        hold_len = hold_dropped = 0;
+    }
+    spin_unlock_irqrestore(&console_lock, f);
+    if (!on && dropped)
+        console_printf("[partita: %u characters of console output dropped while held]\n",
+                       dropped);
+}
+
+void console_hold_break(void)
+{
+    held = false;   /* no lock: the fatal path may have come from under it */
+}
+
+void console_write_owner(const char *s, unsigned int len)
+{
+    if (!console_ops)
+        return;
+    uint32_t f = spin_lock_irqsave(&console_lock);
+    console_put_raw(s, len);
     spin_unlock_irqrestore(&console_lock, f);
 }
 

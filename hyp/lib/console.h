@@ -19,6 +19,17 @@ void console_vprintf(const char *fmt, va_list ap);
 void console_write(const char *s, unsigned int len);
 /* bytes as they are: a focused guest's output (its own CR LF) */
 void console_write_raw(const char *s, unsigned int len);
+/*
+ * A debugger owns the line (gdb's remote protocol, hyp/console/gdb): while
+ * held, everything else written is kept back (up to CONSOLE_HOLD_MAX
+ * characters, the rest counted) and printed when the hold ends;
+ * console_write_owner writes the debugger's own bytes, raw, past it.
+ */
+#define CONSOLE_HOLD_MAX 16384
+void console_hold(bool on);
+void console_write_owner(const char *s, unsigned int len);
+/* a fatal report must be seen: the hold ends at once */
+void console_hold_break(void);
 /* receive path: the UART interrupt feeds, the monitor reads */
 void console_rx_push(char c);
 int console_rx_pop(void);

@@ -20,6 +20,8 @@ void hyp_fatal(struct hyp_frame *f)
     unsigned int kind = f->kind & 0xff;
     const char *name = kind < 8 ? kind_names[kind] : "?";
 
+    console_hold_break();
+
     if (f->kind & EXC_STACK_OVERFLOW)
         console_printf("\n*** cpu%u: HYP stack overflow (guard page hit) during %s\n",
                        c->index, name);

@@ -39,7 +39,7 @@ void sched_console_input(void)
 
 void vcpu_take_requests(struct vcpu *v)
 {
-    uint32_t req = __atomic_exchange_n(&v->requests, 0, __ATOMIC_SEQ_CST);
+    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
     if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
         vgic_vcpu_reset(&v->guest->vgic, v->id);
         /* a timer interrupt forwarded to the previous life and never
@@ -98,7 +98,7 @@ static void pcpu_idle(void)
     if (c->index == 0 && (cpu0_busy() || console_is_polled()))
         return;     /* (no console interrupt: the boot CPU polls it) */
     struct vcpu *v = c->vcpu;
-    if (v && (v->requests || vcpu_runnable(v)))
+    if (v && ((v->requests & ~VCPU_REQ_HALT) || vcpu_runnable(v)))
         return;
     uint64_t t0 = sysreg_read_cntpct();
     wfi();      /* IRQs masked: wakes on a pending one, handled below */

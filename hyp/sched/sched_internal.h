@@ -9,7 +9,7 @@
 static inline bool vcpu_runnable(struct vcpu *v)
 {
     return v && v->guest->state == GUEST_RUNNING && v->power == VCPU_ON &&
-           !(v->requests & VCPU_REQ_STOP);
+           !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HALT));
 }
 
 /* Requests another CPU left for this vCPU, taken while it is not loaded. */

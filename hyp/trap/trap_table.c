@@ -41,6 +41,35 @@ static void trap_hcptr(struct vcpu *v, uint32_t hsr)
     vcpu_inject_undef(v);
 }
 
+/*
+ * A debug exception routed to Hyp mode: only while gdb is attached
+ * (HDCR.TDE, hyp/console/gdb).  A BKPT stops the guest for gdb (its
+ * breakpoints, and the guest's own BKPTs, which a debugger should see);
+ * a comparator's breakpoint or watchpoint is the guest's own: handed back
+ * as its prefetch or data abort.
+ */
+static void trap_debug(struct vcpu *v, uint32_t hsr)
+{
+    uint32_t ec = HSR_EC(hsr);
+    bool bkpt = ec == HSR_EC_BKPT32 ||
+                (ec == HSR_EC_PABT &&
+                 (sysreg_read_dbgdscrint() & DBGDSCR_MOE_MASK) == DBGDSCR_MOE_BKPT);
+    if (bkpt && v->dbg_trap) {
+        trap_hooks.debug_stop(v);
+        return;
+    }
+    bool data = ec == HSR_EC_WATCH_LOWER || ec == HSR_EC_DABT;
+    vcpu_inject_debug(v, data, data ? sysreg_read_hdfar() : v->regs.pc);
+}
+
+static void trap_pabt_or_debug(struct vcpu *v, uint32_t hsr)
+{
+    if (HSR_DABT_FSC(hsr) == FSC_DEBUG)
+        trap_debug(v, hsr);
+    else
+        trap_pabt(v, hsr);
+}
+
 const trap_fn trap_table[TRAP_EC_MAX] = {
     [HSR_EC_WFX] = trap_wfx,
     [HSR_EC_CP15_32] = trap_cp15_32,
@@ -52,8 +81,13 @@ const trap_fn trap_table[TRAP_EC_MAX] = {
     [HSR_EC_CP14_64] = trap_raz_wi_64,
     [HSR_EC_HVC] = trap_hvc,
     [HSR_EC_SMC] = trap_smc,
-    [HSR_EC_PABT] = trap_pabt,
-    [HSR_EC_DABT] = trap_dabt,
+    [HSR_EC_PABT] = trap_pabt_or_debug,
+    [HSR_EC_DABT] = trap_dabt,      /* the MMIO path: an ARMv7 watchpoint's
+                                     * data abort is not told apart there */
+    [HSR_EC_BRK_LOWER] = trap_debug,
+    [HSR_EC_STEP_LOWER] = trap_debug,
+    [HSR_EC_WATCH_LOWER] = trap_debug,
+    [HSR_EC_BKPT32] = trap_debug,
 };
 
 void trap_irq(struct vcpu *v)

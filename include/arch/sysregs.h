@@ -156,6 +156,10 @@
 #define TLBIALLNSNH(r) SR32(4, c8, c7, 4, r)
 #define TLBIALLNSNHIS(r) SR32(4, c8, c3, 4, r)
 #define TLBIALL(r)     SR32(0, c8, c7, 0, r)
+/* address translation from Hyp mode through the Non-secure PL1 stage 1 and
+ * Stage-2, for a read or a write (B4.2.6, B4.1.11); the result is in PAR */
+#define ATS12NSOPR(r)  SR32(0, c7, c8, 4, r)
+#define ATS12NSOPW(r)  SR32(0, c7, c8, 5, r)
 #define TLBIALLIS(r)   SR32(0, c8, c3, 0, r)
 
 #ifndef __ASSEMBLER__
@@ -249,6 +253,8 @@ SYSREG32_ACCESSORS(htpidr, HTPIDR)
 SYSREG64_ACCESSORS(httbr, HTTBR)
 SYSREG64_ACCESSORS(vttbr, VTTBR)
 SYSREG64_ACCESSORS(par64, PAR64)
+SYSREG_OP_ACCESSOR(ats12nsopr, ATS12NSOPR)
+SYSREG_OP_ACCESSOR(ats12nsopw, ATS12NSOPW)
 SYSREG32_ACCESSORS(pmcr, PMCR)
 SYSREG32_ACCESSORS(pmcntenset, PMCNTENSET)
 SYSREG32_ACCESSORS(pmcntenclr, PMCNTENCLR)
@@ -373,6 +379,16 @@ static inline void irq_restore(uint32_t f)
 /* TTBCR.EAE (B4.1.153): the long-descriptor (LPAE) translation format */
 #define TTBCR_EAE      (1u << 31)
 
+/* PAR after an address translation operation (B4.1.113): F says it
+ * faulted; LPAE selects the 64-bit format (PA bits 39:12), else the 32-bit
+ * one (PA bits 31:12, or 31:24 of a supersection, SS) */
+#define PAR_F          (1u << 0)
+#define PAR_SS         (1u << 1)
+#define PAR_LPAE       (1u << 11)
+#define PAR64_PA_MASK  0x000000fffffff000ull
+#define PAR32_PA_MASK  0xfffff000u
+#define PAR32_SS_MASK  0xff000000u
+
 /* DFSR/IFSR as a guest's abort handler reads them (B4.1.52, B4.1.96):
  * LPAE selects the long-descriptor format of the status */
 #define FSR_LPAE           (1 << 9)
@@ -409,6 +425,7 @@ static inline void irq_restore(uint32_t f)
 
 /* HDCR (B4.1.64): debug and performance-monitor traps, and HPMN, the
  * event counters PL1 may use (set to PMCR.N: all of them) */
+#define HDCR_TDE       (1 << 8)     /* debug exceptions to Hyp mode */
 #define HDCR_TDRA      (1 << 11)    /* debug ROM address registers */
 #define HDCR_TDOSA     (1 << 10)    /* OS lock and power-down registers */
 #define HDCR_TDA       (1 << 9)     /* the other debug registers */
@@ -443,6 +460,7 @@ static inline void irq_restore(uint32_t f)
 #define DBGDEVID_PCSAMPLE     0xfu
 /* DBGDSCR (C11.11.20) */
 #define DBGDSCR_MOE_MASK      (0xfu << 2)    /* method of (last) debug entry */
+#define DBGDSCR_MOE_BKPT      (0x3u << 2)    /* ... a BKPT instruction */
 #define DBGDSCR_UDCCDIS       (1u << 12)     /* PL0 access to the DCC disabled */
 #define DBGDSCR_MDBGEN        (1u << 15)     /* monitor debug-mode enabled */
 /* DBGBCR (C11.11.7) and DBGWCR (C11.11.45) share E, the privilege field
@@ -500,6 +518,13 @@ static inline void irq_restore(uint32_t f)
 #define HSR_EC_SMC       0x13
 #define HSR_EC_PABT      0x20           /* prefetch abort from a lower level */
 #define HSR_EC_DABT      0x24           /* data abort from a lower level */
+/* debug exceptions routed to Hyp mode (HDCR.TDE): an ARMv7 CPU gives them
+ * as prefetch/data aborts with the debug-event status (FSC_DEBUG); an
+ * ARMv8 CPU running AArch32 (and QEMU) gives these classes */
+#define HSR_EC_BRK_LOWER 0x31           /* breakpoint (comparator) */
+#define HSR_EC_STEP_LOWER 0x33          /* software step */
+#define HSR_EC_WATCH_LOWER 0x35         /* watchpoint */
+#define HSR_EC_BKPT32    0x38           /* BKPT instruction, AArch32 */
 /* the condition of a trapped conditional instruction (CV, COND) */
 #define HSR_CV           (1u << 24)
 #define HSR_COND(h)      (((h) >> 20) & 0xf)
@@ -530,6 +555,9 @@ static inline void irq_restore(uint32_t f)
 #define FSC_TRANSLATION  0x04
 #define FSC_ACCESS_FLAG  0x08
 #define FSC_PERMISSION   0x0c
+#define FSC_DEBUG        0x22           /* a debug event */
+/* the same in a guest's short-descriptor DFSR/IFSR (FS[4:0], B4.1.52) */
+#define FSR_SD_DEBUG     0x02
 /* HPFAR (B4.1.68): IPA[39:12] in bits [31:4] */
 #define HPFAR_IPA(hpfar) ((uint64_t)((hpfar) & 0xfffffff0u) << 8)
 

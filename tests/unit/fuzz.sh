@@ -2,12 +2,12 @@
 # Fuzz with libFuzzer, each for a bounded time: the configuration parser,
 # the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
-# distributor model (fuzz_vgic.c), and the network devices and their switch
-# (fuzz_net.c).
+# distributor model (fuzz_vgic.c), the network devices and their switch
+# (fuzz_net.c), and the gdb remote protocol (fuzz_rsp.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
-#        FUZZ_TARGETS="config decode vgic net" picks targets.  Run from anywhere.
+#        FUZZ_TARGETS="config decode vgic net rsp" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
@@ -49,7 +49,7 @@ build() {    # build NAME SOURCES...
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net}"
+targets="${FUZZ_TARGETS:-config decode vgic net rsp}"
 for t in $targets; do
     case "$t" in
     config)
@@ -71,8 +71,11 @@ for t in $targets; do
         build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \
             hyp/guest/virtq.c hyp/lib/ratelimit.c
         ;;
+    rsp)
+        build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
+        ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp)" >&2; exit 2 ;;
     esac
     if [ "$t" != config ]; then
         mkdir -p "$out/corpus-$t"

@@ -155,7 +155,17 @@ static void test_buffers(void **state)
     assert_true(guest_config_buffer(&c, ram + 0x5000, 0x10, &pa));   /* next period, 0 */
     assert_int_equal(pa, 0x48020000);
     assert_false(guest_config_buffer(&c, ram + 0xfffff, 2, &pa));    /* past its end */
+    /* a physical page is the guest's if it is in its span and of its colours */
+    c.mem_span = colour_span(&c.colours, c.mem_size);
+    assert_true(guest_ram_has_pa(&c, 0x48003000, 0x1000));           /* colour 3 */
+    assert_false(guest_ram_has_pa(&c, 0x48004000, 4));               /* colour 4 */
+    assert_true(guest_ram_has_pa(&c, 0x48008ff0, 0x10));             /* colour 8 */
+    assert_false(guest_ram_has_pa(&c, 0x48008ff0, 0x20));            /* into colour 9 */
+    assert_false(guest_ram_has_pa(&c, 0x48000000 + c.mem_span, 4));  /* past its span */
     memset(&c.colours, 0, sizeof(c.colours));                        /* uncoloured */
+    c.mem_span = c.mem_size;
+    assert_true(guest_ram_has_pa(&c, 0x48004000, 4));
+    assert_false(guest_ram_has_pa(&c, 0x48100000, 4));
     assert_true(guest_config_buffer(&c, ram + 0x3ff0, 0x20, &pa));
     assert_int_equal(pa, 0x48003ff0);
 }

@@ -1,0 +1,64 @@
+/*
+ * A debugger's access to a vCPU that is loaded on no CPU (its guest is
+ * halted for gdb, hyp/console/gdb): its registers in the saved state, and
+ * its virtual addresses translated the way its own accesses are.
+ */
+#include <arch/sysregs.h>
+#include "vcpu.h"
+#include "hyp/guest/guest.h"
+
+/* Rn as the guest sees it in its current mode (B9.2.1): banked SP and LR,
+ * the FIQ mode's own r8-r12; r15 is the PC */
+uint32_t *vcpu_saved_reg(struct vcpu *v, unsigned int n)
+{
+    struct vcpu_banked *b = &v->banked;
+    uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
+    if (n == 15)
+        return &v->regs.pc;
+    if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
+        return &(&b->r8_fiq)[n - 8];
+    if (n < 13)
+        return &v->regs.r[n];
+    switch (mode) {
+    case PSR_MODE_SVC: return n == 13 ? &b->sp_svc : &b->lr_svc;
+    case PSR_MODE_ABT: return n == 13 ? &b->sp_abt : &b->lr_abt;
+    case PSR_MODE_UND: return n == 13 ? &b->sp_und : &b->lr_und;
+    case PSR_MODE_IRQ: return n == 13 ? &b->sp_irq : &b->lr_irq;
+    case PSR_MODE_FIQ: return n == 13 ? &b->sp_fiq : &b->lr_fiq;
+    default:           return n == 13 ? &b->sp_usr : &v->regs.lr_usr;
+    }
+}
+
+/*
+ * The physical address of v's virtual address va, through its stage 1
+ * (its saved SCTLR, TTBRs, TTBCR, DACR, PRRR/NMRR) and its guest's Stage-2,
+ * by the ATS12NSOPR/ATS12NSOPW operation from Hyp mode (B4.2.6): the
+ * guest's translation regime is put into this CPU's Non-secure PL1
+ * registers for the moment.  Only where no vCPU is loaded (the next
+ * vcpu_load writes them all again).  False: the translation faults.
+ */
+bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa)
+{
+    struct guest *g = v->guest;
+    sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
+    sysreg_write_hcr(HCR_VM);
+    cp15_restore(&v->cp15);
+    isb();
+    if (write)
+        sysreg_op_ats12nsopw(va);
+    else
+        sysreg_op_ats12nsopr(va);
+    isb();
+    uint64_t par = sysreg_read_par64();
+    sysreg_write_hcr(0);
+    isb();
+    if (par & PAR_F)
+        return false;
+    if (par & PAR_LPAE)
+        *pa = (par & PAR64_PA_MASK) | (va & 0xfffu);
+    else if (par & PAR_SS)
+        *pa = ((uint32_t)par & PAR32_SS_MASK) | (va & ~PAR32_SS_MASK);
+    else
+        *pa = ((uint32_t)par & PAR32_PA_MASK) | (va & 0xfffu);
+    return true;
+}

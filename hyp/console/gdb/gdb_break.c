@@ -1,0 +1,57 @@
+/* gdb's software breakpoints in a guest's code (gdb_break.h). */
+#include "gdb_break.h"
+
+/* BKPT #0 (ARM ARM A8.8.24): with HDCR.TDE it traps to Partita */
+#define GDB_MAX_BREAKPOINTS 32
+#define BKPT_ARM     0xe1200070u
+#define BKPT_THUMB   0xbe00u
+
+static struct gdb_breakpoint {
+    uint32_t addr, size;        /* size 0: a free slot */
+    uint8_t orig[4];
+} bp[GDB_MAX_BREAKPOINTS];
+
+static struct gdb_breakpoint *bp_find(uint32_t addr)
+{
+    for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS; i++)
+        if (bp[i].size && bp[i].addr == addr)
+            return &bp[i];
+    return NULL;
+}
+
+const char *gdb_bp_insert(struct vcpu *v, uint32_t addr, uint32_t kind)
+{
+    if (bp_find(addr))
+        return "OK";
+    struct gdb_breakpoint *b = NULL;
+    for (unsigned int i = 0; !b && i < GDB_MAX_BREAKPOINTS; i++)
+        if (!bp[i].size)
+            b = &bp[i];
+    if (!b || (kind != 2 && kind != 3 && kind != 4))
+        return "E01";
+    uint32_t size = kind == 4 ? 4 : 2;
+    uint32_t insn = size == 4 ? BKPT_ARM : BKPT_THUMB;
+    if (guest_debug_access(v, addr, b->orig, size, false) != size ||
+        guest_debug_access(v, addr, &insn, size, true) != size)
+        return "E01";
+    b->addr = addr;
+    b->size = size;
+    return "OK";
+}
+
+const char *gdb_bp_remove(struct vcpu *v, uint32_t addr)
+{
+    struct gdb_breakpoint *b = bp_find(addr);
+    if (!b)
+        return "OK";
+    bool ok = guest_debug_access(v, addr, b->orig, b->size, true) == b->size;
+    b->size = 0;
+    return ok ? "OK" : "E01";
+}
+
+void gdb_bp_remove_all(struct vcpu *v)
+{
+    for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS; i++)
+        if (bp[i].size)
+            gdb_bp_remove(v, bp[i].addr);
+}

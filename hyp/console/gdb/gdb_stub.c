@@ -1,0 +1,453 @@
+/*
+ * The gdb remote stub (gdb_stub.h): one session at a time, on the boot
+ * CPU, fed by the monitor's input loop.  The packets are framed and
+ * decoded by rsp.c; here each request is checked against the guest (its
+ * vCPUs, its memory) and carried out.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arch/sysregs.h>
+#include "gdb_stub.h"
+#include "rsp.h"
+#include "gdb_break.h"
+#include "hyp/console/console_escape.h"
+#include "hyp/lib/console.h"
+
+/* gdb's numbering with our target description: r0-r15, then CPSR at 25 */
+#define GDB_NCORE     16
+#define GDB_REG_CPSR  25
+
+static const char target_xml[] =
+    "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
+    "<target><architecture>arm</architecture>"
+    "<feature name=\"org.gnu.gdb.arm.core\">"
+    "<reg name=\"r0\" bitsize=\"32\"/><reg name=\"r1\" bitsize=\"32\"/>"
+    "<reg name=\"r2\" bitsize=\"32\"/><reg name=\"r3\" bitsize=\"32\"/>"
+    "<reg name=\"r4\" bitsize=\"32\"/><reg name=\"r5\" bitsize=\"32\"/>"
+    "<reg name=\"r6\" bitsize=\"32\"/><reg name=\"r7\" bitsize=\"32\"/>"
+    "<reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
+    "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/>"
+    "<reg name=\"r12\" bitsize=\"32\"/>"
+    "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/>"
+    "<reg name=\"lr\" bitsize=\"32\"/>"
+    "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
+    "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
+    "</feature></target>";
+
+static struct gdb_session {
+    struct guest *g;
+    bool active;
+    bool running;           /* continued: the next stop is a Ctrl-C */
+    bool ended;             /* gdb may still ack the last reply */
+    unsigned int escapes;   /* Ctrl-As in a row between packets */
+    unsigned int vcpu;      /* Hg: whose registers and memory view */
+    struct rsp_rx rx;
+    struct rsp_tx tx;       /* the last reply, sent again on a '-' */
+    uint8_t mem[RSP_MEM_MAX];
+} s;
+
+bool gdb_active(void)
+{
+    return s.active;
+}
+
+static struct vcpu *cur_vcpu(void)
+{
+    return &s.g->vcpu[s.vcpu];
+}
+
+static void send_reply(void)
+{
+    rsp_tx_end(&s.tx);
+    console_write_owner(s.tx.buf, (unsigned int)s.tx.len);
+}
+
+static void reply(const char *text)
+{
+    rsp_tx_begin(&s.tx);
+    rsp_tx_str(&s.tx, text);
+    send_reply();
+}
+
+/* a stop reply: signal 5 (SIGTRAP) or 2 (SIGINT), naming the vCPU */
+static void reply_stop(unsigned int sig)
+{
+    char buf[32];
+    snprintf(buf, sizeof(buf), "T%02xthread:%x;", sig, s.vcpu + 1);
+    reply(buf);
+}
+
+/* a thread id of the request: a vCPU index, or -1 for "any/all" */
+static int thread_vcpu(int thread)
+{
+    if (thread == RSP_THREAD_ALL || thread == RSP_THREAD_ANY)
+        return -1;
+    if (thread < 1 || (unsigned int)thread > s.g->cfg->ncpus)
+        return -2;
+    return thread - 1;
+}
+
+static uint32_t *reg_at(unsigned int n)
+{
+    if (n < GDB_NCORE)
+        return vcpu_saved_reg(cur_vcpu(), n);
+    if (n == GDB_REG_CPSR)
+        return &cur_vcpu()->regs.cpsr;
+    return NULL;
+}
+
+/* a CPSR gdb may write: never a mode the guest cannot be in */
+static bool reg_write(unsigned int n, uint32_t val)
+{
+    uint32_t *r = reg_at(n);
+    if (!r)
+        return false;
+    if (n == GDB_REG_CPSR) {
+        uint32_t mode = val & PSR_MODE_MASK;
+        if (mode == PSR_MODE_HYP || mode == PSR_MODE_MON || !(mode & 0x10))
+            return false;
+    }
+    *r = val;
+    return true;
+}
+
+static void do_read_regs(void)
+{
+    rsp_tx_begin(&s.tx);
+    for (unsigned int n = 0; n < GDB_NCORE; n++)
+        rsp_tx_reg32(&s.tx, *reg_at(n));
+    rsp_tx_reg32(&s.tx, *reg_at(GDB_REG_CPSR));
+    send_reply();
+}
+
+static void do_write_regs(const struct rsp_cmd *c)
+{
+    unsigned int nregs = (unsigned int)(c->data_len / 8);
+    uint32_t val[GDB_NCORE + 1];
+    if (nregs > GDB_NCORE + 1) {
+        reply("E01");
+        return;
+    }
+    for (unsigned int i = 0; i < nregs; i++)
+        if (!rsp_hex_reg32(c->data + 8 * i, &val[i])) {
+            reply("E01");
+            return;
+        }
+    for (unsigned int i = 0; i < nregs; i++)
+        if (!reg_write(i < GDB_NCORE ? i : GDB_REG_CPSR, val[i])) {
+            reply("E01");
+            return;
+        }
+    reply("OK");
+}
+
+static void do_read_reg(const struct rsp_cmd *c)
+{
+    uint32_t *r = reg_at(c->reg);
+    if (!r) {
+        reply("E01");
+        return;
+    }
+    rsp_tx_begin(&s.tx);
+    rsp_tx_reg32(&s.tx, *r);
+    send_reply();
+}
+
+static void do_read_mem(const struct rsp_cmd *c)
+{
+    uint32_t done = guest_debug_access(cur_vcpu(), c->addr, s.mem, c->len, false);
+    if (done == 0 && c->len) {
+        reply("E01");       /* the first byte faults: nothing there */
+        return;
+    }
+    rsp_tx_begin(&s.tx);
+    rsp_tx_hex(&s.tx, s.mem, done);
+    send_reply();
+}
+
+static void do_write_mem(const struct rsp_cmd *c)
+{
+    if (rsp_hex_decode(c->data, c->data_len, s.mem, sizeof(s.mem)) != (int)c->len) {
+        reply("E01");
+        return;
+    }
+    uint32_t done = guest_debug_access(cur_vcpu(), c->addr, s.mem, c->len, true);
+    reply(done == c->len ? "OK" : "E01");
+}
+
+/* qXfer:features:read:target.xml:offset,length */
+static void do_features(const struct rsp_cmd *c)
+{
+    size_t size = sizeof(target_xml) - 1;
+    if (strcmp(c->annex, "target.xml") != 0) {
+        reply("E00");
+        return;
+    }
+    size_t off = c->addr < size ? c->addr : size;
+    size_t n = size - off;
+    /* each character may take two when escaped: half a packet at most */
+    size_t max = (c->len < RSP_PACKET_MAX / 2 ? c->len : RSP_PACKET_MAX / 2);
+    rsp_tx_begin(&s.tx);
+    rsp_tx_str(&s.tx, n > max ? "m" : "l");
+    rsp_tx_bytes(&s.tx, target_xml + off, n > max ? max : n);
+    send_reply();
+}
+
+static void do_threads(void)
+{
+    rsp_tx_begin(&s.tx);
+    rsp_tx_str(&s.tx, "m");
+    for (unsigned int i = 0; i < s.g->cfg->ncpus; i++) {
+        if (i)
+            rsp_tx_str(&s.tx, ",");
+        rsp_tx_num(&s.tx, i + 1);
+    }
+    send_reply();
+}
+
+static void do_thread_extra(const struct rsp_cmd *c)
+{
+    int v = thread_vcpu(c->thread);
+    char text[48];
+    if (v < 0) {
+        reply("E01");
+        return;
+    }
+    snprintf(text, sizeof(text), "vcpu%d on cpu%u", v, s.g->vcpu[v].pcpu);
+    rsp_tx_begin(&s.tx);
+    rsp_tx_hex(&s.tx, (const uint8_t *)text, strlen(text));
+    send_reply();
+}
+
+static void do_set_thread(const struct rsp_cmd *c)
+{
+    int v = thread_vcpu(c->thread);
+    if (v == -2) {
+        reply("E01");
+        return;
+    }
+    if (v >= 0 && c->op == 'g')
+        s.vcpu = (unsigned int)v;
+    reply("OK");    /* Hc: every vCPU resumes together anyway */
+}
+
+static void do_current_thread(void)
+{
+    char buf[16];
+    snprintf(buf, sizeof(buf), "QC%x", s.vcpu + 1);
+    reply(buf);
+}
+
+static void do_breakpoint(const struct rsp_cmd *c)
+{
+    if (c->type != 0) {
+        reply("");      /* hardware breakpoints and watchpoints: not offered */
+        return;
+    }
+    reply(c->kind == RSP_CMD_INSERT_BP ? gdb_bp_insert(cur_vcpu(), c->addr, c->kind_arg)
+                                      : gdb_bp_remove(cur_vcpu(), c->addr));
+}
+
+/* HDCR.TDE for the guest's vCPUs while gdb is attached (from their next
+ * entry: they are halted now), and its breakpoints out when it goes */
+static void debug_traps(bool on)
+{
+    if (!on)
+        gdb_bp_remove_all(cur_vcpu());
+    for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
+        s.g->vcpu[i].dbg_trap = on;
+    s.g->dbg_stopped = 0;
+}
+
+static void session_end(const char *how)
+{
+    debug_traps(false);
+    s.active = false;
+    s.ended = true;
+    console_hold(false);
+    pr_info("\n[partita: gdb %s guest '%s']\n", how, s.g->cfg->name);
+}
+
+static void do_continue(const struct rsp_cmd *c)
+{
+    if (c->has_addr)
+        cur_vcpu()->regs.pc = c->addr;
+    s.running = true;
+    s.g->dbg_stopped = 0;
+    guest_debug_resume(s.g);
+}
+
+static void do_detach(void)
+{
+    reply("OK");
+    session_end("detached from");
+    guest_debug_resume(s.g);
+}
+
+/* kill: what the guest's on-crash policy says, restart or stop */
+static void do_kill(void)
+{
+    struct guest *g = s.g;
+    session_end("killed");
+    guest_stop(g);
+    g->state = GUEST_STOPPED;
+    guest_debug_resume(g);      /* no longer held: a start runs it */
+    if (g->cfg->on_crash == ON_CRASH_RESTART && guest_start(g) == 0)
+        pr_info("guest '%s' restarted\n", g->cfg->name);
+    else
+        pr_info("guest '%s' stopped\n", g->cfg->name);
+}
+
+/* requests that are answered from the session alone */
+static bool dispatch_query(const struct rsp_cmd *c)
+{
+    switch (c->kind) {
+    case RSP_CMD_SUPPORTED:
+        reply("PacketSize=400;qXfer:features:read+");
+        return true;
+    case RSP_CMD_XFER_FEATURES:
+        do_features(c);
+        return true;
+    case RSP_CMD_THREAD_FIRST:
+        do_threads();
+        return true;
+    case RSP_CMD_THREAD_NEXT:
+        reply("l");
+        return true;
+    case RSP_CMD_CURRENT_THREAD:
+        do_current_thread();
+        return true;
+    case RSP_CMD_ATTACHED:
+        reply("1");
+        return true;
+    case RSP_CMD_THREAD_EXTRA:
+        do_thread_extra(c);
+        return true;
+    case RSP_CMD_SET_THREAD:
+        do_set_thread(c);
+        return true;
+    case RSP_CMD_THREAD_ALIVE:
+        reply(thread_vcpu(c->thread) >= 0 ? "OK" : "E01");
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void dispatch(const struct rsp_cmd *c)
+{
+    if (dispatch_query(c))
+        return;
+    switch (c->kind) {
+    case RSP_CMD_STATUS:     reply_stop(5); break;
+    case RSP_CMD_READ_REGS:  do_read_regs(); break;
+    case RSP_CMD_WRITE_REGS: do_write_regs(c); break;
+    case RSP_CMD_READ_REG:   do_read_reg(c); break;
+    case RSP_CMD_WRITE_REG:  reply(reg_write(c->reg, c->value) ? "OK" : "E01"); break;
+    case RSP_CMD_READ_MEM:   do_read_mem(c); break;
+    case RSP_CMD_WRITE_MEM:  do_write_mem(c); break;
+    case RSP_CMD_CONTINUE:   do_continue(c); break;
+    case RSP_CMD_DETACH:     do_detach(); break;
+    case RSP_CMD_KILL:       do_kill(); break;
+    case RSP_CMD_INSERT_BP:
+    case RSP_CMD_REMOVE_BP:  do_breakpoint(c); break;
+    case RSP_CMD_MALFORMED:  reply("E01"); break;
+    default:                 reply(""); break;     /* not offered */
+    }
+}
+
+static void on_packet(void)
+{
+    struct rsp_cmd c;
+    console_write_owner("+", 1);
+    rsp_decode(s.rx.buf, s.rx.len, &c);
+    if (s.running) {
+        /* only a stop (Ctrl-C) is expected while it runs; halt first */
+        guest_debug_halt(s.g);
+        s.running = false;
+    }
+    dispatch(&c);
+}
+
+/* Ctrl-A three times between packets (gdb never sends it there): the
+ * way out when gdb went away without detaching - detach for it */
+static bool escape(char c)
+{
+    if (c != ESC_CHAR || !rsp_rx_idle(&s.rx)) {
+        s.escapes = 0;
+        return false;
+    }
+    if (++s.escapes < ESC_COUNT)
+        return true;
+    session_end("detached (Ctrl-A x3) from");
+    s.ended = false;
+    guest_debug_resume(s.g);
+    return true;
+}
+
+bool gdb_input(char c)
+{
+    if (escape(c))
+        return !s.active;
+    switch (rsp_rx_feed(&s.rx, c)) {
+    case RSP_EV_PACKET:
+        on_packet();
+        break;
+    case RSP_EV_BAD:
+        console_write_owner("-", 1);
+        break;
+    case RSP_EV_NAK:
+        console_write_owner(s.tx.buf, (unsigned int)s.tx.len);
+        break;
+    case RSP_EV_INTERRUPT:
+        if (s.running) {
+            guest_debug_halt(s.g);
+            s.running = false;
+            reply_stop(2);
+        }
+        break;
+    default:
+        break;
+    }
+    return !s.active;
+}
+
+void gdb_poll(void)
+{
+    uint32_t who = s.active && s.running ? s.g->dbg_stopped : 0;
+    if (!who)
+        return;
+    guest_debug_halt(s.g);
+    s.running = false;
+    s.vcpu = who - 1;
+    reply_stop(5);
+}
+
+bool gdb_trailing_ack(char c)
+{
+    bool ack = s.ended && c == '+';
+    s.ended = false;
+    return ack;
+}
+
+bool gdb_attach(struct guest *g)
+{
+    if (g->state != GUEST_RUNNING) {
+        pr_info("gdb: guest '%s' is not running\n", g->cfg->name);
+        return false;
+    }
+    memset(&s, 0, sizeof(s));
+    s.g = g;
+    rsp_rx_init(&s.rx);
+    if (!guest_debug_halt(g)) {
+        guest_debug_resume(g);
+        pr_info("gdb: a vCPU of '%s' did not stop in time\n", g->cfg->name);
+        return false;
+    }
+    pr_info("[partita: guest '%s' halted for gdb: the console speaks gdb's remote "
+            "protocol until it detaches]\n", g->cfg->name);
+    console_hold(true);
+    s.active = true;
+    debug_traps(true);
+    return true;
+}

@@ -1,0 +1,31 @@
+/*
+ * A gdb remote stub per guest over the board's one console (issue 19):
+ * `gdb NAME` at the monitor halts that guest's vCPUs (only them: the other
+ * partitions run on) and turns the console over to the GDB Remote Serial
+ * Protocol (rsp.h) until gdb detaches or kills it; everything else the
+ * hypervisor and the other guests print meanwhile is held and printed
+ * afterwards (console_hold).  Ctrl-A three times between packets detaches
+ * for a gdb that went away without doing so.  Threads are the guest's vCPUs (thread n + 1
+ * is vCPU n); registers r0-r12, SP, LR, PC and CPSR in the vCPU's current
+ * mode; memory at the guest's virtual addresses, through its own stage 1
+ * and Stage-2, in its own RAM only.
+ */
+#ifndef HYP_CONSOLE_GDB_STUB_H
+#define HYP_CONSOLE_GDB_STUB_H
+
+#include <stdbool.h>
+#include "hyp/guest/guest.h"
+
+/* Start a session on g (from the monitor); false: it is not running */
+bool gdb_attach(struct guest *g);
+/* Is a session on?  Then every console input character is gdb's. */
+bool gdb_active(void);
+/* One character from the console; true when the session just ended */
+bool gdb_input(char c);
+/* A vCPU of the guest hit a breakpoint: tell gdb (the boot CPU's
+ * housekeeping, which the breakpoint's trap asked for) */
+void gdb_poll(void);
+/* gdb's '+' for the reply that ended a session: not for the monitor */
+bool gdb_trailing_ack(char c);
+
+#endif

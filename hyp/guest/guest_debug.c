@@ -1,0 +1,81 @@
+/*
+ * gdb's hold on a guest (guest.h): its vCPUs kept off their CPUs, and its
+ * memory read and written as one of its vCPUs sees it.  The stub itself
+ * (the protocol, the session) is hyp/console/gdb.
+ */
+#include <string.h>
+#include <arch/sysregs.h>
+#include "guest.h"
+#include "guest_parts.h"
+#include "hyp/lib/console.h"
+#include "mm/cache.h"
+#include "timer/timer.h"
+#include "hyp/sched/sched.h"
+
+bool guest_debug_halt(struct guest *g)
+{
+    guest_kick_all(g, VCPU_REQ_HALT);
+    uint64_t t0 = timer_now();
+    while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
+        ;
+    dsb_ish();      /* its saved registers, written by its CPUs, from here */
+    return guest_vcpus_idle(g);
+}
+
+void guest_debug_resume(struct guest *g)
+{
+    dsb_ish();      /* what the debugger wrote, before the vCPUs look */
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        __atomic_and_fetch(&g->vcpu[i].requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+        vcpu_kick(&g->vcpu[i]);
+    }
+}
+
+void guest_debug_stop(struct vcpu *v)
+{
+    struct guest *g = v->guest;
+    uint32_t none = 0;
+    /* the first vCPU to stop is the one gdb hears of */
+    __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1, false, __ATOMIC_SEQ_CST,
+                                __ATOMIC_SEQ_CST);
+    guest_kick_all(g, VCPU_REQ_HALT);
+    sched_cpu0_work();
+}
+
+/* One piece of an access, inside one page; false if it faults or leaves
+ * the guest's RAM (a device, a channel: not for the debugger) */
+static bool access_page(struct vcpu *v, uint32_t va, uint8_t *buf, uint32_t n, bool write)
+{
+    const struct guest_config *c = v->guest->cfg;
+    uint64_t pa;
+    if (!vcpu_translate(v, va, write, &pa))
+        return false;
+    if (!guest_ram_has_pa(c, pa, n))
+        return false;       /* a device or channel page, or nothing of its own */
+    uint8_t *p = (uint8_t *)(uint32_t)pa;       /* guest RAM: identity mapped */
+    /* the guest may run with its caches off: memory itself, both ways */
+    dcache_clean_inval_range(p, n);
+    if (write) {
+        memcpy(p, buf, n);
+        dcache_clean_inval_range(p, n);
+        icache_invalidate_all();    /* a breakpoint written into its code */
+    } else {
+        memcpy(buf, p, n);
+    }
+    return true;
+}
+
+uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write)
+{
+    uint32_t done = 0;
+    while (done < n) {
+        uint32_t at = va + done;
+        uint32_t chunk = 0x1000u - (at & 0xfffu);
+        if (chunk > n - done)
+            chunk = n - done;
+        if (!access_page(v, at, (uint8_t *)buf + done, chunk, write))
+            break;
+        done += chunk;
+    }
+    return done;
+}
