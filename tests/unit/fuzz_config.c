@@ -84,7 +84,9 @@ static void report(void *ctx, bool is_error, const char *msg)
     struct tally *t = ctx;
     size_t n = strlen(msg);
     CHECK(n > 0 && n < 256);
-    CHECK(strncmp(msg, "guest '", 7) == 0 || strncmp(msg, "channel '", 9) == 0);
+    /* one line naming what is at fault: a guest, a channel or a network */
+    CHECK(strncmp(msg, "guest '", 7) == 0 || strncmp(msg, "channel '", 9) == 0 ||
+          strncmp(msg, "network '", 9) == 0);
     CHECK(!strchr(msg, '\n'));
     t->errors += is_error;
 }
