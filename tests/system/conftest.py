@@ -225,6 +225,13 @@ class Qemu:
             raise Timeout(self.describe("%s: output did not settle in %.1f s"
                                         % (self.name, timeout)))
 
+    def matched(self):
+        """Where the last expect()'s match ended: what follows it, however
+        much more output arrived before the test looks (mark() is the end of
+        the output so far, which may already hold the next lines)."""
+        with self._cond:
+            return self._pos
+
     def mark(self):
         """The current end of the output (for slicing what follows)."""
         with self._cond:

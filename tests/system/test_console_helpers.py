@@ -72,3 +72,13 @@ def test_monitor_rtt_waits_while_the_whole_system_stalls():
         assert monitor_rtt(vm, "list", r"rt running", 1.0, hb) >= 2.5
     finally:
         vm.kill()
+
+
+def test_matched_is_where_the_match_ended_not_the_end_of_the_output():
+    """The U-Boot tests slice Partita's boot lines from right after
+    "Starting kernel ...": with all of the output already read, mark() is
+    past the first of them (the cpu0 line went missing under load once)."""
+    vm = feed("Starting kernel ...\r\ncpu0: up\r\ncpu1: up\r\n")
+    vm.expect(r"Starting kernel \.\.\.\r\n", timeout=5)
+    assert vm.since(vm.matched()) == "cpu0: up\r\ncpu1: up\r\n"
+    assert vm.since(vm.mark()) == ""

@@ -63,7 +63,7 @@ def test_bootz(qemu, partita_bin, cpu, addr):
     m = vm.expect(r"Kernel image @ (0x[0-9a-f]+) \[ 0x0+ - (0x[0-9a-f]+) \]\r\n", BOOT_TIMEOUT)
     check(vm, int(m.group(1), 16) == addr, "U-Boot: %r" % m.group(0))
     vm.expect(r"Starting kernel \.\.\.\r\n", BOOT_TIMEOUT)
-    start = vm.mark()
+    start = vm.matched()
     boot_to_prompt(vm, 4, "nonsecure-hyp", "smc", "1G", start=start, load=addr)
     run_info(vm, 4, "nonsecure-hyp", "1G")
     out = command(vm, "version")
@@ -164,7 +164,7 @@ def test_sd_card(qemu, image, tmp_path, kind):
     vm.expect(r"Verifying (Checksum|Hash Integrity) \.\.\. (sha256\+ )?OK", BOOT_TIMEOUT)
     vm.expect(r"XIP Kernel Image \(no loading done\)", BOOT_TIMEOUT)
     vm.expect(r"Starting kernel \.\.\.\r\n", BOOT_TIMEOUT)
-    start = vm.mark()
+    start = vm.matched()
     boot_to_prompt(vm, 4, "nonsecure-hyp", "smc", "1G", start=start,
                    load=KERNEL_ADDR_R + 0x1000)
     wait_halted(vm, ["smp"], start)
@@ -224,7 +224,7 @@ def test_orangepi_sd_card(qemu, image, build_dir, tmp_path, kind):
     vm.expect(loaded, BOOT_TIMEOUT)
     vm.expect(r"XIP Kernel Image \(no loading done\)", BOOT_TIMEOUT)
     vm.expect(r"Starting kernel \.\.\.\r\n", BOOT_TIMEOUT)
-    start = vm.mark()
+    start = vm.matched()
     boot_to_prompt(vm, 4, "nonsecure-hyp", "smc", "1G", start=start,
                    load=OPI_KERNEL_ADDR_R + 0x1000, board=OPI_BOARD)
     wait_halted(vm, ["smp"], start)
