@@ -40,9 +40,10 @@
  * reach the guest's own view of its breakpoints and watchpoints, which the
  * hardware gets filtered (hyp/arch/debug.c); TDE is 0, so its debug
  * exceptions are its own aborts, unless gdb is attached to it
- * (hyp/console/gdb): then its BKPTs and debug events come to Hyp mode.  Performance monitor accesses (TPM, TPMCR)
- * trap and are carried out on the real PMU for the guest (hyp/arch/pmu.c),
- * HPMN giving it every counter pmu_init() allows. */
+ * (hyp/console/gdb): then its BKPTs and debug events come to Hyp mode.
+ * Performance monitor accesses (TPM, TPMCR) trap and are carried out on the
+ * real PMU for the guest (hyp/arch/pmu.c), HPMN giving it every counter
+ * pmu_init() allows. */
 #define GUEST_HDCR_TRAPS (HDCR_TDRA | HDCR_TDOSA | HDCR_TDA | HDCR_TPM | HDCR_TPMCR)
 
 void vcpu_set_pmu(struct vcpu *v, bool pmu)
