@@ -424,16 +424,19 @@ def run_info(vm, smp, mode, mem, ram_base=RAM_BASE):
     check(vm, any(l.startswith("footprint: ") for l in text), "info has no footprint line")
 
 
-def command(vm, cmd):
-    """Run a monitor command; returns its output lines (without echo or prompt)."""
-    start = vm.mark()
+# a whole line of a guest's console as Partita prints it, behind the
+# guest's name: it comes whenever the guest prints, between a command's
+# lines and in the middle of its echo too
+GUEST_LINE = r"\[[A-Za-z][\w-]*\] [^\r\n]*\r\n"
+
+
+def command(vm, cmd, timeout=10):
+    """Run a monitor command; returns its output lines (without echo or
+    prompt, and without the guests' lines that came meanwhile)."""
     vm.sendline(cmd)
-    vm.expect(re.escape(cmd) + r"\r\n")
-    vm.expect(PROMPT)
-    text = vm.since(start)
-    check(vm, text.startswith(cmd + "\r\n") and text.endswith("\r\n" + PROMPT),
-          "command %r: output %r is not echo, lines, prompt" % (cmd, text))
-    return text[len(cmd) + 2:-len(PROMPT)].split("\r\n")[:-1]
+    m = vm.expect(r"(?s)%s\r\n(.*?)%s" % (re.escape(cmd), PROMPT), timeout=timeout,
+                  ignore=GUEST_LINE)
+    return m.group(1).split("\r\n")[:-1]
 
 
 # ---- fixtures ------------------------------------------------------------

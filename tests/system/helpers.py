@@ -136,14 +136,28 @@ READY = r"PARTITA-LINUX-READY (\S+) cpus=(\d+)"
 OTHER_CONSOLES = r"\[(?!linux\])[A-Za-z][\w-]*\] [^\r\n]*\r\n"
 
 
-def shell(vm, cmd, timeout=60):
-    """Run a command at the focused Linux shell; returns its output lines."""
+def hypervisor_lines(guest):
+    """The hypervisor's own lines about one guest ("guest 'echo' halted
+    (PSCI SYSTEM_OFF)"): a guest that halts by itself has them printed at
+    any moment, in the middle of a line of the focused Linux too."""
+    return r"guest '%s'[^\r\n]*\r\n" % re.escape(guest)
+
+
+def shell_cuts(ignore=None):
+    """What shell() cuts out of the focused console's output."""
+    return OTHER_CONSOLES if ignore is None else "%s|%s" % (OTHER_CONSOLES, ignore)
+
+
+def shell(vm, cmd, timeout=60, ignore=None):
+    """Run a command at the focused Linux shell; returns its output lines.
+    `ignore`: a regex for more lines to cut out wherever they come (the
+    hypervisor's lines about a guest that changes state on its own)."""
     tag = "%08x" % (int(time.monotonic() * 1000) & 0xffffffff)
     vm.sendline("echo B%s; %s; echo E%s $?" % (tag, cmd, tag))
     # the other guests' lines ("[rt] tick ...") come in between, even in
     # the middle of one of Linux's: cut them out before matching
     m = vm.expect(r"(?s)\r\nB%s\r\n(.*?)E%s (\d+)\r\n" % (tag, tag), timeout=timeout,
-                  ignore=OTHER_CONSOLES)
+                  ignore=shell_cuts(ignore))
     return m.group(1).replace("\r", "").splitlines(), int(m.group(2))
 
 

@@ -41,6 +41,26 @@ def test_the_focused_linux_lines_are_kept():
     assert m.group(1).replace("\r", "").splitlines() == ["[linux] not cut", "[    0.1] dmesg"]
 
 
+
+# what the control-partition test read once: the hypervisor's line about the
+# echo guest, which halts by itself, inside Linux's "cycles 100"
+HYP_SPLIT = "\r\nB1\r\ncguest 'echo' halted (PSCI SYSTEM_OFF)\r\nycles 100\r\nE1 0\r\n"
+SHELL_MARKER = r"(?s)\r\nB1\r\n(.*?)E1 (\d+)\r\n"
+
+
+def test_a_hypervisor_line_about_a_named_guest_is_cut_out_when_asked():
+    from helpers import hypervisor_lines, shell_cuts
+    m = feed(HYP_SPLIT).expect(SHELL_MARKER, timeout=5,
+                               ignore=shell_cuts(hypervisor_lines("echo")))
+    assert m.group(1).replace("\r", "").splitlines() == ["cycles 100"]
+    # by default shell() keeps them: the tool's own answers are such lines too
+    m = feed(HYP_SPLIT).expect(SHELL_MARKER, timeout=5, ignore=shell_cuts())
+    assert m.group(1).replace("\r", "").splitlines()[-1] == "ycles 100"
+    # and only the named guest's
+    m = feed(HYP_SPLIT).expect(SHELL_MARKER, timeout=5,
+                               ignore=shell_cuts(hypervisor_lines("rt")))
+    assert m.group(1).replace("\r", "").splitlines()[-1] == "ycles 100"
+
 # ---- monitor_rtt: a bound in the system's own time -------------------------
 
 BEATS = ('i=1000; while :; do printf "[rt] tick %d: jitter avg 5 us, worst 9 us\\r\\n" $i; '
@@ -82,3 +102,20 @@ def test_matched_is_where_the_match_ended_not_the_end_of_the_output():
     vm.expect(r"Starting kernel \.\.\.\r\n", timeout=5)
     assert vm.since(vm.matched()) == "cpu0: up\r\ncpu1: up\r\n"
     assert vm.since(vm.mark()) == ""
+
+
+def test_a_monitor_command_s_lines_without_the_guests_lines_between_them():
+    """command(): the demo's Linux printed a boot line between the rows of
+    `list` once (and a guest line may come inside the echo, or after the
+    prompt): the command's own lines are what it returns."""
+    from conftest import command
+    out = ("li[linux] [    0.07] /cpus/cpu@0 missing clock-frequency\r\nst\r\n"
+           "NAME  STATE\r\n[rt] tick 1000: jitter avg 5 us, worst 9 us\r\n"
+           "rt    running\r\npartita> [echo] echo 2 ready\r\n")
+    # waits for "list" and its carriage return, then answers as the monitor did
+    vm = Qemu(["sh", "-c", "head -c 5 >/dev/null; printf '%s' \"$0\"; sleep 30", out],
+              name="monitor")
+    try:
+        assert command(vm, "list") == ["NAME  STATE", "rt    running"]
+    finally:
+        vm.kill()
