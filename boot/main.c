@@ -31,6 +31,7 @@
 #include "mm/cache.h"
 #include "mm/page_alloc.h"
 #include "mm/stage2.h"
+#include "mm/hyp_colour.h"
 
 static struct host_uart host_uart;
 static struct console_ops uart_ops;
@@ -69,45 +70,110 @@ static void hyp_cpu_init(void)
     debug_cpu_init();
 }
 
-static int pool_init(void)
+/* The colours of the last-level cache, which is physically indexed on
+ * Cortex-A15/A7/A17 (their TRMs): one per page of a way; 0 when CLIDR
+ * names no cache or the way is no power of two (the configuration's
+ * llc-way-size overrides it) */
+static unsigned int colours_of_cache(unsigned int *level, struct cache_geom *geom)
 {
-    uint64_t fs, fe;
-    hyp_footprint(&fs, &fe);
-    uint64_t pool = fe - HYP_POOL_SIZE;
-    for (unsigned int i = 0; i < host.nmem; i++)
-        if (pool >= host.mem[i].base && fe <= host.mem[i].base + host.mem[i].size &&
-            fe <= HYP_VA_RAM_END) {
-            page_alloc_init(pool, HYP_POOL_SIZE);
-            return 0;
-        }
-    return -1;
+    unsigned int lv;
+    struct cache_geom g;
+    if (!cache_llc(&lv, &g))
+        return 0;
+    if (level)
+        *level = lv;
+    if (geom)
+        *geom = g;
+    uint32_t way = g.line * g.sets;
+    unsigned int n = colour_count(way);
+    return (way & (way - 1)) || n > COLOUR_MAX ? 0 : n;
 }
 
-/* The colours guests may be given (hyp/config/colour.h): one per page of a
- * way of the last-level cache, which is physically indexed on Cortex-A15/
- * A7/A17 (their TRMs); the configuration's llc-way-size overrides it */
+/* The colours guests may be given, as the boot log says */
 static unsigned int colours_probe(void)
 {
     unsigned int level;
-    struct cache_geom g;
-    if (!cache_llc(&level, &g)) {
+    struct cache_geom g = { 0 };
+    unsigned int n = colours_of_cache(&level, &g);
+    if (!g.line) {
         pr_info("cache: no data cache named in CLIDR: no colours\n");
         return 0;
     }
     uint32_t way = g.line * g.sets;
-    unsigned int n = colour_count(way);
     pr_info("cache: L%u %lu KiB, %lu ways of %lu KiB", level + 1,
             (unsigned long)(way / 1024 * g.ways), (unsigned long)g.ways,
             (unsigned long)(way / 1024));
     /* real caches have a power of two of sets; QEMU's CCSIDR does not
      * (2304 sets for its Cortex-A15 L2) */
-    if ((way & (way - 1)) || n > COLOUR_MAX) {
+    if (!n) {
         pr_info(": not %s, no colours (llc-way-size in the configuration gives them)\n",
-                n > COLOUR_MAX ? "at most 128 of them" : "a power of two");
+                colour_count(way) > COLOUR_MAX ? "at most 128 of them" : "a power of two");
         return 0;
     }
     pr_info(": %u colours of 4 KiB\n", n);
     return n;
+}
+
+/*
+ * The page pool, right after the image: 8 MiB; with colours of its own
+ * (/partita colors, mm/hyp_colour.h) as many times that as it takes for 8
+ * MiB of them, up to 64 MiB, since only those pages will be handed out.
+ */
+static int pool_init(void)
+{
+    uint64_t fs, fe;
+    unsigned int k, n;
+    config_peek_hyp_colours(config_blob, colours_of_cache(NULL, NULL), &k, &n);
+    uint32_t size = k ? HYP_POOL_SIZE / k * n : HYP_POOL_SIZE;
+    hyp_set_pool_size(size < HYP_POOL_MAX ? size : HYP_POOL_MAX);
+    hyp_footprint(&fs, &fe);
+    uint64_t pool = fe - (size < HYP_POOL_MAX ? size : HYP_POOL_MAX);
+    for (unsigned int i = 0; i < host.nmem; i++)
+        if (pool >= host.mem[i].base && fe <= host.mem[i].base + host.mem[i].size &&
+            fe <= HYP_VA_RAM_END) {
+            page_alloc_init(pool, fe - pool);
+            return 0;
+        }
+    return -1;
+}
+
+/*
+ * The hypervisor into its own colours (mm/hyp_colour.h), before any guest
+ * runs: the other CPUs, idle since they came online, are woken to wait
+ * while the boot CPU copies the image; then its pages are read back through
+ * the MMU.  -1 (and said why) if it cannot be done: then no guest starts,
+ * as for any configuration error.
+ */
+static int hyp_colours_apply(const struct colour_list *l)
+{
+    char err[160], list[64];
+    if (!l->n)
+        return 0;
+    colour_format(l, list, sizeof(list));
+    if (hyp_colour_prepare(l, err, sizeof(err)) != 0) {
+        pr_err("config: node '/partita': property 'colors': %s\n", err);
+        return -1;
+    }
+    unsigned int others = 0;
+    for (unsigned int i = 1; i < MAX_CPUS; i++)
+        others += pcpus[i].online;
+    uint32_t f = irq_save();
+    hyp_colour_request();
+    gic_send_sgi_others(SGI_KICK);
+    while (hyp_colour_parked() < others)
+        wfe();      /* each parked CPU sends an event */
+    hyp_colour_move();
+    irq_restore(f);
+    unsigned int pages, tables, bad = hyp_colour_check(l, &pages, &tables);
+    if (bad) {
+        pr_err("hypervisor: %u of its %u pages and %u tables are not of colours %s\n", bad,
+               pages, tables, list);
+        return -1;
+    }
+    pr_info("hypervisor: its %u pages and %u page tables are in colours %s (read back by "
+            "ATS1HR), its pool has %u KiB of them\n", pages, tables, list,
+            page_free_count() * 4);
+    return 0;
 }
 
 static void guests_boot(void)
@@ -120,6 +186,8 @@ static void guests_boot(void)
         return;
     }
     int errors = config_load(config_blob, &ch, &sysconf, config_report, NULL);
+    if (!errors && hyp_colours_apply(&sysconf.hyp_colours) != 0)
+        errors = 1;
     if (errors) {
         pr_err("configuration has %d error%s: no guest started\n", errors,
                errors == 1 ? "" : "s");

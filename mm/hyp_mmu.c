@@ -14,6 +14,9 @@
 #include <arch/sysregs.h>
 #include "hyp_mmu.h"
 #include "cache.h"
+#include "page_alloc.h"
+#include "pt_copy.h"
+#include "hyp/config/colour.h"
 #include "hyp/lib/spinlock.h"
 
 #define PT_ENTRIES  512
@@ -28,6 +31,11 @@ static pte_t *pt_l1;
 static uint32_t image_pa_base;
 static uint32_t io_next = HYP_VA_DEV;
 static spinlock_t mmu_lock = SPINLOCK_INIT;
+/* once the image has moved into the hypervisor's colours (hyp_colour.c):
+ * the physical page of each image page, and tables from the page pool */
+static const uint32_t *moved_pa;
+static unsigned int pool_tables;
+static uint32_t pool_size = HYP_POOL_SIZE;
 
 #define ATTR_TEXT   ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RO))
 #define ATTR_RO     ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RO) | ((uint64_t)PTE_XN_HI << 32))
@@ -38,6 +46,8 @@ static spinlock_t mmu_lock = SPINLOCK_INIT;
 uint64_t hyp_virt_to_phys(const void *va)
 {
     uint32_t v = (uint32_t)va;
+    if (moved_pa && v >= (uint32_t)__text_start && v < (uint32_t)__stacks_end)
+        return moved_pa[(v - (uint32_t)__text_start) >> PAGE_SHIFT] + (v & (PAGE_SIZE - 1));
     if (v >= HYP_VA_BASE)
         return v - HYP_VA_BASE + image_pa_base;
     return v;   /* RAM is identity mapped */
@@ -45,6 +55,11 @@ uint64_t hyp_virt_to_phys(const void *va)
 
 static pte_t *pt_alloc(void)
 {
+    if (moved_pa) {     /* tables of the hypervisor's colours, identity mapped */
+        pte_t *t = page_alloc(1, 1);
+        pool_tables += t != NULL;
+        return t;
+    }
     if (pt_used == PT_POOL)
         return NULL;
     pte_t *t = pt_pool[pt_used++];
@@ -52,11 +67,20 @@ static pte_t *pt_alloc(void)
     return t;
 }
 
+/* A table's VA from its descriptor, or NULL if e is no table */
+static const pte_t *table_of(pte_t e)
+{
+    if ((e & 3) != (PTE_VALID | PTE_TABLE))
+        return NULL;
+    return moved_pa ? (const pte_t *)(uint32_t)(e & PTE_ADDR)
+                    : (const pte_t *)(uint32_t)(((e & PTE_ADDR) - image_pa_base) + HYP_VA_BASE);
+}
+
 /* Next-level table under entry *e, made if absent. */
 static pte_t *pt_next(pte_t *e)
 {
     if ((*e & 3) == (PTE_VALID | PTE_TABLE))
-        return (pte_t *)(uint32_t)(((*e & PTE_ADDR) - image_pa_base) + HYP_VA_BASE);
+        return (pte_t *)table_of(*e);
     pte_t *t = pt_alloc();
     if (!t)
         return NULL;
@@ -143,15 +167,87 @@ static void map_ram(const struct platform *p)
     }
 }
 
+void hyp_set_pool_size(uint32_t size)
+{
+    pool_size = size;
+}
+
 void hyp_footprint(uint64_t *start, uint64_t *end)
 {
     *start = image_pa_base;
-    *end = image_pa_base + ((uint32_t)__config_end - HYP_VA_BASE) + HYP_POOL_SIZE;
+    *end = image_pa_base + ((uint32_t)__config_end - HYP_VA_BASE) + pool_size;
 }
 
 unsigned int hyp_mmu_pages_used(void)
 {
-    return pt_used;
+    return moved_pa ? pool_tables : pt_used;
+}
+
+/* ---- the image's pages moved (hyp_colour.c) ---- */
+
+static uint64_t *recolour_table(void *ctx, uint64_t pa)
+{
+    (void)ctx;      /* the live tables: pt_pool, in the image */
+    uint64_t off = pa - image_pa_base;
+    return pa >= image_pa_base && off < HYP_IMAGE_MAX ? (uint64_t *)(uint32_t)(off + HYP_VA_BASE)
+                                                      : NULL;
+}
+
+static uint64_t *recolour_alloc(void *ctx, uint64_t *pa)
+{
+    (void)ctx;
+    uint64_t *t = page_alloc(1, 1);     /* zeroed, of the colours, identity mapped */
+    *pa = (uint32_t)t;
+    pool_tables += t != NULL;
+    return t;
+}
+
+static uint64_t recolour_move(void *ctx, uint32_t va, uint64_t pa)
+{
+    (void)pa;
+    return ((const uint32_t *)ctx)[(va - (uint32_t)__text_start) >> PAGE_SHIFT];
+}
+
+int hyp_mmu_recolour(const uint32_t *to, uint32_t *httbr)
+{
+    const struct pt_copy_ops ops = { recolour_table, recolour_alloc, recolour_move,
+                                     (void *)to };
+    uint64_t root;
+    uint32_t f = spin_lock_irqsave(&mmu_lock);
+    pool_tables = 0;
+    int rc = pt_copy(&ops, hyp_virt_to_phys(pt_l1), (uint32_t)__text_start,
+                     (uint32_t)__stacks_end, &root);
+    spin_unlock_irqrestore(&mmu_lock, f);
+    /* no clean to PoC, unlike the first tables: every CPU that walks these
+     * is online, in the coherency domain, walking through its caches (HTCR) */
+    *httbr = (uint32_t)root;
+    return rc;
+}
+
+unsigned int hyp_mmu_table_pages(const struct colour_list *l, unsigned int *bad)
+{
+    unsigned int n = 1;
+    *bad += !colour_pages_in(l, hyp_virt_to_phys(pt_l1), 1);
+    for (unsigned int i = 0; i < 4; i++) {
+        const pte_t *l2 = table_of(pt_l1[i]);
+        if (!l2)
+            continue;
+        n++;
+        *bad += !colour_pages_in(l, pt_l1[i] & PTE_ADDR, 1);
+        for (unsigned int j = 0; j < PT_ENTRIES; j++)
+            if (table_of(l2[j])) {
+                n++;
+                *bad += !colour_pages_in(l, l2[j] & PTE_ADDR, 1);
+            }
+    }
+    return n;
+}
+
+void hyp_mmu_moved(const uint32_t *to, uint32_t httbr)
+{
+    moved_pa = to;
+    pt_l1 = (pte_t *)httbr;     /* pool pages: identity mapped */
+    hyp_httbr_pa = httbr;
 }
 
 void hyp_mmu_harden(void)

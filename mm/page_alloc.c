@@ -2,13 +2,15 @@
 #include <arch/layout.h>
 #include "page_alloc.h"
 #include "hyp/lib/spinlock.h"
+#include "hyp/config/colour.h"
 
 #define POOL_MAX_PAGES (64 * 1024 * 1024 / PAGE_SIZE)   /* 64 MiB at most */
 
 static uint32_t bitmap[POOL_MAX_PAGES / 32];    /* 1 = in use */
 static uint64_t pool_pa;
-static unsigned int pool_pages, free_pages;
+static unsigned int pool_pages, free_pages, usable_pages;
 static spinlock_t pa_lock = SPINLOCK_INIT;
+static const struct colour_list *colours;     /* only these, once set */
 
 void page_alloc_init(uint64_t pa, uint64_t size)
 {
@@ -16,7 +18,7 @@ void page_alloc_init(uint64_t pa, uint64_t size)
     pool_pages = (unsigned int)(size / PAGE_SIZE);
     if (pool_pages > POOL_MAX_PAGES)
         pool_pages = POOL_MAX_PAGES;
-    free_pages = pool_pages;
+    free_pages = usable_pages = pool_pages;
     memset(bitmap, 0, sizeof(bitmap));
 }
 
@@ -45,6 +47,9 @@ void *page_alloc(unsigned int npages, unsigned int align_pages)
         unsigned int j = 0;
         while (j < npages && !used(i + j))
             j++;
+        if (j == npages && colours &&
+            !colour_pages_in(colours, pool_pa + (uint64_t)i * PAGE_SIZE, npages))
+            continue;
         if (j == npages) {
             for (j = 0; j < npages; j++)
                 set(i + j, 1);
@@ -68,14 +73,28 @@ void page_free(void *va, unsigned int npages)
     for (unsigned int j = 0; j < npages && i + j < pool_pages; j++) {
         if (used(i + j)) {
             set(i + j, 0);
-            free_pages++;
+            if (!colours || colour_pages_in(colours, pool_pa + (uint64_t)(i + j) * PAGE_SIZE, 1))
+                free_pages++;
         }
     }
     spin_unlock_irqrestore(&pa_lock, f);
 }
 
+void page_alloc_colours(const struct colour_list *l)
+{
+    uint32_t f = spin_lock_irqsave(&pa_lock);
+    colours = l;
+    free_pages = usable_pages = 0;
+    for (unsigned int i = 0; i < pool_pages; i++)
+        if (colour_pages_in(l, pool_pa + (uint64_t)i * PAGE_SIZE, 1)) {
+            usable_pages++;
+            free_pages += !used(i);
+        }
+    spin_unlock_irqrestore(&pa_lock, f);
+}
+
 unsigned int page_free_count(void) { return free_pages; }
-unsigned int page_total_count(void) { return pool_pages; }
+unsigned int page_total_count(void) { return usable_pages; }
 void page_pool_range(uint64_t *pa, uint64_t *size)
 {
     *pa = pool_pa;

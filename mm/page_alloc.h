@@ -15,5 +15,12 @@ void page_free(void *va, unsigned int npages);
 unsigned int page_free_count(void);
 unsigned int page_total_count(void);
 void page_pool_range(uint64_t *pa, uint64_t *size);
+/*
+ * From now on, hand out only pages of these cache colours (the
+ * hypervisor's own, mm/hyp_colour.c): the counts above become those of
+ * the pool's pages of the colours.  Pages handed out before stay as they are.
+ */
+struct colour_list;
+void page_alloc_colours(const struct colour_list *l);
 
 #endif

@@ -131,3 +131,25 @@ uint64_t colour_run(const struct colour_list *l, uint64_t off, uint64_t max)
      * too when the guest has colour n-1 and colour 0: not joined here */
     return run;
 }
+
+bool colour_pages_in(const struct colour_list *l, uint64_t pa, unsigned int npages)
+{
+    for (unsigned int i = 0; i < npages; i++)
+        if (!colour_has(l, colour_of(pa + (uint64_t)i * COLOUR_PAGE, l->n)))
+            return false;
+    return true;
+}
+
+void colour_format(const struct colour_list *l, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned int i = 0; i < l->k && n < size; ) {
+        unsigned int j = i;
+        while (j + 1 < l->k && l->colour[j + 1] == l->colour[j] + 1)
+            j++;
+        n += (size_t)snprintf(buf + n, size - n, j > i ? "%s%u-%u" : "%s%u", i ? "," : "",
+                              l->colour[i], l->colour[j]);
+        i = j + 1;
+    }
+}

@@ -54,6 +54,18 @@ static inline uint64_t colour_pa(const struct colour_list *l, uint64_t base, uin
  * the end of its last page */
 uint64_t colour_span(const struct colour_list *l, uint64_t size);
 
+/* "0-3,8": a colour list as the configuration writes it */
+void colour_format(const struct colour_list *l, char *buf, size_t size);
+
+/* Colour of the 4 KiB page at physical address pa, of n colours */
+static inline unsigned int colour_of(uint64_t pa, unsigned int n)
+{
+    return (unsigned int)((pa / COLOUR_PAGE) % n);
+}
+
+/* Are the npages pages from physical address pa on all of list's colours? */
+bool colour_pages_in(const struct colour_list *l, uint64_t pa, unsigned int npages);
+
 /* How many pages from page off on lie at consecutive physical addresses
  * (a run of adjacent colours), at most max */
 uint64_t colour_run(const struct colour_list *l, uint64_t off, uint64_t max);

@@ -369,6 +369,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     if (fdt_node_check_compatible(blob, root, "partita,config") != 0)
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
     c.ncolours = config_ncolours(blob, root, host ? host->ncolours : 0, &c);
+    config_parse_hyp_colours(blob, root, sys, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
         if (config_is_channel(blob, node) || config_is_network(blob, node))

@@ -1,8 +1,10 @@
 /*
  * The configuration's cache colours (colour.h): a guest's "colors", the
  * physical span its coloured RAM takes, /partita's llc-way-size for a CPU
- * whose cache geometry reads wrong, and the rule that two coloured guests
- * share no colour - colouring is asked for to keep them apart.
+ * whose cache geometry reads wrong, /partita's own "colors" (the
+ * hypervisor's: mm/hyp_colour.h), and the rule that two coloured guests,
+ * or a coloured guest and the hypervisor, share no colour - colouring is
+ * asked for to keep them apart.
  */
 #include <stdio.h>
 #include <libfdt.h>
@@ -53,6 +55,41 @@ void config_parse_colours(const void *fdt, int node, struct guest_config *g, str
     g->mem_span = colour_span(&l, g->mem_size);
 }
 
+void config_parse_hyp_colours(const void *fdt, int root, struct system_config *sys,
+                             struct cfg_ctx *c)
+{
+    int len;
+    const void *prop = dt_getprop(fdt, root, "colors", &len);
+    char err[96];
+    if (!prop)
+        return;
+    if (!c->ncolours)
+        cfg_report(c, true, "node", "/partita", "colors", "this cache has no colours (give "
+                   "llc-way-size if it reads wrong)");
+    else if (colour_parse(prop, len, c->ncolours, &sys->hyp_colours, err, sizeof(err)) != 0)
+        cfg_report(c, true, "node", "/partita", "colors", "%s", err);
+}
+
+void config_peek_hyp_colours(const void *blob, unsigned int hw, unsigned int *k,
+                             unsigned int *n)
+{
+    struct cfg_ctx c = { 0 };       /* silent: config_load reports what is wrong */
+    struct colour_list l;
+    int root = fdt_check_header(blob) == 0 ? fdt_path_offset(blob, "/partita") : -1;
+    int len;
+    const void *prop = root >= 0 ? dt_getprop(blob, root, "colors", &len) : NULL;
+    char err[96];
+    *k = *n = 0;
+    if (!prop)
+        return;
+    c.ncolours = config_ncolours(blob, root, hw, &c);
+    if (c.ncolours && !c.errors &&
+        colour_parse(prop, len, c.ncolours, &l, err, sizeof(err)) == 0) {
+        *k = l.k;
+        *n = l.n;
+    }
+}
+
 bool config_colours_apart(const struct guest_config *a, const struct guest_config *b)
 {
     if (!a->colours.n || !b->colours.n)
@@ -72,6 +109,12 @@ void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg
         cfg_msg(c, true, g->name, "colors", "a coloured guest cannot have a %s yet (its rings "
                 "are read as one block of memory)",
                 g->nnets ? "network device" : "virtio console");
+    for (unsigned int i = 0; g->colours.n && sys->hyp_colours.n && i < g->colours.k; i++)
+        if (colour_has(&sys->hyp_colours, g->colours.colour[i])) {
+            cfg_msg(c, true, g->name, "colors", "colour %u is also the hypervisor's (/partita "
+                    "colors): coloured guests share no colour", g->colours.colour[i]);
+            break;
+        }
     for (unsigned int j = 0; g->colours.n && j < gi; j++) {
         const struct guest_config *o = &sys->guests[j];
         for (unsigned int i = 0; o->colours.n && i < g->colours.k; i++)

@@ -42,6 +42,8 @@ const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint6
  * colours of the configuration (llc-way-size); two coloured guests' sets */
 void config_parse_colours(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 unsigned int config_ncolours(const void *fdt, int root, unsigned int hw, struct cfg_ctx *c);
+void config_parse_hyp_colours(const void *fdt, int root, struct system_config *sys,
+                             struct cfg_ctx *c);
 void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg_ctx *c);
 /* May guests a and b both use physical memory where their spans overlap? */
 bool config_colours_apart(const struct guest_config *a, const struct guest_config *b);

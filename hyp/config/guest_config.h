@@ -182,6 +182,7 @@ struct system_config {
     struct channel_config channels[CHANNEL_MAX];
     unsigned int nnetworks;
     struct network_config networks[NETWORK_MAX];
+    struct colour_list hyp_colours;         /* /partita colors; n 0: not coloured */
 };
 
 /* What the validator checks the configuration against. */
@@ -200,6 +201,14 @@ typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
  * host.  Every problem is reported; returns the number of errors (0: the
  * configuration may start).
  */
+/*
+ * Before the configuration is loaded (the page pool is sized by it): the
+ * hypervisor's colours, k of n, from /partita's colors and llc-way-size
+ * over hw, the colours the CPU reports; k = 0 when it has none or they do
+ * not parse - config_load says why then.
+ */
+void config_peek_hyp_colours(const void *blob, unsigned int hw, unsigned int *k,
+                             unsigned int *n);
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx);
 

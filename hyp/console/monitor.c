@@ -22,6 +22,7 @@
 #include "gdb/gdb_stub.h"
 #include "mm/page_alloc.h"
 #include "mm/cache.h"
+#include "mm/hyp_colour.h"
 #include <stdio.h>
 
 struct monitor_cmd {
@@ -38,21 +39,6 @@ static void cmd_version(int argc, char **argv)
             __VERSION__);
 }
 
-/* "0-3,8" from a guest's colour list */
-static void colour_ranges(const struct colour_list *l, char *buf, size_t size)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (unsigned int i = 0; i < l->k && n < size; ) {
-        unsigned int j = i;
-        while (j + 1 < l->k && l->colour[j + 1] == l->colour[j] + 1)
-            j++;
-        n += (size_t)snprintf(buf + n, size - n, j > i ? "%s%u-%u" : "%s%u", i ? "," : "",
-                              l->colour[i], l->colour[j]);
-        i = j + 1;
-    }
-}
-
 /* each coloured guest's colours and its share of the last-level cache */
 static void print_colours(void)
 {
@@ -61,12 +47,19 @@ static void print_colours(void)
     if (!cache_llc(&level, &geom))
         return;
     unsigned long llc_kib = (unsigned long)(geom.line * geom.sets / 1024 * geom.ways);
+    const struct colour_list *h = hyp_colours();
+    if (h) {
+        char list[64];
+        colour_format(h, list, sizeof(list));
+        pr_info("colors: hypervisor: %s, %u of %u: %lu KiB of the %lu KiB L%u\n", list, h->k,
+                h->n, llc_kib * h->k / h->n, llc_kib, level + 1);
+    }
     for (unsigned int i = 0; i < nguests; i++) {
         const struct colour_list *l = &guests[i].cfg->colours;
         char list[64];
         if (!l->n)
             continue;
-        colour_ranges(l, list, sizeof(list));
+        colour_format(l, list, sizeof(list));
         pr_info("colors: guest '%s': %s, %u of %u: %lu KiB of the %lu KiB L%u\n",
                 guests[i].cfg->name, list, l->k, l->n, llc_kib * l->k / l->n, llc_kib,
                 level + 1);

@@ -16,6 +16,7 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp/platform/hyp.h"
+#include "mm/hyp_colour.h"
 
 static volatile bool cpu0_work;
 static void (*housekeeping)(void);
@@ -104,6 +105,10 @@ static void pcpu_idle(void)
     wfi();      /* IRQs masked: wakes on a pending one, handled below */
     c->idle_ticks += sysreg_read_cntpct() - t0;
     gic_handle_irq();
+    /* the boot CPU moves the hypervisor into its colours (mm/hyp_colour.h):
+     * the others wait for it here, before any guest runs */
+    if (c->index != 0 && hyp_colour_requested())
+        hyp_colour_park();
 }
 
 void pcpu_loop(void)

@@ -141,6 +141,8 @@
 /* ---- cache and TLB maintenance (write-only operations, B4.2.1/B4.2.2) ---- */
 #define ICIALLU(r)     SR32(0, c7, c5, 0, r)
 #define ICIALLUIS(r)   SR32(0, c7, c1, 0, r)
+/* clean a data cache line by VA to the point of unification (B4.2.1) */
+#define DCCMVAU(r)     SR32(0, c7, c11, 1, r)
 #define BPIALL(r)      SR32(0, c7, c5, 6, r)
 #define BPIALLIS(r)    SR32(0, c7, c1, 6, r)
 #define DCIMVAC(r)     SR32(0, c7, c6, 1, r)
@@ -160,6 +162,9 @@
  * Stage-2, for a read or a write (B4.2.6, B4.1.11); the result is in PAR */
 #define ATS12NSOPR(r)  SR32(0, c7, c8, 4, r)
 #define ATS12NSOPW(r)  SR32(0, c7, c8, 5, r)
+/* address translation through the Hyp mode stage 1 tables, for a read
+ * (B4.2.6, B4.1.11): the hypervisor checks where its own pages landed */
+#define ATS1HR(r)      SR32(4, c7, c8, 0, r)
 #define TLBIALLIS(r)   SR32(0, c8, c3, 0, r)
 
 #ifndef __ASSEMBLER__
@@ -255,6 +260,7 @@ SYSREG64_ACCESSORS(vttbr, VTTBR)
 SYSREG64_ACCESSORS(par64, PAR64)
 SYSREG_OP_ACCESSOR(ats12nsopr, ATS12NSOPR)
 SYSREG_OP_ACCESSOR(ats12nsopw, ATS12NSOPW)
+SYSREG_OP_ACCESSOR(ats1hr, ATS1HR)
 SYSREG32_ACCESSORS(pmcr, PMCR)
 SYSREG32_ACCESSORS(pmcntenset, PMCNTENSET)
 SYSREG32_ACCESSORS(pmcntenclr, PMCNTENCLR)

@@ -21,12 +21,32 @@ def test_coloured_bare_metal_guests(qemu, image):
     for g in ("low", "high", "plain"):
         check_guest(vm, g, 3, text)
     assert "cache: L2 2304 KiB, 16 ways of 144 KiB: not a power of two, no colours" in text, text
+    # the hypervisor moved into its colours before the guests started, and
+    # read where its pages are back through the MMU
+    m = re.search(r"hypervisor: its (\d+) pages and (\d+) page tables are in colours 24-31 "
+                  r"\(read back by ATS1HR\), its pool has (\d+) KiB of them", text)
+    assert m and int(m.group(1)) > 200 and int(m.group(2)) >= 3, text
+    assert text.index(m.group(0)) < text.index("guest 'low': starting"), text
     vm.sendline("info")
-    vm.expect(r"colors: guest 'high': 16-31, 16 of 32: 1152 KiB of the 2304 KiB L2\r\n")
+    vm.expect(r"colors: guest 'high': 16-23, 8 of 32: 576 KiB of the 2304 KiB L2\r\n")
     out = vm.since(start)
+    assert re.search(r"colors: hypervisor: 24-31, 8 of 32: 576 KiB of the 2304 KiB L2", out)
     assert re.search(r"colors: guest 'low': 0-15, 16 of 32: 1152 KiB of the 2304 KiB L2", out)
     assert "colors: guest 'plain'" not in out
     check_hypervisor_clean(vm, vm.since(start))
+
+
+def test_hypervisor_with_too_few_colours_is_refused(qemu, image):
+    """One colour of 128 for the hypervisor: 512 KiB of its largest pool,
+    less than its own image - said at boot, and nothing runs."""
+    vm = qemu(kernel=image("hypcolour-few"), smp=2)
+    vm.expect(r"error: config: node '/partita': property 'colors': its colours hold (\d+) KiB "
+              r"of its 65536 KiB page pool; its own image needs (\d+) KiB of them: give it "
+              r"more colours\r\n", timeout=60)
+    vm.expect(r"configuration has 1 error: no guest started", timeout=30)
+    vm.sendline("list")
+    vm.expect(r"\(no guests configured\)", timeout=30)
+    assert "guest 'solo'" not in vm.output
 
 
 @pytest.mark.deadline(600)

@@ -170,6 +170,29 @@ static void test_buffers(void **state)
     assert_int_equal(pa, 0x48003ff0);
 }
 
+/* the pages the hypervisor's pool may hand out once it is coloured
+ * (mm/page_alloc.c), and how info writes a list */
+static void test_pages_in_and_format(void **state)
+{
+    (void)state;
+    struct colour_list l = parse_ok("2-3,5", 8);
+    char buf[64];
+    for (unsigned int p = 0; p < 64; p++) {    /* by the definition: PA / 4 KiB mod n */
+        unsigned int c = p % 8;
+        assert_int_equal(colour_pages_in(&l, 0x40000000ull + p * 0x1000ull, 1),
+                         c == 2 || c == 3 || c == 5);
+    }
+    assert_true(colour_pages_in(&l, 0x40002000, 2));        /* colours 2, 3 */
+    assert_false(colour_pages_in(&l, 0x40002000, 3));       /* and 4 */
+    assert_true(colour_pages_in(&l, 0x4000a000, 2));        /* 2, 3 of the next period */
+    assert_true(colour_pages_in(&l, 0x40005ff8, 1));        /* any byte of the page */
+    colour_format(&l, buf, sizeof(buf));
+    assert_string_equal(buf, "2-3,5");
+    l = parse_ok("0,2,4-7,9", 16);
+    colour_format(&l, buf, sizeof(buf));
+    assert_string_equal(buf, "0,2,4-7,9");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_runs),
         cmocka_unit_test(test_buffers),
+        cmocka_unit_test(test_pages_in_and_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

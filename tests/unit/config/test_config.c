@@ -71,6 +71,8 @@ static bool line_matches(const struct line *l, const struct want *w)
     } else if (strncmp(name, "network:", 8) == 0) {
         kind = "network";
         name += 8;
+    } else if (strcmp(name, "/partita") == 0) {
+        kind = "node";
     }
     if (w->prop)
         snprintf(prefix, sizeof(prefix), "%s '%s': property '%s': ", kind, name, w->prop);
@@ -90,7 +92,8 @@ static void expect_lines(bool errors, const struct want *w)
             fail_msg("a report line with a newline: \"%s\"", lines[i].text);
         if (strncmp(lines[i].text, "guest '", 7) != 0 &&
             strncmp(lines[i].text, "channel '", 9) != 0 &&
-            strncmp(lines[i].text, "network '", 9) != 0)
+            strncmp(lines[i].text, "network '", 9) != 0 &&
+            strncmp(lines[i].text, "node '/partita'", 15) != 0)
             fail_msg("a report line that names no guest or channel: \"%s\"", lines[i].text);
         have += lines[i].error == errors;
     }
@@ -146,6 +149,8 @@ static void *cfg(const char *name)
 static int gnode(const void *b, const char *guest)
 {
     char path[64];
+    if (guest[0] == '/')
+        return fdt_path_offset(b, guest);       /* "/partita" itself */
     snprintf(path, sizeof(path), "/partita/%s", guest);
     int off = fdt_path_offset(b, path);
     if (off < 0)
@@ -2031,10 +2036,40 @@ static void test_colours_llc_way_size(void **state)
     EXPECT(load_colours(b, 32), { "-", "llc-way-size", "a power of two" });
 }
 
+/* the hypervisor's own colours (mm/hyp_colour.h) */
+static void test_colours_of_the_hypervisor(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "/partita", "colors", "28-31");
+    set_str(b, "bare0", "colors", "0-15");
+    EXPECT_OK(load_colours(b, 32));
+    assert_int_equal(sys.hyp_colours.n, 32);
+    assert_int_equal(sys.hyp_colours.k, 4);
+    assert_int_equal(sys.hyp_colours.colour[0], 28);
+    /* a coloured guest shares none of them; an uncoloured one has them all anyway */
+    b = cfg("config-good");
+    set_str(b, "/partita", "colors", "12-15");
+    set_str(b, "bare0", "colors", "0-15");
+    EXPECT(load_colours(b, 32), { "bare0", "colors", "colour 12 is also the hypervisor's" });
+    b = cfg("config-good");
+    set_str(b, "/partita", "colors", "0-40");
+    EXPECT(load_colours(b, 32), { "/partita", "colors", "colour 40 does not exist" });
+    b = cfg("config-good");
+    set_str(b, "/partita", "colors", "0-3");
+    EXPECT(load_colours(b, 0), { "/partita", "colors", "this cache has no colours" });
+    b = cfg("config-good");
+    set_str(b, "/partita", "colors", "");
+    EXPECT(load_colours(b, 32), { "/partita", "colors", "neither colour cells nor a string" });
+    /* none given: not coloured */
+    EXPECT_OK(load_colours(cfg("config-good"), 32));
+    assert_int_equal(sys.hyp_colours.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_config),
+        cmocka_unit_test(test_colours_of_the_hypervisor),
         cmocka_unit_test(test_colours_share_a_span),
         cmocka_unit_test(test_colours_overlap_refused),
         cmocka_unit_test(test_colours_bad_values),
