@@ -16,9 +16,11 @@
 #include <string.h>
 #include <libfdt.h>
 #include "hyp/platform/platform.h"
+#include "hyp/platform/soc_smp.h"
 
 struct board {
     char file[96];
+    char soc[48];               /* the root's last compatible: the SoC family */
     bool uboot_psci;            /* its U-Boot adds PSCI (uboot_psci_socs) */
     char cores[32];
     unsigned int ncpus_dt;      /* every cpu node, not only the first 8 */
@@ -139,6 +141,16 @@ static bool uboot_psci(const void *fdt)
     return false;
 }
 
+/* "<its last root compatible>: no PSCI, no enable-method" */
+static void root_soc(const void *fdt, struct board *b)
+{
+    int len;
+    const char *c = fdt_getprop(fdt, 0, "compatible", &len), *last = NULL;
+    for (const char *s = c; c && s < c + len; s += strlen(s) + 1)
+        last = s;
+    snprintf(b->soc, sizeof(b->soc), "%s: no PSCI, no enable-method", last ? last : "SoC");
+}
+
 /* What starts the secondaries: one method for all, or a list. */
 static void secondary_text(const struct board *b, char *out, size_t n, bool *ok)
 {
@@ -154,6 +166,10 @@ static void secondary_text(const struct board *b, char *out, size_t n, bool *ok)
             *ok = false;
     if (c->method == CPU_METHOD_PSCI)
         snprintf(out, n, "PSCI (%s)", platform_psci_conduit_name(p->psci.conduit));
+    else if (c->method == CPU_METHOD_SOC)
+        snprintf(out, n, "%s (Linux %s)", p->soc_smp.method->name, p->soc_smp.method->source);
+    else if (c->method == CPU_METHOD_NONE && p->soc_smp.err[0])
+        snprintf(out, n, "none: %s", p->soc_smp.err);
     else if (c->method == CPU_METHOD_NONE && c->enable_method[0])
         snprintf(out, n, "none: enable-method %s", c->enable_method);
     else if (c->method == CPU_METHOD_NONE)
@@ -266,8 +282,7 @@ static void print_row(struct board *b, unsigned int *ready, unsigned int *as_is)
         } else if (!smp_ok) {
             char what[96];
             snprintf(what, sizeof(what), "secondary-CPU start (%s)",
-                     p->cpus[1].enable_method[0] ? p->cpus[1].enable_method
-                                                 : "PSCI firmware or the SoC's method");
+                     p->cpus[1].enable_method[0] ? p->cpus[1].enable_method : b->soc);
             add(need, sizeof(need), what);
         }
     }
@@ -350,6 +365,7 @@ int main(int argc, char **argv)
         if (fdt && fdt_check_header(fdt) == 0 && board_cores(fdt, &b)) {
             platform_probe_all(fdt, &b.p, report, &b);
             b.uboot_psci = uboot_psci(fdt);
+            root_soc(fdt, &b);
             print_row(&b, &ready, &as_is);
             boards++;
         }
