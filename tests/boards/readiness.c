@@ -119,7 +119,8 @@ static const char *const uboot_psci_socs[] = {
 
 /* Board DTs that tests/system/test_boards.py boots in QEMU, unmodified */
 static const char *const qemu_booted[] = {
-    "vexpress-v2p-ca15-tc1", "sun8i-h3-orangepi-pc", "imx7d-sdb", "imx6ul-14x14-evk", NULL,
+    "vexpress-v2p-ca15-tc1", "sun8i-h3-orangepi-pc", "imx7d-sdb", "imx6ul-14x14-evk",
+    "aspeed-ast2600-evb", NULL,
 };
 
 static bool booted_in_qemu(const char *file)
@@ -280,9 +281,12 @@ static void print_row(struct board *b, unsigned int *ready, unsigned int *as_is)
         if (!smp_ok && b->uboot_psci) {
             add(note, sizeof(note), "secondary CPUs by U-Boot's PSCI");
         } else if (!smp_ok) {
-            char what[96];
-            snprintf(what, sizeof(what), "secondary-CPU start (%s)",
-                     p->cpus[1].enable_method[0] ? p->cpus[1].enable_method : b->soc);
+            char what[160];
+            if (p->soc_smp.err[0])      /* a method matched, the DT or the SoC defeats it */
+                snprintf(what, sizeof(what), "secondary-CPU start: %s", p->soc_smp.err);
+            else
+                snprintf(what, sizeof(what), "secondary-CPU start (%s)",
+                         p->cpus[1].enable_method[0] ? p->cpus[1].enable_method : b->soc);
             add(need, sizeof(need), what);
         }
     }
