@@ -10,7 +10,7 @@
 
 /* every family's methods, each array ending with a NULL key */
 static const struct soc_smp_method *const families[] = {
-    soc_smp_omap5, soc_smp_rockchip, soc_smp_aspeed, soc_smp_exynos,
+    soc_smp_omap5, soc_smp_rockchip, soc_smp_aspeed, soc_smp_exynos, soc_smp_sunxi,
 };
 
 static bool matches(const void *fdt, const struct platform *p, const struct soc_smp_method *m)

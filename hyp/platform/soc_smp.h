@@ -35,7 +35,7 @@ struct soc_step {
     uint32_t mask, value;
 };
 
-#define SOC_MAX_STEPS 12
+#define SOC_MAX_STEPS 20
 
 struct soc_smp_method {
     const char *key;            /* the enable-method, or a root compatible */
@@ -54,7 +54,7 @@ struct soc_smp_method {
 
 /* the families (one file each) */
 extern const struct soc_smp_method soc_smp_omap5[], soc_smp_rockchip[], soc_smp_aspeed[],
-    soc_smp_exynos[];
+    soc_smp_exynos[], soc_smp_sunxi[];
 
 /*
  * Match the DT against the table and probe the method: CPUs still without

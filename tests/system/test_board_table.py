@@ -112,6 +112,10 @@ def test_soc_start_methods(generated):
         "aspeed-ast2600-evb": "ASPEED SCU SMP mailbox (Linux arch/arm/mach-aspeed/platsmp.c)",
         "exynos5250-arndale": "Exynos PMU + SYSRAM boot register "
                               "(Linux arch/arm/mach-exynos/platsmp.c)",
+        "sun6i-a31-hummingbird": "Allwinner A31 PRCM + CPUCFG "
+                                 "(Linux arch/arm/mach-sunxi/platsmp.c)",
+        "sun8i-a33-olinuxino": "Allwinner A23 PRCM + CPUCFG "
+                               "(Linux arch/arm/mach-sunxi/platsmp.c)",
     }
     for dtb, cell in methods.items():
         assert table[dtb][7] == cell, (dtb, table[dtb][7])

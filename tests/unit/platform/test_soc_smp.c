@@ -22,13 +22,22 @@
 
 static struct platform plat;
 
+/* a part of the probe failed: only /memory may (U-Boot fills it in on sunxi) */
+static void probe_failed(void *ctx, enum plat_part part, const char *err)
+{
+    if (part != PLAT_PART_MEMORY)
+        fail_msg("%s: %s", (const char *)ctx, err);
+}
+
+static void probe_fdt(void *fdt, const char *name)
+{
+    platform_probe_all(fdt, &plat, probe_failed, (void *)name);
+    free(fdt);
+}
+
 static void probe_board(const char *name)
 {
-    char err[160];
-    void *fdt = fixture_load(name, 0, NULL);
-    if (platform_probe(fdt, &plat, err, sizeof(err)) != 0)
-        fail_msg("%s: %s", name, err);
-    free(fdt);
+    probe_fdt(fixture_load(name, 0, NULL), name);
 }
 
 /* ---- a register model: a few registers, a write log, a clock ---- */
@@ -350,6 +359,88 @@ static void test_exynos_secure_firmware_refused(void **state)
     assert_non_null(strstr(plat.soc_smp.err, "non-secure SVC"));
 }
 
+/* ---- Allwinner A31 / A23 ---- */
+
+#define SUNXI_PRCM 0x01f01400u
+#define SUNXI_CPUCFG 0x01f01c00u
+
+/*
+ * The core leaves reset (CPU_RST_CTRL = 3) and runs from PRIVATE0 if it was
+ * powered (its PWROFF gate clear for 1 ms, on the A31 its clamp fully open
+ * for 10 ms before that) and its L1 was reset with it.
+ */
+struct sunxi_core { uint64_t powered_at; bool l1_reset; uint32_t started_at; };
+static struct sunxi_core sunxi_cores[4];
+static bool sunxi_a31;
+
+static void sunxi_write(struct model *m, uint64_t pa, uint32_t v)
+{
+    uint32_t old = *model_reg(m, pa);
+    *model_reg(m, pa) = v;
+    for (uint32_t cpu = 1; cpu < 4; cpu++) {
+        struct sunxi_core *c = &sunxi_cores[cpu];
+        if (pa == SUNXI_CPUCFG + 0x184 && (old & (1u << cpu)) && !(v & (1u << cpu)))
+            c->l1_reset = true;
+        if (pa == SUNXI_PRCM + 0x100 && (old & (1u << cpu)) && !(v & (1u << cpu)))
+            c->powered_at = m->now_us;
+        if (pa == SUNXI_PRCM + 0x140 + 4 * cpu && v == 0)
+            m->ack_at_us = m->now_us;       /* clamp open */
+        if (pa == SUNXI_CPUCFG + (cpu + 1) * 0x40 && v == 3 && c->l1_reset &&
+            !(*model_reg(m, SUNXI_PRCM + 0x100) & (1u << cpu)) &&
+            m->now_us >= c->powered_at + 1000 &&
+            (!sunxi_a31 || (*model_reg(m, SUNXI_PRCM + 0x140 + 4 * cpu) == 0 &&
+                            c->powered_at >= m->ack_at_us + 10000)))
+            c->started_at = *model_reg(m, SUNXI_CPUCFG + 0x1a4);
+    }
+}
+
+static void check_sunxi(const char *board, const char *key, bool a31)
+{
+    probe_board(board);
+    assert_non_null(plat.soc_smp.method);
+    assert_string_equal(plat.soc_smp.method->key, key);     /* /cpus enable-method */
+    assert_int_equal(plat.soc_smp.reg[0], SUNXI_PRCM);
+    assert_int_equal(plat.soc_smp.reg[1], SUNXI_CPUCFG);
+    assert_int_equal(plat.ncpus, 4);
+    for (unsigned int i = 1; i < 4; i++) {
+        struct model m = { .on_write = sunxi_write };
+        memset(sunxi_cores, 0, sizeof(sunxi_cores));
+        sunxi_a31 = a31;
+        *model_reg(&m, SUNXI_PRCM + 0x100) = 0xe;           /* cores 1-3 gated off */
+        *model_reg(&m, SUNXI_CPUCFG + 0x184) = 0xf;         /* L1s out of reset */
+        *model_reg(&m, SUNXI_CPUCFG + 0x1e4) = 0xf;         /* debug on */
+        *model_reg(&m, SUNXI_PRCM + 0x140 + 4 * i) = 0xff;  /* clamp closed */
+        assert_int_equal(run_cpu(&m, i), 0);
+        assert_int_equal(sunxi_cores[i].started_at, ENTRY);
+        for (unsigned int k = 1; k < 4; k++)                /* only this core */
+            assert_true(k == i || sunxi_cores[k].started_at == 0);
+        assert_int_equal(*model_reg(&m, SUNXI_CPUCFG + 0x1e4), 0xf);  /* debug back */
+    }
+}
+
+static void test_sun6i_a31_hummingbird(void **state)
+{
+    check_sunxi("board-sun6i-a31-hummingbird", "allwinner,sun6i-a31", true);
+}
+
+static void test_sun8i_a33_olinuxino(void **state)
+{
+    check_sunxi("board-sun8i-a33-olinuxino", "allwinner,sun8i-a23", false);
+}
+
+/* U-Boot's /psci, when the DT has it, wins (as in Linux) */
+static void test_sunxi_psci_wins(void **state)
+{
+    void *fdt = fixture_load("board-sun8i-a33-olinuxino", 256, NULL);
+    int psci = fdt_add_subnode(fdt, 0, "psci");
+    assert_true(psci >= 0);
+    assert_int_equal(fdt_setprop_string(fdt, psci, "compatible", "arm,psci-0.2"), 0);
+    assert_int_equal(fdt_setprop_string(fdt, psci, "method", "smc"), 0);
+    probe_fdt(fdt, "sun8i-a33-olinuxino with /psci");
+    assert_int_equal(plat.cpus[1].method, CPU_METHOD_PSCI);
+    assert_null(plat.soc_smp.method);
+}
+
 /* ---- no method for boards that do not need or match one ---- */
 
 static void test_psci_and_unknown_socs(void **state)
@@ -377,6 +468,9 @@ int main(void)
         cmocka_unit_test(test_ast2600_evb),
         cmocka_unit_test(test_exynos5250_arndale),
         cmocka_unit_test(test_exynos_secure_firmware_refused),
+        cmocka_unit_test(test_sun6i_a31_hummingbird),
+        cmocka_unit_test(test_sun8i_a33_olinuxino),
+        cmocka_unit_test(test_sunxi_psci_wins),
         cmocka_unit_test(test_psci_and_unknown_socs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
