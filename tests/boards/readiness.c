@@ -186,7 +186,7 @@ struct tally {
     char what[160];
     unsigned int boards;
 };
-static struct tally verdicts[64], missing[64];
+static struct tally verdicts[64], missing[64], starts[64];
 
 static void count(struct tally *t, const char *what)
 {
@@ -225,7 +225,7 @@ static void print_row(struct board *b, unsigned int *ready, unsigned int *as_is)
 {
     const struct platform *p = &b->p;
     char gic[160], timer[64], mem[64], uart[160], smp[96], need[400] = "", note[160] = "";
-    bool smp_ok;
+    bool smp_ok = true;
 
     if (b->failed[PLAT_PART_GIC]) {
         char *hint = strstr(b->err[PLAT_PART_GIC], " (QEMU:");
@@ -300,6 +300,8 @@ static void print_row(struct board *b, unsigned int *ready, unsigned int *as_is)
         (*ready)++;
         *as_is += !note[0];
     }
+    if (!need[0])
+        count(starts, b->failed[PLAT_PART_CPUS] ? "-" : !smp_ok ? "U-Boot's PSCI" : smp);
     count(verdicts, need[0] ? "needs something (below)" : note[0] ? "ready, with U-Boot's help"
                                                                   : "ready as it is");
     for (char *item = need, *end; item && *item; item = end ? end + 2 : NULL) {
@@ -384,5 +386,6 @@ int main(int argc, char **argv)
     printf("\n## Totals\n");
     print_tally(verdicts, "verdict");
     print_tally(missing, "still missing (a board may need several)");
+    print_tally(starts, "secondary CPUs of the ready boards, started by");
     return 0;
 }
