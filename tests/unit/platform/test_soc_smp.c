@@ -359,6 +359,19 @@ static void test_exynos_secure_firmware_refused(void **state)
     assert_non_null(strstr(plat.soc_smp.err, "non-secure SVC"));
 }
 
+/* a second cluster (Exynos5420/5422/5800): Linux starts it by MCPM, not followed */
+static void test_exynos_second_cluster_refused(void **state)
+{
+    void *fdt = fixture_load("board-exynos5250-arndale", 0, NULL);
+    int cpu1 = fdt_path_offset(fdt, "/cpus/cpu@1");
+    assert_true(cpu1 >= 0);
+    assert_int_equal(fdt_setprop_inplace_u32(fdt, cpu1, "reg", 0x100), 0);
+    probe_fdt(fdt, "arndale with cpu@1 in cluster 1");
+    assert_null(plat.soc_smp.method);
+    assert_int_equal(plat.cpus[1].method, CPU_METHOD_NONE);
+    assert_non_null(strstr(plat.soc_smp.err, "MCPM"));
+}
+
 /* ---- Allwinner A31 / A23 ---- */
 
 #define SUNXI_PRCM 0x01f01400u
@@ -468,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_ast2600_evb),
         cmocka_unit_test(test_exynos5250_arndale),
         cmocka_unit_test(test_exynos_secure_firmware_refused),
+        cmocka_unit_test(test_exynos_second_cluster_refused),
         cmocka_unit_test(test_sun6i_a31_hummingbird),
         cmocka_unit_test(test_sun8i_a33_olinuxino),
         cmocka_unit_test(test_sunxi_psci_wins),
