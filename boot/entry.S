@@ -170,6 +170,67 @@ secondary_va:
 _start_pa_probe:
     .ltorg
 
+/*
+ * Secondary CPUs a SoC's own method started (hyp/platform/soc_smp.h): its
+ * boot ROM or bootloader pen sends them here in the mode it runs them in.
+ *   HYP         - on to the pen (no context: the pen names the CPU).
+ *   secure      - Partita's secure per-CPU set-up (secure.S from_secure:
+ *                 it waits in the pen, sets up its banked GIC state from
+ *                 PEN_GICD/PEN_GICC, CNTFRQ from PEN_CNTFRQ) drops it to
+ *                 non-secure HYP, as in a secure start.
+ *   non-secure SVC - only a ROM call can enter HYP: the method left its
+ *                 number in PEN_HYP_SMC (TI OMAP5/DRA7 API_HYP_ENTRY: r12 =
+ *                 0x102, r0 = where to continue in HYP, as Linux's
+ *                 omap5_secondary_hyp_startup), after PEN_CNTFRQ_SMC to set
+ *                 CNTFRQ (only the secure side can).  No call: stay here,
+ *                 and the primary reports that the CPU did not come online.
+ * The ROM calls may change any register: everything is recomputed after.
+ */
+    .globl secondary_soc_entry
+secondary_soc_entry:
+    cpsid   aif
+    adr     r9, secondary_soc_entry
+    ldr     r7, =secondary_soc_entry
+    sub     r7, r7, r9              @ r7 = VA - PA
+    ldr     r9, =_start
+    sub     r9, r9, r7              @ r9 = physical _start
+    mov     r10, #0                 @ no DTB: the primary read it
+    mrs     r0, cpsr
+    and     r0, r0, #PSR_MODE_MASK
+    cmp     r0, #PSR_MODE_HYP
+    beq     secondary_pen_entry
+    cmp     r0, #PSR_MODE_MON
+    moveq   r11, #START_MODE_SECURE
+    beq     from_secure
+    cmp     r0, #PSR_MODE_SVC
+    bne     .                       @ no way to HYP from here
+    bl      probe_secure            @ r0 = 1 if secure
+    cmp     r0, #1
+    moveq   r11, #START_MODE_SECURE
+    beq     from_secure
+    ldr     r5, =boot_pen
+    sub     r5, r5, r7
+    ldr     r12, [r5, #PEN_CNTFRQ_SMC]
+    ldr     r0, [r5, #PEN_CNTFRQ]
+    cmp     r12, #0
+    cmpne   r0, #0
+    beq     1f
+    dsb
+    smc     #0                      @ ROM: CNTFRQ = r0
+1:  adr     r1, secondary_soc_entry
+    ldr     r2, =secondary_soc_entry
+    sub     r2, r2, r1              @ VA - PA again
+    ldr     r5, =boot_pen
+    sub     r5, r5, r2
+    ldr     r12, [r5, #PEN_HYP_SMC]
+    cmp     r12, #0
+    beq     .                       @ non-secure SVC, no ROM call: cannot run
+    adr     r0, secondary_soc_entry @ back here, in HYP
+    dsb
+    smc     #0
+    b       .                       @ the ROM refused
+    .ltorg
+
 /* The pen: written by the primary, read by waiting secondaries (MMU off). */
     .section .data
     .align 6                        @ own cache line(s)
@@ -181,6 +242,8 @@ boot_pen:
     .word   0                       @ PEN_GICC: CPU interface (physical)
     .word   0                       @ PEN_CNTFRQ: timer frequency or 0
     .word   0                       @ PEN_RELEASE: spin-table address or 0
+    .word   0                       @ PEN_HYP_SMC: a ROM's HYP entry call or 0
+    .word   0                       @ PEN_CNTFRQ_SMC: a ROM's CNTFRQ call or 0
     .align 6
 
 /* The ELF note listing the start modes this image supports (seed mail 1). */

@@ -79,20 +79,24 @@ static void secure_gic_setup(void)
 /*
  * Secondaries that a secure boot parks in a firmware pen of the board's
  * own (QEMU's vexpress boot code and the vexpress boot monitor wait in WFI
- * on SYS_FLAGS) are sent to Partita's entry, where a secure start holds
- * every secondary in Partita's pen (boot/secure.S secure_secondary).  Woken
+ * on SYS_FLAGS) are sent to secondary_soc_entry (boot/entry.S), the entry
+ * of CPUs a SoC's boot ROM releases in whatever mode it runs them: in the
+ * secure world it holds them in Partita's pen (boot/secure.S
+ * secure_secondary), as every SoC start method whose ROM releases its CPUs
+ * secure relies on - so the vexpress secure tests run that path.  Woken
  * by a Group 0 SGI: their GIC CPU interfaces are still secure-configured.
  * A spin-table CPU is left alone: a secure start is taken to start every
  * CPU at the entry, as QEMU virt does (see boot/smp.c start_secure).
  */
 static void secure_park_secondaries(uint32_t image_pa)
 {
+    uint32_t entry = image_pa + ((uint32_t)secondary_soc_entry - (uint32_t)_start);
     bool woken = false;
     for (unsigned int i = 0; i < pre.ncpus; i++) {
         struct release_write w[RELEASE_MAX_WRITES];
         if (pre.cpus[i].method != CPU_METHOD_SYSFLAGS)
             continue;
-        unsigned int n = cpu_release_plan(&pre.cpus[i], image_pa, w);
+        unsigned int n = cpu_release_plan(&pre.cpus[i], entry, w);
         for (unsigned int k = 0; k < n; k++)
             *(volatile uint32_t *)prehyp_map_device(w[k].pa) = (uint32_t)w[k].value;
         woken = true;

@@ -10,6 +10,7 @@
 #include <arch/sysregs.h>
 #include "smp.h"
 #include "hyp/platform/cpu_release.h"
+#include "hyp/platform/soc_smp.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/percpu.h"
 #include "mm/cache.h"
@@ -115,8 +116,91 @@ static int start_secure(const struct platform *p, unsigned int idx, const struct
     return spin ? start_by_release(p, idx, c) : release_from_pen(idx, c->mpidr);
 }
 
+/* SoC registers for soc_smp_run: each page mapped once (ioremap does not free) */
+#define SOC_PAGES 8
+static struct { uint64_t page; volatile uint8_t *va; } soc_pages[SOC_PAGES];
+
+static volatile uint32_t *soc_reg(uint64_t pa)
+{
+    uint64_t page = pa & ~(uint64_t)(PAGE_SIZE - 1);
+    unsigned int i = 0;
+    while (i < SOC_PAGES && soc_pages[i].va && soc_pages[i].page != page)
+        i++;
+    if (i == SOC_PAGES)
+        return NULL;
+    if (!soc_pages[i].va) {
+        soc_pages[i].va = (volatile uint8_t *)ioremap(page, PAGE_SIZE);
+        soc_pages[i].page = page;
+    }
+    return soc_pages[i].va ? (volatile uint32_t *)(soc_pages[i].va + (pa - page)) : NULL;
+}
+
+static uint32_t soc_read32(void *ctx, uint64_t pa)
+{
+    volatile uint32_t *r = soc_reg(pa);
+    return r ? *r : 0xffffffffu;
+}
+
+static void soc_write32(void *ctx, uint64_t pa, uint32_t v)
+{
+    volatile uint32_t *r = soc_reg(pa);
+    if (r)
+        *r = v;
+}
+
+static void soc_delay_us(void *ctx, uint32_t us)
+{
+    timer_udelay(us);
+}
+
+/*
+ * Start a CPU by its SoC's method (hyp/platform/soc_smp.h): arm the pen
+ * with its index and MPIDR and with what secondary_soc_entry needs to
+ * reach HYP from the mode the ROM runs it in (this CPU's GIC addresses and
+ * CNTFRQ for a secure arrival; the ROM's HYP-entry and CNTFRQ calls for a
+ * non-secure SVC one), run the plan, then wake it (SEV: the ROM pens wait
+ * in WFE, as the Linux ports' dsb_sev; an SGI for those in WFI).  The pen
+ * and the plan's SRAM stores are seen by a CPU with its caches off: the pen
+ * is cleaned to PoC, the SoC registers are device memory.
+ */
+static int start_soc(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
+{
+    static const struct soc_io io = { soc_read32, soc_write32, soc_delay_us, NULL };
+    const struct soc_smp_method *m = p->soc_smp.method;
+    struct soc_step st[SOC_MAX_STEPS];
+    uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_soc_entry);
+    unsigned int n = soc_smp_plan(p, c, entry, st);
+    if (n == 0) {
+        pr_err("cpu%u (MPIDR 0x%08lx): %s cannot start this CPU\n", idx,
+               (unsigned long)c->mpidr, m->name);
+        return -1;
+    }
+    if (!boot_pen.gicd_pa) {
+        boot_pen.gicd_pa = (uint32_t)p->gic.gicd.base;
+        boot_pen.gicc_pa = (uint32_t)p->gic.gicc.base;
+    }
+    if (!boot_pen.cntfrq)
+        boot_pen.cntfrq = sysreg_read_cntfrq();
+    boot_pen.hyp_smc = m->hyp_entry_smc;
+    boot_pen.cntfrq_smc = m->cntfrq_smc;
+    release_from_pen(idx, c->mpidr);
+    int rc = soc_smp_run(st, n, &io);
+    if (rc != 0) {
+        pr_err("cpu%u (MPIDR 0x%08lx): %s: step %d timed out (register 0x%llx)\n", idx,
+               (unsigned long)c->mpidr, m->name, rc, st[rc - 1].pa);
+        return -1;
+    }
+    dsb();
+    sev();
+    gic_send_sgi_others(SGI_KICK);
+    pr_info("cpu%u: started by %s (as Linux %s)\n", idx, m->name, m->source);
+    return 0;
+}
+
 static int start_cpu(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
 {
+    if (c->method == CPU_METHOD_SOC)
+        return start_soc(p, idx, c);
     if (this_cpu()->start_mode == START_MODE_SECURE)
         return start_secure(p, idx, c);
     if (c->method == CPU_METHOD_PSCI) {

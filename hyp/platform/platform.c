@@ -7,6 +7,7 @@
 #include <libfdt.h>
 #include "platform.h"
 #include "gic_quirks.h"
+#include "soc_smp.h"
 #include "hyp/dt/dt_index.h"
 #include "hyp/dt/translate.h"
 
@@ -14,7 +15,8 @@
 
 const char *platform_cpu_method_name(enum cpu_method m)
 {
-    static const char *const names[] = { "none", "psci", "spin-table", "vexpress-sysflags" };
+    static const char *const names[] = { "none", "psci", "spin-table", "vexpress-sysflags",
+                                         "soc" };
     return (unsigned int)m < sizeof(names) / sizeof(names[0]) ? names[m] : "none";
 }
 
@@ -79,6 +81,9 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
     int cpus = dt_path_offset(fdt, "/cpus");
     if (cpus < 0)
         ERR("no CPUs: the device tree has no /cpus node");
+    /* an enable-method of /cpus holds for every CPU (Linux's
+     * arm_dt_init_cpu_maps asks /cpus before the cpu nodes) */
+    const char *all = dt_getprop(fdt, cpus, "enable-method", NULL);
     int node;
     dt_for_each_child(node, fdt, cpus) {
         if (!dt_is_type(fdt, node, "cpu"))
@@ -94,6 +99,8 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
         struct plat_cpu *c = &p->cpus[p->ncpus++];
         c->mpidr = fdt32_ld(&reg[len / 4 - 1]) & 0x00ffffff;
         const char *m = dt_getprop(fdt, node, "enable-method", NULL);
+        m = m ? m : all;
+        c->soc_reset = -1;
         copy_str(c->enable_method, sizeof(c->enable_method), m);
         if (m && strcmp(m, "psci") == 0) {
             c->method = CPU_METHOD_PSCI;
@@ -143,6 +150,12 @@ static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errl
         p->gic.quirk = q->source;
     }
     int irq = dt_node_irq(fdt, node, 0);
+    if (irq < 0 && !q) {    /* a SoC whose DT leaves out only the maintenance IRQ */
+        q = gic_quirk_find(fdt, p->gic.gicd.base, p->gic.gicc.base);
+        if (q && (q->gich != p->gic.gich.base || q->gicv != p->gic.gicv.base))
+            q = NULL;
+        p->gic.quirk = q ? q->source : NULL;
+    }
     if (irq < 0 && q)
         irq = (int)q->maint_irq;
     if (irq < 0)
@@ -418,6 +431,7 @@ static void probe_extras(const void *fdt, struct platform *p)
         if (p->cpus[i].method == CPU_METHOD_NONE && p->psci.conduit != PSCI_CONDUIT_NONE)
             p->cpus[i].method = CPU_METHOD_PSCI;
     probe_vexpress_flags(fdt, p);
+    soc_smp_probe(fdt, p);
 }
 
 int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen)

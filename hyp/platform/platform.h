@@ -20,10 +20,11 @@
  * How a secondary CPU is started: PSCI CPU_ON; spin-table (the CPU waits
  * for its entry address at cpu-release-addr); the Versatile Express system
  * flags (the boot monitor, and QEMU's boot code, wait in WFI for an entry
- * address in SYS_FLAGS, as Linux's mach-vexpress platsmp.c starts them).
+ * address in SYS_FLAGS, as Linux's mach-vexpress platsmp.c starts them);
+ * the SoC's own registers, as its Linux port starts them (soc_smp.h).
  */
 enum cpu_method { CPU_METHOD_NONE, CPU_METHOD_PSCI, CPU_METHOD_SPIN_TABLE,
-                  CPU_METHOD_SYSFLAGS };
+                  CPU_METHOD_SYSFLAGS, CPU_METHOD_SOC };
 enum psci_conduit { PSCI_CONDUIT_NONE, PSCI_CONDUIT_SMC, PSCI_CONDUIT_HVC };
 
 struct plat_cpu {
@@ -32,7 +33,17 @@ struct plat_cpu {
     uint64_t release_addr;      /* spin-table cpu-release-addr; SYS_FLAGSSET */
     uint32_t release_size;      /* spin-table: 4 or 8 bytes (1 or 2 cells) */
     uint64_t release_clear;     /* SYS_FLAGSCLR (sysflags only) */
-    char enable_method[32];     /* as the DT says ("" if none) */
+    char enable_method[32];     /* as the DT says, or /cpus's ("" if none) */
+    int32_t soc_reset;          /* CPU_METHOD_SOC: its reset line (resets), -1: none */
+};
+
+/* A SoC start method's registers, read from the DT (soc_smp.h) */
+#define PLAT_SOC_REGS 3
+struct soc_smp_method;
+struct plat_soc_smp {
+    const struct soc_smp_method *method;   /* NULL: none matched, or err says why */
+    uint64_t reg[PLAT_SOC_REGS];            /* the method's register blocks */
+    char err[112];                          /* a matched method the DT cannot feed */
 };
 
 struct plat_gic {
@@ -78,6 +89,7 @@ struct platform {
     struct plat_timer timer;
     struct plat_uart uart;
     struct plat_psci psci;
+    struct plat_soc_smp soc_smp;
     uint32_t pmu_irq;           /* the PMU's PPI (INTID 16-31), 0: none known */
 };
 
@@ -101,7 +113,7 @@ unsigned int platform_probe_all(const void *fdt, struct platform *p,
                                 void *ctx);
 
 const char *platform_psci_conduit_name(enum psci_conduit c);
-/* "psci", "spin-table", "vexpress-sysflags" or "none" */
+/* "psci", "spin-table", "vexpress-sysflags", "soc" or "none" */
 const char *platform_cpu_method_name(enum cpu_method m);
 /* "pl011", "ns16550", "samsung", "imx", "stm32" or "none" */
 const char *platform_uart_kind_name(enum uart_kind k);

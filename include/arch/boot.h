@@ -9,6 +9,8 @@
 #define PEN_GICC    12
 #define PEN_CNTFRQ  16
 #define PEN_RELEASE 20
+#define PEN_HYP_SMC 24
+#define PEN_CNTFRQ_SMC 28
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -20,12 +22,16 @@ struct boot_pen {
     volatile uint32_t gicc_pa;
     volatile uint32_t cntfrq;   /* 0: leave CNTFRQ as it is */
     volatile uint32_t release_pa;   /* secure start: spin-table address to wait on */
+    volatile uint32_t hyp_smc;      /* SoC start from non-secure SVC: ROM's HYP entry call */
+    volatile uint32_t cntfrq_smc;   /* ... and its CNTFRQ call (r0 = cntfrq), 0: none */
 };
 _Static_assert(__builtin_offsetof(struct boot_pen, cpu) == PEN_CPU, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, gicd_pa) == PEN_GICD, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, gicc_pa) == PEN_GICC, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, cntfrq) == PEN_CNTFRQ, "pen");
 _Static_assert(__builtin_offsetof(struct boot_pen, release_pa) == PEN_RELEASE, "pen");
+_Static_assert(__builtin_offsetof(struct boot_pen, hyp_smc) == PEN_HYP_SMC, "pen");
+_Static_assert(__builtin_offsetof(struct boot_pen, cntfrq_smc) == PEN_CNTFRQ_SMC, "pen");
 
 extern struct boot_pen boot_pen;
 extern uint32_t hyp_httbr_pa;
@@ -39,5 +45,6 @@ extern char _start[], __text_start[], __text_end[], __rodata_start[],
 void hyp_mmu_switch(uint32_t httbr_pa);
 void secondary_entry(void);
 void secondary_pen_entry(void);
+void secondary_soc_entry(void);
 #endif
 #endif

@@ -1,6 +1,6 @@
 """Partita off QEMU's virt board: the Versatile Express, Orange Pi PC
-(Allwinner H3), i.MX7D SABRE and i.MX6UL EVK models with the device trees
-Debian ships for them, and CPUs started without PSCI.
+(Allwinner H3), i.MX7D SABRE, i.MX6UL EVK and ASPEED AST2600 EVB models with
+the device trees Debian ships for them, and CPUs started without PSCI.
 
 vexpress-a15 (QEMU 7.2): RAM at 0x80000000, GIC at 0x2c001000 (GICH
 0x2c004000, GICV 0x2c006000), PL011 at 0x1c090000 behind the motherboard's
@@ -262,6 +262,57 @@ def test_imx7d_guests(qemu, image, name, guest):
     wait_halted(vm, [guest], start)
     text = vm.since(start)
     check_guest(vm, guest, IMAGES[guest][guest], text)
+    check_hypervisor_clean(vm, text)
+
+
+# ---- ASPEED AST2600: the second CPU by the SoC's own method -----------------------
+# QEMU's ast2600-evb (2 x Cortex-A7, RAM at 0x80000000) with Debian's
+# unmodified aspeed-ast2600-evb.dtb: no PSCI; enable-method
+# "aspeed,ast2600-smp" on /cpus.  QEMU parks the second CPU in a boot stub
+# that polls the SCU's SMP mailbox as ASPEED's U-Boot does (0xABBAAB00 | CPU
+# in BOOT_SIG, the entry in BOOT_ADDR): Partita starts it the way Linux's
+# mach-aspeed/platsmp.c does (hyp/platform/soc_smp_aspeed.c), in non-secure
+# HYP.  The DT has no stdout-path and no serial0 alias: the console is the
+# first 16550 (UART5, QEMU's first serial port).  The vexpress
+# configurations fit its RAM.
+AST2600_DTB = os.path.join(BUILD, "dtbs", "aspeed-ast2600-evb.dtb")
+AST2600 = {
+    "ram_base": 0x80000000,
+    "lines": [r"gic: GICD 0x40461000 GICC 0x40462000 GICH 0x40464000 GICV 0x40466000, "
+              r"maintenance IRQ 25, \d+ IRQs\r\n",
+              r"timer: \d+ Hz, virtual IRQ 27, hypervisor IRQ 26\r\n",
+              r"console: /ahb/apb/serial@1e784000 \(snps,dw-apb-uart\), IRQ 40, "
+              r"no stdout-path: the first UART with a driver\r\n"],
+}
+
+
+def ast2600(qemu, kernel):
+    if not os.path.exists(AST2600_DTB):
+        pytest.fail("%s is missing: run `make images`" % AST2600_DTB)
+    vm = qemu(kernel=kernel, machine="ast2600-evb", cpu="cortex-a7", smp=2, mem="1G",
+              dtb=AST2600_DTB)
+    start = vm.mark()
+    lines = boot_to_prompt(vm, 2, "nonsecure-hyp", "none", "1G", load=0x80010000,
+                           board=AST2600)
+    check(vm, any(l.startswith("cpu1: started by ASPEED SCU SMP mailbox") for l in lines),
+          "cpu1 was not started by the AST2600 mailbox")
+    return vm, start
+
+
+def test_ast2600_boot(qemu, partita_bin):
+    """Both CPUs online, the second through the SCU mailbox; console input."""
+    vm, _ = ast2600(qemu, partita_bin)
+    run_info(vm, 2, "nonsecure-hyp", "1G", ram_base=0x80000000)
+    out = command(vm, "version")
+    check(vm, out[0].startswith("Partita "), "version: %r" % out)
+
+
+def test_ast2600_smp_guest(qemu, image):
+    """The smp guest with a vCPU on each CPU, the mailbox-started one included."""
+    vm, start = ast2600(qemu, image("vexpress-smp"))
+    wait_halted(vm, ["smp"], start)
+    text = vm.since(start)
+    check_guest(vm, "smp", IMAGES["smp"]["smp"], text)
     check_hypervisor_clean(vm, text)
 
 
