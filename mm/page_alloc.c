@@ -54,7 +54,7 @@ void *page_alloc(unsigned int npages, unsigned int align_pages)
             for (j = 0; j < npages; j++)
                 set(i + j, 1);
             free_pages -= npages;
-            va = (void *)(uint32_t)(pool_pa + (uint64_t)i * PAGE_SIZE);  /* identity */
+            va = (void *)(uintptr_t)(pool_pa + (uint64_t)i * PAGE_SIZE);  /* identity */
             break;
         }
     }
@@ -68,7 +68,7 @@ void page_free(void *va, unsigned int npages)
 {
     if (!va)
         return;
-    unsigned int i = (unsigned int)(((uint32_t)va - pool_pa) / PAGE_SIZE);
+    unsigned int i = (unsigned int)(((uintptr_t)va - pool_pa) / PAGE_SIZE);
     uint32_t f = spin_lock_irqsave(&pa_lock);
     for (unsigned int j = 0; j < npages && i + j < pool_pages; j++) {
         if (used(i + j)) {

@@ -21,6 +21,7 @@ UNIT_SRCS_colour      := hyp/config/colour.c
 UNIT_SRCS_guest_ram   := hyp/guest/guest_ram.c hyp/config/colour.c mm/stage2.c
 UNIT_SRCS_setway      := mm/setway.c
 UNIT_SRCS_pt_copy     := mm/pt_copy.c
+UNIT_SRCS_page_alloc  := mm/page_alloc.c hyp/config/colour.c
 UNIT_SRCS_vgic        := vgic/vgic_dist.c
 UNIT_SRCS_insn        := hyp/arch/insn.c
 UNIT_SRCS_debug_filter := hyp/arch/debug_filter.c
