@@ -87,6 +87,7 @@ struct vgic {
     uint32_t ctlr;
     unsigned int nr_irqs;       /* multiple of 32 */
     unsigned int nr_vcpus;
+    uint32_t typer;             /* GICD_TYPER, constant: from the two above */
     struct vgic_irq spi[VGIC_MAX_IRQS - VGIC_NR_PRIVATE];
     struct vgic_cpu *cpu[VGIC_MAX_VCPUS];
     struct vgic_env env;
@@ -98,21 +99,9 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq);
 struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid);
 
-/* GICD_TYPER (ITLinesNumber, CPUNumber, no SecurityExtn) and GICD_IIDR (ARM,
- * GICv2): constant, so read without the lock (GICv2 4.3.2, 4.3.3).  True with
- * *val set when a word read at off is one of them. */
-static inline bool vgic_dist_const_read(const struct vgic *d, uint32_t off, uint32_t *val)
-{
-    if (off == GICD_TYPER)
-        *val = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
-    else if (off == GICD_IIDR)
-        *val = 0x0000043b;          /* ProductID 0, GICv2, implementer ARM */
-    else
-        return false;
-    return true;
-}
-
-/* The distributor's registers, for the MMIO bus (GICD at 0x08000000) */
+/* The distributor's registers, for the MMIO bus (GICD at 0x08000000).
+ * vcpu: the caller's, for the banked registers; a word read of the control
+ * block (off < GICD_IGROUPR) depends on no vCPU. */
 bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off);
 
 /* Sources of interrupts */

@@ -61,11 +61,12 @@ bool vgic_cpu_wants_wake(struct vgic_cpu *c)
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct vgic *d = dev;
-    /* the hot ones first: constant reads, and SGIR (every IPI) */
-    if (!a->write && a->size == 4 && vgic_dist_const_read(d, offset, &a->value))
-        return true;
+    /* the control block (CTLR, TYPER, IIDR) is nobody's in particular */
+    if (offset < GICD_IGROUPR)
+        return vgic_dist_mmio(d, 0, a, offset);
     /* the caller: the vCPU whose interface is loaded here (it trapped) */
     unsigned int vcpu = loaded()->id;
+    /* the hot one first: SGIR (every IPI) */
     if (a->write && offset == GICD_SGIR && a->size == 4) {
         vgic_send_sgi(d, vcpu, a->value);
         return true;

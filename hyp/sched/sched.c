@@ -92,6 +92,20 @@ void vcpu_wait(struct vcpu *v)
     gic_handle_irq();
 }
 
+/* the attention word of a boot CPU polling its console: always set, so
+ * that guest_run comes back after every exit for the UART to be looked at */
+static const volatile uint32_t poll_attention = 1;
+
+void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled)
+{
+    const volatile uint32_t *attention = polled ? &poll_attention : &c->attention;
+    while (!(v->requests | c->attention) && !(polled && cpu0_busy())) {
+        if (vgic_needs_flush(&v->vgic))
+            vgic_cpu_flush(&v->vgic);
+        guest_run(v, trap_table, attention);
+    }
+}
+
 static void pcpu_idle(void)
 {
     struct pcpu *c = this_cpu();
@@ -127,26 +141,7 @@ void pcpu_loop(void)
         vcpu_load(v);
         if (c->pmu_inten_parked)
             pmu_unpark(c);      /* its PMU interrupt came while it was away */
-        /*
-         * The fast path: one word per side says whether anything else wants
-         * this CPU (requests for the vCPU, console or lifecycle work for the
-         * boot CPU); everything else is decided outside the inner loop.
-         */
-        bool polled = boot_cpu && console_is_polled();
-        while (!(v->requests | c->attention) && !polled) {
-            if (vgic_needs_flush(&v->vgic))
-                vgic_cpu_flush(&v->vgic);
-            uint32_t reason = guest_enter(&v->regs);
-            trap_handle_exit(v, reason);
-        }
-        /* no console interrupt: the boot CPU polls the UART between exits;
-         * kept out of the loop above, whose condition is the trap fast path
-         * (make bench-check counts every instruction of it) */
-        while (polled && !(v->requests | c->attention) && !cpu0_busy()) {
-            if (vgic_needs_flush(&v->vgic))
-                vgic_cpu_flush(&v->vgic);
-            trap_handle_exit(v, guest_enter(&v->regs));
-        }
+        vcpu_run(v, c, boot_cpu && console_is_polled());
         vcpu_put(v);
         if (v->guest->restart_pending)
             sched_cpu0_work();  /* the boot CPU waits for this vCPU to leave */

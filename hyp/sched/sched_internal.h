@@ -12,6 +12,15 @@ static inline bool vcpu_runnable(struct vcpu *v)
            !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HALT));
 }
 
+/*
+ * Run the loaded v until it or c is wanted outside the guest (v->requests,
+ * c->attention; for a boot CPU that polls its console, its input or work
+ * too).  The one loop of guest entries: guest_run (hyp/arch/entry.S)
+ * handles exits and goes back into the guest by itself while nothing is
+ * wanted; this loop flushes the list registers it comes back for.
+ */
+void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled);
+
 /* Requests another CPU left for this vCPU, taken while it is not loaded. */
 void vcpu_take_requests(struct vcpu *v);
 /* the boot CPU's work between guest entries: console, lifecycle */

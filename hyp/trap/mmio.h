@@ -37,7 +37,7 @@ static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
         return false;
     /* HPFAR holds IPA[39:12] in bits [31:4] (B4.1.68); the page offset
      * comes from the VA, which shares it */
-    a->ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
+    a->ipa = ((uint64_t)(hpfar >> 24) << 32) | ((hpfar & ~0xfu) << 8) | (hdfar & 0xfff);
     a->size = 1u << HSR_DABT_SAS(hsr);
     a->write = (hsr & HSR_DABT_WNR) != 0;
     a->reg = HSR_DABT_SRT(hsr);
@@ -46,8 +46,19 @@ static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
     return true;
 }
 
-/* Value loaded into Rt for a read of a->size bytes, extended as the access says */
-uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw);
+/* Value loaded into Rt for a read of a->size bytes, extended as the access
+ * says (inline: a word, the common case, is one compare) */
+static inline uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw)
+{
+    if (a->size == 4)
+        return raw;
+    uint32_t bits = a->size * 8;
+    uint32_t mask = (1u << bits) - 1;
+    raw &= mask;
+    if (a->sign_extend && (raw & (1u << (bits - 1))))
+        raw |= ~mask;
+    return raw;
+}
 
 typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset);
 
@@ -87,8 +98,7 @@ static inline enum mmio_result mmio_dispatch(struct mmio_bus *bus, struct mmio_a
     if (a->ipa >> 32)
         return MMIO_UNCLAIMED;
     uint32_t ipa = (uint32_t)a->ipa;
-    for (unsigned int i = 0; i < bus->n; i++) {
-        struct mmio_region *r = &bus->r[i];
+    for (struct mmio_region *r = bus->r, *end = r + bus->n; r < end; r++) {
         uint32_t off = ipa - r->base;       /* wraps when below: then huge */
         if (off < r->size)
             return off + a->size <= r->size && r->handler(r->dev, a, off) ? MMIO_HANDLED
