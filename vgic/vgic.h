@@ -51,10 +51,13 @@ struct vgic_vcpu_stats {
 };
 
 struct vgic_cpu {
+    /* something waits to go into a list register.  A word, and first: the
+     * guest entry (hyp/arch/entry.S) loads it with the vCPU's requests
+     * before it in one LDRD */
+    uint32_t queued;
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
     uint16_t lr_intid[VGIC_MAX_LRS];    /* what each of them holds */
-    bool queued;                /* something waits to go into a list register */
     bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
     /* INTIDs that may want a list register (a superset: set whenever one
      * becomes deliverable, cleared when a flush finds it does not), so a

@@ -22,8 +22,13 @@ void asm_offsets(void)
     /* guest_run looks at these after every exit: the regs come first, so
      * the vcpu and its regs have one address */
     _Static_assert(offsetof(struct vcpu, regs) == 0, "regs first");
+    DEFINE(VCPU_VGIC, offsetof(struct vcpu, vgic));
+    /* requests and vgic.queued: adjacent words, one LDRD */
     DEFINE(VCPU_REQUESTS, offsetof(struct vcpu, requests));
-    _Static_assert(sizeof(((struct vcpu *)0)->requests) == 4, "requests: a word (LDR)");
-    DEFINE(VCPU_VGIC_QUEUED, offsetof(struct vcpu, vgic.queued));
-    _Static_assert(sizeof(((struct vcpu *)0)->vgic.queued) == 1, "queued: a byte (LDRB)");
+    _Static_assert(offsetof(struct vcpu, vgic.queued) ==
+                   offsetof(struct vcpu, requests) + 4 &&
+                   offsetof(struct vcpu, requests) % 4 == 0 &&
+                   offsetof(struct vcpu, requests) < 256 &&
+                   sizeof(((struct vcpu *)0)->vgic.queued) == 4 &&
+                   sizeof(((struct vcpu *)0)->requests) == 4, "requests, queued: LDRD");
 }

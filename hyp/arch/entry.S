@@ -23,17 +23,18 @@
 /*
  * void guest_run(struct vcpu *v, const exit_fn *table, const volatile uint32_t *attention)
  *
- * Returns once an exit's handler left v->requests, *attention or
- * v->vgic.queued non-zero (the caller looks at them, flushes the list
- * registers and calls again).  The frame: table at [sp], attention at
- * [sp, #4], then the AAPCS callee-saved registers of the caller.
+ * Returns once v->requests or *attention is non-zero, looked at on the way
+ * in and after every exit's handler; new work for v's list registers
+ * (v->vgic.queued) is flushed here, before going back in.  The frame:
+ * table at [sp], attention at [sp, #4], then the AAPCS callee-saved
+ * registers of the caller.
  */
     .globl guest_run
 guest_run:
     push    {r1-r11, lr}                @ 12 words: SP stays 8-byte aligned
     str     sp, [r0, #VCPU_REGS_HOST_SP]
     mov     r4, r0
-    b       guest_resume
+    b       guest_check
 
 /*
  * Hyp trap entry (vector 0x14): always from a guest (ARM ARM B1.5.8).
@@ -58,14 +59,15 @@ guest_exit:
     mov     r0, r4
     ldr     r3, [r3, r2, lsl #2]
     blx     r3                              @ handler(v, hsr)
-    /* anything for this vCPU or CPU outside the guest: back to the caller */
+guest_check:
+    /* anything for this vCPU or CPU outside the guest, or for its list
+     * registers: one test of the three words on the way back in */
     ldr     r0, [sp, #4]
-    ldr     r1, [r4, #VCPU_REQUESTS]
+    ldrd    r2, r3, [r4, #VCPU_REQUESTS]    @ requests, vgic.queued
     ldr     r0, [r0]
-    ldrb    r2, [r4, #VCPU_VGIC_QUEUED]
-    orr     r0, r0, r1
-    orrs    r0, r0, r2
-    popne   {r1-r11, pc}
+    orr     r0, r0, r2
+    orrs    r1, r0, r3
+    bne     guest_not_now
 guest_resume:
     ldrd    r2, r3, [r4, #VCPU_REGS_PC]
     msr     ELR_hyp, r2
@@ -73,3 +75,10 @@ guest_resume:
     add     sp, r4, #VCPU_REGS_PC
     ldmdb   sp, {r0-r12, lr}                @ regs.r[0..12], lr_usr: below SP
     eret
+
+guest_not_now:
+    cmp     r0, #0
+    popne   {r1-r11, pc}                    @ wanted outside: back to the caller
+    add     r0, r4, #VCPU_VGIC
+    bl      vgic_cpu_flush                  @ (vgic/vgic_hw.h) clears queued
+    b       guest_check

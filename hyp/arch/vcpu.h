@@ -69,10 +69,14 @@ struct vcpu_share;
 
 struct vcpu {
     struct vcpu_regs regs;
+    /* VCPU_REQ_*: set by others, taken by owner.  Right before vgic.queued
+     * and near the start: one LDRD (8-bit offset) reads both after every
+     * exit (hyp/arch/entry.S) */
+    volatile uint32_t requests;
+    struct vgic_cpu vgic;
     struct vcpu_banked banked;
     struct vcpu_cp15 cp15;
     struct vcpu_timer timer;
-    struct vgic_cpu vgic;
     struct psci_env psci;           /* what PSCI calls act on, set up once */
     struct guest *guest;
     unsigned int id;                /* index within the guest */
@@ -80,7 +84,6 @@ struct vcpu {
     uint32_t vmpidr;
     volatile enum vcpu_power power;
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
-    volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
     bool pmu;                       /* its guest has the PMU (configuration "pmu") */
     uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
@@ -109,8 +112,9 @@ struct vcpu {
  * Run v (loaded on this CPU) until it or its CPU is wanted outside the
  * guest (hyp/arch/entry.S): each exit calls table[HSR.EC] (or
  * table[GUEST_EXIT_IRQ]) straight from the exception entry, and the guest
- * is resumed at once unless the handler left v->requests, *attention or
- * v->vgic.queued non-zero.  The one way into a guest (hyp/sched: vcpu_run).
+ * is resumed at once (its list registers flushed first when
+ * v->vgic.queued says so) unless v->requests or *attention is non-zero.
+ * The one way into a guest (hyp/sched: vcpu_run).
  */
 typedef void (*exit_fn)(struct vcpu *v, uint32_t hsr);
 void guest_run(struct vcpu *v, const exit_fn table[GUEST_EXIT_NR],

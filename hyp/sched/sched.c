@@ -99,11 +99,8 @@ static const volatile uint32_t poll_attention = 1;
 void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled)
 {
     const volatile uint32_t *attention = polled ? &poll_attention : &c->attention;
-    while (!(v->requests | c->attention) && !(polled && cpu0_busy())) {
-        if (vgic_needs_flush(&v->vgic))
-            vgic_cpu_flush(&v->vgic);
+    while (!(v->requests | c->attention) && !(polled && cpu0_busy()))
         guest_run(v, trap_table, attention);
-    }
 }
 
 static void pcpu_idle(void)

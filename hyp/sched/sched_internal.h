@@ -16,8 +16,8 @@ static inline bool vcpu_runnable(struct vcpu *v)
  * Run the loaded v until it or c is wanted outside the guest (v->requests,
  * c->attention; for a boot CPU that polls its console, its input or work
  * too).  The one loop of guest entries: guest_run (hyp/arch/entry.S)
- * handles exits and goes back into the guest by itself while nothing is
- * wanted; this loop flushes the list registers it comes back for.
+ * handles exits, flushes the list registers and goes back into the guest
+ * by itself while nothing is wanted outside.
  */
 void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled);
 
