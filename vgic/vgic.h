@@ -58,13 +58,13 @@ struct vgic_cpu {
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
     uint16_t lr_intid[VGIC_MAX_LRS];    /* what each of them holds */
-    bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
     /* INTIDs that may want a list register (a superset: set whenever one
      * becomes deliverable, cleared when a flush finds it does not), so a
      * flush looks at a few bits instead of every interrupt's state */
     uint32_t maybe[VGIC_MAX_IRQS / 32];
     uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
     bool lr_stale;              /* a group or priority changed under a list register */
+    bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];

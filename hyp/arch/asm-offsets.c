@@ -25,6 +25,7 @@ void asm_offsets(void)
     DEFINE(VCPU_VGIC, offsetof(struct vcpu, vgic));
     /* requests and vgic.queued: adjacent words, one LDRD */
     DEFINE(VCPU_REQUESTS, offsetof(struct vcpu, requests));
+    DEFINE(VCPU_VGIC_QUEUED, offsetof(struct vcpu, vgic.queued));
     _Static_assert(offsetof(struct vcpu, vgic.queued) ==
                    offsetof(struct vcpu, requests) + 4 &&
                    offsetof(struct vcpu, requests) % 4 == 0 &&

@@ -23,9 +23,9 @@
 /*
  * void guest_run(struct vcpu *v, const exit_fn *table, const volatile uint32_t *attention)
  *
- * Returns once v->requests or *attention is non-zero, looked at on the way
- * in and after every exit's handler; new work for v's list registers
- * (v->vgic.queued) is flushed here, before going back in.  The frame:
+ * Returns once v->requests or *attention is non-zero after an exit's
+ * handler; new work for v's list registers (v->vgic.queued) is flushed
+ * here, before going (back) in.  The frame:
  * table at [sp], attention at [sp, #4], then the AAPCS callee-saved
  * registers of the caller.
  */
@@ -34,7 +34,12 @@ guest_run:
     push    {r1-r11, lr}                @ 12 words: SP stays 8-byte aligned
     str     sp, [r0, #VCPU_REGS_HOST_SP]
     mov     r4, r0
-    b       guest_check
+    /* the caller looked at requests and attention: the guest runs at least
+     * until its next exit (a polling boot CPU's attention is always set) */
+    ldr     r3, [r0, #VCPU_VGIC_QUEUED]
+    cmp     r3, #0
+    beq     guest_resume
+    b       guest_flush
 
 /*
  * Hyp trap entry (vector 0x14): always from a guest (ARM ARM B1.5.8).
@@ -79,6 +84,9 @@ guest_resume:
 guest_not_now:
     cmp     r0, #0
     popne   {r1-r11, pc}                    @ wanted outside: back to the caller
+guest_flush:
+    /* (vgic/vgic_hw.h) queued stays set when interrupts are left over for
+     * the underflow maintenance interrupt: so no second look here */
     add     r0, r4, #VCPU_VGIC
-    bl      vgic_cpu_flush                  @ (vgic/vgic_hw.h) clears queued
-    b       guest_check
+    bl      vgic_cpu_flush
+    b       guest_resume

@@ -92,16 +92,7 @@ void vcpu_wait(struct vcpu *v)
     gic_handle_irq();
 }
 
-/* the attention word of a boot CPU polling its console: always set, so
- * that guest_run comes back after every exit for the UART to be looked at */
-static const volatile uint32_t poll_attention = 1;
-
-void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled)
-{
-    const volatile uint32_t *attention = polled ? &poll_attention : &c->attention;
-    while (!(v->requests | c->attention) && !(polled && cpu0_busy()))
-        guest_run(v, trap_table, attention);
-}
+const volatile uint32_t sched_poll_attention = 1;
 
 static void pcpu_idle(void)
 {
