@@ -31,13 +31,15 @@ struct mmio_access {
 static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
                                struct mmio_access *a)
 {
-    /* ISV set, CM and S1PTW clear, SAS not the reserved 0b11 */
-    if ((hsr & (HSR_DABT_ISV | HSR_DABT_CM | HSR_DABT_S1PTW)) != HSR_DABT_ISV ||
+    /* ISV set, CM and S1PTW clear, SAS not the reserved 0b11 (two tests:
+     * the three bits' mask is no ARM immediate) */
+    if (!(hsr & HSR_DABT_ISV) || (hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) ||
         HSR_DABT_SAS(hsr) == 3)
         return false;
     /* HPFAR holds IPA[39:12] in bits [31:4] (B4.1.68); the page offset
-     * comes from the VA, which shares it */
-    a->ipa = ((uint64_t)(hpfar >> 24) << 32) | ((hpfar & ~0xfu) << 8) | (hdfar & 0xfff);
+     * comes from the VA, which shares it (one BFI) */
+    uint32_t lo = hpfar << 8;
+    a->ipa = ((uint64_t)(hpfar >> 24) << 32) | (lo & ~0xfffu) | (hdfar & 0xfffu);
     a->size = 1u << HSR_DABT_SAS(hsr);
     a->write = (hsr & HSR_DABT_WNR) != 0;
     a->reg = HSR_DABT_SRT(hsr);
