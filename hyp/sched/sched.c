@@ -17,7 +17,8 @@
 #include "vgic/vgic_hw.h"
 #include "hyp/platform/hyp.h"
 
-static volatile bool cpu0_work;
+/* the boot CPU has housekeeping to do (set at first: one round at start) */
+static volatile bool cpu0_work = true;
 static void (*housekeeping)(void);
 
 void sched_set_housekeeping(void (*fn)(void))
@@ -27,7 +28,8 @@ void sched_set_housekeeping(void (*fn)(void))
 
 void sched_cpu0_work(void)
 {
-    cpu0_work = true;
+    /* seen before the attention word that makes the boot CPU look */
+    __atomic_store_n(&cpu0_work, true, __ATOMIC_SEQ_CST);
     pcpus[0].attention = 1;
     gic_kick_cpu(0);
 }
@@ -54,11 +56,17 @@ void vcpu_take_requests(struct vcpu *v)
     }
 }
 
+/*
+ * The housekeeping (the monitor, the guests' lifecycle, management calls,
+ * gdb) only when it has work: each of its sources calls sched_cpu0_work
+ * or is console input - not on every pass of the loop, which on a shared
+ * boot CPU is every vCPU switch.
+ */
 void cpu0_service(void)
 {
     this_cpu()->attention = 0;
-    cpu0_work = false;
-    if (housekeeping)
+    bool work = __atomic_exchange_n(&cpu0_work, false, __ATOMIC_SEQ_CST);
+    if (housekeeping && (work || console_rx_pending() || console_is_polled()))
         housekeeping();
 }
 

@@ -7,18 +7,32 @@
 #ifndef HYP_MMIO_H
 #define HYP_MMIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <arch/sysregs.h>
 
 struct mmio_access {
     uint64_t ipa;
-    unsigned int size;      /* bytes: 1, 2 or 4 */
-    bool write;
-    unsigned int reg;       /* transfer register Rt */
-    bool sign_extend;
+    /* the syndrome's fields in one word, which mmio_decode stores at once */
+    union {
+        struct {
+            uint8_t size;       /* bytes: 1, 2 or 4 */
+            bool write;
+            uint8_t reg;        /* transfer register Rt */
+            bool sign_extend;
+        };
+        uint32_t info;
+    };
     uint32_t value;         /* written value / value to return */
 };
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+               offsetof(struct mmio_access, write) == offsetof(struct mmio_access, size) + 1 &&
+               offsetof(struct mmio_access, reg) == offsetof(struct mmio_access, size) + 2 &&
+               offsetof(struct mmio_access, sign_extend) ==
+                   offsetof(struct mmio_access, size) + 3 &&
+               offsetof(struct mmio_access, info) == offsetof(struct mmio_access, size),
+               "mmio_access.info: size, write, reg, sign_extend from its low byte up");
 
 /* the ISS fields of a data abort: include/arch/sysregs.h (HSR_DABT_*) */
 
@@ -40,10 +54,8 @@ static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
      * comes from the VA, which shares it (one BFI) */
     uint32_t lo = hpfar << 8;
     a->ipa = ((uint64_t)(hpfar >> 24) << 32) | (lo & ~0xfffu) | (hdfar & 0xfffu);
-    a->size = 1u << HSR_DABT_SAS(hsr);
-    a->write = (hsr & HSR_DABT_WNR) != 0;
-    a->reg = HSR_DABT_SRT(hsr);
-    a->sign_extend = (hsr & HSR_DABT_SSE) != 0;
+    a->info = (1u << HSR_DABT_SAS(hsr)) | ((uint32_t)((hsr & HSR_DABT_WNR) != 0) << 8) |
+              (HSR_DABT_SRT(hsr) << 16) | ((uint32_t)((hsr & HSR_DABT_SSE) != 0) << 24);
     a->value = 0;
     return true;
 }
