@@ -110,8 +110,9 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);
-/* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self */
-void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
+/* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self.  True:
+ * the write is always taken (so an MMIO handler can tail-call it) */
+bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
 
 /* List registers (sync, flush): vgic_lr.h */
 /* Forget every interrupt of a vCPU (reset, CPU_OFF); LRs must be cleared too */

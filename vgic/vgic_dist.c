@@ -127,7 +127,7 @@ void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool 
     spin_unlock(&d->lock);
 }
 
-void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
+bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
 {
     unsigned int sgi = sgir & 0xf;
     unsigned int filter = (sgir >> 24) & 3;
@@ -136,7 +136,7 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     case 0: targets = (sgir >> 16) & 0xff; break;           /* CPUTargetList */
     case 1: targets = 0xffu & ~(1u << src); break;          /* all but self */
     case 2: targets = 1u << src; break;                     /* self */
-    default: return;                                        /* reserved */
+    default: return true;                                   /* reserved */
     }
     targets &= (1u << d->nr_vcpus) - 1;
     spin_lock(&d->lock);
@@ -156,6 +156,7 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
         }
     }
     spin_unlock(&d->lock);
+    return true;
 }
 
 /* ---- the distributor's registers ---- */
@@ -419,7 +420,7 @@ static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int v
         return true;
     }
     if (off == GICD_SGIR && a->write)
-        return a->size == 4 ? (vgic_send_sgi(d, vcpu, a->value), true) : true;
+        return a->size == 4 ? vgic_send_sgi(d, vcpu, a->value) : true;
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
     if (off >= GICD_IGROUPR && off < GICD_ICFGR_END) {
