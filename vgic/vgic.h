@@ -51,17 +51,20 @@ struct vgic_vcpu_stats {
 };
 
 struct vgic_cpu {
+    /* something waits to go into a list register.  A word, and first: the
+     * guest entry (hyp/arch/entry.S) loads it with the vCPU's requests
+     * before it in one LDRD */
+    uint32_t queued;
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
     uint16_t lr_intid[VGIC_MAX_LRS];    /* what each of them holds */
-    bool queued;                /* something waits to go into a list register */
-    bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
     /* INTIDs that may want a list register (a superset: set whenever one
      * becomes deliverable, cleared when a flush finds it does not), so a
      * flush looks at a few bits instead of every interrupt's state */
     uint32_t maybe[VGIC_MAX_IRQS / 32];
     uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
     bool lr_stale;              /* a group or priority changed under a list register */
+    bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
@@ -87,6 +90,7 @@ struct vgic {
     uint32_t ctlr;
     unsigned int nr_irqs;       /* multiple of 32 */
     unsigned int nr_vcpus;
+    uint32_t typer;             /* GICD_TYPER, constant: from the two above */
     struct vgic_irq spi[VGIC_MAX_IRQS - VGIC_NR_PRIVATE];
     struct vgic_cpu *cpu[VGIC_MAX_VCPUS];
     struct vgic_env env;
@@ -98,28 +102,17 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq);
 struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid);
 
-/* GICD_TYPER (ITLinesNumber, CPUNumber, no SecurityExtn) and GICD_IIDR (ARM,
- * GICv2): constant, so read without the lock (GICv2 4.3.2, 4.3.3).  True with
- * *val set when a word read at off is one of them. */
-static inline bool vgic_dist_const_read(const struct vgic *d, uint32_t off, uint32_t *val)
-{
-    if (off == GICD_TYPER)
-        *val = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
-    else if (off == GICD_IIDR)
-        *val = 0x0000043b;          /* ProductID 0, GICv2, implementer ARM */
-    else
-        return false;
-    return true;
-}
-
-/* The distributor's registers, for the MMIO bus (GICD at 0x08000000) */
+/* The distributor's registers, for the MMIO bus (GICD at 0x08000000).
+ * vcpu: the caller's, for the banked registers; a word read of the control
+ * block (off < GICD_IGROUPR) depends on no vCPU. */
 bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off);
 
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);
-/* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self */
-void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
+/* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self.  True:
+ * the write is always taken (so an MMIO handler can tail-call it) */
+bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
 
 /* List registers (sync, flush): vgic_lr.h */
 /* Forget every interrupt of a vCPU (reset, CPU_OFF); LRs must be cleared too */

@@ -53,6 +53,8 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
     d->nr_irqs = nr_irqs > VGIC_MAX_IRQS ? VGIC_MAX_IRQS : (nr_irqs + 31) & ~31u;
     d->nr_vcpus = nr_vcpus > VGIC_MAX_VCPUS ? VGIC_MAX_VCPUS : nr_vcpus;
     d->env = *env;
+    /* ITLinesNumber, CPUNumber, no SecurityExtn (GICv2 4.3.2) */
+    d->typer = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
     for (unsigned int i = 0; i < d->nr_vcpus; i++) {
         d->cpu[i] = cpus[i];
         memset(d->cpu[i], 0, sizeof(*d->cpu[i]));
@@ -125,7 +127,7 @@ void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool 
     spin_unlock(&d->lock);
 }
 
-void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
+bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
 {
     unsigned int sgi = sgir & 0xf;
     unsigned int filter = (sgir >> 24) & 3;
@@ -134,7 +136,7 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     case 0: targets = (sgir >> 16) & 0xff; break;           /* CPUTargetList */
     case 1: targets = 0xffu & ~(1u << src); break;          /* all but self */
     case 2: targets = 1u << src; break;                     /* self */
-    default: return;                                        /* reserved */
+    default: return true;                                   /* reserved */
     }
     targets &= (1u << d->nr_vcpus) - 1;
     spin_lock(&d->lock);
@@ -154,6 +156,7 @@ void vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
         }
     }
     spin_unlock(&d->lock);
+    return true;
 }
 
 /* ---- the distributor's registers ---- */
@@ -335,6 +338,8 @@ static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
     return true;
 }
 
+#define GICD_IIDR_ARM_V2 0x0000043bu
+
 /* PrimeCell/CoreLink IDs of a GICv2 (GIC-400): PIDR4..7, PIDR0..3, CIDR0..3 */
 static const uint8_t dist_id[12] = { 0x04, 0, 0, 0, 0x90, 0xb4, 0x2b, 0x00,
                                      0x0d, 0xf0, 0x05, 0xb1 };
@@ -395,8 +400,6 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
     }
     if (off == GICD_CTLR)
         a->value = d->ctlr;
-    else if (vgic_dist_const_read(d, off, &a->value))
-        ;
     else if (off >= GICD_PIDR4)
         a->value = dist_id[(off - GICD_PIDR4) / 4];
     else
@@ -404,10 +407,10 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
     return true;
 }
 
-bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off)
+/* Every register but the constant ones (vgic_dist_mmio) */
+static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int vcpu,
+                                                  struct mmio_access *a, uint32_t off)
 {
-    if (!a->write && a->size == 4 && vgic_dist_const_read(d, off, &a->value))
-        return true;
     if (off & (a->size - 1))
         return false;       /* unaligned: the guest gets an abort */
     if (a->size == 2) {
@@ -417,7 +420,7 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
         return true;
     }
     if (off == GICD_SGIR && a->write)
-        return a->size == 4 ? (vgic_send_sgi(d, vcpu, a->value), true) : true;
+        return a->size == 4 ? vgic_send_sgi(d, vcpu, a->value) : true;
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
     if (off >= GICD_IGROUPR && off < GICD_ICFGR_END) {
@@ -437,4 +440,16 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
         ok = misc_access(d, vcpu, a, off);
     spin_unlock(&d->lock);
     return ok;
+}
+
+bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off)
+{
+    /* the constant ones, the only place they are read: first, without the
+     * lock and without dist_access's frame.  GICD_TYPER (set up by
+     * vgic_init) and GICD_IIDR (ARM, GICv2, ProductID 0; 4.3.3) */
+    if (!a->write && a->size == 4 && (off == GICD_TYPER || off == GICD_IIDR)) {
+        a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
+        return true;
+    }
+    return dist_access(d, vcpu, a, off);
 }

@@ -58,23 +58,29 @@ bool vgic_cpu_wants_wake(struct vgic_cpu *c)
     return vgic_has_pending_with(c->dist, c->id, &hw_ops);
 }
 
+/* A read the list registers' state goes into (pending and active bits:
+ * they hold the freshest state of this vCPU's interrupts): taken back
+ * first.  Out of line, so that the handler's other paths need no frame. */
+static bool __attribute__((noinline)) synced_read(struct vgic *d, unsigned int vcpu,
+                                                  struct mmio_access *a, uint32_t offset)
+{
+    vgic_sync_with(d, vcpu, &hw_ops);
+    return vgic_dist_mmio(d, vcpu, a, offset);
+}
+
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct vgic *d = dev;
-    /* the hot ones first: constant reads, and SGIR (every IPI) */
-    if (!a->write && a->size == 4 && vgic_dist_const_read(d, offset, &a->value))
-        return true;
+    /* the control block (CTLR, TYPER, IIDR) is nobody's in particular */
+    if (offset < GICD_IGROUPR)
+        return vgic_dist_mmio(d, 0, a, offset);
     /* the caller: the vCPU whose interface is loaded here (it trapped) */
     unsigned int vcpu = loaded()->id;
-    if (a->write && offset == GICD_SGIR && a->size == 4) {
-        vgic_send_sgi(d, vcpu, a->value);
-        return true;
-    }
-    /* the list registers of this vCPU hold the freshest state of its
-     * interrupts (pending and active bits): take it back before the guest
-     * reads the distributor */
+    /* the hot one first: SGIR (every IPI) */
+    if (a->write && offset == GICD_SGIR && a->size == 4)
+        return vgic_send_sgi(d, vcpu, a->value);
     if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR)
-        vgic_sync_with(d, vcpu, &hw_ops);
+        return synced_read(d, vcpu, a, offset);
     return vgic_dist_mmio(d, vcpu, a, offset);
 }
 

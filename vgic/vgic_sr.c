@@ -9,37 +9,50 @@
 #include "vgic_lr.h"
 #include "hyp/platform/percpu.h"
 
-static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gich() + off); }
-static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
-
-static unsigned int nr_lrs(void)
+/* GICH's base is loaded once per call: a volatile store through it could
+ * alias the pointer variable itself, so the compiler would reload it */
+static inline uint32_t h_rd(volatile uint8_t *gich, uint32_t off)
 {
-    return (h_rd(GICH_VTR) & 0x3f) + 1;
+    return *(volatile uint32_t *)(gich + off);
+}
+static inline void h_wr(volatile uint8_t *gich, uint32_t off, uint32_t v)
+{
+    *(volatile uint32_t *)(gich + off) = v;
 }
 
+/*
+ * Only the list registers the vCPU holds (lr_used) move: every other one
+ * is empty, as they are at reset (GICv2 5.3.13) and as every list register
+ * freed, evicted or saved is written 0 (vgic_lr.h, below), so the next
+ * vCPU finds them empty too.  A vCPU reset (vgic_vcpu_reset) clears
+ * lr_used, so its stale saved copies are never restored.
+ */
 void vgic_save(struct vgic_cpu *c)
 {
+    volatile uint8_t *gich = gic_gich();
     this_cpu()->vgic = NULL;
-    c->vmcr = h_rd(GICH_VMCR);
-    c->apr = h_rd(GICH_APR);
-    c->hcr = h_rd(GICH_HCR);
-    h_wr(GICH_HCR, 0);      /* no virtual interrupts for whoever comes next */
-    unsigned int n = nr_lrs();
-    for (unsigned int i = 0; i < n && i < VGIC_MAX_LRS; i++) {
-        c->lrs[i] = (c->lr_used >> i) & 1 ? h_rd(GICH_LR0 + 4 * i) : 0;
-        h_wr(GICH_LR0 + 4 * i, 0);
+    c->vmcr = h_rd(gich, GICH_VMCR);
+    c->apr = h_rd(gich, GICH_APR);
+    c->hcr = h_rd(gich, GICH_HCR);
+    h_wr(gich, GICH_HCR, 0);    /* no virtual interrupts for whoever comes next */
+    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(used);
+        c->lrs[i] = h_rd(gich, GICH_LR0 + 4 * i);
+        h_wr(gich, GICH_LR0 + 4 * i, 0);
     }
 }
 
 void vgic_restore(struct vgic_cpu *c)
 {
+    volatile uint8_t *gich = gic_gich();
     this_cpu()->vgic = c;
-    unsigned int n = nr_lrs();
-    for (unsigned int i = 0; i < n && i < VGIC_MAX_LRS; i++)
-        h_wr(GICH_LR0 + 4 * i, c->lrs[i]);
-    h_wr(GICH_APR, c->apr);
-    h_wr(GICH_VMCR, c->vmcr);
-    h_wr(GICH_HCR, (c->hcr & GICH_HCR_UIE) | GICH_HCR_EN);
+    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(used);
+        h_wr(gich, GICH_LR0 + 4 * i, c->lrs[i]);
+    }
+    h_wr(gich, GICH_APR, c->apr);
+    h_wr(gich, GICH_VMCR, c->vmcr);
+    h_wr(gich, GICH_HCR, (c->hcr & GICH_HCR_UIE) | GICH_HCR_EN);
 }
 
 /* The saved list registers and VMCR as list-register ops (read only) */

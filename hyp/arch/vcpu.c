@@ -191,7 +191,7 @@ static void set_fiq_reg(unsigned int n, uint32_t val)
     }
 }
 
-uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n)
+uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
     if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
@@ -205,7 +205,7 @@ uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n)
     return v->regs.pc + ((v->regs.cpsr & PSR_T) ? 4 : 8);   /* reads of PC */
 }
 
-void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val)
+void vcpu_set_reg_slow(struct vcpu *v, unsigned int n, uint32_t val)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
     if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
@@ -226,7 +226,7 @@ bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr)
     return insn_condition_passed(v->regs.cpsr, hsr);
 }
 
-void vcpu_skip_instr(struct vcpu *v, uint32_t hsr)
+void vcpu_skip_instr_thumb(struct vcpu *v, uint32_t hsr)
 {
     insn_skip(&v->regs.pc, &v->regs.cpsr, (hsr & HSR_IL) != 0);
 }

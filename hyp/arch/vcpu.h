@@ -8,14 +8,19 @@
 #ifndef HYP_VCPU_H
 #define HYP_VCPU_H
 
-/* exit reasons returned by guest_enter */
-#define EXIT_TRAP 0
-#define EXIT_IRQ  1
-#define EXIT_FIQ  2
+/*
+ * guest_run's table of exit handlers: a trap's by its HSR exception class
+ * (ARM ARM B3.13.6, HSR[31:26]), then one for a physical IRQ or FIQ taken
+ * from the guest (HCR.IMO/FMO).
+ */
+#define GUEST_EXIT_EC_NR 0x40
+#define GUEST_EXIT_IRQ   GUEST_EXIT_EC_NR
+#define GUEST_EXIT_NR    (GUEST_EXIT_EC_NR + 1)
 
 #ifndef __ASSEMBLER__
 #include "hyp/lib/ratelimit.h"
 #include <stdint.h>
+#include <arch/sysregs.h>
 #include <stdbool.h>
 #include "vgic/vgic.h"
 #include "debug.h"
@@ -64,10 +69,14 @@ struct vcpu_share;
 
 struct vcpu {
     struct vcpu_regs regs;
+    /* VCPU_REQ_*: set by others, taken by owner.  Right before vgic.queued
+     * and near the start: one LDRD (8-bit offset) reads both after every
+     * exit (hyp/arch/entry.S) */
+    volatile uint32_t requests;
+    struct vgic_cpu vgic;
     struct vcpu_banked banked;
     struct vcpu_cp15 cp15;
     struct vcpu_timer timer;
-    struct vgic_cpu vgic;
     struct psci_env psci;           /* what PSCI calls act on, set up once */
     struct guest *guest;
     unsigned int id;                /* index within the guest */
@@ -75,7 +84,6 @@ struct vcpu {
     uint32_t vmpidr;
     volatile enum vcpu_power power;
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
-    volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
     bool pmu;                       /* its guest has the PMU (configuration "pmu") */
     uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
@@ -100,7 +108,17 @@ struct vcpu {
  * registers are not the ones in the VFP (hyp/arch/vfp.c) */
 #define VCPU_HCPTR       (HCPTR_TTA | HCPTR_RES1)
 
-uint32_t guest_enter(struct vcpu_regs *regs);     /* hyp/arch/entry.S */
+/*
+ * Run v (loaded on this CPU) until it or its CPU is wanted outside the
+ * guest (hyp/arch/entry.S): each exit calls table[HSR.EC] (or
+ * table[GUEST_EXIT_IRQ]) straight from the exception entry, and the guest
+ * is resumed at once (its list registers flushed first when
+ * v->vgic.queued says so) unless v->requests or *attention is non-zero.
+ * The one way into a guest (hyp/sched: vcpu_run).
+ */
+typedef void (*exit_fn)(struct vcpu *v, uint32_t hsr);
+void guest_run(struct vcpu *v, const exit_fn table[GUEST_EXIT_NR],
+               const volatile uint32_t *attention);
 
 /* the PMU or not (configuration "pmu"), and the traps that go with it */
 void vcpu_set_pmu(struct vcpu *v, bool pmu);
@@ -118,13 +136,43 @@ static inline uint64_t vcpu_exits(const struct vcpu *v)
     return n;
 }
 
-/* The guest's view of Rn in its current mode (banked SP, LR, FIQ r8-r12) */
-uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n);
-void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val);
+/*
+ * The guest's view of Rn in its current mode (B9.2.1: banked SP and LR,
+ * the FIQ mode's r8-r12; reads of r15 give PC + 8 / + 4).  Inline by
+ * design, and the only accessors: r0-r7, which no mode banks and which
+ * nearly every trapped access names, come straight from the saved frame,
+ * saving a call and the mode decode on the MMIO and CP15 paths; the rest
+ * go to the out-of-line *_slow versions in vcpu.c.
+ */
+uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n);
+void vcpu_set_reg_slow(struct vcpu *v, unsigned int n, uint32_t val);
+static inline uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n)
+{
+    return n < 8 ? v->regs.r[n] : vcpu_get_reg_slow(v, n);
+}
+static inline void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val)
+{
+    if (n < 8)
+        v->regs.r[n] = val;
+    else
+        vcpu_set_reg_slow(v, n, val);
+}
 /* Did a trapped instruction pass its condition check (B3.13.4)? */
 bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr);
-/* Step past the trapped instruction: 16/32-bit length, Thumb IT state */
-void vcpu_skip_instr(struct vcpu *v, uint32_t hsr);
+/*
+ * Step past the trapped instruction.  Inline by design: in ARM state every
+ * instruction is 4 bytes and there is no IT block to advance (A2.5.2), so
+ * that is one add; Thumb (16/32-bit length from HSR.IL, ITSTATE) goes out
+ * of line (insn.c).
+ */
+void vcpu_skip_instr_thumb(struct vcpu *v, uint32_t hsr);
+static inline void vcpu_skip_instr(struct vcpu *v, uint32_t hsr)
+{
+    if (!(v->regs.cpsr & PSR_T))
+        v->regs.pc += 4;
+    else
+        vcpu_skip_instr_thumb(v, hsr);
+}
 void vcpu_inject_undef(struct vcpu *v);
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write);
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va);

@@ -55,11 +55,8 @@ hyp_vec_dabt:   FATAL_ENTRY EXC_DABT
 hyp_fiq_in_hyp: FATAL_ENTRY EXC_FIQ
 hyp_irq_in_hyp: FATAL_ENTRY EXC_IRQ
 
-/* Hyp trap: always from a guest (ARM ARM B1.5.8); SP_hyp is in its vcpu_regs */
-hyp_vec_trap:
-    push    {r0-r12, lr}
-    mov     r0, #EXIT_TRAP
-    b       guest_exit
+/* hyp_vec_trap, the Hyp trap entry: hyp/arch/entry.S, beside the loop it
+ * returns to */
 
 /*
  * IRQ and FIQ come from a guest (HCR.IMO/FMO route them here).  HYP itself
@@ -68,7 +65,7 @@ hyp_vec_trap:
  * it from C.  So one taken in HYP is a hypervisor bug, reported as fatal
  * like any other HYP exception.  SPSR tells which; r0 is parked on the
  * stack for the test - in the guest case that slot is regs.lr_usr,
- * rewritten right after.
+ * rewritten right after.  guest_exit calls the table's GUEST_EXIT_IRQ entry.
  */
 hyp_vec_fiq:
     push    {r0}
@@ -78,7 +75,7 @@ hyp_vec_fiq:
     pop     {r0}
     beq     hyp_fiq_in_hyp
     push    {r0-r12, lr}
-    mov     r0, #EXIT_FIQ
+    mov     r2, #GUEST_EXIT_IRQ     @ handled as an IRQ
     b       guest_exit
 
 hyp_vec_irq:
@@ -89,7 +86,7 @@ hyp_vec_irq:
     pop     {r0}
     beq     hyp_irq_in_hyp
     push    {r0-r12, lr}
-    mov     r0, #EXIT_IRQ
+    mov     r2, #GUEST_EXIT_IRQ
     b       guest_exit
 
 hyp_fatal_common:

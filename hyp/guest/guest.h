@@ -50,8 +50,9 @@ struct guest {
     volatile enum guest_state state;
     volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
     struct stage2 s2;
-    struct vcpu vcpu[GUEST_MAX_VCPUS];
+    /* before the vCPUs: within an LDR's 12-bit offset for the MMIO path */
     struct mmio_bus mmio;
+    struct vcpu vcpu[GUEST_MAX_VCPUS];
     struct vuart uart;
     struct vcon vcon;                  /* its virtio console, if configured */
     struct vgic vgic;

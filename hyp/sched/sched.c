@@ -18,7 +18,8 @@
 #include "hyp/platform/hyp.h"
 #include "mm/hyp_colour.h"
 
-static volatile bool cpu0_work;
+/* the boot CPU has housekeeping to do (set at first: one round at start) */
+static volatile bool cpu0_work = true;
 static void (*housekeeping)(void);
 
 void sched_set_housekeeping(void (*fn)(void))
@@ -28,7 +29,8 @@ void sched_set_housekeeping(void (*fn)(void))
 
 void sched_cpu0_work(void)
 {
-    cpu0_work = true;
+    /* seen before the attention word that makes the boot CPU look */
+    __atomic_store_n(&cpu0_work, true, __ATOMIC_SEQ_CST);
     pcpus[0].attention = 1;
     gic_kick_cpu(0);
 }
@@ -55,11 +57,17 @@ void vcpu_take_requests(struct vcpu *v)
     }
 }
 
+/*
+ * The housekeeping (the monitor, the guests' lifecycle, management calls,
+ * gdb) only when it has work: each of its sources calls sched_cpu0_work
+ * or is console input - not on every pass of the loop, which on a shared
+ * boot CPU is every vCPU switch.
+ */
 void cpu0_service(void)
 {
     this_cpu()->attention = 0;
-    cpu0_work = false;
-    if (housekeeping)
+    bool work = __atomic_exchange_n(&cpu0_work, false, __ATOMIC_SEQ_CST);
+    if (housekeeping && (work || console_rx_pending() || console_is_polled()))
         housekeeping();
 }
 
@@ -92,6 +100,8 @@ void vcpu_wait(struct vcpu *v)
     this_cpu()->idle_ticks += sysreg_read_cntpct() - t0;
     gic_handle_irq();
 }
+
+const volatile uint32_t sched_poll_attention = 1;
 
 static void pcpu_idle(void)
 {
@@ -132,26 +142,7 @@ void pcpu_loop(void)
         vcpu_load(v);
         if (c->pmu_inten_parked)
             pmu_unpark(c);      /* its PMU interrupt came while it was away */
-        /*
-         * The fast path: one word per side says whether anything else wants
-         * this CPU (requests for the vCPU, console or lifecycle work for the
-         * boot CPU); everything else is decided outside the inner loop.
-         */
-        bool polled = boot_cpu && console_is_polled();
-        while (!(v->requests | c->attention) && !polled) {
-            if (vgic_needs_flush(&v->vgic))
-                vgic_cpu_flush(&v->vgic);
-            uint32_t reason = guest_enter(&v->regs);
-            trap_handle_exit(v, reason);
-        }
-        /* no console interrupt: the boot CPU polls the UART between exits;
-         * kept out of the loop above, whose condition is the trap fast path
-         * (make bench-check counts every instruction of it) */
-        while (polled && !(v->requests | c->attention) && !cpu0_busy()) {
-            if (vgic_needs_flush(&v->vgic))
-                vgic_cpu_flush(&v->vgic);
-            trap_handle_exit(v, guest_enter(&v->regs));
-        }
+        vcpu_run(v, c, boot_cpu && console_is_polled());
         vcpu_put(v);
         if (v->guest->restart_pending)
             sched_cpu0_work();  /* the boot CPU waits for this vCPU to leave */

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 #include "hyp/guest/guest.h"
+#include "hyp/platform/percpu.h"
+#include "hyp/trap/traps.h"
 
 static inline bool vcpu_runnable(struct vcpu *v)
 {
@@ -12,10 +14,31 @@ static inline bool vcpu_runnable(struct vcpu *v)
            !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HALT));
 }
 
-/* Requests another CPU left for this vCPU, taken while it is not loaded. */
-void vcpu_take_requests(struct vcpu *v);
 /* the boot CPU's work between guest entries: console, lifecycle */
 void cpu0_service(void);
 bool cpu0_busy(void);
+
+/* the attention word of a boot CPU polling its console: always set, so
+ * that guest_run comes back after every exit for the UART to be looked at */
+extern const volatile uint32_t sched_poll_attention;
+
+/*
+ * Run the loaded v until it or c is wanted outside the guest (v->requests,
+ * c->attention; for a boot CPU that polls its console, its input or work
+ * too).  The one loop of guest entries, for both schedulers (inline:
+ * what it saves is a call and the set-up of its registers on every vCPU
+ * switch): guest_run (hyp/arch/entry.S) handles exits, flushes the list
+ * registers and goes back into the guest by itself while nothing is
+ * wanted outside.
+ */
+static inline void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled)
+{
+    const volatile uint32_t *attention = polled ? &sched_poll_attention : &c->attention;
+    while (!(v->requests | c->attention) && !(polled && cpu0_busy()))
+        guest_run(v, trap_table, attention);
+}
+
+/* Requests another CPU left for this vCPU, taken while it is not loaded. */
+void vcpu_take_requests(struct vcpu *v);
 
 #endif

@@ -278,12 +278,7 @@ void sched_share_loop(struct pcpu *c)
         share_load(c, v);
         uint64_t t0 = timer_now();
         hyp_timer_set(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget, look_again);
-        bool polled = boot_cpu && console_is_polled();
-        while (!(v->requests | c->attention) && !(polled && cpu0_busy())) {
-            if (vgic_needs_flush(&v->vgic))
-                vgic_cpu_flush(&v->vgic);
-            trap_handle_exit(v, guest_enter(&v->regs));
-        }
+        vcpu_run(v, c, boot_cpu && console_is_polled());
         hyp_timer_cancel(HYP_TIMER_SLICE);
         share_put(v);
         uint64_t ran = timer_now() - t0;

@@ -117,30 +117,38 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, u
     vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
 }
 
-/* The MMIO fast path: decode, route, complete the load or store, step */
+/* A data abort without a syndrome to emulate from (B3.13.6: ISV clear, a
+ * cache maintenance or a stage-1 walk): the bus is asked only whom the
+ * address belongs to, for the report */
+static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t hsr,
+                                                       uint32_t hdfar, uint32_t hpfar)
+{
+    uint64_t ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
+    dabt_fault(v, hsr, hdfar, hpfar,
+               mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
+}
+
+/* The MMIO fast path: decode, route, complete the load or store, step;
+ * everything else out of line */
 void trap_dabt(struct vcpu *v, uint32_t hsr)
 {
     uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
     struct mmio_access a;
-    if (!mmio_decode(hsr, hdfar, hpfar, &a)) {
-        /* no syndrome to emulate from: the bus is asked only whom the
-         * address belongs to, for the report */
-        uint64_t ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
-        dabt_fault(v, hsr, hdfar, hpfar,
-                   mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
+    if (__builtin_expect(!mmio_decode(hsr, hdfar, hpfar, &a), 0)) {
+        dabt_unsyndromed(v, hsr, hdfar, hpfar);
         return;
     }
     if (a.write)
-        a.value = vcpu_reg(v, a.reg);
+        a.value = vcpu_get_reg(v, a.reg);
     enum mmio_result bus = mmio_dispatch(&v->guest->mmio, &a);
-    if (bus != MMIO_HANDLED) {
+    if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
         dabt_fault(v, hsr, hdfar, hpfar, bus);
         return;
     }
     v->traps[TRAP_DABT_MMIO]++;
     if (!a.write)
-        vcpu_set_reg_fast(v, a.reg, a.size == 4 ? a.value : mmio_load_value(&a, a.value));
-    vcpu_skip_instr_fast(v, hsr);
+        vcpu_set_reg(v, a.reg, mmio_load_value(&a, a.value));
+    vcpu_skip_instr(v, hsr);
 }
 
 void trap_pabt(struct vcpu *v, uint32_t hsr)

@@ -1,6 +1,6 @@
 /*
  * Inside the trap layer: the handlers of trap_table.c's exception classes,
- * by the file that holds them, and the register helpers of the fast paths.
+ * by the file that holds them.
  */
 #ifndef HYP_TRAP_HANDLERS_H
 #define HYP_TRAP_HANDLERS_H
@@ -24,27 +24,5 @@ void trap_smc(struct vcpu *v, uint32_t hsr);
 /* abort.c: data and prefetch aborts */
 void trap_dabt(struct vcpu *v, uint32_t hsr);
 void trap_pabt(struct vcpu *v, uint32_t hsr);
-
-/* vcpu_get_reg/set_reg/skip_instr inline for the MMIO fast path:
- * r0-r7, which no mode banks, straight from the frame */
-static inline uint32_t vcpu_reg(struct vcpu *v, unsigned int n)
-{
-    return n < 8 ? v->regs.r[n] : vcpu_get_reg(v, n);
-}
-static inline void vcpu_set_reg_fast(struct vcpu *v, unsigned int n, uint32_t val)
-{
-    if (n < 8)
-        v->regs.r[n] = val;
-    else
-        vcpu_set_reg(v, n, val);
-}
-/* ARM state: no IT block to advance */
-static inline void vcpu_skip_instr_fast(struct vcpu *v, uint32_t hsr)
-{
-    if (!(v->regs.cpsr & PSR_T))
-        v->regs.pc += 4;
-    else
-        vcpu_skip_instr(v, hsr);
-}
 
 #endif

@@ -1,17 +1,5 @@
 #include "mmio.h"
 
-uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw)
-{
-    if (a->size == 4)
-        return raw;
-    uint32_t bits = a->size * 8;
-    uint32_t mask = (1u << bits) - 1;
-    raw &= mask;
-    if (a->sign_extend && (raw & (1u << (bits - 1))))
-        raw |= ~mask;
-    return raw;
-}
-
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
                   void *dev)
 {

@@ -5,25 +5,14 @@
 #include <arch/sysregs.h>
 #include "hyp/arch/vcpu.h"
 
-typedef void (*trap_fn)(struct vcpu *v, uint32_t hsr);
-/* handlers by HSR exception class (B3.13.6); NULL: undefined for the guest */
-#define TRAP_EC_MAX 0x40
-extern const trap_fn trap_table[TRAP_EC_MAX];
+/*
+ * The exit handlers, for guest_run (hyp/arch/vcpu.h): by HSR exception
+ * class (B3.13.6), every entry set (trap_undef where Partita emulates
+ * nothing: undefined for the guest), then the physical IRQ's.
+ */
+extern const exit_fn trap_table[GUEST_EXIT_NR];
 void trap_undef(struct vcpu *v, uint32_t hsr);
-void trap_irq(struct vcpu *v);
 
-/* Handle one exit of v (the general registers are in v->regs); inline in
- * the scheduler's loop, the way into every trap */
-static inline void trap_handle_exit(struct vcpu *v, uint32_t reason)
-{
-    if (reason != EXIT_TRAP) {
-        trap_irq(v);
-        return;
-    }
-    uint32_t hsr = sysreg_read_hsr();
-    trap_fn fn = trap_table[HSR_EC(hsr)];
-    (fn ? fn : trap_undef)(v, hsr);
-}
 /*
  * What a trap needs from the layers above it, registered once at boot
  * (boot/main.c): the trap layer calls neither the scheduler nor the guest

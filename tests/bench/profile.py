@@ -11,6 +11,11 @@ Prints, per path, the hypervisor instructions per exit, by function:
     python3 tests/bench/profile.py                   # every path
     python3 tests/bench/profile.py loop_hvc loop_ldr # just these
     python3 tests/bench/profile.py --boot            # boot.bin up to the guest
+    python3 tests/bench/profile.py --image doorbellshared  # the vCPU switch
+
+--image picks another benchmark image (doorbell: the channel doorbell,
+doorbellshared: the vCPU switch on a shared CPU, -smp 1); its guests are
+the same bench.elf, so paths are named by the same guest functions.
 
 loop_hvc mixes the three HVC metrics, loop_ldr the GICD_TYPER and UART
 reads; guest_secondary is the IPI target's side.  The trace is large
@@ -147,8 +152,13 @@ def main():
     ap.add_argument("paths", nargs="*", help="guest functions to show (default: all)")
     ap.add_argument("--boot", action="store_true",
                     help="profile boot.bin from reset to the guest's first instruction")
-    ap.add_argument("--until", default=r"BENCH ipi_latency_wfi",
-                    help="stop once the console shows this regex")
+    ap.add_argument("--until", default=None,
+                    help="stop once the console shows this regex (default: bench.bin's "
+                    "last timed line, another image's 'BENCH done')")
+    ap.add_argument("--image", default="bench",
+                    help="the benchmark image under build/bench/images (default bench)")
+    ap.add_argument("--smp", type=int, default=None,
+                    help="CPUs (default: 1 for boot and doorbellshared, else 2)")
     ap.add_argument("--top", type=int, default=14)
     ap.add_argument("--tbs", metavar="FUNC",
                     help="also list FUNC's translation blocks: start, size, executions")
@@ -162,11 +172,12 @@ def main():
         SEQ_EXIT[0] = args.seq
     OWNER_DETAIL[0] = args.owner
     os.chdir(ROOT)
-    name = "boot" if args.boot else "bench"
+    name = "boot" if args.boot else args.image
     image_elf = os.path.join(BUILD, "bench/images/%s.elf" % name)
     trace = os.path.join(BUILD, "bench/%s.trace" % name)
-    run_traced(os.path.join(BUILD, "bench/images/%s.bin" % name), 1 if args.boot else 2,
-               r"BENCH done" if args.boot else args.until, trace)
+    smp = args.smp or (1 if name in ("boot", "doorbellshared", "doorbellsharedpmu") else 2)
+    until = args.until or (r"BENCH ipi_latency_wfi" if name == "bench" else r"BENCH done")
+    run_traced(os.path.join(BUILD, "bench/images/%s.bin" % name), smp, until, trace)
     try:
         paths, total, by_owner, tbinfo = attribute(trace, symbols(image_elf),
                                  symbols(os.path.join(BUILD, "bench/guest/bench.elf")),
