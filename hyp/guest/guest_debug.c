@@ -31,6 +31,13 @@ void guest_debug_resume(struct guest *g)
     }
 }
 
+void guest_debug_resume_vcpu(struct vcpu *v)
+{
+    dsb_ish();
+    __atomic_and_fetch(&v->requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+    vcpu_kick(v);
+}
+
 void guest_debug_stop(struct vcpu *v)
 {
     struct guest *g = v->guest;

@@ -271,3 +271,58 @@ def test_gdb_session_left_with_ctrl_a(qemu, image):
     vm.sendline("list")
     vm.expect(r"dbg\s+running", timeout=10)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+# where each stepi lands: gdb_cond (ARM) and gdb_it (Thumb) in gdbtarget.c
+COND_STEPS = [4, 8, 12, 16, 24, 28]      # addne skipped, bne not taken, beq taken
+IT_STEPS = [2, 4, 6, 8, 10, 12, 16, 18]  # ite ne: addne skipped, addeq; it eq: beq taken
+# gdb's own software step goes past an IT block's instructions whose
+# condition fails (its thumb_get_next_pcs); the stub stops on them, as the
+# hardware's step would (they execute as NOPs)
+IT_STEPS_GDB = [2, 4, 8, 10, 12, 16, 18]
+
+
+def step_commands(func, steps):
+    return (["break *%s" % func, "continue", "display/i $pc"] + ["stepi"] * (len(steps) + 1)
+            + ["undisplay", "delete"])
+
+
+def step_offsets(out, func):
+    """the offsets in func after each stepi (display/i shows the PC after
+    each), then where its return went"""
+    out = out[out.find("in %s ()" % func):]
+    at = re.findall(r"=> 0x[0-9a-f]+ <(%s|guest_main)\+?(\d*)>" % func, out)
+    return [int(o or 0) if f == func else f for f, o in at]
+
+
+@pytest.mark.deadline(180)
+def test_gdb_single_step(qemu, image):
+    """Single step over conditional ARM instructions (a skipped ADD, a
+    branch not taken and one taken) and a Thumb IT block (a skipped ADD,
+    an executed one, a branch made conditional by IT), then the return to
+    the caller.  With `set osabi none` gdb has no software single step of
+    its own and sends `s`: the stub's step (arm_next.c, a BKPT on the next
+    instruction, only that vCPU resumed); with gdb's default (GNU/Linux)
+    ABI gdb steps itself with Z0 breakpoints (and goes past the skipped
+    instruction of the IT block)."""
+    vm, start, relay, _ = start_session(qemu, image)
+    for osabi in ("none", "default"):
+        if osabi == "default":
+            relay = Relay(vm)
+            console_gdb(vm, "dbg")
+        out = run_gdb(relay, ["set osabi %s" % ("none" if osabi == "none" else "auto")]
+                      + step_commands("gdb_cond", COND_STEPS)
+                      + step_commands("gdb_it", IT_STEPS) + ["detach"])
+        relay.close()
+        vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+        if osabi == "none":
+            check(vm, "$s#73" in relay.sent, "gdb sent no step:\n" + relay.sent[-2000:])
+        cond = step_offsets(out, "gdb_cond")
+        check(vm, cond[:len(COND_STEPS) + 1] == COND_STEPS + ["guest_main"],
+              "%s: ARM steps %s:\n%s" % (osabi, cond, out))
+        it = step_offsets(out, "gdb_it")
+        want = IT_STEPS if osabi == "none" else IT_STEPS_GDB
+        check(vm, it[:len(want) + 1] == want + ["guest_main"],
+              "%s: Thumb steps %s:\n%s" % (osabi, it, out))
+        vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
+    check_hypervisor_clean(vm, vm.since(start))

@@ -33,3 +33,4 @@ UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/gues
                          hyp/platform/platform.c hyp/platform/gic_quirks.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vcon        := hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c
 UNIT_SRCS_rsp         := hyp/console/gdb/rsp.c
+UNIT_SRCS_arm_next    := hyp/console/gdb/arm_next.c hyp/arch/insn.c

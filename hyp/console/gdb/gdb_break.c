@@ -19,6 +19,21 @@ static struct gdb_breakpoint *bp_find(uint32_t addr)
     return NULL;
 }
 
+/* the single step's own, apart from gdb's table */
+static struct gdb_breakpoint step_bp;
+static struct vcpu *step_vcpu;
+
+static bool bp_write(struct vcpu *v, struct gdb_breakpoint *b, uint32_t addr, uint32_t size)
+{
+    uint32_t insn = size == 4 ? BKPT_ARM : BKPT_THUMB;
+    if (guest_debug_access(v, addr, b->orig, size, false) != size ||
+        guest_debug_access(v, addr, &insn, size, true) != size)
+        return false;
+    b->addr = addr;
+    b->size = size;
+    return true;
+}
+
 const char *gdb_bp_insert(struct vcpu *v, uint32_t addr, uint32_t kind)
 {
     if (bp_find(addr))
@@ -29,14 +44,7 @@ const char *gdb_bp_insert(struct vcpu *v, uint32_t addr, uint32_t kind)
             b = &bp[i];
     if (!b || (kind != 2 && kind != 3 && kind != 4))
         return "E01";
-    uint32_t size = kind == 4 ? 4 : 2;
-    uint32_t insn = size == 4 ? BKPT_ARM : BKPT_THUMB;
-    if (guest_debug_access(v, addr, b->orig, size, false) != size ||
-        guest_debug_access(v, addr, &insn, size, true) != size)
-        return "E01";
-    b->addr = addr;
-    b->size = size;
-    return "OK";
+    return bp_write(v, b, addr, kind == 4 ? 4 : 2) ? "OK" : "E01";
 }
 
 const char *gdb_bp_remove(struct vcpu *v, uint32_t addr)
@@ -54,4 +62,21 @@ void gdb_bp_remove_all(struct vcpu *v)
     for (unsigned int i = 0; i < GDB_MAX_BREAKPOINTS; i++)
         if (bp[i].size)
             gdb_bp_remove(v, bp[i].addr);
+}
+
+bool gdb_bp_step_insert(struct vcpu *v, uint32_t addr)
+{
+    gdb_bp_step_remove();
+    uint32_t at = addr & ~1u;
+    if (bp_find(at))
+        return true;        /* gdb's own stops it there anyway */
+    step_vcpu = v;
+    return bp_write(v, &step_bp, at, (addr & 1) ? 2 : 4);
+}
+
+void gdb_bp_step_remove(void)
+{
+    if (step_bp.size)
+        guest_debug_access(step_vcpu, step_bp.addr, step_bp.orig, step_bp.size, true);
+    step_bp.size = 0;
 }

@@ -17,4 +17,10 @@ const char *gdb_bp_remove(struct vcpu *v, uint32_t addr);
 /* every one out (the session ends) */
 void gdb_bp_remove_all(struct vcpu *v);
 
+/* gdb's single step (gdb_step.c): a BKPT of our own at addr (bit 0: a
+ * Thumb one) unless one of gdb's is there; out again when the step ends.
+ * One at a time. */
+bool gdb_bp_step_insert(struct vcpu *v, uint32_t addr);
+void gdb_bp_step_remove(void);
+
 #endif

@@ -10,6 +10,7 @@
 #include "gdb_stub.h"
 #include "rsp.h"
 #include "gdb_break.h"
+#include "gdb_step.h"
 #include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
 
@@ -252,8 +253,10 @@ static void do_breakpoint(const struct rsp_cmd *c)
  * entry: they are halted now), and its breakpoints out when it goes */
 static void debug_traps(bool on)
 {
-    if (!on)
+    if (!on) {
+        gdb_bp_step_remove();
         gdb_bp_remove_all(cur_vcpu());
+    }
     for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
         s.g->vcpu[i].dbg_trap = on;
     s.g->dbg_stopped = 0;
@@ -268,6 +271,15 @@ static void session_end(const char *how)
     pr_info("\n[partita: gdb %s guest '%s']\n", how, s.g->cfg->name);
 }
 
+/* every vCPU off its CPU again (a stop, Ctrl-C, a packet while it ran);
+ * a single step's BKPT out */
+static void stop_all(void)
+{
+    guest_debug_halt(s.g);
+    s.running = false;
+    gdb_bp_step_remove();
+}
+
 static void do_continue(const struct rsp_cmd *c)
 {
     if (c->has_addr)
@@ -275,6 +287,20 @@ static void do_continue(const struct rsp_cmd *c)
     s.running = true;
     s.g->dbg_stopped = 0;
     guest_debug_resume(s.g);
+}
+
+/* s [addr]: only the current vCPU runs, to its next instruction */
+static void do_step(const struct rsp_cmd *c)
+{
+    if (c->has_addr)
+        cur_vcpu()->regs.pc = c->addr;
+    if (!gdb_step_begin(cur_vcpu())) {
+        reply("E01");
+        return;
+    }
+    s.running = true;
+    s.g->dbg_stopped = 0;
+    guest_debug_resume_vcpu(cur_vcpu());
 }
 
 static void do_detach(void)
@@ -347,6 +373,7 @@ static void dispatch(const struct rsp_cmd *c)
     case RSP_CMD_READ_MEM:   do_read_mem(c); break;
     case RSP_CMD_WRITE_MEM:  do_write_mem(c); break;
     case RSP_CMD_CONTINUE:   do_continue(c); break;
+    case RSP_CMD_STEP:       do_step(c); break;
     case RSP_CMD_DETACH:     do_detach(); break;
     case RSP_CMD_KILL:       do_kill(); break;
     case RSP_CMD_INSERT_BP:
@@ -361,11 +388,8 @@ static void on_packet(void)
     struct rsp_cmd c;
     console_write_owner("+", 1);
     rsp_decode(s.rx.buf, s.rx.len, &c);
-    if (s.running) {
-        /* only a stop (Ctrl-C) is expected while it runs; halt first */
-        guest_debug_halt(s.g);
-        s.running = false;
-    }
+    if (s.running)
+        stop_all();     /* only a stop (Ctrl-C) is expected while it runs */
     dispatch(&c);
 }
 
@@ -401,8 +425,7 @@ bool gdb_input(char c)
         break;
     case RSP_EV_INTERRUPT:
         if (s.running) {
-            guest_debug_halt(s.g);
-            s.running = false;
+            stop_all();
             reply_stop(2);
         }
         break;
@@ -417,8 +440,7 @@ void gdb_poll(void)
     uint32_t who = s.active && s.running ? s.g->dbg_stopped : 0;
     if (!who)
         return;
-    guest_debug_halt(s.g);
-    s.running = false;
+    stop_all();
     s.vcpu = who - 1;
     reply_stop(5);
 }
