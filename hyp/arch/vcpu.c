@@ -101,6 +101,12 @@ void vcpu_load(struct vcpu *v)
     cp15_restore(&v->cp15);
     vtimer_restore(&v->timer);
     vgic_restore(&v->vgic);
+    /* gdb's comparators in, or (dbg_reload) out again when it let go; on a
+     * shared CPU share_load does it */
+    if ((v->dbg_trap | v->dbg_reload) && !v->share) {
+        debug_load(&v->dbg, v->dbg_trap);
+        v->dbg_reload = false;
+    }
     isb();
     v->loaded = true;
 }

@@ -221,8 +221,8 @@ static void share_load(struct pcpu *c, struct vcpu *v)
         pmu_restore(&v->share->pmu);
     }
     /* its breakpoints and watchpoints, once it has used them */
-    if (v->dbg_used)
-        debug_load(&v->dbg);
+    if (v->dbg_used || v->dbg_trap)
+        debug_load(&v->dbg, v->dbg_trap);
     sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
     isb();
     v->share->switches++;
@@ -231,7 +231,7 @@ static void share_load(struct pcpu *c, struct vcpu *v)
 
 static void share_put(struct vcpu *v)
 {
-    if (v->dbg_used) {
+    if (v->dbg_used || v->dbg_trap) {
         debug_save_moe(&v->dbg);
         debug_quiet();      /* none of its breakpoints fires in the next vCPU */
     }

@@ -123,6 +123,10 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
     uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
     struct mmio_access a;
     if (!mmio_decode(hsr, hdfar, hpfar, &a)) {
+        if (HSR_DABT_FSC(hsr) == FSC_DEBUG) {
+            trap_debug(v, hsr);     /* a watchpoint, with gdb attached */
+            return;
+        }
         /* no syndrome to emulate from: the bus is asked only whom the
          * address belongs to, for the report */
         uint64_t ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);

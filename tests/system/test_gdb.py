@@ -326,3 +326,46 @@ def test_gdb_single_step(qemu, image):
               "%s: Thumb steps %s:\n%s" % (osabi, it, out))
         vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(180)
+def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
+    """Z1-Z4 on the CPU's debug registers (gdb takes the highest-numbered
+    comparators; hits come to Partita through HDCR.TDE): a watchpoint on
+    gdb_watched (a write every fifth round) stops twice with the old and
+    new value, an rwatch on gdb_value stops in gdb_tick, a hardware
+    breakpoint on gdb_tick stops there; after detach the guest runs on
+    and no comparator of gdb's fires in it."""
+    vm, start, relay, _ = start_session(qemu, image)
+    out = run_gdb(relay, [
+        "watch gdb_watched",
+        "continue",
+        "continue",
+        "delete",
+        "rwatch gdb_value",
+        "continue",
+        "delete",
+        "hbreak gdb_tick",
+        "continue",
+        "print round",
+        "delete",
+        "detach",
+    ])
+    relay.close()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    check(vm, "Sending packet: $Z2" in out or "Hardware watchpoint 1: gdb_watched" in out,
+          "a hardware watchpoint:\n" + out)
+    old_new = re.findall(r"Old value = (\d+)\s+New value = (\d+)", out)
+    check(vm, len(old_new) == 2 and all(int(n) == int(o) + 1 for o, n in old_new)
+          and int(old_new[1][0]) == int(old_new[0][1]), "two writes seen:\n" + out)
+    check(vm, re.search(r"Hardware read watchpoint 2: gdb_value\s+Value = 7", out),
+          "the read watchpoint:\n" + out)
+    check(vm, re.search(r"Breakpoint 3, gdb_tick \(round=", out), "the hbreak:\n" + out)
+    check(vm, "Z1," in relay.sent and "Z2," in relay.sent and "Z3," in relay.sent,
+          "gdb used Z1-Z3:\n" + relay.sent[-3000:])
+    # past a fifth round (a write of gdb_watched) and on: nothing of gdb's left
+    r = int(vm.expect(r"\[dbg\] gdbtarget: round (\d+) value 7", timeout=20).group(1))
+    vm.expect(r"\[dbg\] gdbtarget: round %d value 7" % (r + 6), timeout=30)
+    vm.sendline("list")
+    vm.expect(r"dbg\s+running", timeout=10)
+    check_hypervisor_clean(vm, vm.since(start))

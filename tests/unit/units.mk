@@ -19,6 +19,7 @@ UNIT_SRCS_setway      := mm/setway.c
 UNIT_SRCS_vgic        := vgic/vgic_dist.c
 UNIT_SRCS_insn        := hyp/arch/insn.c
 UNIT_SRCS_debug_filter := hyp/arch/debug_filter.c
+UNIT_SRCS_debug_gdb   := hyp/arch/debug_gdb.c
 UNIT_SRCS_mmio        := hyp/trap/mmio.c
 UNIT_SRCS_psci        := hyp/trap/psci.c
 UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \

@@ -239,16 +239,6 @@ static void do_current_thread(void)
     reply(buf);
 }
 
-static void do_breakpoint(const struct rsp_cmd *c)
-{
-    if (c->type != 0) {
-        reply("");      /* hardware breakpoints and watchpoints: not offered */
-        return;
-    }
-    reply(c->kind == RSP_CMD_INSERT_BP ? gdb_bp_insert(cur_vcpu(), c->addr, c->kind_arg)
-                                      : gdb_bp_remove(cur_vcpu(), c->addr));
-}
-
 /* HDCR.TDE for the guest's vCPUs while gdb is attached (from their next
  * entry: they are halted now), and its breakpoints out when it goes */
 static void debug_traps(bool on)
@@ -257,6 +247,7 @@ static void debug_traps(bool on)
         gdb_bp_step_remove();
         gdb_bp_remove_all(cur_vcpu());
     }
+    gdb_hw_release(s.g);
     for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
         s.g->vcpu[i].dbg_trap = on;
     s.g->dbg_stopped = 0;
@@ -377,7 +368,7 @@ static void dispatch(const struct rsp_cmd *c)
     case RSP_CMD_DETACH:     do_detach(); break;
     case RSP_CMD_KILL:       do_kill(); break;
     case RSP_CMD_INSERT_BP:
-    case RSP_CMD_REMOVE_BP:  do_breakpoint(c); break;
+    case RSP_CMD_REMOVE_BP:  reply(gdb_bp_request(cur_vcpu(), c)); break;
     case RSP_CMD_MALFORMED:  reply("E01"); break;
     default:                 reply(""); break;     /* not offered */
     }
@@ -442,7 +433,11 @@ void gdb_poll(void)
         return;
     stop_all();
     s.vcpu = who - 1;
-    reply_stop(5);
+    char buf[48];
+    if (gdb_watch_stop(cur_vcpu(), buf, sizeof(buf)))
+        reply(buf);
+    else
+        reply_stop(5);
 }
 
 bool gdb_trailing_ack(char c)
