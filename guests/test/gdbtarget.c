@@ -17,6 +17,25 @@ volatile uint32_t gdb_rounds;
 volatile uint32_t gdb_watched;
 volatile uint32_t gdb_second_count;
 volatile uint32_t gdb_steps;
+volatile uint64_t gdb_d8;       /* d8 each round: what gdb wrote there */
+
+/* The VFP on, d7 = d8 = pi (the guest is soft-float: nothing else of its
+ * code touches them), for test_gdb_vfp */
+static void vfp_setup(void)
+{
+    uint32_t cpacr;
+    __asm__ volatile("mrc p15, 0, %0, c1, c0, 2" : "=r"(cpacr));
+    __asm__ volatile("mcr p15, 0, %0, c1, c0, 2\n isb" : : "r"(cpacr | (0xfu << 20)));
+    __asm__ volatile(".fpu neon-vfpv4\n vmsr fpexc, %0\n isb\n vmov d7, %1, %2\n"
+                     " vmov d8, %1, %2" : : "r"(1u << 30), "r"(0x54442d18u), "r"(0x400921fbu));
+}
+
+static void vfp_sample(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile(".fpu neon-vfpv4\n vmov %0, %1, d8" : "=r"(lo), "=r"(hi));
+    gdb_d8 = (uint64_t)hi << 32 | lo;
+}
 
 /*
  * Single-stepped by test_gdb_single_step: conditional ARM instructions
@@ -93,6 +112,7 @@ void guest_main(uint32_t dtb)
         hvc_call(PSCI_CPU_ON, 1, (uint32_t)secondary_start, 1);
     mmu_enable();
     mmu_map_section(GDB_ALIAS, guest_dt.mem_base | SECT_NORMAL);
+    vfp_setup();
     uint32_t spin = 0;
     bootarg_u32("spin", &spin);
     gprintf("gdbtarget: ready, gdb_value at 0x%08lx (alias 0x%08lx)\n",
@@ -103,6 +123,7 @@ void guest_main(uint32_t dtb)
     for (uint32_t round = 0;; round++) {
         uint32_t r = gdb_tick(round);
         gdb_steps = gdb_cond(round) + gdb_it(round);
+        vfp_sample();
         gprintf("gdbtarget: round %lu value %lu sum %lu\n", (unsigned long)round,
                 (unsigned long)gdb_value, (unsigned long)r);
         delay_ms(200);

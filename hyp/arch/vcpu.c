@@ -101,10 +101,12 @@ void vcpu_load(struct vcpu *v)
     cp15_restore(&v->cp15);
     vtimer_restore(&v->timer);
     vgic_restore(&v->vgic);
-    /* gdb's comparators in, or (dbg_reload) out again when it let go; on a
-     * shared CPU share_load does it */
+    /* gdb's comparators in, or (dbg_reload) out again when it let go, and
+     * the VFP registers gdb saw; on a shared CPU share_load does it */
     if ((v->dbg_trap | v->dbg_reload) && !v->share) {
         debug_load(&v->dbg, v->dbg_trap);
+        if (v->dbg_trap)
+            vfp_restore(&v->dbg_vfp);
         v->dbg_reload = false;
     }
     isb();
@@ -113,6 +115,10 @@ void vcpu_load(struct vcpu *v)
 
 void vcpu_put(struct vcpu *v)
 {
+    /* under gdb, its VFP registers where gdb reads them (HCPTR lets HYP
+     * at them on a CPU of its own); a shared CPU's switch saves them */
+    if (v->dbg_trap && !v->share)
+        vfp_save(&v->dbg_vfp);
     vgic_save(&v->vgic);
     vtimer_save(&v->timer);
     cp15_save(&v->cp15);

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include "vgic/vgic.h"
 #include "debug.h"
+#include "vfp.h"
 #include "hyp/trap/psci.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
@@ -84,6 +85,7 @@ struct vcpu {
     bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
     bool dbg_reload;                /* gdb let go: the comparators from the view again */
     uint32_t dbg_watch;             /* 1 + gdb's watchpoint that stopped it, or 0 */
+    struct vcpu_vfp dbg_vfp;        /* on a CPU of its own, under gdb: its VFP while away */
     struct debug_regs dbg;          /* its view of them (hyp/arch/debug.h) */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];

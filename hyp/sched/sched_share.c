@@ -231,6 +231,13 @@ static void share_load(struct pcpu *c, struct vcpu *v)
 
 static void share_put(struct vcpu *v)
 {
+    /* under gdb: the VFP registers into the save area gdb reads, and no
+     * longer the VFP's, so that what gdb writes there is what comes back */
+    struct pcpu *c = this_cpu();
+    if (v->dbg_trap && c->vfp_owner == &v->share->vfp) {
+        vfp_save(&v->share->vfp);
+        c->vfp_owner = NULL;
+    }
     if (v->dbg_used || v->dbg_trap) {
         debug_save_moe(&v->dbg);
         debug_quiet();      /* none of its breakpoints fires in the next vCPU */

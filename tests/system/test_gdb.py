@@ -369,3 +369,35 @@ def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
     vm.sendline("list")
     vm.expect(r"dbg\s+running", timeout=10)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(150)
+def test_gdb_vfp_registers(qemu, image):
+    """The VFP registers through the target description (org.gnu.gdb.arm.vfp:
+    d0-d31, fpscr): gdbtarget put pi in d7 and d8; gdb reads d7, writes 2.5
+    into d8, and the guest, running on, copies d8 into gdb_d8 - gdb's value,
+    restored into the vCPU's VFP (saved when it left its CPU for gdb)."""
+    vm, start, relay, _ = start_session(qemu, image)
+    out = run_gdb(relay, [
+        "print $d7",
+        "print/x $fpscr",
+        "set var $d8 = 2.5",
+        "print $d8",
+        "break gdb_tick",
+        "continue",
+        "continue",
+        "print/x gdb_d8",
+        "print $d8",
+        "delete",
+        "detach",
+    ])
+    relay.close()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    values = re.findall(r"^\$\d+ = (.*)$", out, re.M)
+    check(vm, len(values) == 5, "five values:\n" + out)
+    check(vm, values[0].startswith("3.14159265358979"), "pi in d7:\n" + out)
+    check(vm, re.match(r"0x[0-9a-f]+$", values[1]), "fpscr:\n" + out)
+    check(vm, values[2] == "2.5" and values[4] == "2.5", "d8 written:\n" + out)
+    check(vm, values[3] == "0x4004000000000000", "the guest saw gdb's d8:\n" + out)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
+    check_hypervisor_clean(vm, vm.since(start))

@@ -11,6 +11,7 @@
 #include "rsp.h"
 #include "gdb_break.h"
 #include "gdb_step.h"
+#include "gdb_vfp.h"
 #include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
 
@@ -33,7 +34,7 @@ static const char target_xml[] =
     "<reg name=\"lr\" bitsize=\"32\"/>"
     "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
     "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
-    "</feature></target>";
+    "</feature>" GDB_VFP_XML "</target>";
 
 static struct gdb_session {
     struct guest *g;
@@ -145,13 +146,20 @@ static void do_write_regs(const struct rsp_cmd *c)
 static void do_read_reg(const struct rsp_cmd *c)
 {
     uint32_t *r = reg_at(c->reg);
-    if (!r) {
+    rsp_tx_begin(&s.tx);
+    if (r)
+        rsp_tx_reg32(&s.tx, *r);
+    else if (!gdb_vfp_read(cur_vcpu(), c->reg, &s.tx)) {
         reply("E01");
         return;
     }
-    rsp_tx_begin(&s.tx);
-    rsp_tx_reg32(&s.tx, *r);
     send_reply();
+}
+
+static void do_write_reg(const struct rsp_cmd *c)
+{
+    int vfp = gdb_vfp_write(cur_vcpu(), c);
+    reply(vfp > 0 || (vfp < 0 && !c->wide && reg_write(c->reg, c->value)) ? "OK" : "E01");
 }
 
 static void do_read_mem(const struct rsp_cmd *c)
@@ -360,7 +368,7 @@ static void dispatch(const struct rsp_cmd *c)
     case RSP_CMD_READ_REGS:  do_read_regs(); break;
     case RSP_CMD_WRITE_REGS: do_write_regs(c); break;
     case RSP_CMD_READ_REG:   do_read_reg(c); break;
-    case RSP_CMD_WRITE_REG:  reply(reg_write(c->reg, c->value) ? "OK" : "E01"); break;
+    case RSP_CMD_WRITE_REG:  do_write_reg(c); break;
     case RSP_CMD_READ_MEM:   do_read_mem(c); break;
     case RSP_CMD_WRITE_MEM:  do_write_mem(c); break;
     case RSP_CMD_CONTINUE:   do_continue(c); break;
@@ -456,7 +464,9 @@ bool gdb_attach(struct guest *g)
     memset(&s, 0, sizeof(s));
     s.g = g;
     rsp_rx_init(&s.rx);
+    debug_traps(true);      /* first: its vCPUs save their VFP as they leave */
     if (!guest_debug_halt(g)) {
+        debug_traps(false);
         guest_debug_resume(g);
         pr_info("gdb: a vCPU of '%s' did not stop in time\n", g->cfg->name);
         return false;
@@ -465,6 +475,5 @@ bool gdb_attach(struct guest *g)
             "protocol until it detaches]\n", g->cfg->name);
     console_hold(true);
     s.active = true;
-    debug_traps(true);
     return true;
 }

@@ -1,0 +1,40 @@
+/* The VFP registers for gdb (gdb_vfp.h). */
+#include "gdb_vfp.h"
+#include "hyp/sched/sched_share.h"
+
+static struct vcpu_vfp *vfp_of(struct vcpu *v)
+{
+    return v->share ? &v->share->vfp : &v->dbg_vfp;
+}
+
+bool gdb_vfp_read(struct vcpu *v, unsigned int n, struct rsp_tx *tx)
+{
+    struct vcpu_vfp *f = vfp_of(v);
+    if (n == GDB_REG_FPSCR) {
+        rsp_tx_reg32(tx, f->fpscr);
+        return true;
+    }
+    if (n < GDB_REG_D0 || n >= GDB_REG_D0 + 32)
+        return false;
+    uint64_t d = f->d[n - GDB_REG_D0];
+    rsp_tx_reg32(tx, (uint32_t)d);
+    rsp_tx_reg32(tx, (uint32_t)(d >> 32));
+    return true;
+}
+
+int gdb_vfp_write(struct vcpu *v, const struct rsp_cmd *c)
+{
+    struct vcpu_vfp *f = vfp_of(v);
+    if (c->reg == GDB_REG_FPSCR) {
+        if (c->wide)
+            return 0;
+        f->fpscr = c->value;
+        return 1;
+    }
+    if (c->reg < GDB_REG_D0 || c->reg >= GDB_REG_D0 + 32)
+        return -1;
+    if (!c->wide)
+        return 0;
+    f->d[c->reg - GDB_REG_D0] = (uint64_t)c->value_hi << 32 | c->value;
+    return 1;
+}
