@@ -55,7 +55,10 @@ static bool access_page(struct vcpu *v, uint32_t va, uint8_t *buf, uint32_t n, b
 {
     const struct guest_config *c = v->guest->cfg;
     uint64_t pa;
-    if (!vcpu_translate(v, va, write, &pa))
+    /* translated for reading, written too: a debugger writes breakpoints
+     * into code the guest's stage 1 maps read-only (Linux's kernel text),
+     * as a JTAG probe would; only the guest's own RAM, checked below */
+    if (!vcpu_translate(v, va, false, &pa))
         return false;
     if (!guest_ram_has_pa(c, pa, n))
         return false;       /* a device or channel page, or nothing of its own */

@@ -82,11 +82,12 @@ class Relay:
         self.listener.close()
 
 
-def run_gdb(relay, commands, interrupt_after=None):
-    """gdb-multiarch -batch with COMMANDS; with interrupt_after (a regex of
-    a packet gdb sends, e.g. the continue), SIGINT to gdb once it was sent
-    and the guest ran a while, as Ctrl-C at gdb's prompt would."""
-    argv = [GDB, "-batch", "-nx", ELF, "-ex", "set pagination off",
+def run_gdb(relay, commands, interrupt_after=None, elf=ELF):
+    """gdb-multiarch -batch with COMMANDS (and elf's symbols, if any); with
+    interrupt_after (a regex of a packet gdb sends, e.g. the continue),
+    SIGINT to gdb once it was sent and the guest ran a while, as Ctrl-C at
+    gdb's prompt would."""
+    argv = [GDB, "-batch", "-nx"] + ([elf] if elf else []) + ["-ex", "set pagination off",
             "-ex", "target remote 127.0.0.1:%d" % relay.port]
     for c in commands:
         argv += ["-ex", c]
