@@ -221,7 +221,7 @@ static void share_load(struct pcpu *c, struct vcpu *v)
         pmu_restore(&v->share->pmu);
     }
     /* its breakpoints and watchpoints, once it has used them */
-    if (v->dbg_used || v->dbg_trap)
+    if (v->dbg_used)
         debug_load(&v->dbg, v->dbg_trap);
     sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
     isb();
@@ -231,16 +231,16 @@ static void share_load(struct pcpu *c, struct vcpu *v)
 
 static void share_put(struct vcpu *v)
 {
-    /* under gdb: the VFP registers into the save area gdb reads, and no
-     * longer the VFP's, so that what gdb writes there is what comes back */
-    struct pcpu *c = this_cpu();
-    if (v->dbg_trap && c->vfp_owner == &v->share->vfp) {
-        vfp_save(&v->share->vfp);
-        c->vfp_owner = NULL;
-    }
-    if (v->dbg_used || v->dbg_trap) {
+    if (v->dbg_used) {      /* (always, under gdb) */
         debug_save_moe(&v->dbg);
         debug_quiet();      /* none of its breakpoints fires in the next vCPU */
+        /* under gdb: the VFP registers into the save area gdb reads, and
+         * no longer the VFP's, so that what gdb writes is what comes back */
+        struct pcpu *c = this_cpu();
+        if (v->dbg_trap && c->vfp_owner == &v->share->vfp) {
+            vfp_save(&v->share->vfp);
+            c->vfp_owner = NULL;
+        }
     }
     if (v->pmu_used) {
         pmu_save(&v->share->pmu);   /* and quiet: no overflow of its fires now */

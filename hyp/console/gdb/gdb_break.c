@@ -114,8 +114,6 @@ const char *gdb_bp_request(struct vcpu *v, const struct rsp_cmd *c)
 void gdb_hw_release(struct guest *g)
 {
     memset(&debug_gdb, 0, sizeof(debug_gdb));
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        g->vcpu[i].dbg_reload = true;
 }
 
 bool gdb_watch_stop(struct vcpu *v, char *buf, size_t size)

@@ -257,7 +257,7 @@ static void debug_traps(bool on)
     }
     gdb_hw_release(s.g);
     for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
-        s.g->vcpu[i].dbg_trap = on;
+        gdb_vfp_hold(&s.g->vcpu[i], on);
     s.g->dbg_stopped = 0;
 }
 

@@ -1,10 +1,28 @@
 /* The VFP registers for gdb (gdb_vfp.h). */
+#include <string.h>
 #include "gdb_vfp.h"
 #include "hyp/sched/sched_share.h"
 
+/* a CPU of its own: the vCPU's VFP while it is away (vcpu_put saves it
+ * there, vcpu_load restores it); one guest at a time */
+static struct vcpu_vfp kept[GUEST_MAX_VCPUS];
+
 static struct vcpu_vfp *vfp_of(struct vcpu *v)
 {
-    return v->share ? &v->share->vfp : &v->dbg_vfp;
+    return v->share ? &v->share->vfp : v->dbg_vfp;
+}
+
+void gdb_vfp_hold(struct vcpu *v, bool on)
+{
+    v->dbg_trap = on;
+    if (!on)
+        return;     /* its vcpu_load restores gdb's values, then lets go */
+    v->dbg_used = true;         /* comparators switched with it from now */
+    if (!v->share) {
+        memset(&kept[v->id], 0, sizeof(kept[v->id]));
+        v->dbg_vfp = &kept[v->id];
+        v->dbg_reload = true;
+    }
 }
 
 bool gdb_vfp_read(struct vcpu *v, unsigned int n, struct rsp_tx *tx)

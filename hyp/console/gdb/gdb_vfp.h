@@ -5,8 +5,9 @@
  * with p).  They come from the vCPU's saved VFP state: on a shared CPU its
  * lazy-switch save area (hyp/arch/vfp.c; a vCPU that owned the VFP when
  * halted for gdb saves it there and gives up ownership, so gdb's writes are
- * what it restores), on a CPU of its own a copy saved when it leaves its
- * CPU under gdb and restored when it comes back (hyp/arch/vcpu.c).
+ * what it restores), on a CPU of its own a copy kept here, saved when it
+ * leaves its CPU under gdb and restored when it comes back (vcpu_put,
+ * vcpu_load), the last time after gdb let go.
  */
 #ifndef HYP_CONSOLE_GDB_VFP_H
 #define HYP_CONSOLE_GDB_VFP_H
@@ -55,6 +56,10 @@
     "<reg name=\"fpscr\" bitsize=\"32\" type=\"int\" group=\"float\"/>" \
     "</feature>"
 
+/* gdb holds (on) or lets go of v: HDCR.TDE (dbg_trap) from its next
+ * entry, its comparators switched with it, and on a CPU of its own its VFP
+ * kept here while it is away (before the halt, so that it is saved) */
+void gdb_vfp_hold(struct vcpu *v, bool on);
 /* p n of v's VFP registers into tx; false: n is not one of them */
 bool gdb_vfp_read(struct vcpu *v, unsigned int n, struct rsp_tx *tx);
 /* P n=v: -1 not a VFP register, 0 refused (the wrong width), 1 written */
