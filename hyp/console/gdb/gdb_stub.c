@@ -43,6 +43,7 @@ static struct gdb_session {
     bool ended;             /* gdb may still ack the last reply */
     unsigned int escapes;   /* Ctrl-As in a row between packets */
     unsigned int vcpu;      /* Hg: whose registers and memory view */
+    unsigned int cont;      /* Hc: 1 + the vCPU that c and s resume alone, 0: all */
     struct rsp_rx rx;
     struct rsp_tx tx;       /* the last reply, sent again on a '-' */
     uint8_t mem[RSP_MEM_MAX];
@@ -237,7 +238,9 @@ static void do_set_thread(const struct rsp_cmd *c)
     }
     if (v >= 0 && c->op == 'g')
         s.vcpu = (unsigned int)v;
-    reply("OK");    /* Hc: every vCPU resumes together anyway */
+    if (c->op == 'c')   /* one thread (gdb stepping it over a breakpoint), or all */
+        s.cont = v >= 0 ? (unsigned int)v + 1 : 0;
+    reply("OK");
 }
 
 static void do_current_thread(void)
@@ -279,27 +282,37 @@ static void stop_all(void)
     gdb_bp_step_remove();
 }
 
+/* the vCPU c and s resume: Hc's, or (all) the current one */
+static struct vcpu *cont_vcpu(void)
+{
+    return s.cont ? &s.g->vcpu[s.cont - 1] : cur_vcpu();
+}
+
 static void do_continue(const struct rsp_cmd *c)
 {
     if (c->has_addr)
-        cur_vcpu()->regs.pc = c->addr;
+        cont_vcpu()->regs.pc = c->addr;
     s.running = true;
     s.g->dbg_stopped = 0;
-    guest_debug_resume(s.g);
+    if (s.cont)
+        guest_debug_resume_vcpu(cont_vcpu());
+    else
+        guest_debug_resume(s.g);
 }
 
 /* s [addr]: only the current vCPU runs, to its next instruction */
 static void do_step(const struct rsp_cmd *c)
 {
+    struct vcpu *v = cont_vcpu();
     if (c->has_addr)
-        cur_vcpu()->regs.pc = c->addr;
-    if (!gdb_step_begin(cur_vcpu())) {
+        v->regs.pc = c->addr;
+    if (!gdb_step_begin(v)) {
         reply("E01");
         return;
     }
     s.running = true;
     s.g->dbg_stopped = 0;
-    guest_debug_resume_vcpu(cur_vcpu());
+    guest_debug_resume_vcpu(v);
 }
 
 static void do_detach(void)
