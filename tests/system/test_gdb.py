@@ -238,8 +238,9 @@ def test_gdb_kill(qemu, image):
 def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
     """The stub runs on the boot CPU: a guest there (dbg) is halted between
     the monitor's turns; a guest on a shared CPU (sa) is halted while its
-    partner there (sb) keeps its turns.  Each: a breakpoint hit, a variable
-    set, detach, and it runs on with the new value."""
+    partner there (sb) keeps its turns.  Each: a breakpoint hit, its VFP
+    registers read and written (the guest sees gdb's d8), a variable set,
+    detach, and it runs on with the new value."""
     vm = qemu(kernel=image("gdbshared"), smp=4)
     start = vm.mark()
     vm.expect(r"\[sb\] gdbtarget: round 2 value 7", timeout=40)
@@ -249,9 +250,15 @@ def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
         relay = Relay(vm)
         console_gdb(vm, name)
         out = run_gdb(relay, ["break gdb_tick", "continue", "print round",
-                              "set var gdb_value = 55", "delete", "detach"])
+                              "print $d7", "set var $d8 = 2.5", "continue", "continue",
+                              "print/x gdb_d8", "set var gdb_value = 55", "delete", "detach"])
         relay.close()
         check(vm, re.search(r"Breakpoint 1, gdb_tick", out), "%s's breakpoint:\n%s" % (name, out))
+        # its VFP registers: read, and written back into the vCPU (on the
+        # shared CPU through the lazy switch's save area)
+        check(vm, re.search(r"^\$\d+ = 3\.14159265358979", out, re.M), "%s's d7:\n%s" % (name, out))
+        check(vm, re.search(r"^\$\d+ = 0x4004000000000000$", out, re.M),
+              "%s's d8 as the guest saw it:\n%s" % (name, out))
         vm.expect(r"\[partita: gdb detached from guest '%s'\]" % name, timeout=20)
         vm.expect(r"\[%s\] gdbtarget: round \d+ value 55" % name, timeout=30)
     rounds = [int(r) for r in re.findall(r"\[sb\] gdbtarget: round (\d+) value 7", vm.since(start))]

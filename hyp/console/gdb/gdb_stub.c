@@ -478,7 +478,7 @@ bool gdb_attach(struct guest *g)
     s.g = g;
     rsp_rx_init(&s.rx);
     debug_traps(true);      /* first: its vCPUs save their VFP as they leave */
-    if (!guest_debug_halt(g)) {
+    if (!guest_debug_halt(g) || !gdb_vfp_catch(g)) {
         debug_traps(false);
         guest_debug_resume(g);
         pr_info("gdb: a vCPU of '%s' did not stop in time\n", g->cfg->name);

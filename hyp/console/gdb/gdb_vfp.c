@@ -2,6 +2,7 @@
 #include <string.h>
 #include "gdb_vfp.h"
 #include "hyp/sched/sched_share.h"
+#include "hyp/platform/percpu.h"
 
 /* a CPU of its own: the vCPU's VFP while it is away (vcpu_put saves it
  * there, vcpu_load restores it); one guest at a time */
@@ -10,6 +11,19 @@ static struct vcpu_vfp kept[GUEST_MAX_VCPUS];
 static struct vcpu_vfp *vfp_of(struct vcpu *v)
 {
     return v->share ? &v->share->vfp : v->dbg_vfp;
+}
+
+bool gdb_vfp_catch(struct guest *g)
+{
+    bool ok = true;
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        struct vcpu *v = &g->vcpu[i];
+        if (v->share)
+            ok &= sched_share_vfp_flush(v->pcpu);
+        else if (v->pcpu == this_cpu()->index && v->dbg_vfp)
+            vfp_save(v->dbg_vfp);   /* left this CPU before gdb came: its VFP is still here */
+    }
+    return ok;
 }
 
 void gdb_vfp_hold(struct vcpu *v, bool on)

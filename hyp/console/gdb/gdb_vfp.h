@@ -60,6 +60,11 @@
  * entry, its comparators switched with it, and on a CPU of its own its VFP
  * kept here while it is away (before the halt, so that it is saved) */
 void gdb_vfp_hold(struct vcpu *v, bool on);
+/* once g is halted: the VFP registers its vCPUs left in a CPU's VFP are
+ * saved where gdb reads them (the boot CPU's own vCPU, which left before
+ * gdb came; a shared CPU's lazy owner, sched_share_vfp_flush); false if a
+ * shared CPU did not answer */
+bool gdb_vfp_catch(struct guest *g);
 /* p n of v's VFP registers into tx; false: n is not one of them */
 bool gdb_vfp_read(struct vcpu *v, unsigned int n, struct rsp_tx *tx);
 /* P n=v: -1 not a VFP register, 0 refused (the wrong width), 1 written */
