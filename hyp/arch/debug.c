@@ -4,6 +4,7 @@
 #include "debug.h"
 
 unsigned int debug_nbrp, debug_nwrp;
+struct debug_gdb debug_gdb;
 
 /* a breakpoint or watchpoint register n (CRm, a literal in the encoding) */
 #define PAIR_WRITE(enc, n, v) __asm__ volatile("mcr " SR_STR(enc(n, %0)) : : "r"(v) : "memory")
@@ -28,10 +29,9 @@ static void pair_write(enum pair_reg r, unsigned int n, uint32_t v)
 /* the guest's monitor-mode bits over what the hardware keeps */
 #define DSCR_GUEST (DBGDSCR_MDBGEN | DBGDSCR_UDCCDIS)
 
-static void dscr_write(uint32_t guest_bits)
+static void dscr_write(uint32_t bits, uint32_t mask)
 {
-    uint32_t hw = sysreg_read_dbgdscrext();
-    sysreg_write_dbgdscrext((hw & ~(DSCR_GUEST | DBGDSCR_MOE_MASK)) | guest_bits);
+    sysreg_write_dbgdscrext(debug_dscr_merge(sysreg_read_dbgdscrext(), bits, mask));
 }
 
 void debug_cpu_init(void)
@@ -58,21 +58,34 @@ void debug_quiet(void)
         pair_write(WCR, i, 0);
         pair_write(WVR, i, 0);
     }
-    dscr_write(0);
+    dscr_write(0, DSCR_GUEST | DBGDSCR_MOE_MASK);
     isb();      /* C3.6: changes take effect only after a context synchronization */
 }
 
-void debug_load(const struct debug_regs *d)
+/*
+ * With gdb: its comparators where it holds them, and monitor debug-mode on
+ * for them (C3.1); the guest's own then only if it enabled monitor mode
+ * itself (what it reads of DBGDSCR is its view, dscr_read).
+ */
+void debug_load(const struct debug_regs *d, bool gdb)
 {
+    const struct debug_gdb *g = &debug_gdb;
+    uint32_t bheld = gdb ? g->bheld : 0, wheld = gdb ? g->wheld : 0;
+    uint32_t dscr = d->dscr & (DSCR_GUEST | DBGDSCR_MOE_MASK);
+    bool own = !(bheld | wheld) || (d->dscr & DBGDSCR_MDBGEN);
     for (unsigned int i = 0; i < debug_nbrp; i++) {
-        pair_write(BVR, i, d->bvr[i]);
-        pair_write(BCR, i, debug_bcr_hw(d->bcr[i]));
+        bool held = bheld & (1u << i);
+        pair_write(BVR, i, held ? g->bvr[i] : d->bvr[i]);
+        pair_write(BCR, i, held ? g->bcr[i] : own ? debug_bcr_hw(d->bcr[i]) : 0);
     }
     for (unsigned int i = 0; i < debug_nwrp; i++) {
-        pair_write(WVR, i, d->wvr[i]);
-        pair_write(WCR, i, debug_wcr_hw(d->wcr[i]));
+        bool held = wheld & (1u << i);
+        pair_write(WVR, i, held ? g->wvr[i] : d->wvr[i]);
+        pair_write(WCR, i, held ? g->wcr[i] : own ? debug_wcr_hw(d->wcr[i]) : 0);
     }
-    dscr_write(d->dscr & (DSCR_GUEST | DBGDSCR_MOE_MASK));
+    if (bheld | wheld)
+        dscr |= DBGDSCR_MDBGEN;
+    dscr_write(dscr, DSCR_GUEST | DBGDSCR_MOE_MASK);
     isb();
 }
 
@@ -82,7 +95,8 @@ void debug_save_moe(struct debug_regs *d)
 }
 
 /* DBGBVR/BCR/WVR/WCR n (opc2 4-7): the view, and the filtered hardware */
-static bool pair_access(struct debug_regs *d, uint32_t n, uint32_t opc2, bool read, uint32_t *val)
+static bool pair_access(struct debug_regs *d, bool gdb, uint32_t n, uint32_t opc2, bool read,
+                        uint32_t *val)
 {
     enum pair_reg r = (enum pair_reg)(opc2 - 4);
     uint32_t *reg = r == BVR ? &d->bvr[n] : r == BCR ? &d->bcr[n] : r == WVR ? &d->wvr[n] : &d->wcr[n];
@@ -93,7 +107,9 @@ static bool pair_access(struct debug_regs *d, uint32_t n, uint32_t opc2, bool re
         return true;
     }
     *reg = *val;
-    pair_write(r, n, r == BCR ? debug_bcr_hw(*val) : r == WCR ? debug_wcr_hw(*val) : *val);
+    uint32_t held = !gdb ? 0 : r <= BCR ? debug_gdb.bheld : debug_gdb.wheld;
+    if (!(held & (1u << n)))        /* gdb's: the view only, until it lets go */
+        pair_write(r, n, r == BCR ? debug_bcr_hw(*val) : r == WCR ? debug_wcr_hw(*val) : *val);
     return true;
 }
 
@@ -105,8 +121,11 @@ static uint32_t dscr_read(const struct debug_regs *d, bool internal)
     return (hw & ~DSCR_GUEST) | (d->dscr & DSCR_GUEST);
 }
 
-/* CRn 0 with opc2 0-2: identification, status, and the DCC (RAZ/WI) */
-static bool c0_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
+/* CRn 0 with opc2 0-2: identification, status, and the DCC (RAZ/WI);
+ * a DBGDSCRext write changes the guest's bits and keeps the hardware's
+ * MOE, the method of its last debug entry (C11.11.20) */
+static bool c0_access(struct debug_regs *d, bool gdb, uint32_t crm, uint32_t opc2, bool read,
+                      uint32_t *val)
 {
     if (opc2 == 0 && crm == 0) {                    /* DBGDIDR */
         *val = debug_didr_guest(sysreg_read_dbgdidr());
@@ -117,7 +136,8 @@ static bool c0_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool re
             *val = dscr_read(d, opc2 == 0);
         else if (opc2 == 2) {
             d->dscr = (d->dscr & ~DSCR_GUEST) | (*val & DSCR_GUEST);
-            dscr_write(d->dscr & DSCR_GUEST);
+            bool gdb_on = gdb && (debug_gdb.bheld | debug_gdb.wheld);
+            dscr_write(d->dscr | (gdb_on ? DBGDSCR_MDBGEN : 0), DSCR_GUEST);
         }
         return read || opc2 == 2;
     }
@@ -181,7 +201,7 @@ static bool c7_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool re
 
 /* The hardware writes take effect at the ERET back to the guest, a
  * context synchronization event (C3.6, B1.8.11) */
-bool debug_access(struct debug_regs *d, uint32_t crn, uint32_t crm, uint32_t opc2,
+bool debug_access(struct debug_regs *d, bool gdb, uint32_t crn, uint32_t crm, uint32_t opc2,
                   bool read, bool user, uint32_t *val)
 {
     if (user) {
@@ -192,7 +212,8 @@ bool debug_access(struct debug_regs *d, uint32_t crn, uint32_t crm, uint32_t opc
             return false;
     }
     if (crn == 0)
-        return opc2 >= 4 ? pair_access(d, crm, opc2, read, val) : c0_access(d, crm, opc2, read, val);
+        return opc2 >= 4 ? pair_access(d, gdb, crm, opc2, read, val)
+                         : c0_access(d, gdb, crm, opc2, read, val);
     if (crn == 1)
         return c1_access(d, crm, opc2, read, val);
     if (crn == 2 && crm == 0 && opc2 == 0) {        /* DBGDSAR: no debug registers mapped */

@@ -54,6 +54,49 @@ uint32_t debug_didr_guest(uint32_t didr);
 uint32_t debug_devid_guest(uint32_t devid);
 uint32_t debug_dfr0_guest(uint32_t dfr0, bool pmu);
 
+/* DBGDSCR with bits (those of mask) written over the hardware's hw: a
+ * guest's write changes its own bits only and leaves the hardware's MOE */
+uint32_t debug_dscr_merge(uint32_t hw, uint32_t bits, uint32_t mask);
+
+/*
+ * ---- gdb's comparators (debug_gdb.c; pure) ----
+ *
+ * gdb's hardware breakpoints and watchpoints (hyp/console/gdb, Z1-Z4) for
+ * the guest under debug, one session at a time: the highest-numbered free
+ * comparators, taken from the top down (a guest's own debugger usually
+ * starts from 0).  While gdb holds comparator n, the vCPUs of that guest
+ * run with gdb's value in it (debug_load with gdb set, DBGDSCR.MDBGen on);
+ * the guest's own value for n stays in its view - it reads back what it
+ * wrote, and gets it in the hardware again when gdb lets go - but does not
+ * fire meanwhile.  With HDCR.TDE the hits of gdb's come to Hyp mode
+ * (debug_gdb_bp_match / wp_match tell them from the guest's own, which
+ * are handed back to it).
+ */
+enum debug_gdb_watch { DEBUG_WATCH_WRITE = 2, DEBUG_WATCH_READ = 3, DEBUG_WATCH_ACCESS = 4 };
+
+struct debug_gdb {
+    uint32_t bheld, wheld;      /* bit n: comparator n is gdb's */
+    uint32_t bvr[DEBUG_MAX_PAIRS], bcr[DEBUG_MAX_PAIRS];    /* the hardware's values */
+    uint32_t wvr[DEBUG_MAX_PAIRS], wcr[DEBUG_MAX_PAIRS];
+    uint32_t waddr[DEBUG_MAX_PAIRS];    /* the address gdb asked to watch */
+};
+extern struct debug_gdb debug_gdb;
+
+/* Z1 at addr (kind 4: ARM, 2 or 3: Thumb) among nbrp breakpoints: the
+ * comparator, or -1 (none free, a misaligned address) */
+int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint32_t kind);
+bool debug_gdb_bp_del(struct debug_gdb *g, uint32_t addr);
+/* gdb's breakpoint at the instruction at pc, or -1 */
+int debug_gdb_bp_match(const struct debug_gdb *g, uint32_t pc);
+/* Z2-Z4 on len bytes at addr, within one word; -1 if none is free */
+int debug_gdb_wp_add(struct debug_gdb *g, unsigned int nwrp, uint32_t addr, uint32_t len,
+                     enum debug_gdb_watch type);
+bool debug_gdb_wp_del(struct debug_gdb *g, uint32_t addr, uint32_t len,
+                      enum debug_gdb_watch type);
+/* gdb's watchpoint hit by an access at far (the DFAR of the event), or -1 */
+int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far);
+enum debug_gdb_watch debug_gdb_wp_type(const struct debug_gdb *g, int n);
+
 /* ---- the hardware (debug.c) ---- */
 
 /* the CPU's breakpoints and watchpoints (DBGDIDR), read once at boot */
@@ -63,16 +106,18 @@ extern unsigned int debug_nbrp, debug_nwrp;
 void debug_cpu_init(void);
 /* nothing armed, monitor mode off: what no guest left anything in */
 void debug_quiet(void);
-/* the hardware from a guest's view: all of it (debug_load), or the MOE of
- * its last debug event back into the view before debug_quiet */
-void debug_load(const struct debug_regs *d);
+/* the hardware from a guest's view: all of it (debug_load; with gdb's
+ * comparators where gdb holds them if gdb), or the MOE of its last debug
+ * event back into the view before debug_quiet */
+void debug_load(const struct debug_regs *d, bool gdb);
 void debug_save_moe(struct debug_regs *d);
 /*
  * A guest's MRC (read: *val gets the value) or MCR (*val is written) of
  * CP14 debug register (opc1 0) CRn, CRm, opc2, from PL0 if user; the
- * vCPU is on its CPU.  False: no such register for it (UNDEFINED).
+ * vCPU is on its CPU; gdb: its guest is under debug (gdb's comparators
+ * keep their values).  False: no such register for it (UNDEFINED).
  */
-bool debug_access(struct debug_regs *d, uint32_t crn, uint32_t crm, uint32_t opc2,
+bool debug_access(struct debug_regs *d, bool gdb, uint32_t crn, uint32_t crm, uint32_t opc2,
                   bool read, bool user, uint32_t *val);
 
 #endif

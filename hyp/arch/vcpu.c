@@ -86,6 +86,17 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
     v->dbg_used = false;
 }
 
+static void __attribute__((noinline)) vcpu_debug_reload(struct vcpu *v)
+{
+    debug_load(&v->dbg, v->dbg_trap);
+    if (v->dbg_vfp)
+        vfp_restore(v->dbg_vfp);
+    if (!v->dbg_trap) {
+        v->dbg_reload = false;
+        v->dbg_vfp = NULL;
+    }
+}
+
 void vcpu_load(struct vcpu *v)
 {
     struct guest *g = v->guest;
@@ -101,12 +112,21 @@ void vcpu_load(struct vcpu *v)
     cp15_restore(&v->cp15);
     vtimer_restore(&v->timer);
     vgic_restore(&v->vgic);
+    /* on a CPU of its own under gdb: gdb's comparators in (out again once
+     * it let go) and the VFP registers as gdb left them; on a shared CPU
+     * share_load and the lazy VFP switch do it */
+    if (v->dbg_reload)
+        vcpu_debug_reload(v);
     isb();
     v->loaded = true;
 }
 
 void vcpu_put(struct vcpu *v)
 {
+    /* under gdb, its VFP registers where gdb reads them (HCPTR lets HYP
+     * at them on a CPU of its own); a shared CPU's switch saves them */
+    if (v->dbg_vfp)
+        vfp_save(v->dbg_vfp);
     vgic_save(&v->vgic);
     vtimer_save(&v->timer);
     cp15_save(&v->cp15);

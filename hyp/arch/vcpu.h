@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include "vgic/vgic.h"
 #include "debug.h"
+#include "vfp.h"
 #include "hyp/trap/psci.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
@@ -90,6 +91,10 @@ struct vcpu {
     bool pmu_used;                  /* it has touched the PMU since its reset */
     bool dbg_used;                  /* ... or the debug registers */
     bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
+    bool dbg_reload;                /* on a CPU of its own, under gdb or just after:
+                                     * comparators (and VFP) to load in vcpu_load */
+    uint32_t dbg_watch;             /* 1 + gdb's watchpoint that stopped it, or 0 */
+    struct vcpu_vfp *dbg_vfp;       /* ditto: where its VFP is kept while away (gdb's) */
     struct debug_regs dbg;          /* its view of them (hyp/arch/debug.h) */
     uint32_t last_fault_pc, last_fault_far, fault_repeats;  /* a fault it cannot get out of */
     uint32_t traps[TRAP_NR];

@@ -127,6 +127,8 @@ struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
  */
 bool guest_debug_halt(struct guest *g);
 void guest_debug_resume(struct guest *g);
+/* only v runs again (a single step), the others stay halted */
+void guest_debug_resume_vcpu(struct vcpu *v);
 uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write);
 /* v hit a breakpoint with gdb attached (its own CPU, the trap hook): the
  * whole guest halts, dbg_stopped names v, and the boot CPU is told */

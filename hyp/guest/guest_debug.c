@@ -31,6 +31,13 @@ void guest_debug_resume(struct guest *g)
     }
 }
 
+void guest_debug_resume_vcpu(struct vcpu *v)
+{
+    dsb_ish();
+    __atomic_and_fetch(&v->requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+    vcpu_kick(v);
+}
+
 void guest_debug_stop(struct vcpu *v)
 {
     struct guest *g = v->guest;
@@ -48,7 +55,10 @@ static bool access_page(struct vcpu *v, uint32_t va, uint8_t *buf, uint32_t n, b
 {
     const struct guest_config *c = v->guest->cfg;
     uint64_t pa;
-    if (!vcpu_translate(v, va, write, &pa))
+    /* translated for reading, written too: a debugger writes breakpoints
+     * into code the guest's stage 1 maps read-only (Linux's kernel text),
+     * as a JTAG probe would; only the guest's own RAM, checked below */
+    if (!vcpu_translate(v, va, false, &pa))
         return false;
     if (!guest_ram_has_pa(c, pa, n))
         return false;       /* a device or channel page, or nothing of its own */

@@ -21,6 +21,7 @@ struct pcpu {
     bool shared;                /* more than one vCPU: hyp/sched/sched_share.c */
     struct vcpu *rr;            /* shared: whose turn it is (round robin) */
     struct vcpu_vfp *vfp_owner; /* shared: whose registers the VFP holds */
+    volatile bool vfp_flush;    /* shared: save them and own none (gdb asks) */
     struct vgic_cpu *vgic;      /* the virtual CPU interface loaded here (vgic/vgic_sr.c) */
     uint32_t pmu_inten_parked;  /* PMINTENSET taken from a vCPU that was away when
                                  * its PMU interrupt came (vgic/vgic_hw.c) */

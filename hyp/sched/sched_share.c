@@ -222,7 +222,7 @@ static void share_load(struct pcpu *c, struct vcpu *v)
     }
     /* its breakpoints and watchpoints, once it has used them */
     if (v->dbg_used)
-        debug_load(&v->dbg);
+        debug_load(&v->dbg, v->dbg_trap);
     sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
     isb();
     v->share->switches++;
@@ -231,9 +231,16 @@ static void share_load(struct pcpu *c, struct vcpu *v)
 
 static void share_put(struct vcpu *v)
 {
-    if (v->dbg_used) {
+    if (v->dbg_used) {      /* (always, under gdb) */
         debug_save_moe(&v->dbg);
         debug_quiet();      /* none of its breakpoints fires in the next vCPU */
+        /* under gdb: the VFP registers into the save area gdb reads, and
+         * no longer the VFP's, so that what gdb writes is what comes back */
+        struct pcpu *c = this_cpu();
+        if (v->dbg_trap && c->vfp_owner == &v->share->vfp) {
+            vfp_save(&v->share->vfp);
+            c->vfp_owner = NULL;
+        }
     }
     if (v->pmu_used) {
         pmu_save(&v->share->pmu);   /* and quiet: no overflow of its fires now */
@@ -258,6 +265,36 @@ static void share_idle(struct pcpu *c)
     gic_handle_irq();
 }
 
+static void vfp_flush(struct pcpu *c)
+{
+    if (c->vfp_owner) {
+        sysreg_write_hcptr(VCPU_HCPTR);     /* CP10/11 open to HYP */
+        isb();
+        vfp_save(c->vfp_owner);
+        c->vfp_owner = NULL;
+    }
+    dsb_ish();          /* saved, before the asker reads the area */
+    c->vfp_flush = false;
+}
+
+bool sched_share_vfp_flush(unsigned int cpu)
+{
+    struct pcpu *c = &pcpus[cpu];
+    if (c == this_cpu()) {
+        vfp_flush(c);   /* here, between guests */
+        return true;
+    }
+    c->vfp_flush = true;
+    c->attention = 1;   /* out of its guest, to the top of its loop */
+    dsb_ish();
+    gic_kick_cpu(cpu);
+    uint64_t t0 = timer_now();
+    while (c->vfp_flush && timer_ticks_to_us(timer_now() - t0) < 1000000)
+        ;
+    dsb_ish();
+    return !c->vfp_flush;
+}
+
 void sched_share_loop(struct pcpu *c)
 {
     bool boot_cpu = c->index == 0;
@@ -267,6 +304,8 @@ void sched_share_loop(struct pcpu *c)
         else
             c->attention = 0;
         dsb_ish();  /* clear before looking: a later kick is seen next time */
+        if (c->vfp_flush)
+            vfp_flush(c);
         uint64_t now = timer_now();
         update(c, now);
         struct vcpu *v = pick(c);

@@ -46,6 +46,10 @@ void sched_assign(struct vcpu *v);
 void sched_share_print(void);
 /* the shared CPU's loop, instead of the exclusive one: never returns */
 void sched_share_loop(struct pcpu *c) __attribute__((noreturn));
+/* gdb (boot CPU): shared CPU cpu saves the VFP registers it holds into
+ * their owner's save area and then holds none, so that the save areas are
+ * the registers; false if it did not within a second */
+bool sched_share_vfp_flush(unsigned int cpu);
 /* WFI on a shared CPU: block v, give the CPU away */
 void sched_share_block(struct vcpu *v);
 /* vcpu_reset of a vCPU on a shared CPU: its VFP, timer and turn anew */

@@ -118,11 +118,16 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, u
 }
 
 /* A data abort without a syndrome to emulate from (B3.13.6: ISV clear, a
- * cache maintenance or a stage-1 walk): the bus is asked only whom the
- * address belongs to, for the report */
+ * cache maintenance or a stage-1 walk), or a watchpoint's debug exception
+ * (gdb attached): for the rest the bus is asked only whom the address
+ * belongs to, for the report */
 static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t hsr,
                                                        uint32_t hdfar, uint32_t hpfar)
 {
+    if (HSR_DABT_FSC(hsr) == FSC_DEBUG) {
+        trap_debug(v, hsr);
+        return;
+    }
     uint64_t ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
     dabt_fault(v, hsr, hdfar, hpfar,
                mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);

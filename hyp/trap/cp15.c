@@ -158,10 +158,13 @@ void trap_cp14_32(struct vcpu *v, uint32_t hsr)
     bool user = (v->regs.cpsr & PSR_MODE_MASK) == PSR_MODE_USR;
     if (!v->dbg_used) {
         debug_quiet();          /* first use: what an earlier owner left goes */
+        if (v->dbg_trap)
+            debug_load(&v->dbg, true);      /* but gdb's comparators stay */
         v->dbg_used = true;
     }
     if (HSR_CP_OPC1(hsr) != 0 ||
-        !debug_access(&v->dbg, HSR_CP_CRN(hsr), HSR_CP_CRM(hsr), HSR_CP_OPC2(hsr), read, user, &val)) {
+        !debug_access(&v->dbg, v->dbg_trap, HSR_CP_CRN(hsr), HSR_CP_CRM(hsr), HSR_CP_OPC2(hsr),
+                      read, user, &val)) {
         vcpu_inject_undef(v);
         return;
     }

@@ -23,6 +23,8 @@ void trap_hvc(struct vcpu *v, uint32_t hsr);
 void trap_smc(struct vcpu *v, uint32_t hsr);
 /* abort.c: data and prefetch aborts */
 void trap_dabt(struct vcpu *v, uint32_t hsr);
+/* a debug event (HDCR.TDE: gdb attached), trap_table.c */
+void trap_debug(struct vcpu *v, uint32_t hsr);
 void trap_pabt(struct vcpu *v, uint32_t hsr);
 
 #endif

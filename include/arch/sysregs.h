@@ -479,6 +479,20 @@ static inline void irq_restore(uint32_t f)
 #define DBGxCR_SSC_NS         (1u << 14)     /* 0b01: Non-secure state only */
 #define DBGxCR_SSC_S          (2u << 14)     /* 0b10: Secure state only */
 #define DBGBCR_BT_VMID        (1u << 23)     /* BT 0b1xxx: VMID match types */
+/* DBGBCR.BAS [8:5] (C11.11.7): which halfwords of the word at DBGBVR an
+ * unlinked address match (BT 0b0000) hits - 0b1111 an ARM instruction,
+ * 0b0011 / 0b1100 a Thumb one at the low / high halfword */
+#define DBGBCR_BAS_SHIFT      5
+#define DBGBCR_BAS_ARM        (0xfu << DBGBCR_BAS_SHIFT)
+#define DBGBCR_BAS_THUMB_LO   (0x3u << DBGBCR_BAS_SHIFT)
+#define DBGBCR_BAS_THUMB_HI   (0xcu << DBGBCR_BAS_SHIFT)
+/* DBGWCR (C11.11.45): LSC [4:3] loads (0b01), stores (0b10) or both;
+ * BAS [8:5] the bytes of the word at DBGWVR watched */
+#define DBGWCR_LSC_LOAD       (1u << 3)
+#define DBGWCR_LSC_STORE      (2u << 3)
+#define DBGWCR_BAS_SHIFT      5
+#define DBGDSCR_MOE_BREAKPOINT (0x1u << 2)   /* MOE: a breakpoint (comparator) */
+#define DBGDSCR_MOE_WATCH_SYNC (0xau << 2)   /* MOE: a synchronous watchpoint */
 /* DBGOSLSR (C11.11.33): OSLM 0b10 = the v7.1 OS Lock, OSLK = locked */
 #define DBGOSLSR_OSLM_V71     (1u << 3)
 #define DBGOSLSR_OSLK         (1u << 1)

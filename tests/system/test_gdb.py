@@ -82,11 +82,12 @@ class Relay:
         self.listener.close()
 
 
-def run_gdb(relay, commands, interrupt_after=None):
-    """gdb-multiarch -batch with COMMANDS; with interrupt_after (a regex of
-    a packet gdb sends, e.g. the continue), SIGINT to gdb once it was sent
-    and the guest ran a while, as Ctrl-C at gdb's prompt would."""
-    argv = [GDB, "-batch", "-nx", ELF, "-ex", "set pagination off",
+def run_gdb(relay, commands, interrupt_after=None, elf=ELF):
+    """gdb-multiarch -batch with COMMANDS (and elf's symbols, if any); with
+    interrupt_after (a regex of a packet gdb sends, e.g. the continue),
+    SIGINT to gdb once it was sent and the guest ran a while, as Ctrl-C at
+    gdb's prompt would."""
+    argv = [GDB, "-batch", "-nx"] + ([elf] if elf else []) + ["-ex", "set pagination off",
             "-ex", "target remote 127.0.0.1:%d" % relay.port]
     for c in commands:
         argv += ["-ex", c]
@@ -237,8 +238,9 @@ def test_gdb_kill(qemu, image):
 def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
     """The stub runs on the boot CPU: a guest there (dbg) is halted between
     the monitor's turns; a guest on a shared CPU (sa) is halted while its
-    partner there (sb) keeps its turns.  Each: a breakpoint hit, a variable
-    set, detach, and it runs on with the new value."""
+    partner there (sb) keeps its turns.  Each: a breakpoint hit, its VFP
+    registers read and written (the guest sees gdb's d8), a variable set,
+    detach, and it runs on with the new value."""
     vm = qemu(kernel=image("gdbshared"), smp=4)
     start = vm.mark()
     vm.expect(r"\[sb\] gdbtarget: round 2 value 7", timeout=40)
@@ -248,9 +250,15 @@ def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
         relay = Relay(vm)
         console_gdb(vm, name)
         out = run_gdb(relay, ["break gdb_tick", "continue", "print round",
-                              "set var gdb_value = 55", "delete", "detach"])
+                              "print $d7", "set var $d8 = 2.5", "continue", "continue",
+                              "print/x gdb_d8", "set var gdb_value = 55", "delete", "detach"])
         relay.close()
         check(vm, re.search(r"Breakpoint 1, gdb_tick", out), "%s's breakpoint:\n%s" % (name, out))
+        # its VFP registers: read, and written back into the vCPU (on the
+        # shared CPU through the lazy switch's save area)
+        check(vm, re.search(r"^\$\d+ = 3\.14159265358979", out, re.M), "%s's d7:\n%s" % (name, out))
+        check(vm, re.search(r"^\$\d+ = 0x4004000000000000$", out, re.M),
+              "%s's d8 as the guest saw it:\n%s" % (name, out))
         vm.expect(r"\[partita: gdb detached from guest '%s'\]" % name, timeout=20)
         vm.expect(r"\[%s\] gdbtarget: round \d+ value 55" % name, timeout=30)
     rounds = [int(r) for r in re.findall(r"\[sb\] gdbtarget: round (\d+) value 7", vm.since(start))]
@@ -270,4 +278,134 @@ def test_gdb_session_left_with_ctrl_a(qemu, image):
     vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=30)
     vm.sendline("list")
     vm.expect(r"dbg\s+running", timeout=10)
+    check_hypervisor_clean(vm, vm.since(start))
+
+
+# where each stepi lands: gdb_cond (ARM) and gdb_it (Thumb) in gdbtarget.c
+COND_STEPS = [4, 8, 12, 16, 24, 28]      # addne skipped, bne not taken, beq taken
+IT_STEPS = [2, 4, 6, 8, 10, 12, 16, 18]  # ite ne: addne skipped, addeq; it eq: beq taken
+# gdb's own software step goes past an IT block's instructions whose
+# condition fails (its thumb_get_next_pcs); the stub stops on them, as the
+# hardware's step would (they execute as NOPs)
+IT_STEPS_GDB = [2, 4, 8, 10, 12, 16, 18]
+
+
+def step_commands(func, steps):
+    return (["break *%s" % func, "continue", "display/i $pc"] + ["stepi"] * (len(steps) + 1)
+            + ["undisplay", "delete"])
+
+
+def step_offsets(out, func):
+    """the offsets in func after each stepi (display/i shows the PC after
+    each), then where its return went"""
+    out = out[out.find("in %s ()" % func):]
+    at = re.findall(r"=> 0x[0-9a-f]+ <(%s|guest_main)\+?(\d*)>" % func, out)
+    return [int(o or 0) if f == func else f for f, o in at]
+
+
+@pytest.mark.deadline(180)
+def test_gdb_single_step(qemu, image):
+    """Single step over conditional ARM instructions (a skipped ADD, a
+    branch not taken and one taken) and a Thumb IT block (a skipped ADD,
+    an executed one, a branch made conditional by IT), then the return to
+    the caller.  With `set osabi none` gdb has no software single step of
+    its own and sends `s`: the stub's step (arm_next.c, a BKPT on the next
+    instruction, only that vCPU resumed); with gdb's default (GNU/Linux)
+    ABI gdb steps itself with Z0 breakpoints (and goes past the skipped
+    instruction of the IT block)."""
+    vm, start, relay, _ = start_session(qemu, image)
+    for osabi in ("none", "default"):
+        if osabi == "default":
+            relay = Relay(vm)
+            console_gdb(vm, "dbg")
+        out = run_gdb(relay, ["set osabi %s" % ("none" if osabi == "none" else "auto")]
+                      + step_commands("gdb_cond", COND_STEPS)
+                      + step_commands("gdb_it", IT_STEPS) + ["detach"])
+        relay.close()
+        vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+        if osabi == "none":
+            check(vm, "$s#73" in relay.sent, "gdb sent no step:\n" + relay.sent[-2000:])
+        cond = step_offsets(out, "gdb_cond")
+        check(vm, cond[:len(COND_STEPS) + 1] == COND_STEPS + ["guest_main"],
+              "%s: ARM steps %s:\n%s" % (osabi, cond, out))
+        it = step_offsets(out, "gdb_it")
+        want = IT_STEPS if osabi == "none" else IT_STEPS_GDB
+        check(vm, it[:len(want) + 1] == want + ["guest_main"],
+              "%s: Thumb steps %s:\n%s" % (osabi, it, out))
+        vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
+    check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(180)
+def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
+    """Z1-Z4 on the CPU's debug registers (gdb takes the highest-numbered
+    comparators; hits come to Partita through HDCR.TDE): a watchpoint on
+    gdb_watched (a write every fifth round) stops twice with the old and
+    new value, an rwatch on gdb_value stops in gdb_tick, a hardware
+    breakpoint on gdb_tick stops there; after detach the guest runs on
+    and no comparator of gdb's fires in it."""
+    vm, start, relay, _ = start_session(qemu, image)
+    out = run_gdb(relay, [
+        "watch gdb_watched",
+        "continue",
+        "continue",
+        "delete",
+        "rwatch gdb_value",
+        "continue",
+        "delete",
+        "hbreak gdb_tick",
+        "continue",
+        "print round",
+        "delete",
+        "detach",
+    ])
+    relay.close()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    check(vm, "Sending packet: $Z2" in out or "Hardware watchpoint 1: gdb_watched" in out,
+          "a hardware watchpoint:\n" + out)
+    old_new = re.findall(r"Old value = (\d+)\s+New value = (\d+)", out)
+    check(vm, len(old_new) == 2 and all(int(n) == int(o) + 1 for o, n in old_new)
+          and int(old_new[1][0]) == int(old_new[0][1]), "two writes seen:\n" + out)
+    check(vm, re.search(r"Hardware read watchpoint 2: gdb_value\s+Value = 7", out),
+          "the read watchpoint:\n" + out)
+    check(vm, re.search(r"Breakpoint 3, gdb_tick \(round=", out), "the hbreak:\n" + out)
+    check(vm, "Z1," in relay.sent and "Z2," in relay.sent and "Z3," in relay.sent,
+          "gdb used Z1-Z3:\n" + relay.sent[-3000:])
+    # past a fifth round (a write of gdb_watched) and on: nothing of gdb's left
+    r = int(vm.expect(r"\[dbg\] gdbtarget: round (\d+) value 7", timeout=20).group(1))
+    vm.expect(r"\[dbg\] gdbtarget: round %d value 7" % (r + 6), timeout=30)
+    vm.sendline("list")
+    vm.expect(r"dbg\s+running", timeout=10)
+    check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(150)
+def test_gdb_vfp_registers(qemu, image):
+    """The VFP registers through the target description (org.gnu.gdb.arm.vfp:
+    d0-d31, fpscr): gdbtarget put pi in d7 and d8; gdb reads d7, writes 2.5
+    into d8, and the guest, running on, copies d8 into gdb_d8 - gdb's value,
+    restored into the vCPU's VFP (saved when it left its CPU for gdb)."""
+    vm, start, relay, _ = start_session(qemu, image)
+    out = run_gdb(relay, [
+        "print $d7",
+        "print/x $fpscr",
+        "set var $d8 = 2.5",
+        "print $d8",
+        "break gdb_tick",
+        "continue",
+        "continue",
+        "print/x gdb_d8",
+        "print $d8",
+        "delete",
+        "detach",
+    ])
+    relay.close()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    values = re.findall(r"^\$\d+ = (.*)$", out, re.M)
+    check(vm, len(values) == 5, "five values:\n" + out)
+    check(vm, values[0].startswith("3.14159265358979"), "pi in d7:\n" + out)
+    check(vm, re.match(r"0x[0-9a-f]+$", values[1]), "fpscr:\n" + out)
+    check(vm, values[2] == "2.5" and values[4] == "2.5", "d8 written:\n" + out)
+    check(vm, values[3] == "0x4004000000000000", "the guest saw gdb's d8:\n" + out)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
     check_hypervisor_clean(vm, vm.since(start))

@@ -3,11 +3,12 @@
 # the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
 # distributor model (fuzz_vgic.c), the network devices and their switch
-# (fuzz_net.c), and the gdb remote protocol (fuzz_rsp.c).
+# (fuzz_net.c), the gdb remote protocol (fuzz_rsp.c) and gdb's single-step
+# decoder (fuzz_next.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
-#        FUZZ_TARGETS="config decode vgic net rsp" picks targets.  Run from anywhere.
+#        FUZZ_TARGETS="config decode vgic net rsp next" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
@@ -50,7 +51,7 @@ build() {    # build NAME SOURCES...
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net rsp}"
+targets="${FUZZ_TARGETS:-config decode vgic net rsp next}"
 for t in $targets; do
     case "$t" in
     config)
@@ -75,8 +76,11 @@ for t in $targets; do
     rsp)
         build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
         ;;
+    next)
+        build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
+        ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp, next)" >&2; exit 2 ;;
     esac
     if [ "$t" != config ]; then
         mkdir -p "$out/corpus-$t"

@@ -25,6 +25,7 @@ UNIT_SRCS_page_alloc  := mm/page_alloc.c hyp/config/colour.c
 UNIT_SRCS_vgic        := vgic/vgic_dist.c
 UNIT_SRCS_insn        := hyp/arch/insn.c
 UNIT_SRCS_debug_filter := hyp/arch/debug_filter.c
+UNIT_SRCS_debug_gdb   := hyp/arch/debug_gdb.c
 UNIT_SRCS_mmio        := hyp/trap/mmio.c
 UNIT_SRCS_psci        := hyp/trap/psci.c
 UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
@@ -39,3 +40,4 @@ UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/gues
                          hyp/platform/platform.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vcon        := hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c
 UNIT_SRCS_rsp         := hyp/console/gdb/rsp.c
+UNIT_SRCS_arm_next    := hyp/console/gdb/arm_next.c hyp/arch/insn.c

@@ -10,6 +10,8 @@
 #include "gdb_stub.h"
 #include "rsp.h"
 #include "gdb_break.h"
+#include "gdb_step.h"
+#include "gdb_vfp.h"
 #include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
 
@@ -32,7 +34,7 @@ static const char target_xml[] =
     "<reg name=\"lr\" bitsize=\"32\"/>"
     "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
     "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
-    "</feature></target>";
+    "</feature>" GDB_VFP_XML "</target>";
 
 static struct gdb_session {
     struct guest *g;
@@ -41,6 +43,7 @@ static struct gdb_session {
     bool ended;             /* gdb may still ack the last reply */
     unsigned int escapes;   /* Ctrl-As in a row between packets */
     unsigned int vcpu;      /* Hg: whose registers and memory view */
+    unsigned int cont;      /* Hc: 1 + the vCPU that c and s resume alone, 0: all */
     struct rsp_rx rx;
     struct rsp_tx tx;       /* the last reply, sent again on a '-' */
     uint8_t mem[RSP_MEM_MAX];
@@ -144,13 +147,20 @@ static void do_write_regs(const struct rsp_cmd *c)
 static void do_read_reg(const struct rsp_cmd *c)
 {
     uint32_t *r = reg_at(c->reg);
-    if (!r) {
+    rsp_tx_begin(&s.tx);
+    if (r)
+        rsp_tx_reg32(&s.tx, *r);
+    else if (!gdb_vfp_read(cur_vcpu(), c->reg, &s.tx)) {
         reply("E01");
         return;
     }
-    rsp_tx_begin(&s.tx);
-    rsp_tx_reg32(&s.tx, *r);
     send_reply();
+}
+
+static void do_write_reg(const struct rsp_cmd *c)
+{
+    int vfp = gdb_vfp_write(cur_vcpu(), c);
+    reply(vfp > 0 || (vfp < 0 && !c->wide && reg_write(c->reg, c->value)) ? "OK" : "E01");
 }
 
 static void do_read_mem(const struct rsp_cmd *c)
@@ -228,7 +238,9 @@ static void do_set_thread(const struct rsp_cmd *c)
     }
     if (v >= 0 && c->op == 'g')
         s.vcpu = (unsigned int)v;
-    reply("OK");    /* Hc: every vCPU resumes together anyway */
+    if (c->op == 'c')   /* one thread (gdb stepping it over a breakpoint), or all */
+        s.cont = v >= 0 ? (unsigned int)v + 1 : 0;
+    reply("OK");
 }
 
 static void do_current_thread(void)
@@ -238,24 +250,17 @@ static void do_current_thread(void)
     reply(buf);
 }
 
-static void do_breakpoint(const struct rsp_cmd *c)
-{
-    if (c->type != 0) {
-        reply("");      /* hardware breakpoints and watchpoints: not offered */
-        return;
-    }
-    reply(c->kind == RSP_CMD_INSERT_BP ? gdb_bp_insert(cur_vcpu(), c->addr, c->kind_arg)
-                                      : gdb_bp_remove(cur_vcpu(), c->addr));
-}
-
 /* HDCR.TDE for the guest's vCPUs while gdb is attached (from their next
  * entry: they are halted now), and its breakpoints out when it goes */
 static void debug_traps(bool on)
 {
-    if (!on)
+    if (!on) {
+        gdb_bp_step_remove();
         gdb_bp_remove_all(cur_vcpu());
+    }
+    gdb_hw_release(s.g);
     for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
-        s.g->vcpu[i].dbg_trap = on;
+        gdb_vfp_hold(&s.g->vcpu[i], on);
     s.g->dbg_stopped = 0;
 }
 
@@ -268,13 +273,46 @@ static void session_end(const char *how)
     pr_info("\n[partita: gdb %s guest '%s']\n", how, s.g->cfg->name);
 }
 
+/* every vCPU off its CPU again (a stop, Ctrl-C, a packet while it ran);
+ * a single step's BKPT out */
+static void stop_all(void)
+{
+    guest_debug_halt(s.g);
+    s.running = false;
+    gdb_bp_step_remove();
+}
+
+/* the vCPU c and s resume: Hc's, or (all) the current one */
+static struct vcpu *cont_vcpu(void)
+{
+    return s.cont ? &s.g->vcpu[s.cont - 1] : cur_vcpu();
+}
+
 static void do_continue(const struct rsp_cmd *c)
 {
     if (c->has_addr)
-        cur_vcpu()->regs.pc = c->addr;
+        cont_vcpu()->regs.pc = c->addr;
     s.running = true;
     s.g->dbg_stopped = 0;
-    guest_debug_resume(s.g);
+    if (s.cont)
+        guest_debug_resume_vcpu(cont_vcpu());
+    else
+        guest_debug_resume(s.g);
+}
+
+/* s [addr]: only the current vCPU runs, to its next instruction */
+static void do_step(const struct rsp_cmd *c)
+{
+    struct vcpu *v = cont_vcpu();
+    if (c->has_addr)
+        v->regs.pc = c->addr;
+    if (!gdb_step_begin(v)) {
+        reply("E01");
+        return;
+    }
+    s.running = true;
+    s.g->dbg_stopped = 0;
+    guest_debug_resume_vcpu(v);
 }
 
 static void do_detach(void)
@@ -343,14 +381,15 @@ static void dispatch(const struct rsp_cmd *c)
     case RSP_CMD_READ_REGS:  do_read_regs(); break;
     case RSP_CMD_WRITE_REGS: do_write_regs(c); break;
     case RSP_CMD_READ_REG:   do_read_reg(c); break;
-    case RSP_CMD_WRITE_REG:  reply(reg_write(c->reg, c->value) ? "OK" : "E01"); break;
+    case RSP_CMD_WRITE_REG:  do_write_reg(c); break;
     case RSP_CMD_READ_MEM:   do_read_mem(c); break;
     case RSP_CMD_WRITE_MEM:  do_write_mem(c); break;
     case RSP_CMD_CONTINUE:   do_continue(c); break;
+    case RSP_CMD_STEP:       do_step(c); break;
     case RSP_CMD_DETACH:     do_detach(); break;
     case RSP_CMD_KILL:       do_kill(); break;
     case RSP_CMD_INSERT_BP:
-    case RSP_CMD_REMOVE_BP:  do_breakpoint(c); break;
+    case RSP_CMD_REMOVE_BP:  reply(gdb_bp_request(cur_vcpu(), c)); break;
     case RSP_CMD_MALFORMED:  reply("E01"); break;
     default:                 reply(""); break;     /* not offered */
     }
@@ -361,11 +400,8 @@ static void on_packet(void)
     struct rsp_cmd c;
     console_write_owner("+", 1);
     rsp_decode(s.rx.buf, s.rx.len, &c);
-    if (s.running) {
-        /* only a stop (Ctrl-C) is expected while it runs; halt first */
-        guest_debug_halt(s.g);
-        s.running = false;
-    }
+    if (s.running)
+        stop_all();     /* only a stop (Ctrl-C) is expected while it runs */
     dispatch(&c);
 }
 
@@ -401,8 +437,7 @@ bool gdb_input(char c)
         break;
     case RSP_EV_INTERRUPT:
         if (s.running) {
-            guest_debug_halt(s.g);
-            s.running = false;
+            stop_all();
             reply_stop(2);
         }
         break;
@@ -417,10 +452,13 @@ void gdb_poll(void)
     uint32_t who = s.active && s.running ? s.g->dbg_stopped : 0;
     if (!who)
         return;
-    guest_debug_halt(s.g);
-    s.running = false;
+    stop_all();
     s.vcpu = who - 1;
-    reply_stop(5);
+    char buf[48];
+    if (gdb_watch_stop(cur_vcpu(), buf, sizeof(buf)))
+        reply(buf);
+    else
+        reply_stop(5);
 }
 
 bool gdb_trailing_ack(char c)
@@ -439,7 +477,9 @@ bool gdb_attach(struct guest *g)
     memset(&s, 0, sizeof(s));
     s.g = g;
     rsp_rx_init(&s.rx);
-    if (!guest_debug_halt(g)) {
+    debug_traps(true);      /* first: its vCPUs save their VFP as they leave */
+    if (!guest_debug_halt(g) || !gdb_vfp_catch(g)) {
+        debug_traps(false);
         guest_debug_resume(g);
         pr_info("gdb: a vCPU of '%s' did not stop in time\n", g->cfg->name);
         return false;
@@ -448,6 +488,5 @@ bool gdb_attach(struct guest *g)
             "protocol until it detaches]\n", g->cfg->name);
     console_hold(true);
     s.active = true;
-    debug_traps(true);
     return true;
 }

@@ -7,8 +7,9 @@
  * afterwards (console_hold).  Ctrl-A three times between packets detaches
  * for a gdb that went away without doing so.  Threads are the guest's vCPUs (thread n + 1
  * is vCPU n); registers r0-r12, SP, LR, PC and CPSR in the vCPU's current
- * mode; memory at the guest's virtual addresses, through its own stage 1
- * and Stage-2, in its own RAM only.
+ * mode, and the VFP's (gdb_vfp.h); memory at the guest's virtual addresses,
+ * through its own stage 1 and Stage-2, in its own RAM only; software
+ * breakpoints, gdb's comparators and single step (gdb_break.h, gdb_step.h).
  */
 #ifndef HYP_CONSOLE_GDB_STUB_H
 #define HYP_CONSOLE_GDB_STUB_H

@@ -344,10 +344,13 @@ static enum rsp_cmd_kind decode_regs(struct cur *c, struct rsp_cmd *cmd, char wh
         return ok_if(cmd->data_len % 8 == 0 && cmd->data_len, RSP_CMD_WRITE_REGS);
     case 'p':
         return ok_if(cur_hex(c, &cmd->reg) && cur_at_end(c), RSP_CMD_READ_REG);
-    default:
-        if (!cur_hex(c, &cmd->reg) || !cur_eat(c, '=') || c->end - c->p != 8)
+    default:        /* P n=v: a 32-bit register, or a 64-bit one (VFP dN) */
+        if (!cur_hex(c, &cmd->reg) || !cur_eat(c, '=') ||
+            (c->end - c->p != 8 && c->end - c->p != 16))
             return RSP_CMD_MALFORMED;
-        return ok_if(rsp_hex_reg32(c->p, &cmd->value), RSP_CMD_WRITE_REG);
+        cmd->wide = c->end - c->p == 16;
+        return ok_if(rsp_hex_reg32(c->p, &cmd->value) &&
+                     (!cmd->wide || rsp_hex_reg32(c->p + 8, &cmd->value_hi)), RSP_CMD_WRITE_REG);
     }
 }
 

@@ -86,7 +86,7 @@ enum rsp_cmd_kind {
     RSP_CMD_READ_REGS,  /* g */
     RSP_CMD_WRITE_REGS, /* G hex: data, len (hex digits) */
     RSP_CMD_READ_REG,   /* p n: reg */
-    RSP_CMD_WRITE_REG,  /* P n=v: reg, value */
+    RSP_CMD_WRITE_REG,  /* P n=v: reg, value (wide: 64 bits, value_hi the top) */
     RSP_CMD_READ_MEM,   /* m addr,len */
     RSP_CMD_WRITE_MEM,  /* M addr,len:hex: data */
     RSP_CMD_CONTINUE,   /* c [addr]: has_addr */
@@ -112,8 +112,8 @@ enum rsp_cmd_kind {
 
 struct rsp_cmd {
     enum rsp_cmd_kind kind;
-    uint32_t addr, len, reg, value, type, kind_arg;
-    bool has_addr;
+    uint32_t addr, len, reg, value, value_hi, type, kind_arg;
+    bool has_addr, wide;
     char op;
     int thread;
     const char *data;       /* points into the received packet */

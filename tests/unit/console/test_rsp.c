@@ -174,6 +174,16 @@ static void test_decode_basic(void **s)
     assert_int_equal(c.reg, 15);
     assert_int_equal(c.value, 0x40008000);
     assert_int_equal(dec("Pf=0080004").kind, RSP_CMD_MALFORMED);
+    assert_false(c.wide);
+    /* a VFP dN: 64 bits, the low word first (target order) */
+    c = dec("P1a=0100000002000080");
+    assert_int_equal(c.kind, RSP_CMD_WRITE_REG);
+    assert_true(c.wide);
+    assert_int_equal(c.reg, 26);
+    assert_int_equal(c.value, 1);
+    assert_int_equal(c.value_hi, 0x80000002);
+    assert_int_equal(dec("P1a=010000000200").kind, RSP_CMD_MALFORMED);
+    assert_int_equal(dec("P1a=01000000020000xx").kind, RSP_CMD_MALFORMED);
     assert_int_equal(dec("p").kind, RSP_CMD_MALFORMED);
     assert_int_equal(dec("c").kind, RSP_CMD_CONTINUE);
     c = dec("c40001000");
