@@ -49,6 +49,7 @@ int gic_init(const struct platform *p)
     info.nr_cpus_if = ((typer >> 5) & 7) + 1;
     info.gicd_iidr = d_rd(GICD_IIDR);
     security_extn = (typer >> 10) & 1;
+    info.security_extn = security_extn;
 
     d_wr(GICD_CTLR, 0);
     /*

@@ -19,6 +19,7 @@ struct gic_info {
     unsigned int nr_irqs;       /* from GICD_TYPER.ITLinesNumber */
     unsigned int nr_cpus_if;    /* CPU interfaces implemented */
     uint32_t gicd_iidr;
+    bool security_extn;         /* GICD_TYPER.SecurityExtn: we see the NS view */
 };
 
 int gic_init(const struct platform *p);      /* boot CPU: distributor + own interface */
