@@ -48,5 +48,15 @@ static inline volatile uint8_t *gic_gich(void) { return gic_gich_va; }
 void gic_kick_cpu(unsigned int pcpu);
 uint8_t gic_cpu_if_mask(void);               /* this CPU's GIC interface bit */
 void gic_handle_irq(void);                   /* the HYP IRQ path */
+/* Direct interrupts (docs/direct-interrupts.md): this CPU's hypervisor
+ * interrupts to Group 0 (a secure start only); is this CPU so; its HYP
+ * FIQ path */
+void gic_group0_claim(void);
+bool gic_cpu_is_group0(void);
+void gic_handle_fiq(void);
+/* this CPU's interface, for a direct guest's next life: what the last one
+ * left active ended (its PPIs, and its SPIs spis[0..n)), its PPIs off, the
+ * non-secure interface disabled and masked (GICv2 reset values) */
+void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n);
 
 #endif

@@ -85,6 +85,11 @@ struct vgic_env {
 struct vgic {
     spinlock_t lock;
     uint32_t ctlr;
+    /* a direct guest's (docs/direct-interrupts.md): its interrupts are
+     * delivered by the physical CPU interface, never through list
+     * registers; the distributor model only checks and mirrors what it may
+     * set (hw_update), PPIs included */
+    bool direct;
     unsigned int nr_irqs;       /* multiple of 32 */
     unsigned int nr_vcpus;
     struct vgic_irq spi[VGIC_MAX_IRQS - VGIC_NR_PRIVATE];

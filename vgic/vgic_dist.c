@@ -37,7 +37,7 @@ static void irq_queue(struct vgic *d, unsigned int vcpu, unsigned int intid)
     /* queued even while in a list register: the owner's flush syncs first
      * and finds out whether the guest has finished with that one (a
      * hardware-linked interrupt ends without a maintenance interrupt) */
-    if (owner < 0 || !(d->ctlr & 1) || !pend || !irq->enabled)
+    if (owner < 0 || !(d->ctlr & 1) || !pend || !irq->enabled || d->direct)
         return;
     d->cpu[owner]->queued = true;
     mark(d->cpu[owner], intid);
@@ -50,6 +50,7 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 {
     memset(d->spi, 0, sizeof(d->spi));
     d->ctlr = 0;
+    d->direct = false;
     d->nr_irqs = nr_irqs > VGIC_MAX_IRQS ? VGIC_MAX_IRQS : (nr_irqs + 31) & ~31u;
     d->nr_vcpus = nr_vcpus > VGIC_MAX_VCPUS ? VGIC_MAX_VCPUS : nr_vcpus;
     d->env = *env;
@@ -215,7 +216,7 @@ static void wr_group(struct vgic *d, unsigned int vcpu, unsigned int intid, uint
 static void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->hw && intid >= VGIC_NR_PRIVATE && d->env.hw_update)
+    if (irq->hw && (intid >= VGIC_NR_PRIVATE || d->direct) && d->env.hw_update)
         d->env.hw_update(d->env.ctx, intid, irq, (unsigned int)spi_target(d, irq));
 }
 

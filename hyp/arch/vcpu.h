@@ -78,7 +78,8 @@ struct vcpu {
     volatile uint32_t requests;     /* VCPU_REQ_*: set by others, taken by owner */
     bool loaded;
     bool pmu;                       /* its guest has the PMU (configuration "pmu") */
-    uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
+    uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu, _direct) */
+    bool direct;                    /* its CPU's interrupts are its own (vcpu_set_direct) */
     bool pmu_used;                  /* it has touched the PMU since its reset */
     bool dbg_used;                  /* ... or the debug registers */
     bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
@@ -104,6 +105,8 @@ uint32_t guest_enter(struct vcpu_regs *regs);     /* hyp/arch/entry.S */
 
 /* the PMU or not (configuration "pmu"), and the traps that go with it */
 void vcpu_set_pmu(struct vcpu *v, bool pmu);
+/* interrupts = "direct" (docs/direct-interrupts.md): after vcpu_set_pmu */
+void vcpu_set_direct(struct vcpu *v);
 void vcpu_load(struct vcpu *v);
 void vcpu_put(struct vcpu *v);
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2);

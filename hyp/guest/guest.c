@@ -69,6 +69,8 @@ void guests_init(const struct system_config *sys)
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
             vcpu_set_pmu(&g->vcpu[v], g->cfg->pmu && pmu_present());
+            if (g->cfg->irq_mode == IRQ_DIRECT)
+                vcpu_set_direct(&g->vcpu[v]);
             vcpu_psci_init(&g->vcpu[v]);
             sched_assign(&g->vcpu[v]);
         }

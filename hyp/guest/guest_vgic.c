@@ -34,8 +34,14 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
     struct guest *g = ctx;
     if (target < g->cfg->ncpus)
         gic_irq_set_target(intid, g->vcpu[target].pcpu);
-    /* keep forwarded interrupts above the hypervisor's priority mask */
-    gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
+    /* keep forwarded interrupts above the hypervisor's priority mask; a
+     * direct guest's priorities are its own, compared with its own PMR in
+     * the non-secure view of both (GICv2 3.6.2), always below Group 0's.
+     * Its PPIs are written here on its own CPU (banked): it trapped here */
+    if (g->vgic.direct)
+        gic_irq_set_priority(intid, irq->priority);
+    else
+        gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
     if (irq->enabled)
         gic_irq_enable(intid, 0);
     else
@@ -56,6 +62,7 @@ void guest_vgic_init(struct guest *g)
         cpus[i] = &g->vcpu[i].vgic;
     struct vgic_env env = { env_kick, env_hw_update, g };
     vgic_init(&g->vgic, nr, c->ncpus, cpus, &env);
+    g->vgic.direct = c->irq_mode == IRQ_DIRECT;
     for (unsigned int i = 0; i < c->ncpus; i++) {
         vgic_set_hw(&g->vgic, i, VBOARD_VTIMER_IRQ, host.timer.irq_virt);
         if (g->vcpu[i].pmu && host.pmu_irq)

@@ -90,8 +90,12 @@ const trap_fn trap_table[TRAP_EC_MAX] = {
     [HSR_EC_BKPT32] = trap_debug,
 };
 
-void trap_irq(struct vcpu *v)
+void trap_irq(struct vcpu *v, uint32_t reason)
 {
     v->traps[TRAP_IRQ]++;
+    if (reason == EXIT_FIQ) {   /* Group 0: a direct guest's CPU (vcpu_set_direct) */
+        gic_handle_fiq();
+        return;
+    }
     gic_handle_irq();
 }

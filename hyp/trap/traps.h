@@ -10,14 +10,14 @@ typedef void (*trap_fn)(struct vcpu *v, uint32_t hsr);
 #define TRAP_EC_MAX 0x40
 extern const trap_fn trap_table[TRAP_EC_MAX];
 void trap_undef(struct vcpu *v, uint32_t hsr);
-void trap_irq(struct vcpu *v);
+void trap_irq(struct vcpu *v, uint32_t reason);
 
 /* Handle one exit of v (the general registers are in v->regs); inline in
  * the scheduler's loop, the way into every trap */
 static inline void trap_handle_exit(struct vcpu *v, uint32_t reason)
 {
     if (reason != EXIT_TRAP) {
-        trap_irq(v);
+        trap_irq(v, reason);
         return;
     }
     uint32_t hsr = sysreg_read_hsr();
