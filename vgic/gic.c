@@ -183,13 +183,18 @@ static uint32_t mon_call(uint32_t fn, uint32_t a1, uint32_t a2)
     return r0;
 }
 
+static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
+{
+    dsb_ish();  /* the work we signal is visible before the interrupt */
+    mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK);
+}
+
 void gic_kick_cpu(unsigned int pcpu)
 {
     if (pcpu >= MAX_CPUS || !cpu_if_mask[pcpu])
         return;
-    if (group0_cpus & (1u << pcpu)) {
-        dsb_ish();
-        mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK);
+    if (__builtin_expect((group0_cpus >> pcpu) & 1, 0)) {
+        kick_group0(pcpu);  /* a direct guest's CPU: its kick is Group 0 */
         return;
     }
     gic_send_sgi(SGI_KICK, cpu_if_mask[pcpu]);

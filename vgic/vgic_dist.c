@@ -37,7 +37,7 @@ static void irq_queue(struct vgic *d, unsigned int vcpu, unsigned int intid)
     /* queued even while in a list register: the owner's flush syncs first
      * and finds out whether the guest has finished with that one (a
      * hardware-linked interrupt ends without a maintenance interrupt) */
-    if (owner < 0 || !(d->ctlr & 1) || !pend || !irq->enabled || d->direct)
+    if (owner < 0 || !(d->ctlr & 1) || !pend || !irq->enabled)
         return;
     d->cpu[owner]->queued = true;
     mark(d->cpu[owner], intid);
@@ -213,10 +213,15 @@ static void wr_group(struct vgic *d, unsigned int vcpu, unsigned int intid, uint
     }
 }
 
-static void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
+/* A passthrough SPI's, or a direct guest's hardware interrupt's, state as
+ * the guest set it, to the physical distributor; a PPI of a guest with a
+ * virtual interface is left to its list registers */
+static inline void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
+    if (intid < VGIC_NR_PRIVATE && !d->direct)
+        return;
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->hw && (intid >= VGIC_NR_PRIVATE || d->direct) && d->env.hw_update)
+    if (irq->hw && d->env.hw_update)
         d->env.hw_update(d->env.ctx, intid, irq, (unsigned int)spi_target(d, irq));
 }
 
