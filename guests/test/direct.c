@@ -7,7 +7,9 @@
  * the hypervisor out - interrupts masked, its CPU interface disabled and
  * its priority mask at the strictest value the non-secure view allows - and
  * spins without feeding: stop, restart and the watchdog must still take
- * the CPU back.  bootargs: rtc=<PA of the PL031> (optional).
+ * the CPU back.  bootargs: rtc=<PA of the PL031> (optional); crash=1: end
+ * with a fault it cannot get out of instead (its vectors point at an
+ * unmapped IPA), for the hypervisor's crash handling.
  */
 #include "guest.h"
 
@@ -24,6 +26,7 @@
 #define RTCIMSC        0x010
 #define RTCICR         0x01c
 #define RTC_IRQ        34u
+#define NOWHERE        0x7f000000u  /* no memory or device of the guest */
 #define VTIMER_IRQ     27u
 #define HZ             1000
 #define NTICKS         200
@@ -118,6 +121,12 @@ void guest_main(uint32_t dtb)
     __asm__ volatile("cpsid aif");
     mmio_write32(GICC_PMR, 0);
     mmio_write32(GICC_CTLR, 0);
+    uint32_t crash = 0, v;
+    if (bootarg_u32("crash", &crash) && crash) {
+        gprintf("direct: crashing with interrupts masked\n");
+        __asm__ volatile("mcr p15, 0, %0, c12, c0, 0\n isb" : : "r"(NOWHERE));
+        try_read32(NOWHERE, &v);
+    }
     gprintf("direct: spinning with interrupts masked\n");
     for (;;)
         ;

@@ -7,6 +7,7 @@ CPU through Group 0 (FIQ), so stop, restart and the watchdog take it back
 while it spins with interrupts masked, its CPU interface disabled and its
 priority mask at the strictest value it can write.  Outside the secure
 start the configuration is refused, naming guest and property."""
+import re
 
 SECURE_MACHINE = "virt,virtualization=on,secure=on"
 RESULT = r"\[%s\] direct: RESULT (\d+) ticks, (\d+) IRQ exits, worst \d+ us late, (\d+) others\r\n"
@@ -52,13 +53,22 @@ def test_direct_timer_spi_stop_restart(qemu, image):
     assert "crashed" not in vm.output and "error" not in vm.output, vm.describe("an error")
 
 
-def test_direct_watchdog_while_masked(qemu, image):
+def test_direct_watchdog_and_crash_while_masked(qemu, image):
+    """directwd starves its watchdog, directcrash faults for good, each with
+    interrupts masked: both are restarted, three times over (their lines
+    interleave: each guest's own are checked in order, apart)"""
     vm = qemu(kernel=image("directwd", "elf"), machine=SECURE_MACHINE, smp=4)
     for _ in range(3):
         life(vm, "directwd")
         vm.expect(r"guest 'directwd': watchdog expired \(not fed for 300 ms\): restarting",
                   timeout=30)
-    assert "crashed" not in vm.output, vm.describe("a crash")
+    lives = re.findall(r"\[directcrash\] direct: RESULT (\d+) ticks, (\d+) IRQ exits", vm.output)
+    crashes = re.findall(r"guest 'directcrash' crashed on vCPU 0: ", vm.output)
+    assert len(lives) >= 2 and len(crashes) >= 2, vm.describe("directcrash: %d lives, %d "
+                                                              "crashes" % (len(lives), len(crashes)))
+    assert all(l == ("200", "0") for l in lives), vm.describe("directcrash lives %s" % lives)
+    assert "crashed" not in vm.output.replace("guest 'directcrash' crashed", ""), \
+        vm.describe("another guest crashed")
 
 
 def test_direct_refused_without_secure_start(qemu, image):
