@@ -206,9 +206,10 @@ void gic_kick_cpu(unsigned int pcpu)
  * kick SGI and its timer, go to Group 0 through the monitor (only a secure
  * access can, GICv2 4.3.4), at a priority no non-secure PMR masks, and
  * reach HYP as FIQ (HCR.FMO, which the guest's CPSR.F cannot mask: ARM ARM
- * B1.8.6).  What else the hypervisor enabled here for guests with a
- * virtual interface (maintenance, PMU) is turned off: with HCR.IMO clear
- * it would reach the guest.  Once a CPU is direct it stays so.
+ * B1.8, asynchronous exception masking).  What else the hypervisor enabled
+ * here for guests with a virtual interface (maintenance, PMU) is turned
+ * off: with HCR.IMO clear it would reach the guest.  Once a CPU is direct
+ * it stays so.
  */
 void gic_group0_claim(void)
 {
