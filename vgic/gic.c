@@ -183,10 +183,20 @@ static uint32_t mon_call(uint32_t fn, uint32_t a1, uint32_t a2)
     return r0;
 }
 
+void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus)
+{
+    uint32_t mask = 0;
+    for (unsigned int c = 0; c < MAX_CPUS; c++)
+        if (pcpus & (1u << c))
+            mask |= cpu_if_mask[c];
+    if (mask)
+        gic_send_sgi(sgi, mask);
+}
+
 static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
 {
     dsb_ish();  /* the work we signal is visible before the interrupt */
-    mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK);
+    mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK_G0);
 }
 
 void gic_kick_cpu(unsigned int pcpu)
@@ -216,7 +226,7 @@ void gic_group0_claim(void)
     unsigned int cpu = this_cpu()->index;
     if (group0_cpus & (1u << cpu))
         return;
-    mon_call(MON_G0_CLAIM, (1u << SGI_KICK) | (1u << host.timer.irq_hyp), 0);
+    mon_call(MON_G0_CLAIM, (1u << SGI_KICK_G0) | (1u << host.timer.irq_hyp), 0);
     d_wr(GICD_ICENABLER, 0xffff0000u & ~(1u << host.timer.irq_hyp));
     d_wr(GICD_ICACTIVER, 0xffff0000u & ~(1u << host.timer.irq_hyp));
     __atomic_fetch_or(&group0_cpus, 1u << cpu, __ATOMIC_SEQ_CST);
@@ -246,6 +256,8 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
         }
     d_wr(GICD_ICENABLER, 0xffff0000u);  /* Group 0 bits ignore non-secure writes */
     d_wr(GICD_ICPENDR, 0xffff0000u);
+    for (unsigned int i = 0; i < 16; i += 4)   /* SGIs another vCPU sent the last life */
+        d_wr(GICD_CPENDSGIR + i, 0xffffffffu);
     c_wr(GICC_PMR, 0);
     c_wr(GICC_CTLR, 0);
 }
@@ -259,7 +271,7 @@ void gic_handle_fiq(void)
         unsigned int irq = iar & 0x3ff;
         if (irq >= GIC_MAX_IRQS)
             break;
-        if (irq != SGI_KICK && handlers[irq].fn)
+        if (irq != SGI_KICK_G0 && handlers[irq].fn)
             handlers[irq].fn(irq, handlers[irq].arg);
         mon_call(MON_G0_EOI, iar, 0);
     }

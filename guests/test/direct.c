@@ -9,7 +9,9 @@
  * spins without feeding: stop, restart and the watchdog must still take
  * the CPU back.  bootargs: rtc=<PA of the PL031> (optional); crash=1: end
  * with a fault it cannot get out of instead (its vectors point at an
- * unmapped IPA), for the hypervisor's crash handling.
+ * unmapped IPA), for the hypervisor's crash handling.  With two vCPUs,
+ * vCPU 0 first plays SGI ping-pong with vCPU 1 (their SGIs are physical
+ * ones between the CPUs they own: no exit on the receiving side).
  */
 #include "guest.h"
 
@@ -17,6 +19,8 @@
 #define GICD_ISENABLER (GICD_BASE + 0x100)
 #define GICD_IPRIORITY (GICD_BASE + 0x400)
 #define GICD_ITARGETS  (GICD_BASE + 0x800)
+#define GICD_SGIR      (GICD_BASE + 0xf00)
+#define PINGS          50
 #define GICC_CTLR      (GICC_BASE + 0x000)
 #define GICC_PMR       (GICC_BASE + 0x004)
 #define GICC_IAR       (GICC_BASE + 0x00c)
@@ -33,7 +37,7 @@
 #define PARTITA_WATCHDOG 0x86000003u
 #define TRAP_IRQ_CAUSE 9           /* enum trap_cause: TRAP_IRQ */
 
-static volatile uint32_t ticks, rtc_irqs, others;
+static volatile uint32_t ticks, rtc_irqs, others, pings, pongs, online;
 static uint64_t deadline;
 static uint32_t period, rtc;
 static volatile uint64_t worst;
@@ -52,6 +56,11 @@ void guest_irq_handler(uint32_t *frame)
         } else {
             vtimer_off();
         }
+    } else if (id == 1) {
+        pings++;                    /* vCPU 1: answer vCPU 0 */
+        mmio_write32(GICD_SGIR, (1u << 16) | 2);
+    } else if (id == 2) {
+        pongs++;
     } else if (id == RTC_IRQ) {
         mmio_write32(rtc + RTCIMSC, 0);
         mmio_write32(rtc + RTCICR, 1);
@@ -74,6 +83,36 @@ static void enable_irq(uint32_t id)
     if (id >= 32)
         *(volatile uint8_t *)(GICD_ITARGETS + id) = 1;
     mmio_write32(GICD_ISENABLER + 4 * (id / 32), 1u << (id % 32));
+}
+
+void guest_secondary(unsigned int cpu)
+{
+    mmio_write32(GICC_PMR, 0xf0);
+    mmio_write32(GICC_CTLR, 1);
+    __atomic_fetch_add(&online, 1, __ATOMIC_SEQ_CST);
+    __asm__ volatile("cpsie i");
+    for (;;)
+        __asm__ volatile("wfi");
+}
+
+/* vCPU 0 sends SGI 1 to vCPU 1 PINGS times; each answers with SGI 2 */
+static void sgi_test(void)
+{
+    if (guest_dt.ncpus < 2)
+        return;
+    hvc_call(PSCI_CPU_ON, 1, (uint32_t)secondary_start, 1);
+    while (!online)
+        ;
+    uint32_t before = irq_exits();
+    for (unsigned int i = 0; i < PINGS; i++) {
+        uint32_t p = pongs;
+        mmio_write32(GICD_SGIR, (2u << 16) | 1);
+        uint64_t t0 = cntvct();
+        while (pongs == p && cntvct() - t0 < cntfrq())
+            __asm__ volatile("wfi");
+    }
+    gprintf("direct: SGI %lu pings, %lu pongs, %lu IRQ exits\n", (unsigned long)pings,
+            (unsigned long)pongs, (unsigned long)(irq_exits() - before));
 }
 
 static void rtc_test(void)
@@ -117,6 +156,7 @@ void guest_main(uint32_t dtb)
             (unsigned long)ticks, (unsigned long)exits,
             (unsigned long)(worst * 1000000 / f), (unsigned long)others);
     rtc_test();
+    sgi_test();
     /* shut the hypervisor out as far as a guest can */
     __asm__ volatile("cpsid aif");
     mmio_write32(GICC_PMR, 0);

@@ -369,9 +369,6 @@ void config_check_direct(const struct config_host *h, const struct guest_config 
         if (g->cpus[i] == 0)
             cfg_msg(c, true, g->name, "interrupts", "CPU 0 takes the monitor console's "
                     "interrupt: give a direct guest other CPUs");
-    if (g->ncpus > 1)
-        cfg_msg(c, true, g->name, "interrupts", "%u vCPUs: a direct guest has one for now "
-                "(SGIs between its vCPUs are not forwarded)", g->ncpus);
     const char *virt = g->nchannels ? "channels" : g->nnets ? "networks"
                        : g->vcon ? "a virtio console" : g->control ? "control" : NULL;
     if (virt)

@@ -48,6 +48,42 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
         gic_irq_disable(intid);
 }
 
+/*
+ * A direct guest's GICD_SGIR (docs/direct-interrupts.md): its vCPUs own
+ * their CPUs' physical interfaces, so an SGI between them is a physical
+ * Group 1 SGI to the CPUs of the target vCPUs (GICv2 4.3.15: the target
+ * filters as the guest gave them, over its own vCPUs only).  SGI 15 is the
+ * hypervisor's kick there (Group 0): a non-secure write cannot send it, so
+ * the guest's SGI 15 is lost.  The receiver reads the source CPU field of
+ * GICC_IAR as the physical CPU interface number.
+ */
+static void direct_sgi(struct guest *g, uint32_t sgir)
+{
+    unsigned int self = this_cpu()->vcpu->id, n = g->cfg->ncpus;
+    uint32_t vcpus;
+    switch ((sgir >> 24) & 3) {
+    case 0: vcpus = (sgir >> 16) & 0xff; break;
+    case 1: vcpus = 0xffu & ~(1u << self); break;
+    case 2: vcpus = 1u << self; break;
+    default: return;
+    }
+    uint32_t pcpus = 0;
+    for (unsigned int i = 0; i < n; i++)
+        if (vcpus & (1u << i))
+            pcpus |= 1u << g->vcpu[i].pcpu;
+    gic_send_sgi_cpus(sgir & 0xf, pcpus);
+}
+
+bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    struct guest *g = dev;
+    if (a->write && offset == GICD_SGIR && a->size == 4) {
+        direct_sgi(g, a->value);
+        return true;
+    }
+    return vgic_dist_handler(&g->vgic, a, offset);
+}
+
 void guest_vgic_init(struct guest *g)
 {
     const struct guest_config *c = g->cfg;

@@ -14,9 +14,10 @@ RESULT = r"\[%s\] direct: RESULT (\d+) ticks, (\d+) IRQ exits, worst \d+ us late
 SPINNING = r"\[%s\] direct: spinning with interrupts masked\r\n"
 
 
-def life(vm, name, rtc=False, timeout=60):
+def life(vm, name, rtc=False, sgi=False, timeout=60):
     """One life of the direct guest: up, its 200 timer interrupts without an
-    exit, its RTC interrupt (with rtc) likewise, then the masked spin."""
+    exit, its RTC interrupt (with rtc) likewise, 50 SGIs to its vCPU 1 and
+    their answers (with sgi), then the masked spin."""
     vm.expect(r"\[%s\] direct: up\r\n" % name, timeout=timeout)
     m = vm.expect(RESULT % name, timeout=timeout)
     assert (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (200, 0, 0), \
@@ -25,6 +26,11 @@ def life(vm, name, rtc=False, timeout=60):
         m = vm.expect(r"\[%s\] direct: RTC (\d+) interrupt\(s\), (\d+) IRQ exits\r\n" % name,
                       timeout=timeout)
         assert (int(m.group(1)), int(m.group(2))) == (1, 0), vm.describe("RTC %s" % (m.groups(),))
+    if sgi:
+        m = vm.expect(r"\[%s\] direct: SGI (\d+) pings, (\d+) pongs, (\d+) IRQ exits\r\n" % name,
+                      timeout=timeout)
+        assert tuple(int(x) for x in m.groups()) == (50, 50, 0), \
+            vm.describe("SGIs %s" % (m.groups(),))
     vm.expect(SPINNING % name, timeout=timeout)
 
 
@@ -38,9 +44,9 @@ def monitor(vm, cmd, want, timeout=30):
 def test_direct_timer_spi_stop_restart(qemu, image):
     """direct: its timer and RTC without an exit, then stop, start, restart
     while it spins masked; irq1 beside it: the virtual interface as ever"""
-    vm = qemu(kernel=image("direct", "elf"), machine=SECURE_MACHINE, smp=3)
+    vm = qemu(kernel=image("direct", "elf"), machine=SECURE_MACHINE, smp=4)
     vm.expect(r"boot: start mode secure,", timeout=60)
-    life(vm, "direct", rtc=True)
+    life(vm, "direct", rtc=True, sgi=True)
     # beside it on CPU 2, a guest with the virtual CPU interface passes its tests
     vm.expect_seen(r"\[irq1\] RESULT: 9 passed, 0 failed\r\n", timeout=60)
     # spinning masked: stop must still take the CPU back
@@ -48,10 +54,10 @@ def test_direct_timer_spi_stop_restart(qemu, image):
     monitor(vm, "list", r"direct\s+stopped")
     # the guest's lines and the monitor's answer come in either order
     vm.sendline("start direct")
-    life(vm, "direct", rtc=True)
+    life(vm, "direct", rtc=True, sgi=True)
     vm.expect_seen(r"guest 'direct' started\r\n")
     vm.sendline("restart direct")
-    life(vm, "direct", rtc=True)
+    life(vm, "direct", rtc=True, sgi=True)
     vm.expect_seen(r"guest 'direct' restarted\r\n")
     monitor(vm, "list", r"direct\s+running")
     assert "crashed" not in vm.output and "error" not in vm.output, vm.describe("an error")
@@ -75,6 +81,18 @@ def test_direct_watchdog_and_crash_while_masked(qemu, image):
     assert all(l == ("200", "0") for l in lives), vm.describe("directcrash lives %s" % lives)
     assert "crashed" not in vm.output.replace("guest 'directcrash' crashed", ""), \
         vm.describe("another guest crashed")
+
+
+def test_direct_smp(qemu, image):
+    """The SMP/PSCI guest as a direct guest on three CPUs: CPU_ON/OFF, its
+    spinlock, and SYSTEM_OFF while two vCPUs spin take every CPU back"""
+    vm = qemu(kernel=image("directsmp", "elf"), machine=SECURE_MACHINE, smp=4)
+    m = vm.expect(r"\[smp\] RESULT: (\d+) passed, (\d+) failed\r\n", timeout=120)
+    assert (int(m.group(1)), int(m.group(2))) == (9, 0), vm.describe("smp tests")
+    vm.expect_seen(r"\[smp\] smp: powering off with 2 vCPUs spinning\r\n")
+    vm.expect(r"guest 'smp' halted \(PSCI SYSTEM_OFF\)", timeout=30)
+    vm.sendline("list")
+    vm.expect(r"smp\s+halted", timeout=30)
 
 
 def test_direct_refused_without_secure_start(qemu, image):
