@@ -181,7 +181,10 @@ mon_smc_trivial:
  * secure banked GICC registers and Group 0, which the non-secure world
  * (HYP and any guest) cannot see (GICv2 4.4.x, 3.6).  MMU and caches are
  * off in the secure world after the boot: addresses are physical, the GIC's
- * from the pen.  Only r0-r3 and r12 are used; no stack.
+ * from the pen, which prehyp C wrote with the caches off before any CPU ran
+ * HYP and nothing writes since, so these non-cacheable reads see it on real
+ * hardware too (QEMU, without caches, would not show a stale line).  Only
+ * r0-r3 and r12 are used; no stack.
  */
 mon_service:
     adr     r12, 1f

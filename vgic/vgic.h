@@ -103,6 +103,10 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 /* Declare a hardware-linked interrupt (passthrough SPI, virtual timer PPI) */
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq);
 struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid);
+/* A direct guest's vCPU comes (back) to its CPU, whose interface was reset:
+ * its hardware PPIs' enable and priority, as the model has them, to the
+ * hardware again (hw_update, on that CPU: they are banked) */
+void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu);
 
 /* GICD_TYPER (ITLinesNumber, CPUNumber, no SecurityExtn) and GICD_IIDR (ARM,
  * GICv2): constant, so read without the lock (GICv2 4.3.2, 4.3.3).  True with

@@ -88,6 +88,19 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
     spin_unlock(&d->lock);
 }
 
+void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu)
+{
+    if (!d->direct || vcpu >= d->nr_vcpus || !d->env.hw_update)
+        return;
+    spin_lock(&d->lock);
+    for (unsigned int j = 16; j < VGIC_NR_PRIVATE; j++) {
+        struct vgic_irq *irq = &d->cpu[vcpu]->priv[j];
+        if (irq->hw)
+            d->env.hw_update(d->env.ctx, j, irq, vcpu);
+    }
+    spin_unlock(&d->lock);
+}
+
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq)
 {
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);

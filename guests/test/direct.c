@@ -38,6 +38,7 @@
 #define TRAP_IRQ_CAUSE 9           /* enum trap_cause: TRAP_IRQ */
 
 static volatile uint32_t ticks, rtc_irqs, others, pings, pongs, online;
+static volatile uint32_t sec_lives, sec_ticks, sec_leave;
 static uint64_t deadline;
 static uint32_t period, rtc;
 static volatile uint64_t worst;
@@ -46,7 +47,10 @@ void guest_irq_handler(uint32_t *frame)
 {
     uint32_t iar = mmio_read32(GICC_IAR);
     uint32_t id = iar & 0x3ff;
-    if (id == VTIMER_IRQ) {
+    if (id == VTIMER_IRQ && cpu_id() != 0) {
+        sec_ticks++;                /* vCPU 1's own timer */
+        vtimer_off();
+    } else if (id == VTIMER_IRQ) {
         uint64_t late = cntvct() - deadline;
         if (late > worst)
             worst = late;
@@ -87,13 +91,24 @@ static void enable_irq(uint32_t id)
 
 void guest_secondary(unsigned int cpu)
 {
+    uint32_t life = ++sec_lives;
     mmio_write32(GICC_PMR, 0xf0);
     mmio_write32(GICC_CTLR, 1);
-    __atomic_fetch_add(&online, 1, __ATOMIC_SEQ_CST);
+    if (life == 1)
+        enable_irq(VTIMER_IRQ);     /* once: its distributor keeps it */
+    online = 1;
     __asm__ volatile("cpsie i");
-    for (;;)
+    for (unsigned int i = 0; life == 2 && i < 5; i++) {
+        uint32_t t = sec_ticks;
+        vtimer_arm(cntvct() + period);
+        uint64_t t0 = cntvct();
+        while (sec_ticks == t && cntvct() - t0 < cntfrq())
+            __asm__ volatile("wfi");
+    }
+    while (!sec_leave)
         __asm__ volatile("wfi");
-}
+    __asm__ volatile("cpsid i");
+}   /* returns: CPU_OFF (guestlib) */
 
 /* vCPU 0 sends SGI 1 to vCPU 1 PINGS times; each answers with SGI 2 */
 static void sgi_test(void)
@@ -101,8 +116,11 @@ static void sgi_test(void)
     if (guest_dt.ncpus < 2)
         return;
     hvc_call(PSCI_CPU_ON, 1, (uint32_t)secondary_start, 1);
-    while (!online)
+    uint64_t t0 = cntvct();
+    while (!online && cntvct() - t0 < 5ull * cntfrq())
         ;
+    if (!online)
+        gprintf("direct: vCPU 1 did not come online\n");
     uint32_t before = irq_exits();
     for (unsigned int i = 0; i < PINGS; i++) {
         uint32_t p = pongs;
@@ -110,6 +128,8 @@ static void sgi_test(void)
         uint64_t t0 = cntvct();
         while (pongs == p && cntvct() - t0 < cntfrq())
             __asm__ volatile("wfi");
+        if (pongs == p)
+            gprintf("direct: ping %u unanswered (pings %lu)\n", i, (unsigned long)pings);
     }
     gprintf("direct: SGI %lu pings, %lu pongs, %lu IRQ exits\n", (unsigned long)pings,
             (unsigned long)pongs, (unsigned long)(irq_exits() - before));

@@ -39,10 +39,10 @@ void sched_console_input(void)
 
 /*
  * A direct guest's CPU interface (docs/direct-interrupts.md) back to its
- * reset state, on its own CPU: before a life (the hypervisor's interrupts
- * here made Group 0 first, once) and after one, before its SPIs are
- * deactivated elsewhere (guest_vgic_release), so that what it left active
- * is ended here and no running priority outlives it.
+ * reset state, on its own CPU: before a life of the vCPU (the hypervisor's
+ * interrupts here made Group 0 first, once) and after its guest's life,
+ * before its SPIs are deactivated elsewhere (guest_vgic_release), so that
+ * what it left active is ended here and no running priority outlives it.
  */
 static void direct_quiet(struct vcpu *v)
 {
@@ -58,6 +58,8 @@ void vcpu_take_requests(struct vcpu *v)
         if (v->direct)
             direct_quiet(v);
         vgic_vcpu_reset(&v->guest->vgic, v->id);
+        if (v->direct)      /* what its distributor says of its PPIs, anew */
+            vgic_hw_resync_private(&v->guest->vgic, v->id);
         /* a timer interrupt forwarded to the previous life and never
          * EOIed stays active in the GIC: end it here, on its own CPU */
         gic_irq_deactivate(host.timer.irq_virt);
@@ -166,6 +168,8 @@ void pcpu_loop(void)
                 vgic_cpu_flush(&v->vgic);
             trap_handle_exit(v, guest_enter(&v->regs));
         }
+        /* a direct guest's life ended: nothing of it may keep this CPU's
+         * interface busy */
         if (v->direct && v->guest->state != GUEST_RUNNING)
             direct_quiet(v);
         vcpu_put(v);

@@ -789,6 +789,18 @@ static void test_hw_update_direct_ppi(void **s)
     assert_false(ENV.hw[2].enabled);
     wr32(0, 0x100, 1u << 26);           /* no hardware behind it: nothing */
     assert_int_equal(ENV.nhw, 3);
+    /* its CPU interface was reset (CPU_OFF, then CPU_ON): the model's word
+     * goes to the hardware again, for its hardware PPIs only */
+    wr32(0, 0x100, 1u << 27);
+    ENV.nhw = 0;
+    vgic_hw_resync_private(&D, 0);
+    assert_int_equal(ENV.nhw, 1);
+    assert_int_equal(ENV.hw[0].intid, 27);
+    assert_true(ENV.hw[0].enabled);
+    assert_int_equal(ENV.hw[0].priority, 0xa0);
+    D.direct = false;                   /* a virtual guest's PPIs: never */
+    vgic_hw_resync_private(&D, 0);
+    assert_int_equal(ENV.nhw, 1);
 }
 
 static void test_hw_update_calls(void **s)
