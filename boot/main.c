@@ -180,7 +180,12 @@ static void guests_boot(void)
 {
     uint64_t fs, fe;
     hyp_footprint(&fs, &fe);
-    struct config_host ch = { &host, fs, fe, host_fdt, colours_probe() };
+    uint32_t mode = this_cpu()->start_mode;
+    /* direct interrupts need the GIC's Group 0 for the hypervisor: a secure
+     * start (Partita is the firmware) on a GIC with the Security Extensions */
+    struct config_host ch = { &host, fs, fe, host_fdt, colours_probe(),
+                              mode == START_MODE_SECURE && gic_get_info()->security_extn,
+                              start_mode_name(mode) };
     if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {
         pr_info("config: no configuration linked in: no guests\n");
         return;

@@ -168,8 +168,84 @@ mon_vectors:
     b       .
     .endr
 mon_smc_trivial:
+    tst     r0, #0x1f
+    bne     mon_service             @ not a vector base: a Group 0 service
     mcr     MVBAR(r0)
     isb
+    movs    pc, lr
+
+/*
+ * The Group 0 services (include/arch/boot.h MON_G0_*), for direct
+ * interrupts (docs/direct-interrupts.md).  Monitor mode is always Secure
+ * (ARM ARM B1.5.1), so these GIC accesses are secure ones: they reach the
+ * secure banked GICC registers and Group 0, which the non-secure world
+ * (HYP and any guest) cannot see (GICv2 4.4.x, 3.6).  MMU and caches are
+ * off in the secure world after the boot: addresses are physical, the GIC's
+ * from the pen, which prehyp C wrote with the caches off before any CPU ran
+ * HYP and nothing writes since, so these non-cacheable reads see it on real
+ * hardware too (QEMU, without caches, would not show a stale line).  Only
+ * r0-r3 and r12 are used; no stack.
+ */
+mon_service:
+    adr     r12, 1f
+    ldr     r3, [r12]
+    add     r3, r3, r12             @ r3 = the pen (physical)
+    ldr     r12, =MON_G0_ACK
+    sub     r12, r0, r12
+    cmp     r12, #(MON_G0_CLAIM - MON_G0_ACK)
+    addls   pc, pc, r12, lsl #2
+    b       mon_unknown
+    b       mon_g0_ack
+    b       mon_g0_eoi
+    b       mon_g0_sgi
+    b       mon_g0_claim
+1:  .word   boot_pen - 1b
+mon_unknown:
+    mvn     r0, #0                  @ MON_UNKNOWN
+    movs    pc, lr
+mon_g0_ack:
+    ldr     r2, [r3, #PEN_GICC]
+    ldr     r0, [r2, #GICC_IAR]
+    movs    pc, lr
+mon_g0_eoi:
+    ldr     r2, [r3, #PEN_GICC]
+    str     r1, [r2, #GICC_EOIR]
+    movs    pc, lr
+mon_g0_sgi:                         @ NSATT = 0: a Group 0 SGI (GICv2 4.3.15)
+    ldr     r0, [r3, #PEN_GICD]
+    and     r1, r1, #0xff
+    and     r2, r2, #0xf
+    orr     r2, r2, r1, lsl #16
+    str     r2, [r0, #GICD_SGIR]
+    movs    pc, lr
+/*
+ * Make this CPU's banked SGIs/PPIs in mask r1 Group 0 at GIC_G0_PRIO,
+ * enabled, and have Group 0 signalled as FIQ here (secure GICC_CTLR.FIQEn,
+ * GICv2 4.4.1).  From then on the non-secure world can neither change them
+ * in the distributor (their GICD bits are RAZ/WI to it) nor mask or
+ * acknowledge them at the CPU interface.
+ */
+mon_g0_claim:
+    ldr     r2, [r3, #PEN_GICD]
+    add     r12, r2, #GICD_IPRIORITYR
+    mov     r0, r1
+    mov     r3, #GIC_G0_PRIO
+2:  lsrs    r0, r0, #1
+    strbcs  r3, [r12]
+    add     r12, r12, #1
+    bne     2b
+    ldr     r0, [r2, #GICD_IGROUPR]
+    bic     r0, r0, r1
+    str     r0, [r2, #GICD_IGROUPR]
+    str     r1, [r2, #GICD_ISENABLER]
+    adr     r12, 1b
+    ldr     r3, [r12]
+    add     r3, r3, r12
+    ldr     r2, [r3, #PEN_GICC]
+    ldr     r0, [r2, #GICC_CTLR]
+    orr     r0, r0, #GICC_CTLR_FIQEN
+    str     r0, [r2, #GICC_CTLR]
+    mov     r0, #0
     movs    pc, lr
 
 /*

@@ -73,6 +73,10 @@ DESCRIPTIONS = {
     "eoi_ack_exits": "exits caused by ACK + EOI (must be 0)",
     "vtimer_latency": "virtual timer deadline to the guest's IRQ vector, guest busy",
     "vtimer_latency_wfi": "virtual timer deadline to the guest's IRQ vector, guest in WFI",
+    "vtimer_latency_direct": "the same, interrupts = \"direct\" (secure start): no exit, "
+                             "the physical GIC CPU interface; native: vtimer_latency's",
+    "vtimer_latency_wfi_direct": "the same in WFI, interrupts = \"direct\" (native: "
+                                 "vtimer_latency_wfi's)",
     "cpu_int": "integer workload (xorshift/multiply, 2M iterations)",
     "cpu_mem": "memory workload (8 MiB: fill, read, strided, copy)",
     "cpu_int_coloured": "integer workload on coloured RAM (16 of 32 colours, 4 KiB Stage-2 pages)",
@@ -217,16 +221,16 @@ def qemu_native():
     return parse_bench(out, "")
 
 
-def qemu_partita(image, smp):
-    argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", str(smp),
+def qemu_partita(image, smp, machine="virt,virtualization=on"):
+    argv = [QEMU, "-M", machine, "-cpu", "cortex-a15", "-smp", str(smp),
             "-m", "1G", "-nographic", "-monitor", "none"] + ICOUNT + \
            ["-kernel", os.path.join(BUILD, "bench/images", image)]
     return Run("partita " + image, argv)
 
 
-def run_bench_guest(image, smp, what):
+def run_bench_guest(image, smp, what, machine="virt,virtualization=on"):
     """A configuration whose 'bench' guest prints BENCH lines and powers off"""
-    r = qemu_partita(image, smp)
+    r = qemu_partita(image, smp, machine)
     out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
     if "halted (PSCI SYSTEM_OFF)" not in out:
         raise BenchError("the %s did not finish:\n%s" % (what, out[-4000:]))
@@ -239,6 +243,12 @@ def run_partita():
 
 def run_doorbell():
     return run_bench_guest("doorbell.bin", 2, "doorbell benchmark")
+
+
+def run_direct():
+    """interrupts = "direct" needs the secure start: partita.elf, secure=on"""
+    return run_bench_guest("direct.elf", 2, "direct-interrupts benchmark",
+                           "virt,virtualization=on,secure=on")
 
 
 def run_coloured():
@@ -388,6 +398,11 @@ def collect():
     partita.update(doorbell)
     coloured, _ = run("coloured", run_coloured)
     partita.update(coloured)
+    direct, _ = run("direct", run_direct)
+    partita.update(direct)
+    for name in ("vtimer_latency", "vtimer_latency_wfi"):
+        if name in native:      # what a direct guest is measured against
+            native[name + "_direct"] = native[name]
     net, _ = run("network", run_net)
     partita.update(net)
     lp, ln = run("linux", run_linux, reports_errors=False)     # (partita, native)
@@ -435,7 +450,8 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
          "doorbell_latency_mmio", "net_frame_roundtrip", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu",
-         "vtimer_latency", "vtimer_latency_wfi", "eoi_ack", "eoi_ack_exits",
+         "vtimer_latency", "vtimer_latency_wfi", "vtimer_latency_direct",
+         "vtimer_latency_wfi_direct", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "cpu_int_coloured",
          "cpu_mem_coloured", "boot_first_insn", "boot_first_insn_min",
          "boot_first_insn_coloured", "hyp_text", "hyp_data", "hyp_bss", "guest_s2_tables",

@@ -9,6 +9,8 @@
 #include "hyp/lib/console.h"
 #include "hyp/platform/percpu.h"
 #include "mm/hyp_mmu.h"
+#include <arch/boot.h>
+#include "hyp/platform/hyp.h"
 
 static volatile uint8_t *gicd, *gicc;
 volatile uint8_t *gic_gich_va;
@@ -49,6 +51,7 @@ int gic_init(const struct platform *p)
     info.nr_cpus_if = ((typer >> 5) & 7) + 1;
     info.gicd_iidr = d_rd(GICD_IIDR);
     security_extn = (typer >> 10) & 1;
+    info.security_extn = security_extn;
 
     d_wr(GICD_CTLR, 0);
     /*
@@ -165,10 +168,113 @@ void gic_send_sgi_others(unsigned int sgi)
     d_wr(GICD_SGIR, (1u << 24) | (sgi & 0xf));
 }
 
+/* CPUs whose kick and hypervisor timer are Group 0 (gic_group0_claim) */
+static volatile uint32_t group0_cpus;
+
+/* One of Partita's monitor services (include/arch/boot.h, boot/secure.S) */
+static uint32_t mon_call(uint32_t fn, uint32_t a1, uint32_t a2)
+{
+    register uint32_t r0 __asm__("r0") = fn;
+    register uint32_t r1 __asm__("r1") = a1;
+    register uint32_t r2 __asm__("r2") = a2;
+    register uint32_t r3 __asm__("r3");
+    __asm__ volatile(".arch_extension sec\n\tsmc #0"
+                     : "+r"(r0), "+r"(r1), "+r"(r2), "=r"(r3) : : "r12", "memory");
+    return r0;
+}
+
+void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus)
+{
+    uint32_t mask = 0;
+    for (unsigned int c = 0; c < MAX_CPUS; c++)
+        if (pcpus & (1u << c))
+            mask |= cpu_if_mask[c];
+    if (mask)
+        gic_send_sgi(sgi, mask);
+}
+
+static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
+{
+    dsb_ish();  /* the work we signal is visible before the interrupt */
+    mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK_G0);
+}
+
 void gic_kick_cpu(unsigned int pcpu)
 {
-    if (pcpu < MAX_CPUS && cpu_if_mask[pcpu])
-        gic_send_sgi(SGI_KICK, cpu_if_mask[pcpu]);
+    if (pcpu >= MAX_CPUS || !cpu_if_mask[pcpu])
+        return;
+    if (__builtin_expect((group0_cpus >> pcpu) & 1, 0)) {
+        kick_group0(pcpu);  /* a direct guest's CPU: its kick is Group 0 */
+        return;
+    }
+    gic_send_sgi(SGI_KICK, cpu_if_mask[pcpu]);
+}
+
+/*
+ * This CPU gives its physical CPU interface to a direct guest
+ * (docs/direct-interrupts.md): the hypervisor's own interrupts here, the
+ * kick SGI and its timer, go to Group 0 through the monitor (only a secure
+ * access can, GICv2 4.3.4), at a priority no non-secure PMR masks, and
+ * reach HYP as FIQ (HCR.FMO, which the guest's CPSR.F cannot mask: ARM ARM
+ * B1.8, asynchronous exception masking).  What else the hypervisor enabled
+ * here for guests with a virtual interface (maintenance, PMU) is turned
+ * off: with HCR.IMO clear it would reach the guest.  Once a CPU is direct
+ * it stays so.
+ */
+void gic_group0_claim(void)
+{
+    unsigned int cpu = this_cpu()->index;
+    if (group0_cpus & (1u << cpu))
+        return;
+    mon_call(MON_G0_CLAIM, (1u << SGI_KICK_G0) | (1u << host.timer.irq_hyp), 0);
+    d_wr(GICD_ICENABLER, 0xffff0000u & ~(1u << host.timer.irq_hyp));
+    d_wr(GICD_ICACTIVER, 0xffff0000u & ~(1u << host.timer.irq_hyp));
+    __atomic_fetch_or(&group0_cpus, 1u << cpu, __ATOMIC_SEQ_CST);
+}
+
+bool gic_cpu_is_group0(void)
+{
+    return (group0_cpus >> this_cpu()->index) & 1;
+}
+
+void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
+{
+    /* EOImodeNS 1: an EOIR drops the running priority, GICC_DIR ends the
+     * interrupt.  The non-secure view shows Group 1 only: the
+     * hypervisor's Group 0 is never touched from here (GICv2 4.3.x) */
+    c_wr(GICC_CTLR, 1 | (1 << 9));
+    uint32_t ppis = d_rd(GICD_ISACTIVER) & 0xffff0000u;
+    for (unsigned int i = 16; i < 32; i++)
+        if (ppis & (1u << i)) {
+            c_wr(GICC_EOIR, i);
+            c_wr(GICC_DIR, i);
+        }
+    for (unsigned int k = 0; k < n; k++)
+        if (spis[k] < GIC_MAX_IRQS && gic_irq_active(spis[k])) {
+            c_wr(GICC_EOIR, spis[k]);
+            c_wr(GICC_DIR, spis[k]);
+        }
+    d_wr(GICD_ICENABLER, 0xffff0000u);  /* Group 0 bits ignore non-secure writes */
+    d_wr(GICD_ICPENDR, 0xffff0000u);
+    for (unsigned int i = 0; i < 16; i += 4)   /* SGIs another vCPU sent the last life */
+        d_wr(GICD_CPENDSGIR + i, 0xffffffffu);
+    c_wr(GICC_PMR, 0);
+    c_wr(GICC_CTLR, 0);
+}
+
+/* The HYP FIQ path of a direct CPU: its Group 0 interrupts, acknowledged
+ * and ended through the monitor (the non-secure GICC cannot) */
+void gic_handle_fiq(void)
+{
+    for (;;) {
+        uint32_t iar = mon_call(MON_G0_ACK, 0, 0);
+        unsigned int irq = iar & 0x3ff;
+        if (irq >= GIC_MAX_IRQS)
+            break;
+        if (irq != SGI_KICK_G0 && handlers[irq].fn)
+            handlers[irq].fn(irq, handlers[irq].arg);
+        mon_call(MON_G0_EOI, iar, 0);
+    }
 }
 
 void gic_handle_irq(void)

@@ -19,6 +19,7 @@ struct gic_info {
     unsigned int nr_irqs;       /* from GICD_TYPER.ITLinesNumber */
     unsigned int nr_cpus_if;    /* CPU interfaces implemented */
     uint32_t gicd_iidr;
+    bool security_extn;         /* GICD_TYPER.SecurityExtn: we see the NS view */
 };
 
 int gic_init(const struct platform *p);      /* boot CPU: distributor + own interface */
@@ -44,8 +45,24 @@ extern volatile uint8_t *gic_gich_va;
 static inline volatile uint8_t *gic_gich(void) { return gic_gich_va; }
 /* Hypervisor SGI: make a physical CPU leave its guest and look for work */
 #define SGI_KICK 0
+/* ... on a direct guest's CPU (docs/direct-interrupts.md): a Group 0 SGI,
+ * out of the way of the SGIs guests use (Linux: 0-7); 0-14 are the guest's */
+#define SGI_KICK_G0 15
 void gic_kick_cpu(unsigned int pcpu);
+/* Group 1 SGI sgi to the physical CPUs in bitmap pcpus (a direct guest's
+ * SGIs between its vCPUs) */
+void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus);
 uint8_t gic_cpu_if_mask(void);               /* this CPU's GIC interface bit */
 void gic_handle_irq(void);                   /* the HYP IRQ path */
+/* Direct interrupts (docs/direct-interrupts.md): this CPU's hypervisor
+ * interrupts to Group 0 (a secure start only); is this CPU so; its HYP
+ * FIQ path */
+void gic_group0_claim(void);
+bool gic_cpu_is_group0(void);
+void gic_handle_fiq(void);
+/* this CPU's interface, for a direct guest's next life: what the last one
+ * left active ended (its PPIs, and its SPIs spis[0..n)), its PPIs off, the
+ * non-secure interface disabled and masked (GICv2 reset values) */
+void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n);
 
 #endif

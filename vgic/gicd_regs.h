@@ -40,5 +40,6 @@
 #define GICD_CTLR_ENABLE_G1 (1 << 1)   /* secure view: Group 1 too */
 #define GICC_CTLR_ENABLE_G0 (1 << 0)
 #define GICC_CTLR_ENABLE_G1 (1 << 1)
+#define GICC_CTLR_FIQEN     (1 << 3)   /* secure view: Group 0 signalled as FIQ */
 
 #endif

@@ -94,6 +94,12 @@ struct vgic {
     struct vgic_irq spi[VGIC_MAX_IRQS - VGIC_NR_PRIVATE];
     struct vgic_cpu *cpu[VGIC_MAX_VCPUS];
     struct vgic_env env;
+    /* a direct guest's (docs/direct-interrupts.md): its interrupts are
+     * delivered by the physical CPU interface; the distributor model checks
+     * and mirrors what the guest may set (hw_update), its PPIs included.
+     * Last: the offsets of the fields above stay those of the trap paths
+     * make bench-check counts */
+    bool direct;
 };
 
 void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
@@ -101,6 +107,10 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 /* Declare a hardware-linked interrupt (passthrough SPI, virtual timer PPI) */
 void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq);
 struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid);
+/* A direct guest's vCPU comes (back) to its CPU, whose interface was reset:
+ * its hardware PPIs' enable and priority, as the model has them, to the
+ * hardware again (hw_update, on that CPU: they are banked) */
+void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu);
 
 /* The distributor's registers, for the MMIO bus (GICD at 0x08000000).
  * vcpu: the caller's, for the banked registers; a word read of the control

@@ -50,6 +50,7 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
 {
     memset(d->spi, 0, sizeof(d->spi));
     d->ctlr = 0;
+    d->direct = false;
     d->nr_irqs = nr_irqs > VGIC_MAX_IRQS ? VGIC_MAX_IRQS : (nr_irqs + 31) & ~31u;
     d->nr_vcpus = nr_vcpus > VGIC_MAX_VCPUS ? VGIC_MAX_VCPUS : nr_vcpus;
     d->env = *env;
@@ -86,6 +87,19 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
     c->queued = c->underflow = false;
     c->hcr = c->vmcr = c->apr = 0;
     memset(c->lrs, 0, sizeof(c->lrs));
+    spin_unlock(&d->lock);
+}
+
+void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu)
+{
+    if (!d->direct || vcpu >= d->nr_vcpus || !d->env.hw_update)
+        return;
+    spin_lock(&d->lock);
+    for (unsigned int j = 16; j < VGIC_NR_PRIVATE; j++) {
+        struct vgic_irq *irq = &d->cpu[vcpu]->priv[j];
+        if (irq->hw)
+            d->env.hw_update(d->env.ctx, j, irq, vcpu);
+    }
     spin_unlock(&d->lock);
 }
 
@@ -215,10 +229,15 @@ static void wr_group(struct vgic *d, unsigned int vcpu, unsigned int intid, uint
     }
 }
 
-static void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
+/* A passthrough SPI's, or a direct guest's hardware interrupt's, state as
+ * the guest set it, to the physical distributor; a PPI of a guest with a
+ * virtual interface is left to its list registers */
+static inline void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
+    if (intid < VGIC_NR_PRIVATE && !d->direct)
+        return;
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->hw && intid >= VGIC_NR_PRIVATE && d->env.hw_update)
+    if (irq->hw && d->env.hw_update)
         d->env.hw_update(d->env.ctx, intid, irq, (unsigned int)spi_target(d, irq));
 }
 

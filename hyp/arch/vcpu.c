@@ -55,6 +55,22 @@ void vcpu_set_pmu(struct vcpu *v, bool pmu)
     v->hcr = GUEST_HCR | HCR_TID3;
 }
 
+/*
+ * A direct guest's vCPU (docs/direct-interrupts.md): HCR.IMO clear, so
+ * physical IRQs go to its own IRQ vector through the physical CPU interface
+ * mapped at its GICC address, with no exit (ARM ARM B1.8, routing);
+ * HCR.FMO stays set, so the hypervisor's Group 0 interrupts (signalled as
+ * FIQ) come to Hyp mode whatever the guest's CPSR.F says (with FMO set,
+ * CPSR.F masks only virtual FIQs in Non-secure PL1/PL0, B1.8 masking).
+ * WFI does not trap (TWI clear): it waits in hardware for the guest's own
+ * interrupts, and a Group 0 FIQ wakes it and comes to Hyp as well.
+ */
+void vcpu_set_direct(struct vcpu *v)
+{
+    v->direct = true;
+    v->hcr &= ~(uint32_t)(HCR_IMO | HCR_TWI);
+}
+
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2)
 {
     memset(&v->regs, 0, sizeof(v->regs));

@@ -10,12 +10,14 @@
 
 /*
  * guest_run's table of exit handlers: a trap's by its HSR exception class
- * (ARM ARM B3.13.6, HSR[31:26]), then one for a physical IRQ or FIQ taken
- * from the guest (HCR.IMO/FMO).
+ * (ARM ARM B3.13.6, HSR[31:26]), then one for a physical IRQ and one for
+ * a physical FIQ taken from the guest (HCR.IMO/FMO; FIQ is the hypervisor's
+ * Group 0 on a direct guest's CPU, docs/direct-interrupts.md).
  */
 #define GUEST_EXIT_EC_NR 0x40
 #define GUEST_EXIT_IRQ   GUEST_EXIT_EC_NR
-#define GUEST_EXIT_NR    (GUEST_EXIT_EC_NR + 1)
+#define GUEST_EXIT_FIQ   (GUEST_EXIT_EC_NR + 1)
+#define GUEST_EXIT_NR    (GUEST_EXIT_EC_NR + 2)
 
 #ifndef __ASSEMBLER__
 #include "hyp/lib/ratelimit.h"
@@ -87,7 +89,8 @@ struct vcpu {
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
     bool loaded;
     bool pmu;                       /* its guest has the PMU (configuration "pmu") */
-    uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu) */
+    uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu, _direct) */
+    bool direct;                    /* its CPU's interrupts are its own (vcpu_set_direct) */
     bool pmu_used;                  /* it has touched the PMU since its reset */
     bool dbg_used;                  /* ... or the debug registers */
     bool dbg_trap;                  /* gdb attached: HDCR.TDE, its debug exceptions trap */
@@ -127,6 +130,8 @@ void guest_run(struct vcpu *v, const exit_fn table[GUEST_EXIT_NR],
 
 /* the PMU or not (configuration "pmu"), and the traps that go with it */
 void vcpu_set_pmu(struct vcpu *v, bool pmu);
+/* interrupts = "direct" (docs/direct-interrupts.md): after vcpu_set_pmu */
+void vcpu_set_direct(struct vcpu *v);
 void vcpu_load(struct vcpu *v);
 void vcpu_put(struct vcpu *v);
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2);

@@ -65,7 +65,8 @@ hyp_irq_in_hyp: FATAL_ENTRY EXC_IRQ
  * it from C.  So one taken in HYP is a hypervisor bug, reported as fatal
  * like any other HYP exception.  SPSR tells which; r0 is parked on the
  * stack for the test - in the guest case that slot is regs.lr_usr,
- * rewritten right after.  guest_exit calls the table's GUEST_EXIT_IRQ entry.
+ * rewritten right after.  guest_exit calls the table's GUEST_EXIT_IRQ or
+ * GUEST_EXIT_FIQ entry.
  */
 hyp_vec_fiq:
     push    {r0}
@@ -75,7 +76,7 @@ hyp_vec_fiq:
     pop     {r0}
     beq     hyp_fiq_in_hyp
     push    {r0-r12, lr}
-    mov     r2, #GUEST_EXIT_IRQ     @ handled as an IRQ
+    mov     r2, #GUEST_EXIT_FIQ     @ Group 0 on a direct guest's CPU
     b       guest_exit
 
 hyp_vec_irq:

@@ -15,7 +15,7 @@ static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
     "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", "control",
-    "control-guests", "virtio-console", NULL,
+    "control-guests", "virtio-console", "interrupts", NULL,
 };
 
 static bool is_known(const char *name)
@@ -330,6 +330,55 @@ static void parse_virtio_console(const void *fdt, int node, struct guest_config 
     g->vcon_irq = fdt32_ld(&v[1]);
 }
 
+/* interrupts = "virtual" (the default) or "direct" */
+static void parse_irq_mode(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
+{
+    bool bad;
+    const char *m = cfg_get_string(fdt, node, "interrupts", &bad);
+    g->irq_mode = IRQ_VIRTUAL;
+    if (bad)
+        cfg_msg(c, true, g->name, "interrupts", "not a string");
+    else if (m && strcmp(m, "direct") == 0)
+        g->irq_mode = IRQ_DIRECT;
+    else if (m && strcmp(m, "virtual") != 0)
+        cfg_msg(c, true, g->name, "interrupts", "\"%s\": use \"virtual\" or \"direct\"", m);
+}
+
+/*
+ * A direct guest (docs/direct-interrupts.md) owns its CPUs and their
+ * physical CPU interface: the hypervisor keeps them only through the GIC's
+ * Group 0, which needs a secure start; nothing virtual can reach it (no
+ * list registers), and the monitor's CPU 0 takes the console's interrupt.
+ * Its CPUs and passthrough interrupts are checked against the other guests
+ * with everyone's (config.c: no time-slice-us, no interrupt given twice).
+ */
+void config_check_direct(const struct config_host *h, const struct guest_config *g,
+                         struct cfg_ctx *c)
+{
+    if (g->irq_mode != IRQ_DIRECT)
+        return;
+    if (!h || !h->group0)
+        cfg_msg(c, true, g->name, "interrupts", "\"direct\" needs Partita started in the "
+                "secure world on a GIC with the Security Extensions (Group 0 keeps its CPUs "
+                "the hypervisor's); this start: %s", h && h->start_mode ? h->start_mode
+                                                                       : "not secure");
+    if (g->slice_us)
+        cfg_msg(c, true, g->name, "interrupts", "a direct guest has its CPUs alone: "
+                "no time-slice-us");
+    for (unsigned int i = 0; i < g->ncpus; i++)
+        if (g->cpus[i] == 0)
+            cfg_msg(c, true, g->name, "interrupts", "CPU 0 takes the monitor console's "
+                    "interrupt: give a direct guest other CPUs");
+    const char *virt = g->nchannels ? "channels" : g->nnets ? "networks"
+                       : g->vcon ? "a virtio console" : g->control ? "control" : NULL;
+    if (virt)
+        cfg_msg(c, true, g->name, "interrupts", "a direct guest takes no virtual "
+                "interrupts: %s cannot be given to it", virt);
+    if (g->pmu)
+        cfg_msg(c, true, g->name, "interrupts", "a direct guest's PMU interrupt is not "
+                "forwarded: give it pmu = \"off\"");
+}
+
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     parse_placement(fdt, node, g, c);
@@ -338,6 +387,7 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_lifecycle(fdt, node, g, c);
     parse_console_rate(fdt, node, g, c);
     parse_pmu(fdt, node, g, c);
+    parse_irq_mode(fdt, node, g, c);
     parse_virtio_console(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
     config_parse_control(fdt, node, g, c);

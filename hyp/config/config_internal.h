@@ -20,6 +20,9 @@ struct cfg_ctx {
 
 /* config_guest.c: one guest node into g */
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
+/* config_guest.c: what interrupts = "direct" needs (after channels and networks) */
+void config_check_direct(const struct config_host *h, const struct guest_config *g,
+                         struct cfg_ctx *c);
 /* One line: "KIND 'NAME': property 'PROP': what" (PROP may be NULL) */
 void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
                 const char *prop, const char *fmt, ...) __attribute__((format(printf, 6, 7)));

@@ -93,6 +93,13 @@ enum control_right {
 /* the names of the rights, in bit order (config_control.c) */
 extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
+/*
+ * How a guest gets its interrupts (README, "Direct interrupts"): through
+ * the hypervisor and the GIC's virtual CPU interface (the default), or
+ * straight from the physical GIC on CPUs it owns alone ("direct";
+ * docs/direct-interrupts.md).
+ */
+enum irq_mode { IRQ_VIRTUAL, IRQ_DIRECT };
 
 /* One guest's view of a channel it is a member of */
 struct guest_channel {
@@ -154,6 +161,7 @@ struct guest_config {
     struct guest_net nets[GUEST_MAX_NETS];
     bool vcon;                              /* a virtio console (hvc0) at: */
     uint32_t vcon_ipa, vcon_irq;            /* its registers (0x200 bytes), its SPI */
+    enum irq_mode irq_mode;                 /* interrupts = "virtual" / "direct" */
 };
 
 struct channel_member {
@@ -191,6 +199,12 @@ struct config_host {
     uint64_t hyp_start, hyp_end;            /* hypervisor footprint (physical) */
     const void *host_fdt;                   /* to check passthrough ranges; may be NULL */
     unsigned int ncolours;                  /* of the last-level cache; 0: no colouring */
+    /* the hypervisor can keep its own interrupts in the GIC's Group 0 (a
+     * secure start on a GIC with the Security Extensions): direct
+     * interrupts are possible; else the name of the start mode, for the
+     * error (NULL: not known, as in the unit tests' default host) */
+    bool group0;
+    const char *start_mode;
 };
 
 /* One diagnostic: "guest 'NAME': property 'PROP': what is wrong". */

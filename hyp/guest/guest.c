@@ -69,6 +69,8 @@ void guests_init(const struct system_config *sys)
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
             vcpu_set_pmu(&g->vcpu[v], g->cfg->pmu && pmu_present());
+            if (g->cfg->irq_mode == IRQ_DIRECT)
+                vcpu_set_direct(&g->vcpu[v]);
             vcpu_psci_init(&g->vcpu[v]);
             sched_assign(&g->vcpu[v]);
         }
@@ -132,7 +134,10 @@ int guest_start(struct guest *g)
     vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
     /* the distributor first: the bus is searched in order, and it is the
      * device guests touch most (every interrupt enable, every IPI) */
-    mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, &g->vgic);
+    if (c->irq_mode == IRQ_DIRECT)     /* its SGIs are physical ones */
+        mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, guest_vgic_direct_dist, g);
+    else
+        mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, &g->vgic);
     mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
     channel_guest_start(g);
     manage_page_start(g);

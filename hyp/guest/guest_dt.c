@@ -96,7 +96,7 @@ static int write_gic_timer(void *fdt, const struct guest_config *cfg)
     return fdt_end_node(fdt);
 }
 
-static int write_uart(void *fdt)
+static int write_uart(void *fdt, const struct guest_config *cfg)
 {
     TRY(fdt_begin_node(fdt, "apb-pclk"));
     TRY(fdt_property_string(fdt, "compatible", "fixed-clock"));
@@ -112,8 +112,11 @@ static int write_uart(void *fdt)
     TRY(prop_strings(fdt, "compatible", "arm,pl011", "arm,primecell"));
     const uint32_t reg[] = { VBOARD_UART_IPA, 0x1000 };
     TRY(prop_cells(fdt, "reg", reg, 2));
+    /* a direct guest gets no virtual interrupts (docs/direct-interrupts.md):
+     * its UART is polled, and its tree does not promise an interrupt */
     const uint32_t irq[] = { 0, VBOARD_UART_IRQ - 32, 4 };
-    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    if (cfg->irq_mode != IRQ_DIRECT)
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
     const uint32_t clk[] = { PH_CLK, PH_CLK };
     TRY(prop_cells(fdt, "clocks", clk, 2));
     TRY(prop_strings(fdt, "clock-names", "uartclk", "apb_pclk"));
@@ -361,7 +364,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(fdt_end_node(fdt));
     TRY(write_gic_timer(fdt, cfg));
     TRY(write_pmu(fdt, cfg, info));
-    TRY(write_uart(fdt));
+    TRY(write_uart(fdt, cfg));
     TRY(write_passthrough(fdt, cfg, info->host_fdt));
     TRY(write_channels(fdt, cfg));
     TRY(write_manage(fdt, cfg));

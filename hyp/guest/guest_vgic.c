@@ -34,12 +34,54 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
     struct guest *g = ctx;
     if (target < g->cfg->ncpus)
         gic_irq_set_target(intid, g->vcpu[target].pcpu);
-    /* keep forwarded interrupts above the hypervisor's priority mask */
-    gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
+    /* keep forwarded interrupts above the hypervisor's priority mask; a
+     * direct guest's priorities are its own, compared with its own PMR in
+     * the non-secure view of both (GICv2 3.6.2), always below Group 0's.
+     * Its PPIs are written here on its own CPU (banked): it trapped here */
+    if (g->vgic.direct)
+        gic_irq_set_priority(intid, irq->priority);
+    else
+        gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
     if (irq->enabled)
         gic_irq_enable(intid, 0);
     else
         gic_irq_disable(intid);
+}
+
+/*
+ * A direct guest's GICD_SGIR (docs/direct-interrupts.md): its vCPUs own
+ * their CPUs' physical interfaces, so an SGI between them is a physical
+ * Group 1 SGI to the CPUs of the target vCPUs (GICv2 4.3.15: the target
+ * filters as the guest gave them, over its own vCPUs only).  SGI 15 is the
+ * hypervisor's kick there (Group 0): a non-secure write cannot send it, so
+ * the guest's SGI 15 is lost.  The receiver reads the source CPU field of
+ * GICC_IAR as the physical CPU interface number.
+ */
+static void direct_sgi(struct guest *g, uint32_t sgir)
+{
+    unsigned int self = this_cpu()->vcpu->id, n = g->cfg->ncpus;
+    uint32_t vcpus;
+    switch ((sgir >> 24) & 3) {
+    case 0: vcpus = (sgir >> 16) & 0xff; break;
+    case 1: vcpus = 0xffu & ~(1u << self); break;
+    case 2: vcpus = 1u << self; break;
+    default: return;
+    }
+    uint32_t pcpus = 0;
+    for (unsigned int i = 0; i < n; i++)
+        if (vcpus & (1u << i))
+            pcpus |= 1u << g->vcpu[i].pcpu;
+    gic_send_sgi_cpus(sgir & 0xf, pcpus);
+}
+
+bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    struct guest *g = dev;
+    if (a->write && offset == GICD_SGIR && a->size == 4) {
+        direct_sgi(g, a->value);
+        return true;
+    }
+    return vgic_dist_handler(&g->vgic, a, offset);
 }
 
 void guest_vgic_init(struct guest *g)
@@ -56,6 +98,7 @@ void guest_vgic_init(struct guest *g)
         cpus[i] = &g->vcpu[i].vgic;
     struct vgic_env env = { env_kick, env_hw_update, g };
     vgic_init(&g->vgic, nr, c->ncpus, cpus, &env);
+    g->vgic.direct = c->irq_mode == IRQ_DIRECT;
     for (unsigned int i = 0; i < c->ncpus; i++) {
         vgic_set_hw(&g->vgic, i, VBOARD_VTIMER_IRQ, host.timer.irq_virt);
         if (g->vcpu[i].pmu && host.pmu_irq)

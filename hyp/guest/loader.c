@@ -116,8 +116,11 @@ int guest_build_s2(struct guest *g)
         return -1;
     if (guest_ram_map(&g->s2, c) != 0)
         return -1;
-    /* the guest's GIC CPU interface is the hardware GICV (brief section 4) */
-    if (s2_map(&g->s2, VBOARD_GICC_IPA, host.gic.gicv.base, VBOARD_GICC_SIZE,
+    /* the guest's GIC CPU interface is the hardware GICV (brief section 4);
+     * a direct guest's is the physical GICC, whose non-secure view shows it
+     * none of the hypervisor's Group 0 (docs/direct-interrupts.md) */
+    uint64_t gicc = c->irq_mode == IRQ_DIRECT ? host.gic.gicc.base : host.gic.gicv.base;
+    if (s2_map(&g->s2, VBOARD_GICC_IPA, gicc, VBOARD_GICC_SIZE,
                S2_RW | S2_DEVICE) != 0)
         return -1;
     for (unsigned int i = 0; i < c->npt_regs; i++)

@@ -40,11 +40,29 @@ void sched_console_input(void)
     pcpus[0].attention = 1;     /* the UART interrupt runs on the boot CPU */
 }
 
+/*
+ * A direct guest's CPU interface (docs/direct-interrupts.md) back to its
+ * reset state, on its own CPU: before a life of the vCPU (the hypervisor's
+ * interrupts here made Group 0 first, once) and after its guest's life,
+ * before its SPIs are deactivated elsewhere (guest_vgic_release), so that
+ * what it left active is ended here and no running priority outlives it.
+ */
+static void direct_quiet(struct vcpu *v)
+{
+    gic_group0_claim();
+    const struct guest_config *c = v->guest->cfg;
+    gic_direct_cpu_reset(c->pt_irqs, c->npt_irqs);
+}
+
 void vcpu_take_requests(struct vcpu *v)
 {
     uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
     if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
+        if (v->direct)
+            direct_quiet(v);
         vgic_vcpu_reset(&v->guest->vgic, v->id);
+        if (v->direct)      /* what its distributor says of its PPIs, anew */
+            vgic_hw_resync_private(&v->guest->vgic, v->id);
         /* a timer interrupt forwarded to the previous life and never
          * EOIed stays active in the GIC: end it here, on its own CPU */
         gic_irq_deactivate(host.timer.irq_virt);
@@ -114,7 +132,10 @@ static void pcpu_idle(void)
     uint64_t t0 = sysreg_read_cntpct();
     wfi();      /* IRQs masked: wakes on a pending one, handled below */
     c->idle_ticks += sysreg_read_cntpct() - t0;
-    gic_handle_irq();
+    if (gic_cpu_is_group0())
+        gic_handle_fiq();   /* a direct guest's CPU: the hypervisor's are Group 0 */
+    else
+        gic_handle_irq();
     /* the boot CPU moves the hypervisor into its colours (mm/hyp_colour.h):
      * the others wait for it here, before any guest runs */
     if (c->index != 0 && hyp_colour_requested())
@@ -143,6 +164,10 @@ void pcpu_loop(void)
         if (c->pmu_inten_parked)
             pmu_unpark(c);      /* its PMU interrupt came while it was away */
         vcpu_run(v, c, boot_cpu && console_is_polled());
+        /* a direct guest's life ended: nothing of it may keep this CPU's
+         * interface busy */
+        if (v->direct && v->guest->state != GUEST_RUNNING)
+            direct_quiet(v);
         vcpu_put(v);
         if (v->guest->restart_pending)
             sched_cpu0_work();  /* the boot CPU waits for this vCPU to leave */

@@ -83,6 +83,14 @@ static void trap_irq(struct vcpu *v, uint32_t hsr)
     gic_handle_irq();
 }
 
+/* Group 0, the hypervisor's own interrupts on a direct guest's CPU
+ * (vcpu_set_direct): acknowledged through the secure monitor */
+static void trap_fiq(struct vcpu *v, uint32_t hsr)
+{
+    v->traps[TRAP_IRQ]++;
+    gic_handle_fiq();
+}
+
 /* every class first trap_undef, then the ones handled (a range initializer
  * overridden on purpose: no NULL test on the way into every trap) */
 #pragma GCC diagnostic push
@@ -107,5 +115,6 @@ const exit_fn trap_table[GUEST_EXIT_NR] = {
     [HSR_EC_WATCH_LOWER] = trap_debug,
     [HSR_EC_BKPT32] = trap_debug,
     [GUEST_EXIT_IRQ] = trap_irq,
+    [GUEST_EXIT_FIQ] = trap_fiq,
 };
 #pragma GCC diagnostic pop

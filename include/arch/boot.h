@@ -12,6 +12,23 @@
 #define PEN_HYP_SMC 24
 #define PEN_CNTFRQ_SMC 28
 
+/*
+ * Partita's monitor (boot/secure.S, a secure start only): an SMC from HYP
+ * with r0 32-byte aligned moves MVBAR there (the trivial monitor); these
+ * IDs (never aligned) are the Group 0 services of direct interrupts
+ * (docs/direct-interrupts.md).  Arguments in r1, r2; result in r0; r0-r3
+ * and r12 are clobbered.  Guests never reach them: their SMC traps
+ * (HCR.TSC).
+ */
+#define MON_G0_ACK      0x82000001  /* r0 = the secure GICC_IAR (1022/1023: none) */
+#define MON_G0_EOI      0x82000002  /* GICC_EOIR = r1 (EOImodeS 0: drop, deactivate) */
+#define MON_G0_SGI      0x82000003  /* Group 0 SGI r2 to the CPU interfaces in r1 */
+#define MON_G0_CLAIM    0x82000004  /* this CPU's SGIs/PPIs in mask r1 -> Group 0 */
+#define MON_UNKNOWN     0xffffffff  /* r0 of any other ID */
+/* the priority of the hypervisor's Group 0 interrupts: the secure half,
+ * which no non-secure GICC_PMR value can mask (GICv2 3.6.3, 4.4.2) */
+#define GIC_G0_PRIO     0x00
+
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 

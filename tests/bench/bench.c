@@ -642,7 +642,8 @@ void guest_main(uint32_t dtb)
         (void)pmcr;
     }
     bool doorbell = !native && strstr(guest_dt.bootargs, "doorbell");
-    if (!doorbell)
+    bool direct = !native && strstr(guest_dt.bootargs, "direct");
+    if (!doorbell && !direct)
         report_boot();
     mmio_write32(GICD_CTLR, 1);
     cpu_if_init();
@@ -655,6 +656,15 @@ void guest_main(uint32_t dtb)
         if (ch.member == 1)
             doorbell_peer(&ch);
         bench_doorbell(&ch);
+        gprintf("BENCH done\n");
+        return;
+    }
+
+    if (direct) {
+        /* configs/direct.dts: interrupts = "direct", the physical GIC CPU
+         * interface (docs/direct-interrupts.md): the timer's latency only */
+        bench_vtimer("vtimer_latency_direct", false);
+        bench_vtimer("vtimer_latency_wfi_direct", true);
         gprintf("BENCH done\n");
         return;
     }

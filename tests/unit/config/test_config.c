@@ -225,7 +225,7 @@ static void add_pt(void *b, const char *guest, const char *dev, uint32_t base, u
 
 static struct config_host host_of(const struct platform *p, const void *fdt)
 {
-    return (struct config_host){ p, HYP_START, HYP_END, fdt, 0 };
+    return (struct config_host){ p, HYP_START, HYP_END, fdt, 0, false, NULL };
 }
 
 static int load_with(const void *blob, const struct config_host *h)
@@ -959,7 +959,7 @@ static void test_pt_collides_with_virtual_board(void **state)
     struct platform vx;
     void *vdtb = load_dtb("vexpress-a15", 0);
     assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
-    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb, 0 };
+    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb, 0, false, NULL };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         void *b = cfg("config-conflicts");
         fdt_del_node(b, gnode(b, "second"));
@@ -1005,7 +1005,7 @@ static void test_memory_over_reserved(void **state)
     struct platform vx;
     void *vdtb = load_dtb("vexpress-a15", 0);
     assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
-    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb, 0 };
+    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb, 0, false, NULL };
     void *b = cfg("config-conflicts");
     fdt_del_node(b, gnode(b, "second"));
     fdt_del_node(b, fdt_path_offset(b, "/partita/first/passthrough"));
@@ -1050,6 +1050,100 @@ static void test_pmu_property(void **state)
     EXPECT(load(b), { "rtos0", "pmu", "\"maybe\": use \"on\" or \"off\"" });
     set_bytes(b, "rtos0", "pmu", "on", 2);       /* no NUL */
     EXPECT(load_free(b), { "rtos0", "pmu", "not a string" });
+}
+
+/* ---- interrupts = "direct" (docs/direct-interrupts.md) ---- */
+
+/* on QEMU virt started in the secure world: Group 0 is the hypervisor's */
+static int load_secure(const void *blob)
+{
+    struct config_host h = host_of(&virt, virt_dtb);
+    h.group0 = true;
+    h.start_mode = "secure";
+    return load_with(blob, &h);
+}
+
+static void test_irq_mode_property(void **state)
+{
+    void *b = cfg("config-good");
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("rtos0")->irq_mode, IRQ_VIRTUAL);   /* not given */
+    set_str(b, "rtos0", "interrupts", "virtual");
+    EXPECT_OK(load(b));
+    assert_int_equal(guest("rtos0")->irq_mode, IRQ_VIRTUAL);
+    set_str(b, "rtos0", "interrupts", "direct");
+    set_str(b, "rtos0", "pmu", "off");
+    EXPECT_OK(load_secure(b));
+    assert_int_equal(guest("rtos0")->irq_mode, IRQ_DIRECT);
+    assert_int_equal(guest("linux0")->irq_mode, IRQ_VIRTUAL);
+    set_str(b, "rtos0", "interrupts", "fast");
+    EXPECT(load_secure(b), { "rtos0", "interrupts", "\"fast\": use \"virtual\" or \"direct\"" });
+    set_bytes(b, "rtos0", "interrupts", "direct", 6);   /* no NUL */
+    EXPECT(load_free(b), { "rtos0", "interrupts", "not a string" });
+}
+
+/* Without Group 0 (a non-secure start) the hypervisor could not keep the CPU */
+static void test_direct_needs_secure_start(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "interrupts", "direct");
+    set_str(b, "rtos0", "pmu", "off");
+    EXPECT(load(b), { "rtos0", "interrupts", "needs Partita started in the secure world" });
+    struct config_host h = host_of(&virt, virt_dtb);
+    h.start_mode = "nonsecure-hyp";
+    EXPECT(load_with(b, &h), { "rtos0", "interrupts", "this start: nonsecure-hyp" });
+    EXPECT_OK(load_secure(b));
+    free(b);
+}
+
+/* Its CPUs alone, not the monitor's CPU 0, no PMU interrupt */
+static void test_direct_cpus(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "interrupts", "direct");
+    EXPECT(load_secure(b), { "rtos0", "interrupts", "give it pmu = \"off\"" });
+    set_str(b, "rtos0", "pmu", "off");
+    set_cells(b, "rtos0", "time-slice-us", 1, 1000);
+    EXPECT(load_secure(b), { "rtos0", "interrupts", "no time-slice-us" });
+    del(b, "rtos0", "time-slice-us");
+    /* a CPU another guest has: the CPU check says so, as for any guest */
+    set_cells(b, "rtos0", "cpus", 1, 2);
+    EXPECT(load_secure(b), { "rtos0", "cpus", "CPU 2 is already given to guest 'linux0'" });
+    /* beside the monitor: CPU 0 (bare0 moved away) */
+    set_cells(b, "bare0", "cpus", 1, 3);
+    set_cells(b, "rtos0", "cpus", 1, 0);
+    EXPECT(load_secure(b), { "rtos0", "interrupts", "CPU 0 takes the monitor console's" });
+    set_cells(b, "bare0", "cpus", 1, 0);
+    set_cells(b, "rtos0", "cpus", 2, 3, 3);
+    EXPECT(load_secure(b), { "rtos0", "cpus", "CPU 3 given twice" });
+    free(b);
+}
+
+/* Its passthrough interrupts are its own; nothing virtual can reach it */
+static void test_direct_interrupt_sources(void **state)
+{
+    void *b = cfg("config-good");
+    set_str(b, "rtos0", "interrupts", "direct");
+    set_str(b, "rtos0", "pmu", "off");
+    add_pt(b, "rtos0", "mmio", 0x0a000000, 0x1000, 1, 39);   /* linux0 has 39 */
+    EXPECT(load_secure(b), { "rtos0", "passthrough interrupts",
+                             "interrupt 39 is already given to guest 'linux0'" });
+    free(b);
+    b = cfg("config-good");
+    set_str(b, "rtos0", "interrupts", "direct");
+    set_str(b, "rtos0", "pmu", "off");
+    add_pt(b, "rtos0", "mmio", 0x0a000000, 0x1000, 1, 27);
+    EXPECT(load_secure(b), { "rtos0", "passthrough interrupts", "reserved by the hypervisor" });
+    free(b);
+    b = cfg("config-good");
+    set_str(b, "rtos0", "interrupts", "direct");
+    set_str(b, "rtos0", "pmu", "off");
+    set_cells(b, "rtos0", "virtio-console", 2, 0x0a000000, 40);
+    EXPECT(load_secure(b), { "rtos0", "interrupts", "a virtio console cannot be given to it" });
+    del(b, "rtos0", "virtio-console");
+    set_bytes(b, "rtos0", "control", "", 0);
+    EXPECT(load_secure(b), { "rtos0", "interrupts", "control cannot be given to it" });
+    free(b);
 }
 
 /* ---- the control capability ---- */
@@ -1915,7 +2009,7 @@ static void test_without_platform(void **state)
     void *b = cfg("config-good");
     set_cells(b, "bare0", "cpus", 1, 7);
     set_cells(b, "bare0", "memory", 2, 0x90000000, 0x800000);
-    struct config_host h = { NULL, HYP_START, HYP_END, NULL, 0 };
+    struct config_host h = { NULL, HYP_START, HYP_END, NULL, 0, false, NULL };
     EXPECT_OK(load_with(b, &h));
     free(b);
 }
@@ -1926,7 +2020,7 @@ static void test_without_platform(void **state)
 /* config-good on QEMU virt whose cache has n colours */
 static int load_colours(void *b, unsigned int n)
 {
-    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, n };
+    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, n, false, NULL };
     int rc = load_with(b, &h);
     free(b);
     return rc;
@@ -2174,6 +2268,10 @@ int main(void)
         cmocka_unit_test(test_network_two_in_a_guest),
         cmocka_unit_test(test_network_unknown_properties),
         cmocka_unit_test(test_virtio_console),
+        cmocka_unit_test(test_irq_mode_property),
+        cmocka_unit_test(test_direct_needs_secure_start),
+        cmocka_unit_test(test_direct_cpus),
+        cmocka_unit_test(test_direct_interrupt_sources),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -411,6 +411,24 @@ static void test_uart(void **state)
     assert_int_equal(r.size, 0x1000);
 }
 
+/* A direct guest (docs/direct-interrupts.md): its GIC CPU interface at the
+ * same address (the physical one is mapped there), its UART with no
+ * interrupt (none virtual can reach it) */
+static void test_direct_guest(void **state)
+{
+    struct guest_config c = make_cfg("rt", 1);
+    c.irq_mode = IRQ_DIRECT;
+    struct guest_dt_info info = make_info();
+    build(&c, &info);
+    int gic = node("/intc@8000000");
+    CELLS(gic, "reg", VBOARD_GICD_IPA, 0x1000, VBOARD_GICC_IPA, VBOARD_GICC_SIZE);
+    int uart = node("/pl011@9000000");
+    CELLS(uart, "reg", 0x09000000, 0x1000);
+    assert_null(fdt_getprop(dtb, uart, "interrupts", NULL));
+    int timer = node("/timer");
+    CELLS(timer, "interrupts", 1, 13, 0x104, 1, 14, 0x104, 1, 11, 0x104, 1, 10, 0x104);
+}
+
 /* phandles are unique: no two nodes share one */
 static void test_phandles_unique(void **state)
 {
@@ -656,7 +674,7 @@ static void test_from_parsed_configuration(void **state)
     assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
     void *cfg = load_dtb("config-good");
     static struct system_config sys;
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0 };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     assert_int_equal(sys.nguests, 3);
     for (unsigned int i = 0; i < sys.nguests; i++) {
@@ -785,7 +803,7 @@ static void test_channels_from_configuration(void **state)
     assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
     void *cfg = load_dtb("config-channels");
     static struct system_config sys;
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0 };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     const struct guest_config *rt = &sys.guests[1];
     struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb, false, false };
@@ -806,7 +824,7 @@ static void test_network_devices(void **state)
     assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
     void *cfg = load_dtb("config-network");
     static struct system_config sys;
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0 };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     const struct guest_config *rt = &sys.guests[1];
     struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb,
@@ -875,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_timer_four_cpus),
         cmocka_unit_test(test_timer_eight_cpus),
         cmocka_unit_test(test_uart),
+        cmocka_unit_test(test_direct_guest),
         cmocka_unit_test(test_phandles_unique),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_pmu_node),

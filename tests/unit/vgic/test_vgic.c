@@ -766,6 +766,43 @@ static void test_vcpu_reset(void **s)
     assert_int_equal(CPU[0].lr_used, 0x1);
 }
 
+/* A direct guest's distributor (docs/direct-interrupts.md): its hardware
+ * PPI (the virtual timer) is mirrored like a passthrough SPI, so the
+ * physical distributor enables it on the guest's own CPU; a PPI without
+ * hardware behind it is not */
+static void test_hw_update_direct_ppi(void **s)
+{
+    setup_n(64, 1, 4);
+    vgic_set_hw(&D, 0, 27, 27);
+    wr32(0, 0x100, 1u << 27);           /* not direct: the PPI is the LRs' */
+    assert_int_equal(ENV.nhw, 0);
+    D.direct = true;
+    wr32(0, 0x100, 1u << 27);
+    assert_int_equal(ENV.nhw, 1);
+    assert_int_equal(ENV.hw[0].intid, 27);
+    assert_true(ENV.hw[0].enabled);
+    wr(0, 0x41b, 1, 0xa0);              /* its priority, as written */
+    assert_int_equal(ENV.nhw, 2);
+    assert_int_equal(ENV.hw[1].priority, 0xa0);
+    wr32(0, 0x180, 1u << 27);
+    assert_int_equal(ENV.nhw, 3);
+    assert_false(ENV.hw[2].enabled);
+    wr32(0, 0x100, 1u << 26);           /* no hardware behind it: nothing */
+    assert_int_equal(ENV.nhw, 3);
+    /* its CPU interface was reset (CPU_OFF, then CPU_ON): the model's word
+     * goes to the hardware again, for its hardware PPIs only */
+    wr32(0, 0x100, 1u << 27);
+    ENV.nhw = 0;
+    vgic_hw_resync_private(&D, 0);
+    assert_int_equal(ENV.nhw, 1);
+    assert_int_equal(ENV.hw[0].intid, 27);
+    assert_true(ENV.hw[0].enabled);
+    assert_int_equal(ENV.hw[0].priority, 0xa0);
+    D.direct = false;                   /* a virtual guest's PPIs: never */
+    vgic_hw_resync_private(&D, 0);
+    assert_int_equal(ENV.nhw, 1);
+}
+
 static void test_hw_update_calls(void **s)
 {
     setup_n(128, 3, 4);
@@ -976,6 +1013,7 @@ int main(void)
         cmocka_unit_test(test_disabled_distributor_injects_nothing),
         cmocka_unit_test(test_vcpu_reset),
         cmocka_unit_test(test_hw_update_calls),
+        cmocka_unit_test(test_hw_update_direct_ppi),
         cmocka_unit_test(test_kicks_go_to_spi_target),
         cmocka_unit_test(test_edge_again_while_active_not_lost),
         cmocka_unit_test(test_group_and_priority_reach_a_waiting_lr),
