@@ -63,6 +63,21 @@ def test_direct_timer_spi_stop_restart(qemu, image):
     assert "crashed" not in vm.output and "error" not in vm.output, vm.describe("an error")
 
 
+def test_direct_guest_on_coloured_memory(qemu, image):
+    """The whole real-time partition: direct interrupts on coloured memory,
+    beside a coloured guest of the virtual interface, the hypervisor in
+    colours of its own; still no IRQ exit, and stop takes the CPUs back"""
+    vm = qemu(kernel=image("directcolour", "elf"), machine=SECURE_MACHINE, smp=4)
+    vm.expect(r"hypervisor: its \d+ pages and \d+ page tables are in colours 28-31 "
+              r"\(read back by ATS1HR\)", timeout=60)
+    life(vm, "direct", rtc=True, sgi=True)
+    vm.expect_seen(r"\[irq1\] RESULT: 9 passed, 0 failed\r\n", timeout=60)
+    monitor(vm, "stop direct", r"guest 'direct' stopped")
+    vm.sendline("info")
+    vm.expect(r"colors: guest 'direct': 0-15, 16 of 32: ", timeout=30)
+    assert "crashed" not in vm.output and "error" not in vm.output, vm.describe("an error")
+
+
 def test_direct_watchdog_and_crash_while_masked(qemu, image):
     """directwd starves its watchdog, directcrash faults for good, each with
     interrupts masked: both are restarted, three times over (their lines
