@@ -125,9 +125,11 @@ static int pool_init(void)
     unsigned int k, n;
     config_peek_hyp_colours(config_blob, colours_of_cache(NULL, NULL), &k, &n);
     uint32_t size = k ? HYP_POOL_SIZE / k * n : HYP_POOL_SIZE;
-    hyp_set_pool_size(size < HYP_POOL_MAX ? size : HYP_POOL_MAX);
+    if (size > HYP_POOL_MAX)
+        size = HYP_POOL_MAX;
+    hyp_set_pool_size(size);
     hyp_footprint(&fs, &fe);
-    uint64_t pool = fe - (size < HYP_POOL_MAX ? size : HYP_POOL_MAX);
+    uint64_t pool = fe - size;
     for (unsigned int i = 0; i < host.nmem; i++)
         if (pool >= host.mem[i].base && fe <= host.mem[i].base + host.mem[i].size &&
             fe <= HYP_VA_RAM_END) {

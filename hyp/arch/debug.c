@@ -99,9 +99,10 @@ static bool pair_access(struct debug_regs *d, bool gdb, uint32_t n, uint32_t opc
                         uint32_t *val)
 {
     enum pair_reg r = (enum pair_reg)(opc2 - 4);
-    uint32_t *reg = r == BVR ? &d->bvr[n] : r == BCR ? &d->bcr[n] : r == WVR ? &d->wvr[n] : &d->wcr[n];
     if (n >= (r <= BCR ? debug_nbrp : debug_nwrp))
-        return false;           /* not implemented: UNDEFINED, as on the CPU */
+        return false;           /* a comparator the CPU lacks: UNDEFINED, as on the CPU */
+    uint32_t *reg = r == BVR ? &d->bvr[n] : r == BCR ? &d->bcr[n]
+                  : r == WVR ? &d->wvr[n] : &d->wcr[n];
     if (read) {
         *val = *reg;
         return true;
