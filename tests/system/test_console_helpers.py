@@ -6,7 +6,7 @@ console.  Fed from printf instead of QEMU: the same reader threads."""
 import pytest
 
 from conftest import Qemu, Timeout
-from helpers import OTHER_CONSOLES
+from helpers import OTHER_CONSOLES, rt_ticks
 
 # what the demo printed once: "[rt] ..." inside the marker "B00068f14"
 SPLIT = "x\r\nB000[rt] tick 20000: jitter avg 284 us, worst 10180 us\r\n68f14\r\n0-1\r\n" \
@@ -119,3 +119,14 @@ def test_a_monitor_command_s_lines_without_the_guests_lines_between_them():
         assert command(vm, "list") == ["NAME  STATE", "rt    running"]
     finally:
         vm.kill()
+
+
+def test_rt_ticks_counts_the_line_rt_printed_while_it_had_the_focus():
+    # the CI failure of test_gdb_on_linux: walking the focus linux -> rt ->
+    # echo -> monitor, tick 11000 came while rt had the focus, unprefixed
+    text = ("[rt] tick 10000: jitter avg 292 us, worst 4827 us\r\n"
+            "[partita: input now goes to guest 'rt'; Ctrl-A three times to switch]\r\n"
+            "tick 11000: jitter avg 297 us, worst 5284 us\r\n"
+            "echo tick 1: not rt\r\n"
+            "[rt] tick 12000: jitter avg 262 us, worst 1008 us\r\n")
+    assert [t for t, _ in rt_ticks(text)] == [10000, 11000, 12000]
