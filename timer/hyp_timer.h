@@ -25,5 +25,11 @@ void hyp_timer_cpu_init(void);
  * earlier deadline; the other slots keep theirs) */
 void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn);
 void hyp_timer_cancel(enum hyp_timer_slot slot);
+/* the same in steps, for a caller that moves several slots at once (a
+ * shared CPU's switch): set or clear slots, then program the comparator
+ * once; until then the comparator keeps what it had */
+void hyp_timer_arm(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn);
+void hyp_timer_disarm(enum hyp_timer_slot slot);
+void hyp_timer_program(void);
 
 #endif

@@ -47,11 +47,13 @@ struct vcpu_banked {
     uint32_t r8_fiq, r9_fiq, r10_fiq, r11_fiq, r12_fiq, sp_fiq, lr_fiq, spsr_fiq;
 };
 
+/* in the order cp15_restore writes them, four words at a time (sr4.h) */
 struct vcpu_cp15 {
-    uint32_t sctlr, cpacr, ttbcr, dacr, dfsr, ifsr, adfsr, aifsr, dfar, ifar;
+    uint32_t cpacr, ttbcr, dacr, dfsr, ifsr, adfsr, aifsr, dfar, ifar, prrr;
+    uint32_t nmrr, amair0, amair1, vbar, contextidr, tpidrurw, tpidruro, tpidrprw;
+    uint32_t csselr, cntkctl;
     uint64_t ttbr0, ttbr1, par;
-    uint32_t prrr, nmrr, amair0, amair1, vbar, contextidr;
-    uint32_t tpidrurw, tpidruro, tpidrprw, csselr, cntkctl;
+    uint32_t sctlr;
 };
 
 struct vcpu_timer {

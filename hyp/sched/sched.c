@@ -81,12 +81,19 @@ void vcpu_take_requests(struct vcpu *v)
  * or is console input - not on every pass of the loop, which on a shared
  * boot CPU is every vCPU switch.
  */
-void cpu0_service(void)
+bool cpu0_service(void)
 {
     this_cpu()->attention = 0;
-    bool work = __atomic_exchange_n(&cpu0_work, false, __ATOMIC_SEQ_CST);
-    if (housekeeping && (work || console_rx_pending() || console_is_polled()))
-        housekeeping();
+    /* cleared before cpu0_work is read: a request set after the read
+     * (sched_cpu0_work: cpu0_work, then attention) is seen next time; the
+     * word is exchanged only when set (the exchange's barriers, twice a
+     * pass on a shared boot CPU, are for the rare pass with work) */
+    dsb_ish();
+    bool work = cpu0_work && __atomic_exchange_n(&cpu0_work, false, __ATOMIC_SEQ_CST);
+    if (!housekeeping || !(work || console_rx_pending() || console_is_polled()))
+        return false;
+    housekeeping();
+    return true;
 }
 
 bool cpu0_busy(void)

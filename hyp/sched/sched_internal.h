@@ -14,8 +14,9 @@ static inline bool vcpu_runnable(struct vcpu *v)
            !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HALT));
 }
 
-/* the boot CPU's work between guest entries: console, lifecycle */
-void cpu0_service(void);
+/* the boot CPU's work between guest entries: console, lifecycle (its
+ * attention word cleared first); true if there was some */
+bool cpu0_service(void);
 bool cpu0_busy(void);
 
 /* the attention word of a boot CPU polling its console: always set, so

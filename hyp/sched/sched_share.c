@@ -140,7 +140,9 @@ static void look_again(void)
 
 /* Requests taken; a vCPU with an interrupt for it (or its virtual timer
  * due) while it slept in WFI or waited for its turn runs next, ahead of
- * the vCPU whose turn it is, if it has budget left. */
+ * the vCPU whose turn it is, if it has budget left.  (The vCPU that just
+ * ran is asked too: an interrupt for it taken in HYP kicks it out of its
+ * guest, and it runs again at once.) */
 static void update(struct pcpu *c, uint64_t now)
 {
     for_each_on(c, v) {
@@ -154,9 +156,10 @@ static void update(struct pcpu *c, uint64_t now)
     }
 }
 
-/* The hypervisor timer at the first virtual timer of the vCPUs away from
- * the CPU (cur is loaded: its own is live); one already due waits for
- * budget, not for a timer */
+/* The hypervisor timer's slot for the first virtual timer of the vCPUs
+ * away from the CPU (cur is loaded: its own is live); one already due
+ * waits for budget, not for a timer.  The comparator is programmed once,
+ * with the slice (sched_share_loop) */
 static void arm_vtimers(struct pcpu *c, struct vcpu *cur, uint64_t now)
 {
     uint64_t next = 0;
@@ -166,9 +169,9 @@ static void arm_vtimers(struct pcpu *c, struct vcpu *cur, uint64_t now)
             next = d;
     }
     if (next)
-        hyp_timer_set(HYP_TIMER_VTIMER, next, look_again);
+        hyp_timer_arm(HYP_TIMER_VTIMER, next, look_again);
     else
-        hyp_timer_cancel(HYP_TIMER_VTIMER);
+        hyp_timer_disarm(HYP_TIMER_VTIMER);
 }
 
 static struct vcpu *pick(struct pcpu *c)
@@ -298,31 +301,38 @@ bool sched_share_vfp_flush(unsigned int cpu)
 void sched_share_loop(struct pcpu *c)
 {
     bool boot_cpu = c->index == 0;
+    uint64_t now = timer_now();
     for (;;) {
-        if (boot_cpu)
-            cpu0_service();
-        else
+        if (!boot_cpu) {
             c->attention = 0;
-        dsb_ish();  /* clear before looking: a later kick is seen next time */
+            dsb_ish();  /* clear before looking: a later kick is seen next time */
+        } else if (cpu0_service()) {
+            now = timer_now();      /* (the housekeeping took its time) */
+        }
         if (c->vfp_flush)
             vfp_flush(c);
-        uint64_t now = timer_now();
         update(c, now);
         struct vcpu *v = pick(c);
         arm_vtimers(c, v, now);
         if (!v) {
+            hyp_timer_disarm(HYP_TIMER_SLICE);
+            hyp_timer_program();
             share_idle(c);
+            now = timer_now();
             continue;
         }
         share_load(c, v);
+        /* the slice's end and the away vCPUs' first timer: one comparator
+         * write.  The last slice's deadline stayed armed while the CPU was
+         * between guests (IRQs masked: at worst one more look) */
         uint64_t t0 = timer_now();
-        hyp_timer_set(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget, look_again);
+        hyp_timer_arm(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget, look_again);
+        hyp_timer_program();
         vcpu_run(v, c, boot_cpu && console_is_polled());
-        hyp_timer_cancel(HYP_TIMER_SLICE);
         share_put(v);
-        uint64_t ran = timer_now() - t0;
-        v->share->run_ticks += ran;
-        v->share->budget -= (int64_t)ran;
+        now = timer_now();
+        v->share->run_ticks += now - t0;
+        v->share->budget -= (int64_t)(now - t0);
         v->share->boost = false;    /* served: back to its turn in the round */
         if (v->guest->restart_pending)
             sched_cpu0_work();
