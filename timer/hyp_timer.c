@@ -6,11 +6,14 @@
 
 /* per CPU, touched only by that CPU with IRQs masked (HYP runs so) */
 struct hyp_timers {
-    uint64_t deadline[HYP_TIMER_SLOTS];     /* 0: slot not armed */
+    uint64_t deadline[HYP_TIMER_SLOTS];     /* NEVER: slot not armed */
     hyp_timer_fn fn[HYP_TIMER_SLOTS];
-    uint64_t loaded;                        /* what CNTHP holds armed, 0: off */
+    uint64_t loaded;                        /* what CNTHP holds armed, NEVER: off */
 };
 static struct hyp_timers timers[MAX_CPUS];
+/* an unarmed slot's deadline: later than any, so the earliest is a plain
+ * minimum (a deadline of the counter's last value is never reached) */
+#define NEVER (~0ull)
 
 /*
  * Put the earliest armed deadline in the comparator, or turn it off.  The
@@ -22,40 +25,44 @@ static struct hyp_timers timers[MAX_CPUS];
  */
 static void program(struct hyp_timers *t)
 {
-    uint64_t next = 0;
-    for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++)
-        if (t->deadline[s] && (!next || t->deadline[s] < next))
-            next = t->deadline[s];
+    uint64_t next = t->deadline[0];
+    for (unsigned int s = 1; s < HYP_TIMER_SLOTS; s++)
+        next = t->deadline[s] < next ? t->deadline[s] : next;
     uint64_t was = t->loaded;
     if (next == was)
         return;
     t->loaded = next;
-    if (!next) {
+    if (next == NEVER) {
         sysreg_write_cnthp_ctl(0);
         isb();
         return;
     }
     sysreg_write_cnthp_cval(next);
     isb();
-    if (!was) {
+    if (was == NEVER) {
         sysreg_write_cnthp_ctl(1);      /* ENABLE, not masked */
         isb();
     }
 }
 
+static struct hyp_timers *mine(void)
+{
+    return &timers[this_cpu()->index];
+}
+
 static bool hyp_timer_irq(unsigned int irq, void *arg)
 {
-    struct hyp_timers *t = &timers[this_cpu()->index];
+    struct hyp_timers *t = mine();
     /* CNTHP is level-sensitive: turn it off before anything else */
     sysreg_write_cnthp_ctl(0);
     isb();
-    t->loaded = 0;
+    t->loaded = NEVER;
     uint64_t now = sysreg_read_cntpct();
     for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++) {
-        if (!t->deadline[s] || t->deadline[s] > now)
+        if (t->deadline[s] > now)
             continue;
         hyp_timer_fn fn = t->fn[s];
-        t->deadline[s] = 0;
+        t->deadline[s] = NEVER;
         if (fn)
             fn();           /* may arm its slot again */
     }
@@ -65,40 +72,46 @@ static bool hyp_timer_irq(unsigned int irq, void *arg)
 
 void hyp_timer_cpu_init(void)
 {
+    struct hyp_timers *t = mine();
+    for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++)
+        t->deadline[s] = NEVER;
+    t->loaded = NEVER;
     sysreg_write_cnthp_ctl(0);
     isb();
     gic_irq_register(host.timer.irq_hyp, hyp_timer_irq, 0);
     gic_irq_enable(host.timer.irq_hyp, 0);
 }
 
-void hyp_timer_arm(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn)
+/* deadline 0 is "now": the counter's first tick, already past */
+static void arm(struct hyp_timers *t, enum hyp_timer_slot slot, uint64_t deadline,
+                hyp_timer_fn fn)
 {
-    struct hyp_timers *t = &timers[this_cpu()->index];
     t->fn[slot] = fn;
     t->deadline[slot] = deadline ? deadline : 1;
 }
 
-void hyp_timer_disarm(enum hyp_timer_slot slot)
-{
-    timers[this_cpu()->index].deadline[slot] = 0;
-}
-
-void hyp_timer_program(void)
-{
-    program(&timers[this_cpu()->index]);
-}
-
 void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn)
 {
-    hyp_timer_arm(slot, deadline, fn);
-    hyp_timer_program();
+    struct hyp_timers *t = mine();
+    arm(t, slot, deadline, fn);
+    program(t);
+}
+
+void hyp_timer_set2(enum hyp_timer_slot a, uint64_t da, enum hyp_timer_slot b, uint64_t db,
+                    hyp_timer_fn fn)
+{
+    struct hyp_timers *t = mine();
+    t->fn[a] = t->fn[b] = fn;
+    t->deadline[a] = da ? da : NEVER;
+    t->deadline[b] = db ? db : NEVER;
+    program(t);
 }
 
 void hyp_timer_cancel(enum hyp_timer_slot slot)
 {
-    struct hyp_timers *t = &timers[this_cpu()->index];
-    if (!t->deadline[slot])
+    struct hyp_timers *t = mine();
+    if (t->deadline[slot] == NEVER)
         return;
-    t->deadline[slot] = 0;
+    t->deadline[slot] = NEVER;
     program(t);
 }

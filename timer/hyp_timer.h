@@ -25,11 +25,10 @@ void hyp_timer_cpu_init(void);
  * earlier deadline; the other slots keep theirs) */
 void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn);
 void hyp_timer_cancel(enum hyp_timer_slot slot);
-/* the same in steps, for a caller that moves several slots at once (a
- * shared CPU's switch): set or clear slots, then program the comparator
- * once; until then the comparator keeps what it had */
-void hyp_timer_arm(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn);
-void hyp_timer_disarm(enum hyp_timer_slot slot);
-void hyp_timer_program(void);
+/* two slots at once with one comparator write (a shared CPU's switch:
+ * the slice's end and the first timer of the vCPUs away); a deadline of
+ * 0 here cancels its slot */
+void hyp_timer_set2(enum hyp_timer_slot a, uint64_t da, enum hyp_timer_slot b, uint64_t db,
+                    hyp_timer_fn fn);
 
 #endif

@@ -116,9 +116,9 @@ static uint64_t vtimer_deadline(const struct vcpu *v)
     return cval + off;
 }
 
-static bool has_work(struct vcpu *v, uint64_t now)
+/* d: its vtimer_deadline */
+static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
 {
-    uint64_t d = vtimer_deadline(v);
     /* a guest not started yet has no distributor to ask (its vgic_init
      * comes with its start, on the boot CPU, while this CPU already runs
      * the others) */
@@ -138,40 +138,49 @@ static void look_again(void)
     this_cpu()->attention = 1;
 }
 
+/* The first two virtual-timer deadlines still to come of the runnable
+ * vCPUs, and whose the first is: the hypervisor timer watches the first
+ * one of a vCPU that is away (the loaded one's own is live) */
+struct vtimers_next {
+    uint64_t d1, d2;    /* ~0: none */
+    struct vcpu *v1;
+};
+
+static uint64_t vtimer_away(const struct vtimers_next *n, const struct vcpu *cur)
+{
+    uint64_t d = n->v1 == cur ? n->d2 : n->d1;
+    return d == ~0ull ? 0 : d;
+}
+
 /* Requests taken; a vCPU with an interrupt for it (or its virtual timer
  * due) while it slept in WFI or waited for its turn runs next, ahead of
  * the vCPU whose turn it is, if it has budget left.  (The vCPU that just
  * ran is asked too: an interrupt for it taken in HYP kicks it out of its
- * guest, and it runs again at once.) */
-static void update(struct pcpu *c, uint64_t now)
+ * guest, and it runs again at once.)  One already due waits for budget,
+ * not for a timer. */
+static void update(struct pcpu *c, uint64_t now, struct vtimers_next *n)
 {
+    n->d1 = n->d2 = ~0ull;
+    n->v1 = NULL;
     for_each_on(c, v) {
         struct vcpu_share *s = v->share;
         if (v->requests)
             vcpu_take_requests(v);
-        if (!has_work(v, now))
+        uint64_t d = vtimer_deadline(v);
+        if (d > now && d < n->d2 && vcpu_runnable(v)) {
+            if (d < n->d1) {
+                n->d2 = n->d1;
+                n->d1 = d;
+                n->v1 = v;
+            } else {
+                n->d2 = d;
+            }
+        }
+        if (!has_work(v, d, now))
             continue;
         s->blocked = false;
         s->boost = s->budget > 0;
     }
-}
-
-/* The hypervisor timer's slot for the first virtual timer of the vCPUs
- * away from the CPU (cur is loaded: its own is live); one already due
- * waits for budget, not for a timer.  The comparator is programmed once,
- * with the slice (sched_share_loop) */
-static void arm_vtimers(struct pcpu *c, struct vcpu *cur, uint64_t now)
-{
-    uint64_t next = 0;
-    for_each_on(c, v) {
-        uint64_t d = v != cur && vcpu_runnable(v) ? vtimer_deadline(v) : 0;
-        if (d > now && (!next || d < next))
-            next = d;
-    }
-    if (next)
-        hyp_timer_arm(HYP_TIMER_VTIMER, next, look_again);
-    else
-        hyp_timer_disarm(HYP_TIMER_VTIMER);
 }
 
 static struct vcpu *pick(struct pcpu *c)
@@ -311,12 +320,12 @@ void sched_share_loop(struct pcpu *c)
         }
         if (c->vfp_flush)
             vfp_flush(c);
-        update(c, now);
+        struct vtimers_next vt;
+        update(c, now, &vt);
         struct vcpu *v = pick(c);
-        arm_vtimers(c, v, now);
         if (!v) {
-            hyp_timer_disarm(HYP_TIMER_SLICE);
-            hyp_timer_program();
+            hyp_timer_set2(HYP_TIMER_SLICE, 0, HYP_TIMER_VTIMER, vtimer_away(&vt, NULL),
+                           look_again);
             share_idle(c);
             now = timer_now();
             continue;
@@ -326,8 +335,8 @@ void sched_share_loop(struct pcpu *c)
          * write.  The last slice's deadline stayed armed while the CPU was
          * between guests (IRQs masked: at worst one more look) */
         uint64_t t0 = timer_now();
-        hyp_timer_arm(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget, look_again);
-        hyp_timer_program();
+        hyp_timer_set2(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget,
+                       HYP_TIMER_VTIMER, vtimer_away(&vt, v), look_again);
         vcpu_run(v, c, boot_cpu && console_is_polled());
         share_put(v);
         now = timer_now();
