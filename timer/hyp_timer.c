@@ -4,8 +4,9 @@
 #include "hyp/platform/percpu.h"
 #include "vgic/gic.h"
 
-/* per CPU, touched only by that CPU with IRQs masked (HYP runs so) */
-struct hyp_timers {
+/* per CPU, touched only by that CPU with IRQs masked (HYP runs so); one
+ * cache line each, whose index is a shift */
+struct __attribute__((aligned(64))) hyp_timers {
     uint64_t deadline[HYP_TIMER_SLOTS];     /* NEVER: slot not armed */
     hyp_timer_fn fn[HYP_TIMER_SLOTS];
     uint64_t loaded;                        /* what CNTHP holds armed, NEVER: off */
@@ -13,7 +14,7 @@ struct hyp_timers {
 static struct hyp_timers timers[MAX_CPUS];
 /* an unarmed slot's deadline: later than any, so the earliest is a plain
  * minimum (a deadline of the counter's last value is never reached) */
-#define NEVER (~0ull)
+#define NEVER HYP_TIMER_NEVER
 
 /*
  * Put the earliest armed deadline in the comparator, or turn it off.  The
@@ -97,13 +98,12 @@ void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn)
     program(t);
 }
 
-void hyp_timer_set2(enum hyp_timer_slot a, uint64_t da, enum hyp_timer_slot b, uint64_t db,
-                    hyp_timer_fn fn)
+void hyp_timer_set_share(uint64_t slice_end, uint64_t vtimer, hyp_timer_fn fn)
 {
     struct hyp_timers *t = mine();
-    t->fn[a] = t->fn[b] = fn;
-    t->deadline[a] = da ? da : NEVER;
-    t->deadline[b] = db ? db : NEVER;
+    t->fn[HYP_TIMER_SLICE] = t->fn[HYP_TIMER_VTIMER] = fn;
+    t->deadline[HYP_TIMER_SLICE] = slice_end;
+    t->deadline[HYP_TIMER_VTIMER] = vtimer;
     program(t);
 }
 

@@ -25,10 +25,10 @@ void hyp_timer_cpu_init(void);
  * earlier deadline; the other slots keep theirs) */
 void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn);
 void hyp_timer_cancel(enum hyp_timer_slot slot);
-/* two slots at once with one comparator write (a shared CPU's switch:
- * the slice's end and the first timer of the vCPUs away); a deadline of
- * 0 here cancels its slot */
-void hyp_timer_set2(enum hyp_timer_slot a, uint64_t da, enum hyp_timer_slot b, uint64_t db,
-                    hyp_timer_fn fn);
+/* a shared CPU's switch: the slice's end and the first virtual timer of
+ * the vCPUs away (either HYP_TIMER_NEVER: none) in one call, with one
+ * comparator write */
+#define HYP_TIMER_NEVER (~0ull)
+void hyp_timer_set_share(uint64_t slice_end, uint64_t vtimer, hyp_timer_fn fn);
 
 #endif

@@ -142,14 +142,13 @@ static void look_again(void)
  * vCPUs, and whose the first is: the hypervisor timer watches the first
  * one of a vCPU that is away (the loaded one's own is live) */
 struct vtimers_next {
-    uint64_t d1, d2;    /* ~0: none */
+    uint64_t d1, d2;    /* HYP_TIMER_NEVER: none */
     struct vcpu *v1;
 };
 
 static uint64_t vtimer_away(const struct vtimers_next *n, const struct vcpu *cur)
 {
-    uint64_t d = n->v1 == cur ? n->d2 : n->d1;
-    return d == ~0ull ? 0 : d;
+    return n->v1 == cur ? n->d2 : n->d1;
 }
 
 /* Requests taken; a vCPU with an interrupt for it (or its virtual timer
@@ -160,7 +159,7 @@ static uint64_t vtimer_away(const struct vtimers_next *n, const struct vcpu *cur
  * not for a timer. */
 static void update(struct pcpu *c, uint64_t now, struct vtimers_next *n)
 {
-    n->d1 = n->d2 = ~0ull;
+    n->d1 = n->d2 = HYP_TIMER_NEVER;
     n->v1 = NULL;
     for_each_on(c, v) {
         struct vcpu_share *s = v->share;
@@ -324,8 +323,7 @@ void sched_share_loop(struct pcpu *c)
         update(c, now, &vt);
         struct vcpu *v = pick(c);
         if (!v) {
-            hyp_timer_set2(HYP_TIMER_SLICE, 0, HYP_TIMER_VTIMER, vtimer_away(&vt, NULL),
-                           look_again);
+            hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), look_again);
             share_idle(c);
             now = timer_now();
             continue;
@@ -335,8 +333,8 @@ void sched_share_loop(struct pcpu *c)
          * write.  The last slice's deadline stayed armed while the CPU was
          * between guests (IRQs masked: at worst one more look) */
         uint64_t t0 = timer_now();
-        hyp_timer_set2(HYP_TIMER_SLICE, t0 + (uint64_t)v->share->budget,
-                       HYP_TIMER_VTIMER, vtimer_away(&vt, v), look_again);
+        hyp_timer_set_share(t0 + (uint64_t)v->share->budget, vtimer_away(&vt, v),
+                            look_again);
         vcpu_run(v, c, boot_cpu && console_is_polled());
         share_put(v);
         now = timer_now();
