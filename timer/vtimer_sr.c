@@ -17,7 +17,7 @@ void vtimer_save(struct vcpu_timer *t)
 void vtimer_restore(const struct vcpu_timer *t)
 {
     sysreg_write_cntv_cval(t->cntv_cval);
-    isb();
+    isb();      /* the new compare value before the timer may be enabled */
     sysreg_write_cntv_ctl(t->cntv_ctl);
-    isb();
+    /* synchronized by vcpu_load's ISB (and the ERET into the guest) */
 }

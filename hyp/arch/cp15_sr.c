@@ -57,5 +57,7 @@ void cp15_restore(const struct vcpu_cp15 *c)
     }
     sysreg_write_par64(c->par);
     sysreg_write_sctlr(c->sctlr);     /* last: it may turn the guest's MMU on */
-    isb();
+    /* no ISB here: both callers synchronize before the registers are used
+     * (vcpu_load's ISB, and the ERET into the guest, B1.8.3; vcpu_translate's
+     * ISB before its ATS12NSO* operation) */
 }
