@@ -138,15 +138,17 @@ static void look_again(void)
     this_cpu()->attention = 1;
 }
 
-/* The first two virtual-timer deadlines still to come of the runnable
- * vCPUs, and whose the first is: the hypervisor timer watches the first
- * one of a vCPU that is away (the loaded one's own is live) */
-struct vtimers_next {
+/* What one walk over the vCPUs found (update): the first two virtual-timer
+ * deadlines still to come of the runnable vCPUs, and whose the first is
+ * (the hypervisor timer watches the first one of a vCPU that is away: the
+ * loaded one's own is live), and the vCPU pick runs first */
+struct survey {
     uint64_t d1, d2;    /* HYP_TIMER_NEVER: none */
     struct vcpu *v1;
+    struct vcpu *boosted;   /* and the first eligible boosted vCPU from the turn */
 };
 
-static uint64_t vtimer_away(const struct vtimers_next *n, const struct vcpu *cur)
+static uint64_t vtimer_away(const struct survey *n, const struct vcpu *cur)
 {
     return n->v1 == cur ? n->d2 : n->d1;
 }
@@ -157,10 +159,10 @@ static uint64_t vtimer_away(const struct vtimers_next *n, const struct vcpu *cur
  * ran is asked too: an interrupt for it taken in HYP kicks it out of its
  * guest, and it runs again at once.)  One already due waits for budget,
  * not for a timer. */
-static void update(struct pcpu *c, uint64_t now, struct vtimers_next *n)
+static void update(struct pcpu *c, uint64_t now, struct survey *n)
 {
     n->d1 = n->d2 = HYP_TIMER_NEVER;
-    n->v1 = NULL;
+    n->v1 = n->boosted = NULL;
     for_each_on(c, v) {
         struct vcpu_share *s = v->share;
         if (v->requests)
@@ -175,18 +177,21 @@ static void update(struct pcpu *c, uint64_t now, struct vtimers_next *n)
                 n->d2 = d;
             }
         }
-        if (!has_work(v, d, now))
-            continue;
-        s->blocked = false;
-        s->boost = s->budget > 0;
+        if (has_work(v, d, now)) {
+            s->blocked = false;
+            s->boost = s->budget > 0;
+        }
+        /* its state is final here (requests taken, woken or not): pick's
+         * first choice, found in this walk, which starts at the turn too */
+        if (s->boost && !n->boosted && eligible(v))
+            n->boosted = v;
     }
 }
 
-static struct vcpu *pick(struct pcpu *c)
+static struct vcpu *pick(struct pcpu *c, const struct survey *n)
 {
-    for_each_on(c, v)
-        if (v->share->boost && eligible(v))
-            return v;
+    if (n->boosted)
+        return n->boosted;
     for (int round = 0; round < 2; round++) {
         for_each_on(c, v) {
             if (eligible(v) && v->share->budget > 0) {
@@ -319,9 +324,9 @@ void sched_share_loop(struct pcpu *c)
         }
         if (c->vfp_flush)
             vfp_flush(c);
-        struct vtimers_next vt;
+        struct survey vt;
         update(c, now, &vt);
-        struct vcpu *v = pick(c);
+        struct vcpu *v = pick(c, &vt);
         if (!v) {
             hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), look_again);
             share_idle(c);
