@@ -58,7 +58,17 @@ void pmu_save(struct pmu_regs *r)
     sysreg_write_pmselr(PMSELR_CCNT);
     isb();
     r->ccfiltr = sysreg_read_pmxevtyper();
-    pmu_quiet();
+    /* Stopped (PMCR.E clear above), no counter enabled, no overflow flag
+     * or interrupt enable left: nothing of it counts or fires while
+     * another vCPU runs.  Its event types, counts and PMUSERENR may stay
+     * (not pmu_quiet's loop over every counter): a vCPU that used the PMU
+     * gets every one of them written back by pmu_restore, and one that has
+     * not reaches none without a trap (HDCR.TPM, B4.1.64), whose first one
+     * quiets the PMU (hyp/trap/cp15.c) */
+    sysreg_write_pmcntenclr(~0u);
+    sysreg_write_pmintenclr(~0u);
+    sysreg_write_pmovsr(~0u);               /* write 1 to clear */
+    isb();
 }
 
 void pmu_restore(const struct pmu_regs *r)

@@ -36,7 +36,7 @@ bool pmu_present(void);
 /* Nothing counts or interrupts, every counter and filter zero: a PMU no
  * earlier guest left anything in */
 void pmu_quiet(void);
-/* the loaded vCPU's PMU state out, then quiet; and back */
+/* the loaded vCPU's PMU state out, then stopped (pmu.c: what may stay); and back */
 void pmu_save(struct pmu_regs *r);
 void pmu_restore(const struct pmu_regs *r);
 /*

@@ -259,7 +259,7 @@ static void share_put(struct vcpu *v)
         }
     }
     if (v->pmu_used) {
-        pmu_save(&v->share->pmu);   /* and quiet: no overflow of its fires now */
+        pmu_save(&v->share->pmu);   /* and stopped: no overflow of its fires now */
         v->share->pmu_ppi_active = host.pmu_irq && gic_irq_active(host.pmu_irq);
         if (v->share->pmu_ppi_active)
             gic_irq_deactivate(host.pmu_irq);
