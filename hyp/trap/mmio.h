@@ -12,27 +12,25 @@
 #include <stdbool.h>
 #include <arch/sysregs.h>
 
+/* What a device is asked: the access itself, at the offset into its region
+ * the bus passes (mmio_dispatch).  Only what a device needs of the
+ * syndrome; the transfer register and the sign extension stay in the HSR
+ * for the trap (mmio_load_value). */
 struct mmio_access {
-    uint64_t ipa;
-    /* the syndrome's fields in one word, which mmio_decode stores at once */
+    /* size and write in one halfword, which mmio_decode stores at once */
     union {
         struct {
             uint8_t size;       /* bytes: 1, 2 or 4 */
             bool write;
-            uint8_t reg;        /* transfer register Rt */
-            bool sign_extend;
         };
-        uint32_t info;
+        uint16_t info;
     };
     uint32_t value;         /* written value / value to return */
 };
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
                offsetof(struct mmio_access, write) == offsetof(struct mmio_access, size) + 1 &&
-               offsetof(struct mmio_access, reg) == offsetof(struct mmio_access, size) + 2 &&
-               offsetof(struct mmio_access, sign_extend) ==
-                   offsetof(struct mmio_access, size) + 3 &&
                offsetof(struct mmio_access, info) == offsetof(struct mmio_access, size),
-               "mmio_access.info: size, write, reg, sign_extend from its low byte up");
+               "mmio_access.info: size, then write");
 
 /* the ISS fields of a data abort: include/arch/sysregs.h (HSR_DABT_*) */
 
@@ -40,36 +38,39 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
  * Decode a data-abort syndrome.  Returns false when the syndrome carries no
  * instruction details (ISV = 0: LDM/STM, LDRD, writeback forms...) or the
  * fault is not one an emulated device can answer (cache maintenance, a
- * stage-1 walk); the guest then gets an abort.
+ * stage-1 walk); the guest then gets an abort.  a->value is left alone:
+ * the caller fills it for a write, the device for a read.
  */
-static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
-                               struct mmio_access *a)
+static inline bool mmio_decode(uint32_t hsr, struct mmio_access *a)
 {
-    /* ISV set, CM and S1PTW clear, SAS not the reserved 0b11 (two tests:
-     * the three bits' mask is no ARM immediate) */
-    if (!(hsr & HSR_DABT_ISV) || (hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) ||
-        HSR_DABT_SAS(hsr) == 3)
+    /* ISV set with SAS 0b00-0b10 (0b11 reserved), as one range test of the
+     * three bits; CM and S1PTW clear */
+    if ((hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) ||
+        HSR_DABT_ISV_SAS(hsr) - HSR_DABT_ISV_SAS_BYTE > 2)
         return false;
-    /* HPFAR holds IPA[39:12] in bits [31:4] (B4.1.68); the page offset
-     * comes from the VA, which shares it (one BFI) */
-    uint32_t lo = hpfar << 8;
-    a->ipa = ((uint64_t)(hpfar >> 24) << 32) | (lo & ~0xfffu) | (hdfar & 0xfffu);
-    a->info = (1u << HSR_DABT_SAS(hsr)) | ((uint32_t)((hsr & HSR_DABT_WNR) != 0) << 8) |
-              (HSR_DABT_SRT(hsr) << 16) | ((uint32_t)((hsr & HSR_DABT_SSE) != 0) << 24);
-    a->value = 0;
+    a->info = (uint16_t)((1u << HSR_DABT_SAS(hsr)) | ((hsr & HSR_DABT_WNR) << (8 - 6)));
     return true;
 }
 
-/* Value loaded into Rt for a read of a->size bytes, extended as the access
- * says (inline: a word, the common case, is one compare) */
-static inline uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw)
+/* The faulting IPA (B3.13.6): HPFAR holds IPA[39:12] in bits [31:4]
+ * (B4.1.68, [3:0] reserved); the page offset comes from HDFAR, the VA,
+ * which shares it */
+static inline uint64_t mmio_ipa(uint32_t hdfar, uint32_t hpfar)
 {
-    if (a->size == 4)
+    uint32_t page = hpfar >> 4;
+    return ((uint64_t)page << 12) | (hdfar & 0xfffu);
+}
+
+/* Value loaded into Rt for a read the syndrome hsr describes (SAS, SSE),
+ * zero- or sign-extended (inline: a word, the common case, is one test) */
+static inline uint32_t mmio_load_value(uint32_t hsr, uint32_t raw)
+{
+    if (HSR_DABT_SAS(hsr) == HSR_DABT_SAS_WORD)
         return raw;
-    uint32_t bits = a->size * 8;
+    uint32_t bits = 8u << HSR_DABT_SAS(hsr);
     uint32_t mask = (1u << bits) - 1;
     raw &= mask;
-    if (a->sign_extend && (raw & (1u << (bits - 1))))
+    if ((hsr & HSR_DABT_SSE) && (raw & (1u << (bits - 1))))
         raw |= ~mask;
     return raw;
 }
@@ -106,12 +107,14 @@ enum mmio_result {
 };
 
 /* Route to the owner; an access that runs past the end of its device's
- * region is refused */
-static inline enum mmio_result mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a)
+ * region is refused.  The walk compares 32-bit addresses by pointer: the
+ * guest's distributor is registered first, its UART second */
+static inline enum mmio_result mmio_dispatch(struct mmio_bus *bus, uint64_t ipa64,
+                                             struct mmio_access *a)
 {
-    if (a->ipa >> 32)
+    if (ipa64 >> 32)
         return MMIO_UNCLAIMED;
-    uint32_t ipa = (uint32_t)a->ipa;
+    uint32_t ipa = (uint32_t)ipa64;
     for (struct mmio_region *r = bus->r, *end = r + bus->n; r < end; r++) {
         uint32_t off = ipa - r->base;       /* wraps when below: then huge */
         if (off < r->size)

@@ -138,9 +138,9 @@ static void test_ring_skips_stopped_peers(void **state)
 
 static bool mmio(struct guest *g, uint32_t ipa, bool write, unsigned int size, uint32_t *val)
 {
-    struct mmio_access a = { .ipa = ipa, .size = size, .write = write,
+    struct mmio_access a = { .size = size, .write = write,
                              .value = write ? *val : 0xdeadbeef };
-    bool ok = mmio_dispatch(&g->mmio, &a) == MMIO_HANDLED;
+    bool ok = mmio_dispatch(&g->mmio, ipa, &a) == MMIO_HANDLED;
     if (ok && !write)
         *val = a.value;
     return ok;

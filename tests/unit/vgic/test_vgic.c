@@ -80,7 +80,7 @@ static void setup(void) { setup_n(128, 2, 4); }
 static bool access(unsigned int vcpu, uint32_t off, unsigned int size, bool write,
                    uint32_t *val)
 {
-    struct mmio_access a = { .ipa = 0x08000000u + off, .size = size, .write = write,
+    struct mmio_access a = { .size = size, .write = write,
                              .value = write ? *val : SENTINEL };
     bool ok = vgic_dist_mmio(&D, vcpu, &a, off);
     if (!write)
