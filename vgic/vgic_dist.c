@@ -466,7 +466,7 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
     /* the constant ones, the only place they are read: first, without the
      * lock and without dist_access's frame.  GICD_TYPER (set up by
      * vgic_init) and GICD_IIDR (ARM, GICv2, ProductID 0; 4.3.3) */
-    if (!a->write && a->size == 4 && (off == GICD_TYPER || off == GICD_IIDR)) {
+    if (a->info == MMIO_INFO(4, false) && (off == GICD_TYPER || off == GICD_IIDR)) {
         a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
         return true;
     }

@@ -6,14 +6,13 @@ int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handl
     if (bus->n == MMIO_MAX_REGIONS || !size || base + size > (1ull << 32) ||
         base + size < base)
         return -1;
-    bus->r[bus->n++] = (struct mmio_region){ (uint32_t)base, (uint32_t)size, h, dev };
+    /* r[n + 1] stays zero: the end */
+    bus->r[bus->n++] = (struct mmio_region){ (uint32_t)base, ~(uint32_t)(size - 1), h, dev };
     return 0;
 }
 
 bool mmio_owned(const struct mmio_bus *bus, uint64_t ipa)
 {
-    for (unsigned int i = 0; i < bus->n; i++)
-        if (ipa >= bus->r[i].base && ipa < (uint64_t)bus->r[i].base + bus->r[i].size)
-            return true;
-    return false;
+    uint32_t off;
+    return !(ipa >> 32) && mmio_find(bus, (uint32_t)ipa, &off)->handler;
 }

@@ -17,20 +17,23 @@
  * syndrome; the transfer register and the sign extension stay in the HSR
  * for the trap (mmio_load_value). */
 struct mmio_access {
-    /* size and write in one halfword, which mmio_decode stores at once */
+    /* write and size in one halfword, which mmio_decode stores at once */
     union {
         struct {
-            uint8_t size;       /* bytes: 1, 2 or 4 */
             bool write;
+            uint8_t size;       /* bytes: 1, 2 or 4 */
         };
         uint16_t info;
     };
     uint32_t value;         /* written value / value to return */
 };
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
-               offsetof(struct mmio_access, write) == offsetof(struct mmio_access, size) + 1 &&
-               offsetof(struct mmio_access, info) == offsetof(struct mmio_access, size),
-               "mmio_access.info: size, then write");
+               offsetof(struct mmio_access, size) == offsetof(struct mmio_access, write) + 1 &&
+               offsetof(struct mmio_access, info) == offsetof(struct mmio_access, write),
+               "mmio_access.info: write, then size");
+/* a's info for an access of size bytes: one halfword compare tells a word
+ * read (the constant registers' test) */
+#define MMIO_INFO(size, write) ((uint16_t)((unsigned int)(write) | ((size) << 8)))
 
 /* the ISS fields of a data abort: include/arch/sysregs.h (HSR_DABT_*) */
 
@@ -45,10 +48,10 @@ static inline bool mmio_decode(uint32_t hsr, struct mmio_access *a)
 {
     /* ISV set with SAS 0b00-0b10 (0b11 reserved), as one range test of the
      * three bits; CM and S1PTW clear */
-    if ((hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) ||
-        HSR_DABT_ISV_SAS(hsr) - HSR_DABT_ISV_SAS_BYTE > 2)
+    uint32_t sas = HSR_DABT_ISV_SAS(hsr) - HSR_DABT_ISV_SAS_BYTE;
+    if ((hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) || sas > 2)
         return false;
-    a->info = (uint16_t)((1u << HSR_DABT_SAS(hsr)) | ((hsr & HSR_DABT_WNR) << (8 - 6)));
+    a->info = (uint16_t)(((hsr & HSR_DABT_WNR) != 0) | (0x100u << sas));
     return true;
 }
 
@@ -78,9 +81,12 @@ static inline uint32_t mmio_load_value(uint32_t hsr, uint32_t raw)
 typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset);
 
 /* Emulated devices live below 4 GiB (the virtual board's map), so the bus
- * compares 32-bit addresses */
+ * compares 32-bit addresses.  A region keeps the complement of its last
+ * offset: "off <= last" is then "off + inv_last does not carry", one ADDS,
+ * and an all-zero region, which ends every bus, owns every address and has
+ * no handler - the walk needs no count */
 struct mmio_region {
-    uint32_t base, size;
+    uint32_t base, inv_last;    /* ~(size - 1) */
     mmio_handler_t handler;
     void *dev;
 };
@@ -89,9 +95,10 @@ struct mmio_region {
  * the virtio console */
 #define MMIO_MAX_REGIONS 9
 
+/* Zeroed, an empty bus; mmio_register adds to it */
 struct mmio_bus {
     unsigned int n;
-    struct mmio_region r[MMIO_MAX_REGIONS];
+    struct mmio_region r[MMIO_MAX_REGIONS + 1];     /* r[n]: zero, the end */
 };
 
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
@@ -106,22 +113,36 @@ enum mmio_result {
     MMIO_UNCLAIMED = 2,     /* no device there */
 };
 
+/* The region owning a 32-bit IPA, at offset *off: the end marker (no
+ * handler) when none does.  Registered first, the guest's distributor and
+ * UART are found at the first and second compare */
+static inline const struct mmio_region *mmio_find(const struct mmio_bus *bus, uint32_t ipa,
+                                                  uint32_t *off)
+{
+    const struct mmio_region *r = bus->r;
+    uint32_t past;
+    while (__builtin_add_overflow(ipa - r->base, r->inv_last, &past))
+        r++;
+    *off = ipa - r->base;
+    return r;
+}
+
 /* Route to the owner; an access that runs past the end of its device's
- * region is refused.  The walk compares 32-bit addresses by pointer: the
- * guest's distributor is registered first, its UART second */
-static inline enum mmio_result mmio_dispatch(struct mmio_bus *bus, uint64_t ipa64,
+ * region is refused */
+static inline enum mmio_result mmio_dispatch(const struct mmio_bus *bus, uint64_t ipa,
                                              struct mmio_access *a)
 {
-    if (ipa64 >> 32)
+    if (ipa >> 32)
         return MMIO_UNCLAIMED;
-    uint32_t ipa = (uint32_t)ipa64;
-    for (struct mmio_region *r = bus->r, *end = r + bus->n; r < end; r++) {
-        uint32_t off = ipa - r->base;       /* wraps when below: then huge */
-        if (off < r->size)
-            return off + a->size <= r->size && r->handler(r->dev, a, off) ? MMIO_HANDLED
-                                                                          : MMIO_REFUSED;
-    }
-    return MMIO_UNCLAIMED;
+    uint32_t off, past;
+    const struct mmio_region *r = mmio_find(bus, (uint32_t)ipa, &off);
+    if (!r->handler)
+        return MMIO_UNCLAIMED;
+    /* off + inv_last did not carry: adding size - 1 carries when the access
+     * runs past the last byte */
+    if (__builtin_add_overflow(off + r->inv_last, a->size - 1u, &past))
+        return MMIO_REFUSED;
+    return r->handler(r->dev, a, off) ? MMIO_HANDLED : MMIO_REFUSED;
 }
 
 #endif
