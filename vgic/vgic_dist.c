@@ -427,8 +427,8 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
 }
 
 /* Every register but the constant ones (vgic_dist_mmio) */
-static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int vcpu,
-                                                  struct mmio_access *a, uint32_t off)
+static bool __attribute__((noinline)) dist_access(struct vgic *d, struct mmio_access *a,
+                                                  uint32_t off, unsigned int vcpu)
 {
     if (off & (a->size - 1))
         return false;       /* unaligned: the guest gets an abort */
@@ -461,7 +461,7 @@ static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int v
     return ok;
 }
 
-bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off)
+bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
     /* the constant ones, the only place they are read: first, without the
      * lock and without dist_access's frame.  GICD_TYPER (set up by
@@ -470,5 +470,5 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
         a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
         return true;
     }
-    return dist_access(d, vcpu, a, off);
+    return dist_access(d, a, off, vcpu);
 }

@@ -68,7 +68,8 @@ static inline uint64_t mmio_ipa(uint32_t hdfar, uint32_t hpfar)
  * zero- or sign-extended (inline: a word, the common case, is one test) */
 static inline uint32_t mmio_load_value(uint32_t hsr, uint32_t raw)
 {
-    if (HSR_DABT_SAS(hsr) == HSR_DABT_SAS_WORD)
+    /* SAS 0b10 is a word: SAS[1] alone tells it, 0b11 being refused */
+    if (hsr & HSR_DABT_SAS_WORD_BIT)
         return raw;
     uint32_t bits = 8u << HSR_DABT_SAS(hsr);
     uint32_t mask = (1u << bits) - 1;

@@ -565,7 +565,7 @@ static inline void irq_restore(uint32_t f)
 /* ISV and SAS together, [24:22]: an access with a syndrome is 0b100 to 0b110 */
 #define HSR_DABT_ISV_SAS(h) (((h) >> 22) & 7)
 #define HSR_DABT_ISV_SAS_BYTE 4u        /* ISV set, SAS 0b00 */
-#define HSR_DABT_SAS_WORD 2u
+#define HSR_DABT_SAS_WORD_BIT (2u << 22)    /* SAS[1]: a word, SAS 0b11 aside */
 #define HSR_DABT_SSE     (1u << 21)
 #define HSR_DABT_SRT(h)  (((h) >> 16) & 0xf)
 #define HSR_DABT_EA      (1u << 9)

@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             struct mmio_access a = { .size = sizes[op & 3],
                                      .write = (op & 4) != 0, .value = take(&in, 4) };
             uint32_t before = a.value;
-            bool ok = vgic_dist_mmio(&D, c, &a, off);
+            bool ok = vgic_dist_mmio(&D, &a, off, c);
             if (!ok)                            /* only unaligned accesses are refused */
                 FAKE_ASSERT(off & (a.size - 1));
             if (a.write)

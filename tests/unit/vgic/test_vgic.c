@@ -82,7 +82,7 @@ static bool access(unsigned int vcpu, uint32_t off, unsigned int size, bool writ
 {
     struct mmio_access a = { .size = size, .write = write,
                              .value = write ? *val : SENTINEL };
-    bool ok = vgic_dist_mmio(&D, vcpu, &a, off);
+    bool ok = vgic_dist_mmio(&D, &a, off, vcpu);
     if (!write)
         *val = size == 4 ? a.value : a.value & ((1u << (8 * size)) - 1);
     return ok;
