@@ -16,3 +16,13 @@ bool mmio_owned(const struct mmio_bus *bus, uint64_t ipa)
     uint32_t off;
     return !(ipa >> 32) && mmio_find(bus, (uint32_t)ipa, &off)->handler;
 }
+
+uint32_t mmio_extend(uint32_t hsr, uint32_t raw)
+{
+    uint32_t bits = 8u << HSR_DABT_SAS(hsr);
+    uint32_t mask = (1u << bits) - 1;
+    raw &= mask;
+    if ((hsr & HSR_DABT_SSE) && (raw & (1u << (bits - 1))))
+        raw |= ~mask;
+    return raw;
+}

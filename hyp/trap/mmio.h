@@ -64,19 +64,16 @@ static inline uint64_t mmio_ipa(uint32_t hdfar, uint32_t hpfar)
     return ((uint64_t)page << 12) | (hdfar & 0xfffu);
 }
 
-/* Value loaded into Rt for a read the syndrome hsr describes (SAS, SSE),
- * zero- or sign-extended (inline: a word, the common case, is one test) */
+/* A byte or halfword load's value, zero- or sign-extended as SSE says: out
+ * of line (mmio.c), so that the word load's path keeps nothing of it */
+uint32_t mmio_extend(uint32_t hsr, uint32_t raw);
+
+/* Value loaded into Rt for a read the syndrome hsr describes (SAS, SSE;
+ * inline: a word, the common case, is one test) */
 static inline uint32_t mmio_load_value(uint32_t hsr, uint32_t raw)
 {
     /* SAS 0b10 is a word: SAS[1] alone tells it, 0b11 being refused */
-    if (hsr & HSR_DABT_SAS_WORD_BIT)
-        return raw;
-    uint32_t bits = 8u << HSR_DABT_SAS(hsr);
-    uint32_t mask = (1u << bits) - 1;
-    raw &= mask;
-    if ((hsr & HSR_DABT_SSE) && (raw & (1u << (bits - 1))))
-        raw |= ~mask;
-    return raw;
+    return (hsr & HSR_DABT_SAS_WORD_BIT) ? raw : mmio_extend(hsr, raw);
 }
 
 typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset);
@@ -96,10 +93,11 @@ struct mmio_region {
  * the virtio console */
 #define MMIO_MAX_REGIONS 9
 
-/* Zeroed, an empty bus; mmio_register adds to it */
+/* Zeroed, an empty bus; mmio_register adds to it.  The regions first: the
+ * bus's address is its first region's */
 struct mmio_bus {
-    unsigned int n;
     struct mmio_region r[MMIO_MAX_REGIONS + 1];     /* r[n]: zero, the end */
+    unsigned int n;
 };
 
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
