@@ -330,12 +330,10 @@ static const struct vgic_reg dist_regs[] = {
 static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_reg *r,
                          struct mmio_access *a, uint32_t off)
 {
-    unsigned int first = (off - r->base) * 8 / r->bits;
-    unsigned int n = a->size * 8 / r->bits;
-    uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
     if (a->write && r->ones_only) {
         /* only the interrupts whose bit is set: an enable write costs one
-         * call, not 32 (r->bits is 1 for these) */
+         * call, not 32 (r->bits is 1 for these: no division) */
+        unsigned int first = (off - r->base) * 8, n = a->size * 8u;
         uint32_t ones = n < 32 ? a->value & ((1u << n) - 1) : a->value;
         while (ones) {
             unsigned int i = (unsigned int)__builtin_ctz(ones);
@@ -343,7 +341,12 @@ static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
             if (first + i < d->nr_irqs)
                 r->write(d, vcpu, first + i, 1);
         }
-    } else if (a->write) {
+        return true;
+    }
+    unsigned int first = (off - r->base) * 8 / r->bits;
+    unsigned int n = a->size * 8 / r->bits;
+    uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
+    if (a->write) {
         for (unsigned int i = 0; i < n; i++)
             if (first + i < d->nr_irqs)
                 r->write(d, vcpu, first + i, (a->value >> (i * r->bits)) & mask);
@@ -439,10 +442,12 @@ bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsig
         return a->size == 4 ? vgic_send_sgi(d, vcpu, a->value) : true;
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
-    if (off >= GICD_IGROUPR && off < GICD_ICFGR_END) {
-        /* the 0x80-byte banks up to IPRIORITYR are entries 0-6 */
-        unsigned int i = off < GICD_IPRIORITYR ? (off >> 7) - 1
-                       : off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
+    if (off >= GICD_IGROUPR && off < GICD_IPRIORITYR) {
+        /* the 0x80-byte banks up to IPRIORITYR are entries 0-6, each
+         * filling its bank */
+        r = &dist_regs[(off >> 7) - 1];
+    } else if (off >= GICD_IPRIORITYR && off < GICD_ICFGR_END) {
+        unsigned int i = off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
         if (off < dist_regs[i].base + dist_regs[i].len)
             r = &dist_regs[i];
     }
