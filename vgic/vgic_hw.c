@@ -76,8 +76,8 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
         return vgic_dist_mmio(d, a, offset, 0);
     /* the caller: the vCPU whose interface is loaded here (it trapped) */
     unsigned int vcpu = loaded()->id;
-    /* the hot one first: SGIR (every IPI) */
-    if (a->write && offset == GICD_SGIR && a->size == 4)
+    /* the hot one first: SGIR (every IPI), a word write (one compare) */
+    if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true))
         return vgic_send_sgi(d, vcpu, a->value);
     if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR)
         return synced_read(d, vcpu, a, offset);
