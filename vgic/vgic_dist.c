@@ -146,12 +146,16 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     unsigned int sgi = sgir & 0xf;
     unsigned int filter = (sgir >> 24) & 3;
     uint32_t targets;
-    switch (filter) {
-    case 0: targets = (sgir >> 16) & 0xff; break;           /* CPUTargetList */
-    case 1: targets = 0xffu & ~(1u << src); break;          /* all but self */
-    case 2: targets = 1u << src; break;                     /* self */
-    default: return true;                                   /* reserved */
-    }
+    /* (GICv2 4.3.15) the target list first: the filter every IPI of
+     * Linux's uses */
+    if (__builtin_expect(filter == 0, 1))
+        targets = (sgir >> 16) & 0xff;                      /* CPUTargetList */
+    else if (filter == 1)
+        targets = 0xffu & ~(1u << src);                     /* all but self */
+    else if (filter == 2)
+        targets = 1u << src;                                /* self */
+    else
+        return true;                                        /* reserved */
     targets &= (1u << d->nr_vcpus) - 1;
     spin_lock(&d->lock);
     d->cpu[src]->stats.sgis_sent++;
