@@ -140,22 +140,22 @@ static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t 
  * B3.13.6) */
 void trap_dabt(struct vcpu *v, uint32_t hsr)
 {
-    struct mmio_access a;
-    if (__builtin_expect(!mmio_decode(hsr, &a), 0)) {
+    struct mmio_access *a = &v->mmio;
+    if (__builtin_expect(!mmio_decode(hsr, a), 0)) {
         dabt_unsyndromed(v, hsr);
         return;
     }
     if (hsr & HSR_DABT_WNR)
-        a.value = vcpu_get_reg(v, HSR_DABT_SRT(hsr));
+        a->value = vcpu_get_reg(v, HSR_DABT_SRT(hsr));
     enum mmio_result bus = mmio_dispatch(&v->guest->mmio,
-                                         mmio_ipa(sysreg_read_hdfar(), sysreg_read_hpfar()), &a);
+                                         mmio_ipa(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
     if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
         dabt_fault(v, hsr, bus);
         return;
     }
     v->traps[TRAP_DABT_MMIO]++;
     if (!(hsr & HSR_DABT_WNR))
-        vcpu_set_reg(v, HSR_DABT_SRT(hsr), mmio_load_value(hsr, a.value));
+        vcpu_set_reg(v, HSR_DABT_SRT(hsr), mmio_load_value(hsr, a->value));
     vcpu_skip_instr(v, hsr);
 }
 
