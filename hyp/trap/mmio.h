@@ -80,9 +80,10 @@ typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset
 
 /* Emulated devices live below 4 GiB (the virtual board's map), so the bus
  * compares 32-bit addresses.  A region keeps the complement of its last
- * offset: "off <= last" is then "off + inv_last does not carry", one ADDS,
- * and an all-zero region, which ends every bus, owns every address and has
- * no handler - the walk needs no count */
+ * offset: "off <= last" is then "off + inv_last does not carry", one ADDS.
+ * The bus ends with a region that owns every address (inv_last 0) and
+ * whose handler refuses everything (mmio_unclaimed): the walk needs no
+ * count, and the device's answer no test of its own */
 struct mmio_region {
     uint32_t base, inv_last;    /* ~(size - 1) */
     mmio_handler_t handler;
@@ -93,13 +94,16 @@ struct mmio_region {
  * the virtio console */
 #define MMIO_MAX_REGIONS 9
 
-/* Zeroed, an empty bus; mmio_register adds to it.  The regions first: the
- * bus's address is its first region's */
+/* Set up by mmio_bus_init, then mmio_register adds to it.  The regions
+ * first: the bus's address is its first region's */
 struct mmio_bus {
-    struct mmio_region r[MMIO_MAX_REGIONS + 1];     /* r[n]: zero, the end */
+    struct mmio_region r[MMIO_MAX_REGIONS + 1];     /* r[n]: the end */
     unsigned int n;
 };
 
+/* The end region's handler: no device there */
+bool mmio_unclaimed(void *dev, struct mmio_access *a, uint32_t off);
+void mmio_bus_init(struct mmio_bus *bus);
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
                   void *dev);
 /* Does a device own this address? */
@@ -112,9 +116,9 @@ enum mmio_result {
     MMIO_UNCLAIMED = 2,     /* no device there */
 };
 
-/* The region owning a 32-bit IPA, at offset *off: the end marker (no
- * handler) when none does.  Registered first, the guest's distributor and
- * UART are found at the first and second compare */
+/* The region owning a 32-bit IPA, at offset *off: the end region when no
+ * device does.  Registered first, the guest's distributor and UART are
+ * found at the first and second compare */
 static inline const struct mmio_region *mmio_find(const struct mmio_bus *bus, uint32_t ipa,
                                                   uint32_t *off)
 {
@@ -135,13 +139,14 @@ static inline enum mmio_result mmio_dispatch(const struct mmio_bus *bus, uint64_
         return MMIO_UNCLAIMED;
     uint32_t off, past;
     const struct mmio_region *r = mmio_find(bus, (uint32_t)ipa, &off);
-    if (!r->handler)
-        return MMIO_UNCLAIMED;
     /* off + inv_last did not carry: adding size - 1 carries when the access
-     * runs past the last byte */
-    if (__builtin_add_overflow(off + r->inv_last, a->size - 1u, &past))
-        return MMIO_REFUSED;
-    return r->handler(r->dev, a, off) ? MMIO_HANDLED : MMIO_REFUSED;
+     * runs past the last byte (the end region's, inv_last 0: never below
+     * 4 GiB - 3) */
+    if (!__builtin_add_overflow(off + r->inv_last, a->size - 1u, &past) &&
+        r->handler(r->dev, a, off))
+        return MMIO_HANDLED;
+    /* the slow path: whose was it? */
+    return r->handler == mmio_unclaimed ? MMIO_UNCLAIMED : MMIO_REFUSED;
 }
 
 #endif

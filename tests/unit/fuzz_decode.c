@@ -30,7 +30,8 @@ static uint32_t word(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct vuart uart;
-    struct mmio_bus bus = { 0 };
+    struct mmio_bus bus;
+    mmio_bus_init(&bus);
     vuart_init(&uart, tx, irq, NULL);
     uint64_t base = size >= 4 ? (uint64_t)(word(data) & ~0xfffu) << (data[0] & 8) : 0x09000000u;
     mmio_register(&bus, base, 0x1000, vuart_mmio, &uart);

@@ -187,7 +187,7 @@ static void test_doorbell_page(void **state)
     /* the memory itself is not on the bus: it is mapped */
     assert_false(mmio(rt, 0x60000000, false, 4, &v));
     /* a restart of the guest starts its counters afresh */
-    memset(&guests[LINUX].mmio, 0, sizeof(guests[LINUX].mmio));
+    mmio_bus_init(&guests[LINUX].mmio);
     channel_guest_start(&guests[LINUX]);
     assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHANNEL_REG_RECEIVED), 0);
     assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_SENT), 2);

@@ -373,7 +373,7 @@ static struct fake_dev gicd, uart, rtc;
 
 static int bus_setup(void **state)
 {
-    memset(&bus, 0, sizeof(bus));
+    mmio_bus_init(&bus);
     gicd = (struct fake_dev){ .name = "gicd", .read_value = 0x0000043b, .answer = true };
     uart = (struct fake_dev){ .name = "uart", .read_value = 0x00000080, .answer = true };
     rtc = (struct fake_dev){ .name = "rtc", .read_value = 0x12345678, .answer = true };
@@ -464,7 +464,7 @@ static void test_dispatch_boundaries(void **state)
 static void test_dispatch_no_owner(void **state)
 {
     struct mmio_bus empty;
-    memset(&empty, 0, sizeof(empty));
+    mmio_bus_init(&empty);
     struct mmio_access a = mk_access(4, false);
     assert_int_equal(mmio_dispatch(&empty, 0x09000000, &a), MMIO_UNCLAIMED);
     expect_unrouted(0, 4);
@@ -497,7 +497,7 @@ static void test_register_limit(void **state)
 {
     static struct fake_dev devs[MMIO_MAX_REGIONS + 1];
     struct mmio_bus b;
-    memset(&b, 0, sizeof(b));
+    mmio_bus_init(&b);
     for (unsigned int i = 0; i <= MMIO_MAX_REGIONS; i++)
         devs[i] = (struct fake_dev){ .read_value = i, .answer = true };
     for (unsigned int i = 0; i < MMIO_MAX_REGIONS; i++)
