@@ -116,23 +116,11 @@ void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu);
  * vcpu: the caller's, for the banked registers; a word read of the control
  * block (off < GICD_IGROUPR) depends on no vCPU.  Its first three
  * arguments are a bus handler's (mmio_handler_t), so that the bus handler
- * reaches it with no argument moved.
- *
- * Inline by design, and the only place the constant registers are read:
- * GICD_TYPER (set up by vgic_init) and GICD_IIDR (ARM, GICv2, ProductID 0;
- * 4.3.3), tested first, without the lock, a call or a frame (what the
- * guest's drivers read most); everything else goes to vgic_dist_access. */
-#define GICD_IIDR_ARM_V2 0x0000043bu
+ * reaches it with no argument moved. */
+bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
+/* The same past the control block (off >= GICD_IGROUPR), whose constant
+ * registers vgic_dist_mmio tests first */
 bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
-static inline bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off,
-                                  unsigned int vcpu)
-{
-    if (a->info == MMIO_INFO(4, false) && (off == GICD_TYPER || off == GICD_IIDR)) {
-        a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
-        return true;
-    }
-    return vgic_dist_access(d, a, off, vcpu);
-}
 
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);

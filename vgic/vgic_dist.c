@@ -364,6 +364,8 @@ static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
     return true;
 }
 
+#define GICD_IIDR_ARM_V2 0x0000043bu
+
 /* PrimeCell/CoreLink IDs of a GICv2 (GIC-400): PIDR4..7, PIDR0..3, CIDR0..3 */
 static const uint8_t dist_id[12] = { 0x04, 0, 0, 0, 0x90, 0xb4, 0x2b, 0x00,
                                      0x0d, 0xf0, 0x05, 0xb1 };
@@ -431,7 +433,7 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
     return true;
 }
 
-/* Every register but the constant ones (vgic_dist_mmio, vgic.h) */
+/* Every register but the constant ones (vgic_dist_mmio) */
 bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
     if (off & (a->size - 1))
@@ -465,4 +467,17 @@ bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsig
         ok = misc_access(d, vcpu, a, off);
     spin_unlock(&d->lock);
     return ok;
+}
+
+bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
+{
+    /* the constant ones, the only place they are read: first, without the
+     * lock and without vgic_dist_access's frame (one halfword compare tells a
+     * word read).  GICD_TYPER (set up by vgic_init) and GICD_IIDR (ARM,
+     * GICv2, ProductID 0; 4.3.3) */
+    if (a->info == MMIO_INFO(4, false) && (off == GICD_TYPER || off == GICD_IIDR)) {
+        a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
+        return true;
+    }
+    return vgic_dist_access(d, a, off, vcpu);
 }

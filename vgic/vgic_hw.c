@@ -65,7 +65,7 @@ static bool __attribute__((noinline)) synced_read(struct vgic *d, unsigned int v
                                                   struct mmio_access *a, uint32_t offset)
 {
     vgic_sync_with(d, vcpu, &hw_ops);
-    return vgic_dist_mmio(d, a, offset, vcpu);
+    return vgic_dist_access(d, a, offset, vcpu);
 }
 
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
@@ -81,7 +81,7 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
         return vgic_send_sgi(d, vcpu, a->value);
     if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR)
         return synced_read(d, vcpu, a, offset);
-    return vgic_dist_mmio(d, a, offset, vcpu);
+    return vgic_dist_access(d, a, offset, vcpu);     /* past the control block */
 }
 
 /* Maintenance interrupt: list registers ended (EOI) or ran low (underflow) */
