@@ -114,8 +114,13 @@ void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu);
 
 /* The distributor's registers, for the MMIO bus (GICD at 0x08000000).
  * vcpu: the caller's, for the banked registers; a word read of the control
- * block (off < GICD_IGROUPR) depends on no vCPU. */
-bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off);
+ * block (off < GICD_IGROUPR) depends on no vCPU.  Its first three
+ * arguments are a bus handler's (mmio_handler_t), so that the bus handler
+ * reaches it with no argument moved. */
+bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
+/* The same past the control block (off >= GICD_IGROUPR), whose constant
+ * registers vgic_dist_mmio tests first */
+bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
 
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);

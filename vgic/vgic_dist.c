@@ -146,12 +146,16 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     unsigned int sgi = sgir & 0xf;
     unsigned int filter = (sgir >> 24) & 3;
     uint32_t targets;
-    switch (filter) {
-    case 0: targets = (sgir >> 16) & 0xff; break;           /* CPUTargetList */
-    case 1: targets = 0xffu & ~(1u << src); break;          /* all but self */
-    case 2: targets = 1u << src; break;                     /* self */
-    default: return true;                                   /* reserved */
-    }
+    /* (GICv2 4.3.15) the target list first: the filter every IPI of
+     * Linux's uses */
+    if (__builtin_expect(filter == 0, 1))
+        targets = (sgir >> 16) & 0xff;                      /* CPUTargetList */
+    else if (filter == 1)
+        targets = 0xffu & ~(1u << src);                     /* all but self */
+    else if (filter == 2)
+        targets = 1u << src;                                /* self */
+    else
+        return true;                                        /* reserved */
     targets &= (1u << d->nr_vcpus) - 1;
     spin_lock(&d->lock);
     d->cpu[src]->stats.sgis_sent++;
@@ -330,12 +334,10 @@ static const struct vgic_reg dist_regs[] = {
 static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_reg *r,
                          struct mmio_access *a, uint32_t off)
 {
-    unsigned int first = (off - r->base) * 8 / r->bits;
-    unsigned int n = a->size * 8 / r->bits;
-    uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
     if (a->write && r->ones_only) {
         /* only the interrupts whose bit is set: an enable write costs one
-         * call, not 32 (r->bits is 1 for these) */
+         * call, not 32 (r->bits is 1 for these: no division) */
+        unsigned int first = (off - r->base) * 8, n = a->size * 8u;
         uint32_t ones = n < 32 ? a->value & ((1u << n) - 1) : a->value;
         while (ones) {
             unsigned int i = (unsigned int)__builtin_ctz(ones);
@@ -343,7 +345,12 @@ static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
             if (first + i < d->nr_irqs)
                 r->write(d, vcpu, first + i, 1);
         }
-    } else if (a->write) {
+        return true;
+    }
+    unsigned int first = (off - r->base) * 8 / r->bits;
+    unsigned int n = a->size * 8 / r->bits;
+    uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
+    if (a->write) {
         for (unsigned int i = 0; i < n; i++)
             if (first + i < d->nr_irqs)
                 r->write(d, vcpu, first + i, (a->value >> (i * r->bits)) & mask);
@@ -427,8 +434,7 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
 }
 
 /* Every register but the constant ones (vgic_dist_mmio) */
-static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int vcpu,
-                                                  struct mmio_access *a, uint32_t off)
+bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
     if (off & (a->size - 1))
         return false;       /* unaligned: the guest gets an abort */
@@ -442,10 +448,12 @@ static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int v
         return a->size == 4 ? vgic_send_sgi(d, vcpu, a->value) : true;
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
-    if (off >= GICD_IGROUPR && off < GICD_ICFGR_END) {
-        /* the 0x80-byte banks up to IPRIORITYR are entries 0-6 */
-        unsigned int i = off < GICD_IPRIORITYR ? (off >> 7) - 1
-                       : off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
+    if (off >= GICD_IGROUPR && off < GICD_IPRIORITYR) {
+        /* the 0x80-byte banks up to IPRIORITYR are entries 0-6, each
+         * filling its bank */
+        r = &dist_regs[(off >> 7) - 1];
+    } else if (off >= GICD_IPRIORITYR && off < GICD_ICFGR_END) {
+        unsigned int i = off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
         if (off < dist_regs[i].base + dist_regs[i].len)
             r = &dist_regs[i];
     }
@@ -461,14 +469,15 @@ static bool __attribute__((noinline)) dist_access(struct vgic *d, unsigned int v
     return ok;
 }
 
-bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, uint32_t off)
+bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
     /* the constant ones, the only place they are read: first, without the
-     * lock and without dist_access's frame.  GICD_TYPER (set up by
-     * vgic_init) and GICD_IIDR (ARM, GICv2, ProductID 0; 4.3.3) */
-    if (!a->write && a->size == 4 && (off == GICD_TYPER || off == GICD_IIDR)) {
+     * lock and without vgic_dist_access's frame (one halfword compare tells a
+     * word read).  GICD_TYPER (set up by vgic_init) and GICD_IIDR (ARM,
+     * GICv2, ProductID 0; 4.3.3) */
+    if (a->info == MMIO_INFO(4, false) && (off == GICD_TYPER || off == GICD_IIDR)) {
         a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
         return true;
     }
-    return dist_access(d, vcpu, a, off);
+    return vgic_dist_access(d, a, off, vcpu);
 }

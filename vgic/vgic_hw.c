@@ -65,7 +65,7 @@ static bool __attribute__((noinline)) synced_read(struct vgic *d, unsigned int v
                                                   struct mmio_access *a, uint32_t offset)
 {
     vgic_sync_with(d, vcpu, &hw_ops);
-    return vgic_dist_mmio(d, vcpu, a, offset);
+    return vgic_dist_access(d, a, offset, vcpu);
 }
 
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
@@ -73,15 +73,15 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
     struct vgic *d = dev;
     /* the control block (CTLR, TYPER, IIDR) is nobody's in particular */
     if (offset < GICD_IGROUPR)
-        return vgic_dist_mmio(d, 0, a, offset);
+        return vgic_dist_mmio(d, a, offset, 0);
     /* the caller: the vCPU whose interface is loaded here (it trapped) */
     unsigned int vcpu = loaded()->id;
-    /* the hot one first: SGIR (every IPI) */
-    if (a->write && offset == GICD_SGIR && a->size == 4)
+    /* the hot one first: SGIR (every IPI), a word write (one compare) */
+    if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true))
         return vgic_send_sgi(d, vcpu, a->value);
     if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR)
         return synced_read(d, vcpu, a, offset);
-    return vgic_dist_mmio(d, vcpu, a, offset);
+    return vgic_dist_access(d, a, offset, vcpu);     /* past the control block */
 }
 
 /* Maintenance interrupt: list registers ended (EOI) or ran low (underflow) */

@@ -28,6 +28,7 @@
 #include "debug.h"
 #include "vfp.h"
 #include "hyp/trap/psci.h"
+#include "hyp/trap/mmio.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
 struct vcpu_regs {
@@ -74,6 +75,9 @@ struct vcpu_share;
 
 struct vcpu {
     struct vcpu_regs regs;
+    /* the access being emulated (hyp/trap/abort.c: trap_dabt): here, within
+     * a STRH's 8-bit offset, so that the MMIO path needs no stack frame */
+    struct mmio_access mmio;
     /* VCPU_REQ_*: set by others, taken by owner.  Right before vgic.queued
      * and near the start: one LDRD (8-bit offset) reads both after every
      * exit (hyp/arch/entry.S) */

@@ -130,7 +130,7 @@ int guest_start(struct guest *g)
         g->state = GUEST_CRASHED;
         return -1;
     }
-    memset(&g->mmio, 0, sizeof(g->mmio));
+    mmio_bus_init(&g->mmio);
     vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
     /* the distributor first: the bus is searched in order, and it is the
      * device guests touch most (every interrupt enable, every IPI) */

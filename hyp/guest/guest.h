@@ -43,6 +43,8 @@ struct guest_managed {
 };
 
 struct guest {
+    /* first: the MMIO path reaches its regions at the guest's address */
+    struct mmio_bus mmio;
     const struct guest_config *cfg;    /* the configuration it boots with */
     const struct guest_config *configured; /* the system configuration's */
     unsigned int id;
@@ -50,8 +52,6 @@ struct guest {
     volatile enum guest_state state;
     volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
     struct stage2 s2;
-    /* before the vCPUs: within an LDR's 12-bit offset for the MMIO path */
-    struct mmio_bus mmio;
     struct vcpu vcpu[GUEST_MAX_VCPUS];
     struct vuart uart;
     struct vcon vcon;                  /* its virtio console, if configured */

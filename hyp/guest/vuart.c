@@ -1,5 +1,4 @@
 #include "vuart.h"
-#include "hyp/drivers/uart/pl011.h"
 
 #define INT_RX  (1u << 4)
 #define INT_TX  (1u << 5)
@@ -65,10 +64,8 @@ static uint32_t vuart_read(struct vuart *u, uint32_t off)
     case PL011_RSR: return 0;
     case PL011_FR:
         /* TXFE: transmit completes at once, unless the console is rate
-         * limited (TXFF: a guest waits as for a slow line); RXFE/RXFF from
-         * the FIFO */
-        return u->fr_tx | (u->rx_count ? 0 : PL011_FR_RXFE) |
-               (u->rx_count == VUART_FIFO ? (1u << 6) : 0);
+         * limited (TXFF: a guest waits as for a slow line) */
+        return vuart_fr(u);
     case PL011_IBRD: return u->ibrd;
     case PL011_FBRD: return u->fbrd;
     case PL011_LCR_H: return u->lcr_h;

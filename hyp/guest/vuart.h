@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "hyp/trap/mmio.h"
+#include "hyp/drivers/uart/pl011.h"
 
 #define VUART_FIFO 16
 
@@ -23,6 +24,24 @@ struct vuart {
     bool tx_full;           /* the owner's console budget is spent: FR.TXFF */
     uint32_t fr_tx;         /* FR's transmit bits: TXFE, or TXFF while tx_full */
 };
+
+#define VUART_FR_RXFF (1u << 6)
+
+/*
+ * FR (DDI 0183 3.3.3): the transmit bits (TXFE, or TXFF while the console
+ * budget is spent) and RXFE/RXFF from the receive FIFO.  Inline by design
+ * and the one place FR is computed: vuart_mmio reads it, and so does
+ * guest_uart_mmio without the console's lock (what a guest polls around
+ * every character; it saves the lock's two atomics and barriers).  Each
+ * field is one word read once, so a reader racing the console sees FR as
+ * it was a moment before or after, as a guest polling real hardware does.
+ */
+static inline uint32_t vuart_fr(const struct vuart *u)
+{
+    unsigned int n = __atomic_load_n(&u->rx_count, __ATOMIC_RELAXED);
+    return __atomic_load_n(&u->fr_tx, __ATOMIC_RELAXED) | (n ? 0 : PL011_FR_RXFE) |
+           (n == VUART_FIFO ? VUART_FR_RXFF : 0);
+}
 
 void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);
 bool vuart_mmio(void *dev, struct mmio_access *a, uint32_t offset);

@@ -25,6 +25,15 @@ typedef struct {
 
 #define SPINLOCK_INIT { 0, 0 }
 
+/* wait for our turn, old the lock word our ticket was taken from (out of
+ * line: a lock taken free needs none of it) */
+static void __attribute__((noinline, cold, unused)) spin_wait(spinlock_t *l, uint32_t old)
+{
+    uint16_t ticket = (uint16_t)(old >> 16);
+    while (l->owner != ticket)
+        wfe();
+}
+
 static inline void spin_lock(spinlock_t *l)
 {
     uint32_t tmp, old, fail;
@@ -38,16 +47,24 @@ static inline void spin_lock(spinlock_t *l)
         : "=&r"(old), "=&r"(tmp), "=&r"(fail)
         : "r"(l)
         : "cc", "memory");
-    uint16_t ticket = (uint16_t)(old >> 16);
-    while (l->owner != ticket)
-        wfe();
+    /* our ticket is old's upper half; the lock was free when we took it if
+     * the owner then was ours (only the holder moves it), told from that
+     * word without another load */
+    if (__builtin_expect((uint16_t)old != old >> 16, 0))
+        spin_wait(l, old);
     dmb_ish();  /* acquire: the critical section sees the last owner's writes */
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
     dmb_ish();  /* release: our writes before the next owner's reads */
-    l->owner = (uint16_t)(l->owner + 1);
+    /* owner += 1 as a halfword (in C the compiler zero-extends the sum
+     * first, an instruction the STRH makes useless) */
+    uint32_t tmp;
+    __asm__ volatile("ldrh %0, [%1]\n"
+                     "add  %0, %0, #1\n"
+                     "strh %0, [%1]\n"
+                     : "=&r"(tmp) : "r"(&l->owner) : "memory");
     dsb_ish();  /* the store is visible before the wake-up event */
     sev();
 }

@@ -100,10 +100,13 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
 }
 
 /* A data abort no device answered (bus: why): an abort for the guest, or
- * a crash */
-static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, uint32_t hdfar,
-                                                 uint32_t hpfar, enum mmio_result bus)
+ * a crash.  HDFAR and HPFAR read here again (nothing between the trap and
+ * this changes them: HYP takes no exception of its own), so that the fast
+ * path keeps nothing but v and the syndrome across the device's call */
+static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr,
+                                                 enum mmio_result bus)
 {
+    uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
     v->traps[TRAP_DABT_FAULT]++;
     v->guest->aborts++;
     /* HPFAR is the faulting IPA's page; the offset is HDFAR's, except for a
@@ -121,38 +124,38 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr, u
  * cache maintenance or a stage-1 walk), or a watchpoint's debug exception
  * (gdb attached): for the rest the bus is asked only whom the address
  * belongs to, for the report */
-static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t hsr,
-                                                       uint32_t hdfar, uint32_t hpfar)
+static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t hsr)
 {
     if (HSR_DABT_FSC(hsr) == FSC_DEBUG) {
         trap_debug(v, hsr);
         return;
     }
-    uint64_t ipa = HPFAR_IPA(hpfar) | (hdfar & 0xfff);
-    dabt_fault(v, hsr, hdfar, hpfar,
-               mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
+    uint64_t ipa = mmio_ipa(sysreg_read_hdfar(), sysreg_read_hpfar());
+    dabt_fault(v, hsr, mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
 }
 
 /* The MMIO fast path: decode, route, complete the load or store, step;
- * everything else out of line */
+ * everything else out of line.  Across the device's call it keeps only v
+ * and the syndrome, which has all the trap still needs (Rt, SAS, SSE, WnR;
+ * B3.13.6) */
 void trap_dabt(struct vcpu *v, uint32_t hsr)
 {
-    uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
-    struct mmio_access a;
-    if (__builtin_expect(!mmio_decode(hsr, hdfar, hpfar, &a), 0)) {
-        dabt_unsyndromed(v, hsr, hdfar, hpfar);
+    struct mmio_access *a = &v->mmio;
+    if (__builtin_expect(!mmio_decode(hsr, a), 0)) {
+        dabt_unsyndromed(v, hsr);
         return;
     }
-    if (a.write)
-        a.value = vcpu_get_reg(v, a.reg);
-    enum mmio_result bus = mmio_dispatch(&v->guest->mmio, &a);
+    if (hsr & HSR_DABT_WNR)
+        a->value = vcpu_get_reg(v, HSR_DABT_SRT(hsr));
+    enum mmio_result bus = mmio_dispatch(&v->guest->mmio,
+                                         mmio_ipa(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
     if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
-        dabt_fault(v, hsr, hdfar, hpfar, bus);
+        dabt_fault(v, hsr, bus);
         return;
     }
     v->traps[TRAP_DABT_MMIO]++;
-    if (!a.write)
-        vcpu_set_reg(v, a.reg, mmio_load_value(&a, a.value));
+    if (!(hsr & HSR_DABT_WNR))
+        vcpu_set_reg(v, HSR_DABT_SRT(hsr), mmio_load_value(hsr, a->value));
     vcpu_skip_instr(v, hsr);
 }
 

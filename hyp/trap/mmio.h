@@ -12,27 +12,28 @@
 #include <stdbool.h>
 #include <arch/sysregs.h>
 
+/* What a device is asked: the access itself, at the offset into its region
+ * the bus passes (mmio_dispatch).  Only what a device needs of the
+ * syndrome; the transfer register and the sign extension stay in the HSR
+ * for the trap (mmio_load_value). */
 struct mmio_access {
-    uint64_t ipa;
-    /* the syndrome's fields in one word, which mmio_decode stores at once */
+    /* write and size in one halfword, which mmio_decode stores at once */
     union {
         struct {
-            uint8_t size;       /* bytes: 1, 2 or 4 */
             bool write;
-            uint8_t reg;        /* transfer register Rt */
-            bool sign_extend;
+            uint8_t size;       /* bytes: 1, 2 or 4 */
         };
-        uint32_t info;
+        uint16_t info;
     };
     uint32_t value;         /* written value / value to return */
 };
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
-               offsetof(struct mmio_access, write) == offsetof(struct mmio_access, size) + 1 &&
-               offsetof(struct mmio_access, reg) == offsetof(struct mmio_access, size) + 2 &&
-               offsetof(struct mmio_access, sign_extend) ==
-                   offsetof(struct mmio_access, size) + 3 &&
-               offsetof(struct mmio_access, info) == offsetof(struct mmio_access, size),
-               "mmio_access.info: size, write, reg, sign_extend from its low byte up");
+               offsetof(struct mmio_access, size) == offsetof(struct mmio_access, write) + 1 &&
+               offsetof(struct mmio_access, info) == offsetof(struct mmio_access, write),
+               "mmio_access.info: write, then size");
+/* a's info for an access of size bytes: one halfword compare tells a word
+ * read (the constant registers' test) */
+#define MMIO_INFO(size, write) ((uint16_t)((unsigned int)(write) | ((size) << 8)))
 
 /* the ISS fields of a data abort: include/arch/sysregs.h (HSR_DABT_*) */
 
@@ -40,46 +41,51 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
  * Decode a data-abort syndrome.  Returns false when the syndrome carries no
  * instruction details (ISV = 0: LDM/STM, LDRD, writeback forms...) or the
  * fault is not one an emulated device can answer (cache maintenance, a
- * stage-1 walk); the guest then gets an abort.
+ * stage-1 walk); the guest then gets an abort.  a->value is left alone:
+ * the caller fills it for a write, the device for a read.
  */
-static inline bool mmio_decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar,
-                               struct mmio_access *a)
+static inline bool mmio_decode(uint32_t hsr, struct mmio_access *a)
 {
-    /* ISV set, CM and S1PTW clear, SAS not the reserved 0b11 (two tests:
-     * the three bits' mask is no ARM immediate) */
-    if (!(hsr & HSR_DABT_ISV) || (hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) ||
-        HSR_DABT_SAS(hsr) == 3)
+    /* ISV set with SAS 0b00-0b10 (0b11 reserved), as one range test of the
+     * three bits; CM and S1PTW clear */
+    uint32_t sas = HSR_DABT_ISV_SAS(hsr) - HSR_DABT_ISV_SAS_BYTE;
+    if ((hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) || sas > 2)
         return false;
-    /* HPFAR holds IPA[39:12] in bits [31:4] (B4.1.68); the page offset
-     * comes from the VA, which shares it (one BFI) */
-    uint32_t lo = hpfar << 8;
-    a->ipa = ((uint64_t)(hpfar >> 24) << 32) | (lo & ~0xfffu) | (hdfar & 0xfffu);
-    a->info = (1u << HSR_DABT_SAS(hsr)) | ((uint32_t)((hsr & HSR_DABT_WNR) != 0) << 8) |
-              (HSR_DABT_SRT(hsr) << 16) | ((uint32_t)((hsr & HSR_DABT_SSE) != 0) << 24);
-    a->value = 0;
+    a->info = (uint16_t)(((hsr & HSR_DABT_WNR) != 0) | (0x100u << sas));
     return true;
 }
 
-/* Value loaded into Rt for a read of a->size bytes, extended as the access
- * says (inline: a word, the common case, is one compare) */
-static inline uint32_t mmio_load_value(const struct mmio_access *a, uint32_t raw)
+/* The faulting IPA (B3.13.6): HPFAR holds IPA[39:12] in bits [31:4]
+ * (B4.1.68, [3:0] reserved); the page offset comes from HDFAR, the VA,
+ * which shares it */
+static inline uint64_t mmio_ipa(uint32_t hdfar, uint32_t hpfar)
 {
-    if (a->size == 4)
-        return raw;
-    uint32_t bits = a->size * 8;
-    uint32_t mask = (1u << bits) - 1;
-    raw &= mask;
-    if (a->sign_extend && (raw & (1u << (bits - 1))))
-        raw |= ~mask;
-    return raw;
+    uint32_t page = hpfar >> 4;
+    return ((uint64_t)page << 12) | (hdfar & 0xfffu);
+}
+
+/* A byte or halfword load's value, zero- or sign-extended as SSE says: out
+ * of line (mmio.c), so that the word load's path keeps nothing of it */
+uint32_t mmio_extend(uint32_t hsr, uint32_t raw);
+
+/* Value loaded into Rt for a read the syndrome hsr describes (SAS, SSE;
+ * inline: a word, the common case, is one test) */
+static inline uint32_t mmio_load_value(uint32_t hsr, uint32_t raw)
+{
+    /* SAS 0b10 is a word: SAS[1] alone tells it, 0b11 being refused */
+    return (hsr & HSR_DABT_SAS_WORD_BIT) ? raw : mmio_extend(hsr, raw);
 }
 
 typedef bool (*mmio_handler_t)(void *dev, struct mmio_access *a, uint32_t offset);
 
 /* Emulated devices live below 4 GiB (the virtual board's map), so the bus
- * compares 32-bit addresses */
+ * compares 32-bit addresses.  A region keeps the complement of its last
+ * offset: "off <= last" is then "off + inv_last does not carry", one ADDS.
+ * The bus ends with a region that owns every address (inv_last 0) and
+ * whose handler refuses everything (mmio_unclaimed): the walk needs no
+ * count, and the device's answer no test of its own */
 struct mmio_region {
-    uint32_t base, size;
+    uint32_t base, inv_last;    /* ~(size - 1) */
     mmio_handler_t handler;
     void *dev;
 };
@@ -88,11 +94,16 @@ struct mmio_region {
  * the virtio console */
 #define MMIO_MAX_REGIONS 9
 
+/* Set up by mmio_bus_init, then mmio_register adds to it.  The regions
+ * first: the bus's address is its first region's */
 struct mmio_bus {
+    struct mmio_region r[MMIO_MAX_REGIONS + 1];     /* r[n]: the end */
     unsigned int n;
-    struct mmio_region r[MMIO_MAX_REGIONS];
 };
 
+/* The end region's handler: no device there */
+bool mmio_unclaimed(void *dev, struct mmio_access *a, uint32_t off);
+void mmio_bus_init(struct mmio_bus *bus);
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
                   void *dev);
 /* Does a device own this address? */
@@ -105,20 +116,37 @@ enum mmio_result {
     MMIO_UNCLAIMED = 2,     /* no device there */
 };
 
+/* The region owning a 32-bit IPA, at offset *off: the end region when no
+ * device does.  Registered first, the guest's distributor and UART are
+ * found at the first and second compare */
+static inline const struct mmio_region *mmio_find(const struct mmio_bus *bus, uint32_t ipa,
+                                                  uint32_t *off)
+{
+    const struct mmio_region *r = bus->r;
+    uint32_t past;
+    while (__builtin_add_overflow(ipa - r->base, r->inv_last, &past))
+        r++;
+    *off = ipa - r->base;
+    return r;
+}
+
 /* Route to the owner; an access that runs past the end of its device's
  * region is refused */
-static inline enum mmio_result mmio_dispatch(struct mmio_bus *bus, struct mmio_access *a)
+static inline enum mmio_result mmio_dispatch(const struct mmio_bus *bus, uint64_t ipa,
+                                             struct mmio_access *a)
 {
-    if (a->ipa >> 32)
+    if (ipa >> 32)
         return MMIO_UNCLAIMED;
-    uint32_t ipa = (uint32_t)a->ipa;
-    for (struct mmio_region *r = bus->r, *end = r + bus->n; r < end; r++) {
-        uint32_t off = ipa - r->base;       /* wraps when below: then huge */
-        if (off < r->size)
-            return off + a->size <= r->size && r->handler(r->dev, a, off) ? MMIO_HANDLED
-                                                                          : MMIO_REFUSED;
-    }
-    return MMIO_UNCLAIMED;
+    uint32_t off, past;
+    const struct mmio_region *r = mmio_find(bus, (uint32_t)ipa, &off);
+    /* off + inv_last did not carry: adding size - 1 carries when the access
+     * runs past the last byte (the end region's, inv_last 0: never below
+     * 4 GiB - 3) */
+    if (!__builtin_add_overflow(off + r->inv_last, a->size - 1u, &past) &&
+        r->handler(r->dev, a, off))
+        return MMIO_HANDLED;
+    /* the slow path: whose was it? */
+    return r->handler == mmio_unclaimed ? MMIO_UNCLAIMED : MMIO_REFUSED;
 }
 
 #endif

@@ -561,7 +561,11 @@ static inline void irq_restore(uint32_t f)
 #define HSR_CP64_RT2(h)  (((h) >> 10) & 0xf)
 /* a data abort's ISS */
 #define HSR_DABT_ISV     (1u << 24)     /* the fields below are valid */
-#define HSR_DABT_SAS(h)  (((h) >> 22) & 3)
+#define HSR_DABT_SAS(h)  (((h) >> 22) & 3)   /* 0b11 (doubleword) reserved in ARMv7 */
+/* ISV and SAS together, [24:22]: an access with a syndrome is 0b100 to 0b110 */
+#define HSR_DABT_ISV_SAS(h) (((h) >> 22) & 7)
+#define HSR_DABT_ISV_SAS_BYTE 4u        /* ISV set, SAS 0b00 */
+#define HSR_DABT_SAS_WORD_BIT (2u << 22)    /* SAS[1]: a word, SAS 0b11 aside */
 #define HSR_DABT_SSE     (1u << 21)
 #define HSR_DABT_SRT(h)  (((h) >> 16) & 0xf)
 #define HSR_DABT_EA      (1u << 9)

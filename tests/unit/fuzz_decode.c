@@ -4,8 +4,8 @@
  * instructions (hyp/arch/insn.c), and the emulated PL011 behind the MMIO bus
  * (hyp/guest/vuart.c).  Each input is a list of (HSR, HDFAR, HPFAR, CPSR, value)
  * records, every one decoded and, when it decodes, dispatched to a UART at
- * a fuzzed address.  Checked: a decoded access is 1, 2 or 4 bytes into a
- * register r0-r15 at the IPA HPFAR and HDFAR give; a loaded value is
+ * a fuzzed address.  Checked: a decoded access is 1, 2 or 4 bytes, the
+ * syndrome's SAS and WnR, at the IPA HPFAR and HDFAR give; a loaded value is
  * zero- or sign-extended exactly; a step moves the PC by 2 or 4 and
  * changes nothing in the CPSR but the IT bits, and an IT block ends.
  *
@@ -30,7 +30,8 @@ static uint32_t word(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct vuart uart;
-    struct mmio_bus bus = { 0 };
+    struct mmio_bus bus;
+    mmio_bus_init(&bus);
     vuart_init(&uart, tx, irq, NULL);
     uint64_t base = size >= 4 ? (uint64_t)(word(data) & ~0xfffu) << (data[0] & 8) : 0x09000000u;
     mmio_register(&bus, base, 0x1000, vuart_mmio, &uart);
@@ -40,22 +41,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t value = word(data + off + 16);
 
         struct mmio_access a;
-        if (mmio_decode(hsr, hdfar, hpfar, &a)) {
+        if (mmio_decode(hsr, &a)) {
+            uint64_t ipa = mmio_ipa(hdfar, hpfar);
             CHECK(a.size == 1 || a.size == 2 || a.size == 4);
-            CHECK(a.reg < 16);
-            CHECK(a.ipa == (((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hdfar & 0xfff)));
-            uint32_t v = mmio_load_value(&a, value);
+            CHECK(a.size == 1u << HSR_DABT_SAS(hsr));
+            CHECK(a.write == ((hsr & HSR_DABT_WNR) != 0));
+            CHECK(ipa == (((uint64_t)(hpfar & 0xfffffff0u) << 8) | (hdfar & 0xfff)));
+            uint32_t v = mmio_load_value(hsr, value);
             if (a.size < 4) {
                 uint32_t bits = a.size * 8, low = value & ((1u << bits) - 1);
-                bool neg = a.sign_extend && (low >> (bits - 1));
+                bool neg = (hsr & HSR_DABT_SSE) && (low >> (bits - 1));
                 CHECK(v == (neg ? low | ~((1u << bits) - 1) : low));
             } else {
                 CHECK(v == value);
             }
-            if (a.write)
-                a.value = value;
-            if (mmio_dispatch(&bus, &a) == MMIO_HANDLED)
-                CHECK(a.ipa >= base && a.ipa + a.size <= base + 0x1000);
+            a.value = a.write ? value : 0;
+            if (mmio_dispatch(&bus, ipa, &a) == MMIO_HANDLED)
+                CHECK(ipa >= base && ipa + a.size <= base + 0x1000);
         }
 
         (void)insn_condition_passed(cpsr, hsr);

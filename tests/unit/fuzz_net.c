@@ -40,7 +40,7 @@ static uint8_t *frame_buffer(void)
 
 static void reg(unsigned int g, uint32_t off, unsigned int size, bool write, uint32_t v)
 {
-    struct mmio_access a = { .ipa = off, .size = size, .write = write, .value = v };
+    struct mmio_access a = { .size = size, .write = write, .value = v };
     net_port_mmio(&ports[g], &a, off);
 }
 

@@ -87,10 +87,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 0: case 1: case 2: case 3: case 4: {   /* a distributor access */
             static const unsigned int sizes[] = { 1, 2, 4, 4 };
             uint32_t off = take(&in, 2) & 0xfff;
-            struct mmio_access a = { .ipa = 0x08000000u + off, .size = sizes[op & 3],
+            struct mmio_access a = { .size = sizes[op & 3],
                                      .write = (op & 4) != 0, .value = take(&in, 4) };
             uint32_t before = a.value;
-            bool ok = vgic_dist_mmio(&D, c, &a, off);
+            bool ok = vgic_dist_mmio(&D, &a, off, c);
             if (!ok)                            /* only unaligned accesses are refused */
                 FAKE_ASSERT(off & (a.size - 1));
             if (a.write)

@@ -138,9 +138,9 @@ static void test_ring_skips_stopped_peers(void **state)
 
 static bool mmio(struct guest *g, uint32_t ipa, bool write, unsigned int size, uint32_t *val)
 {
-    struct mmio_access a = { .ipa = ipa, .size = size, .write = write,
+    struct mmio_access a = { .size = size, .write = write,
                              .value = write ? *val : 0xdeadbeef };
-    bool ok = mmio_dispatch(&g->mmio, &a) == MMIO_HANDLED;
+    bool ok = mmio_dispatch(&g->mmio, ipa, &a) == MMIO_HANDLED;
     if (ok && !write)
         *val = a.value;
     return ok;
@@ -187,7 +187,7 @@ static void test_doorbell_page(void **state)
     /* the memory itself is not on the bus: it is mapped */
     assert_false(mmio(rt, 0x60000000, false, 4, &v));
     /* a restart of the guest starts its counters afresh */
-    memset(&guests[LINUX].mmio, 0, sizeof(guests[LINUX].mmio));
+    mmio_bus_init(&guests[LINUX].mmio);
     channel_guest_start(&guests[LINUX]);
     assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHANNEL_REG_RECEIVED), 0);
     assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_SENT), 2);

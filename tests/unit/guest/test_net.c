@@ -53,14 +53,14 @@ static void on_report(struct net_port *p, const char *why)
 
 static uint32_t rd(unsigned int g, uint32_t off)
 {
-    struct mmio_access a = { .ipa = 0x0a000000 + off, .size = 4, .write = false };
+    struct mmio_access a = { .size = 4, .write = false };
     assert_true(net_port_mmio(&ports[g], &a, off));
     return a.value;
 }
 
 static void wr(unsigned int g, uint32_t off, uint32_t v)
 {
-    struct mmio_access a = { .ipa = 0x0a000000 + off, .size = 4, .write = true, .value = v };
+    struct mmio_access a = { .size = 4, .write = true, .value = v };
     assert_true(net_port_mmio(&ports[g], &a, off));
 }
 

@@ -57,8 +57,8 @@ static void reset(void)
 static bool uart_access(uint32_t off, bool write, uint32_t *value, unsigned int size)
 {
     struct mmio_access a = {
-        .ipa = 0x09000000u + off, .size = size, .write = write,
-        .reg = 3, .value = write ? *value : 0xdeadbeef,
+        .size = size, .write = write,
+        .value = write ? *value : 0xdeadbeef,
     };
     bool ok = vuart_mmio(&u, &a, off);
     if (!write)

@@ -44,11 +44,29 @@ static uint32_t hpfar_of(uint64_t ipa)
     return (uint32_t)((ipa >> 12) << 4);
 }
 
-/* decode into a record full of garbage, so nothing stale passes for a result */
-static bool decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar, struct mmio_access *a)
+/* What the trap takes from a syndrome: the device's record (size, write),
+ * and from the HSR itself Rt and the sign extension (B3.13.6), the IPA
+ * from HPFAR and HDFAR */
+struct decoded {
+    unsigned int size;
+    bool write;
+    unsigned int reg;
+    bool sign_extend;
+    uint64_t ipa;
+    uint32_t value;
+};
+
+/* decode into records full of garbage, so nothing stale passes for a result */
+static bool decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar, struct decoded *d)
 {
-    memset(a, 0xa5, sizeof(*a));
-    return mmio_decode(hsr, hdfar, hpfar, a);
+    struct mmio_access a;
+    memset(&a, 0xa5, sizeof(a));
+    memset(d, 0xa5, sizeof(*d));
+    if (!mmio_decode(hsr, &a))
+        return false;
+    *d = (struct decoded){ a.size, a.write, HSR_DABT_SRT(hsr), (hsr & HSR_DABT_SSE) != 0,
+                           mmio_ipa(hdfar, hpfar), a.value };
+    return true;
 }
 
 /* ---- decoding ---- */
@@ -56,7 +74,7 @@ static bool decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar, struct mmio_acc
 static void test_decode_sizes(void **state)
 {
     static const unsigned int bytes[] = { 1, 2, 4 };
-    struct mmio_access a;
+    struct decoded a;
     for (unsigned int sas = 0; sas < 3; sas++) {
         assert_true(decode(SYNDROME(.il = 1, .isv = 1, .sas = sas, .srt = 2, .dfsc = DFSC_TRANS_L2),
                            0x09000000, hpfar_of(0x09000000), &a));
@@ -64,7 +82,7 @@ static void test_decode_sizes(void **state)
         assert_false(a.write);
         assert_false(a.sign_extend);
         assert_int_equal(a.reg, 2);
-        assert_int_equal(a.value, 0);
+        assert_int_equal(a.value, 0xa5a5a5a5);     /* left for the caller or the device */
     }
     /* SAS = 0b11 (doubleword) is reserved in ARMv7: no such access */
     assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 3, .srt = 2, .dfsc = DFSC_TRANS_L2),
@@ -75,7 +93,7 @@ static void test_decode_sizes(void **state)
 
 static void test_decode_every_register(void **state)
 {
-    struct mmio_access a;
+    struct decoded a;
     for (unsigned int rt = 0; rt < 16; rt++)
         for (unsigned int wnr = 0; wnr < 2; wnr++)
             for (unsigned int sas = 0; sas < 3; sas++) {
@@ -90,7 +108,7 @@ static void test_decode_every_register(void **state)
 
 static void test_decode_sign_extension_flag(void **state)
 {
-    struct mmio_access a;
+    struct decoded a;
     assert_true(decode(SYNDROME(.isv = 1, .sas = 0, .sse = 1, .srt = 5, .dfsc = DFSC_TRANS_L2),
                        0x09000000, hpfar_of(0x09000000), &a));
     assert_true(a.sign_extend);
@@ -108,7 +126,7 @@ static void test_decode_rejects_isv0(void **state)
 {
     /* LDM/STM, LDRD/STRD, writeback forms...: no instruction details, the
      * guest gets an abort (whatever else the ISS happens to hold) */
-    struct mmio_access a;
+    struct decoded a;
     for (unsigned int bits = 0; bits < 64; bits++) {
         uint32_t hsr = SYNDROME(.il = bits & 1, .isv = 0, .sas = (bits >> 1) & 3,
                            .sse = (bits >> 3) & 1, .srt = bits & 15, .wnr = (bits >> 4) & 1,
@@ -119,7 +137,7 @@ static void test_decode_rejects_isv0(void **state)
 
 static void test_decode_rejects_cm_and_s1ptw(void **state)
 {
-    struct mmio_access a;
+    struct decoded a;
     /* cache maintenance on the IPA (reported as a write) */
     assert_false(decode(SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 0, .cm = 1, .wnr = 1,
                             .dfsc = DFSC_TRANS_L2), 0x09000000, hpfar_of(0x09000000), &a));
@@ -139,7 +157,7 @@ static void test_decode_rejects_cm_and_s1ptw(void **state)
 
 static void test_decode_ipa(void **state)
 {
-    struct mmio_access a;
+    struct decoded a;
     uint32_t hsr = SYNDROME(.il = 1, .isv = 1, .sas = 2, .srt = 1, .dfsc = DFSC_TRANS_L3);
 
     /* the guest's VA (MMU on) differs from the IPA but for the page offset */
@@ -247,7 +265,7 @@ static void insn_fields(uint32_t enc, unsigned int *size, bool *write, bool *sig
 
 static void test_decode_real_instructions(void **state)
 {
-    struct mmio_access a;
+    struct decoded a;
     for (unsigned int i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
         const struct insn_case *c = &insns[i];
         unsigned int size, rt;
@@ -287,7 +305,7 @@ static void test_decode_real_instructions_without_syndrome(void **state)
         /* cache maintenance by VA on the IPA: CM = 1, reported as a write */
         { "mcr p15, 0, r0, c7, c14, 1", 0xee070f3e, 0x92000146 },
     };
-    struct mmio_access a;
+    struct decoded a;
     for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         if (decode(rows[i].hsr, 0x09000000, hpfar_of(0x09000000), &a))
             fail_msg("'%s' (0x%08x): syndrome 0x%08x accepted", rows[i].text,
@@ -296,39 +314,35 @@ static void test_decode_real_instructions_without_syndrome(void **state)
 
 /* ---- the value loaded into Rt ---- */
 
+/* mmio_load_value for a load of size bytes, sign-extending (LDRSB/LDRSH) or not */
+static uint32_t load(unsigned int size, bool sse, uint32_t raw)
+{
+    return mmio_load_value(SYNDROME(.il = 1, .isv = 1, .sas = size == 1 ? 0 : size == 2 ? 1 : 2,
+                                    .sse = sse, .srt = 3, .dfsc = DFSC_TRANS_L2), raw);
+}
+
 static void test_load_value_extension(void **state)
 {
-    struct mmio_access a = { .size = 1 };
     for (uint32_t v = 0; v < 0x100; v++) {
         uint32_t raw = 0xabcdef00u | v;     /* junk above the access size */
-        a.sign_extend = false;
-        assert_int_equal(mmio_load_value(&a, raw), v);                          /* LDRB */
-        a.sign_extend = true;
-        assert_int_equal(mmio_load_value(&a, raw), (uint32_t)(int32_t)(int8_t)v); /* LDRSB */
+        assert_int_equal(load(1, false, raw), v);                               /* LDRB */
+        assert_int_equal(load(1, true, raw), (uint32_t)(int32_t)(int8_t)v);     /* LDRSB */
     }
-    a.size = 2;
     for (uint32_t v = 0; v < 0x10000; v++) {
         uint32_t raw = 0x5a5a0000u | v;
-        a.sign_extend = false;
-        assert_int_equal(mmio_load_value(&a, raw), v);                          /* LDRH */
-        a.sign_extend = true;
-        assert_int_equal(mmio_load_value(&a, raw), (uint32_t)(int32_t)(int16_t)v); /* LDRSH */
+        assert_int_equal(load(2, false, raw), v);                               /* LDRH */
+        assert_int_equal(load(2, true, raw), (uint32_t)(int32_t)(int16_t)v);    /* LDRSH */
     }
     /* some by value */
-    a.size = 1; a.sign_extend = true;
-    assert_int_equal(mmio_load_value(&a, 0x80), 0xffffff80);
-    assert_int_equal(mmio_load_value(&a, 0x7f), 0x7f);
-    a.size = 2;
-    assert_int_equal(mmio_load_value(&a, 0x12348001), 0xffff8001);
-    assert_int_equal(mmio_load_value(&a, 0xffff7fff), 0x7fff);
+    assert_int_equal(load(1, true, 0x80), 0xffffff80);
+    assert_int_equal(load(1, true, 0x7f), 0x7f);
+    assert_int_equal(load(2, true, 0x12348001), 0xffff8001);
+    assert_int_equal(load(2, true, 0xffff7fff), 0x7fff);
     /* words are what they are */
-    a.size = 4;
     static const uint32_t words[] = { 0, 1, 0x7fffffff, 0x80000000, 0xdeadbeef, 0xffffffff };
     for (unsigned int i = 0; i < 6; i++) {
-        a.sign_extend = false;
-        assert_int_equal(mmio_load_value(&a, words[i]), words[i]);
-        a.sign_extend = true;
-        assert_int_equal(mmio_load_value(&a, words[i]), words[i]);
+        assert_int_equal(load(4, false, words[i]), words[i]);
+        assert_int_equal(load(4, true, words[i]), words[i]);
     }
 }
 
@@ -359,7 +373,7 @@ static struct fake_dev gicd, uart, rtc;
 
 static int bus_setup(void **state)
 {
-    memset(&bus, 0, sizeof(bus));
+    mmio_bus_init(&bus);
     gicd = (struct fake_dev){ .name = "gicd", .read_value = 0x0000043b, .answer = true };
     uart = (struct fake_dev){ .name = "uart", .read_value = 0x00000080, .answer = true };
     rtc = (struct fake_dev){ .name = "rtc", .read_value = 0x12345678, .answer = true };
@@ -374,19 +388,18 @@ static void reset_calls(void)
     gicd.calls = uart.calls = rtc.calls = 0;
 }
 
-static struct mmio_access mk_access(uint64_t ipa, unsigned int size, bool write)
+static struct mmio_access mk_access(unsigned int size, bool write)
 {
-    return (struct mmio_access){ .ipa = ipa, .size = size,
-                                 .write = write, .reg = 0, .value = 0 };
+    return (struct mmio_access){ .size = size, .write = write, .value = 0 };
 }
 
 /* routed to dev at offset, and nowhere else */
 static void expect_routed(uint64_t ipa, unsigned int size, struct fake_dev *dev,
                           uint32_t offset)
 {
-    struct mmio_access a = mk_access(ipa, size, false);
+    struct mmio_access a = mk_access(size, false);
     reset_calls();
-    if (mmio_dispatch(&bus, &a) != MMIO_HANDLED)
+    if (mmio_dispatch(&bus, ipa, &a) != MMIO_HANDLED)
         fail_msg("%u-byte access at 0x%llx not routed", size, (unsigned long long)ipa);
     if (dev->calls != 1 || gicd.calls + uart.calls + rtc.calls != 1)
         fail_msg("access at 0x%llx: wrong device called", (unsigned long long)ipa);
@@ -402,9 +415,9 @@ static void expect_routed(uint64_t ipa, unsigned int size, struct fake_dev *dev,
  * device is there) */
 static void expect_unrouted_as(uint64_t ipa, unsigned int size, enum mmio_result want)
 {
-    struct mmio_access a = mk_access(ipa, size, false);
+    struct mmio_access a = mk_access(size, false);
     reset_calls();
-    enum mmio_result got = mmio_dispatch(&bus, &a);
+    enum mmio_result got = mmio_dispatch(&bus, ipa, &a);
     if (got != want)
         fail_msg("%u-byte access at 0x%llx: bus answered %d, not %d", size,
                  (unsigned long long)ipa, got, want);
@@ -451,9 +464,9 @@ static void test_dispatch_boundaries(void **state)
 static void test_dispatch_no_owner(void **state)
 {
     struct mmio_bus empty;
-    memset(&empty, 0, sizeof(empty));
-    struct mmio_access a = mk_access(0x09000000, 4, false);
-    assert_int_equal(mmio_dispatch(&empty, &a), MMIO_UNCLAIMED);
+    mmio_bus_init(&empty);
+    struct mmio_access a = mk_access(4, false);
+    assert_int_equal(mmio_dispatch(&empty, 0x09000000, &a), MMIO_UNCLAIMED);
     expect_unrouted(0, 4);
     expect_unrouted(0x40000000, 4);
     expect_unrouted(0xfffffffc, 4);
@@ -462,23 +475,21 @@ static void test_dispatch_no_owner(void **state)
 static void test_dispatch_device_answer(void **state)
 {
     /* a write carries the value to the device */
-    struct mmio_access a = mk_access(0x09000000, 1, true);
+    struct mmio_access a = mk_access(1, true);
     a.value = 0x41;
-    a.reg = 7;
     reset_calls();
-    assert_int_equal(mmio_dispatch(&bus, &a), MMIO_HANDLED);
+    assert_int_equal(mmio_dispatch(&bus, 0x09000000, &a), MMIO_HANDLED);
     assert_int_equal(uart.calls, 1);
     assert_true(uart.seen.write);
     assert_int_equal(uart.seen.value, 0x41);
-    assert_int_equal(uart.seen.reg, 7);
     assert_int_equal(uart.seen.size, 1);
     assert_int_equal(a.value, 0x41);            /* a write gets no value back */
 
     /* a device that refuses the access: false, after asking it */
     rtc.answer = false;
-    a = mk_access(0x09010004, 4, false);
+    a = mk_access(4, false);
     reset_calls();
-    assert_int_equal(mmio_dispatch(&bus, &a), MMIO_REFUSED);   /* the device said no */
+    assert_int_equal(mmio_dispatch(&bus, 0x09010004, &a), MMIO_REFUSED);   /* the device said no */
     assert_int_equal(rtc.calls, 1);
 }
 
@@ -486,7 +497,7 @@ static void test_register_limit(void **state)
 {
     static struct fake_dev devs[MMIO_MAX_REGIONS + 1];
     struct mmio_bus b;
-    memset(&b, 0, sizeof(b));
+    mmio_bus_init(&b);
     for (unsigned int i = 0; i <= MMIO_MAX_REGIONS; i++)
         devs[i] = (struct fake_dev){ .read_value = i, .answer = true };
     for (unsigned int i = 0; i < MMIO_MAX_REGIONS; i++)
@@ -498,13 +509,13 @@ static void test_register_limit(void **state)
     assert_int_equal(b.n, MMIO_MAX_REGIONS);
     /* every registered region routes, the refused one does not */
     for (unsigned int i = 0; i < MMIO_MAX_REGIONS; i++) {
-        struct mmio_access a = mk_access(0x10000000 + i * 0x1000 + 8, 4, false);
-        assert_int_equal(mmio_dispatch(&b, &a), MMIO_HANDLED);
+        struct mmio_access a = mk_access(4, false);
+        assert_int_equal(mmio_dispatch(&b, 0x10000000 + i * 0x1000 + 8, &a), MMIO_HANDLED);
         assert_int_equal(a.value, i);
         assert_int_equal(devs[i].offset, 8);
     }
-    struct mmio_access a = mk_access(0x20000000, 4, false);
-    assert_int_equal(mmio_dispatch(&b, &a), MMIO_UNCLAIMED);
+    struct mmio_access a = mk_access(4, false);
+    assert_int_equal(mmio_dispatch(&b, 0x20000000, &a), MMIO_UNCLAIMED);
     assert_int_equal(devs[MMIO_MAX_REGIONS].calls, 0);
 }
 
@@ -513,14 +524,18 @@ static void test_register_limit(void **state)
 static void test_guest_ldrsb_from_device(void **state)
 {
     /* Thumb "ldrsb r4, [r5, r6]" reading UART offset 0x18 holding 0x80 */
+    uint32_t hsr = 0x91240006;
     struct mmio_access a;
-    assert_true(decode(0x91240006, 0xf8000018, hpfar_of(0x09000018), &a));
+    assert_true(mmio_decode(hsr, &a));
     reset_calls();
-    assert_int_equal(mmio_dispatch(&bus, &a), MMIO_HANDLED);
+    assert_int_equal(mmio_dispatch(&bus, mmio_ipa(0xf8000018, hpfar_of(0x09000018)), &a),
+                     MMIO_HANDLED);
     assert_int_equal(uart.calls, 1);
     assert_int_equal(uart.offset, 0x18);
-    assert_int_equal(a.reg, 4);
-    assert_int_equal(mmio_load_value(&a, a.value), 0xffffff80);
+    assert_int_equal(uart.seen.size, 1);
+    assert_false(uart.seen.write);
+    assert_int_equal(HSR_DABT_SRT(hsr), 4);
+    assert_int_equal(mmio_load_value(hsr, a.value), 0xffffff80);
 }
 
 int main(void)

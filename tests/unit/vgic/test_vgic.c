@@ -80,9 +80,9 @@ static void setup(void) { setup_n(128, 2, 4); }
 static bool access(unsigned int vcpu, uint32_t off, unsigned int size, bool write,
                    uint32_t *val)
 {
-    struct mmio_access a = { .ipa = 0x08000000u + off, .size = size, .write = write,
+    struct mmio_access a = { .size = size, .write = write,
                              .value = write ? *val : SENTINEL };
-    bool ok = vgic_dist_mmio(&D, vcpu, &a, off);
+    bool ok = vgic_dist_mmio(&D, &a, off, vcpu);
     if (!write)
         *val = size == 4 ? a.value : a.value & ((1u << (8 * size)) - 1);
     return ok;
