@@ -118,9 +118,22 @@ void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu);
  * arguments are a bus handler's (mmio_handler_t), so that the bus handler
  * reaches it with no argument moved. */
 bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
-/* The same past the control block (off >= GICD_IGROUPR), whose constant
- * registers vgic_dist_mmio tests first */
-bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
+/* The same past the control block's constant registers, which
+ * vgic_dist_mmio tests first.  A word write to a 1-bit bank (IGROUPR to
+ * ICACTIVER: an enable, a pending bit...) goes to its register's writer
+ * (vgic_dist_bank_write), the rest to vgic_dist_other.  Inline, so that the
+ * trap's handler (vgic_hw.c) reaches the writer with no call between */
+bool vgic_dist_bank_write(struct vgic *d, const struct mmio_access *a, uint32_t off,
+                          unsigned int vcpu);
+bool vgic_dist_other(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu);
+static inline bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off,
+                                    unsigned int vcpu)
+{
+    if (a->info == MMIO_INFO(4, true) && off - GICD_IGROUPR < GICD_IPRIORITYR - GICD_IGROUPR &&
+        !(off & 3))
+        return vgic_dist_bank_write(d, a, off, vcpu);
+    return vgic_dist_other(d, a, off, vcpu);
+}
 
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);

@@ -6,6 +6,7 @@
  * the host unit tests run all of it.  The lock is taken without masking
  * IRQs: HYP never unmasks them (see vgic_lr.h).
  */
+#include <stddef.h>
 #include <string.h>
 #include "vgic.h"
 #include "vgic_lr.h"
@@ -146,8 +147,7 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     unsigned int sgi = sgir & 0xf;
     unsigned int filter = (sgir >> 24) & 3;
     uint32_t targets;
-    /* (GICv2 4.3.15) the target list first: the filter every IPI of
-     * Linux's uses */
+    /* (GICv2 4.3.15) the target list first: the filter Linux's IPIs use */
     if (__builtin_expect(filter == 0, 1))
         targets = (sgir >> 16) & 0xff;                      /* CPUTargetList */
     else if (filter == 1)
@@ -157,34 +157,45 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     else
         return true;                                        /* reserved */
     targets &= (1u << d->nr_vcpus) - 1;
+    uint32_t from = 1u << src;      /* < 0x100: src is a vCPU */
     spin_lock(&d->lock);
     d->cpu[src]->stats.sgis_sent++;
-    /* irq_queue for SGIs, which are always enabled and owned by their
-     * target: the IPI fast path */
-    bool on = d->ctlr & 1;
-    for (uint32_t t = targets; t; t &= t - 1) {
-        unsigned int i = (unsigned int)__builtin_ctz(t);
-        struct vgic_cpu *c = d->cpu[i];
-        c->priv[sgi].sgi_src |= (uint8_t)(1u << src);
-        if (on) {
+    /* irq_queue for SGIs, always enabled and owned by their target: the
+     * IPI fast path.  With forwarding off (GICD_CTLR, 4.3.1) they wait */
+    if (!(d->ctlr & GICD_CTLR_ENABLE))
+        for (uint32_t t = targets; t; t &= t - 1)
+            d->cpu[__builtin_ctz(t)]->priv[sgi].sgi_src |= from;
+    else
+        for (uint32_t t = targets; t; t &= t - 1) {
+            unsigned int i = (unsigned int)__builtin_ctz(t);
+            struct vgic_cpu *c = d->cpu[i];
+            c->priv[sgi].sgi_src |= from;
             c->queued = true;
             mark(c, sgi);
             if (d->env.kick)
                 d->env.kick(d->env.ctx, i);
         }
-    }
     spin_unlock(&d->lock);
     return true;
 }
 
 /* ---- the distributor's registers ---- */
 
+/* A word write to a 1-bit bank, IGROUPR to ICACTIVER (4.3.4-4.3.10): v for
+ * the 32 interrupts from first, irq their state (the bank is whole: nr_irqs
+ * is a multiple of 32), under the lock; visiting only those it changes */
+typedef void bank_write_fn(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v);
+
+/* Whose: the private bank's vCPU (irq is in its record), for SPIs any one */
+#define BANK_VCPU(irq, first) \
+    ((first) ? 0u : ((struct vgic_cpu *)((char *)(irq) - offsetof(struct vgic_cpu, priv)))->id)
+
 struct vgic_reg {
     uint32_t base, len;
-    uint8_t bits;           /* per-interrupt field width; 0 = not per interrupt */
+    uint8_t bits;           /* per-interrupt field width */
     bool byte_ok;           /* byte accesses allowed (4.3: IPRIORITYR, ITARGETSR, ...) */
-    bool ones_only;         /* a 0 written does nothing: the set/clear registers */
     uint32_t (*read)(struct vgic *d, unsigned int vcpu, unsigned int intid);
+    /* a field's write (the 8- and 2-bit registers; the 1-bit ones: bank_writers) */
     void (*write)(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t val);
 };
 
@@ -192,7 +203,6 @@ struct vgic_reg {
     static uint32_t name(struct vgic *d, unsigned int vcpu, unsigned int intid)     \
     {                                                                               \
         struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);                        \
-        (void)irq;                                                                  \
         return (expr);                                                              \
     }
 
@@ -224,15 +234,6 @@ static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
         d->env.kick(d->env.ctx, (unsigned int)owner);
 }
 
-static void wr_group(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
-{
-    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->group1 != (v & 1)) {
-        irq->group1 = v & 1;
-        lr_mark_stale(d, vcpu, intid);
-    }
-}
-
 /* A passthrough SPI's, or a direct guest's hardware interrupt's, state as
  * the guest set it, to the physical distributor; a PPI of a guest with a
  * virtual interface is left to its list registers */
@@ -245,48 +246,47 @@ static inline void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int int
         d->env.hw_update(d->env.ctx, intid, irq, (unsigned int)spi_target(d, irq));
 }
 
-static void wr_set_enable(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
+/* A bank word's bits that are not SGIs' (bank 0's low half): those are
+ * always enabled here (4.3.5) and made pending through SPENDSGIR (4.3.7) */
+#define NOT_SGIS(first) ((first) ? ~0u : ~0xffffu)
+
+static void wr_group(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v)
 {
-    if (!(v & 1) || intid < 16)
-        return;             /* SGIs cannot be disabled here */
-    vgic_get_irq(d, vcpu, intid)->enabled = true;
-    hw_mirror(d, vcpu, intid);
-    irq_queue(d, vcpu, intid);
+    for (unsigned int i = 0; i < 32; i++, v >>= 1)
+        if (irq[i].group1 != (v & 1)) {
+            irq[i].group1 = v & 1;
+            lr_mark_stale(d, BANK_VCPU(irq, first), first + i);
+        }
 }
 
-static void wr_clear_enable(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
-{
-    if (!(v & 1) || intid < 16)
-        return;
-    vgic_get_irq(d, vcpu, intid)->enabled = false;
-    hw_mirror(d, vcpu, intid);
-}
+/* A 1-bit bank's writer: stmt for each interrupt i whose bit is set in
+ * v & mask (writing 0 to a set/clear bit has no effect, 4.3.5-4.3.10) */
+#define BANK_WR(name, mask, stmt)                                                   \
+    static void name(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v) \
+    {                                                                               \
+        for (v &= (mask); v; v &= v - 1) {                                          \
+            unsigned int i = (unsigned int)__builtin_ctz(v);                        \
+            stmt;                                                                   \
+        }                                                                           \
+    }
 
-static void wr_set_pending(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
-{
-    if (!(v & 1) || intid < 16)
-        return;             /* SGIs: through SPENDSGIR (4.3.7) */
-    vgic_get_irq(d, vcpu, intid)->pending = true;
-    irq_queue(d, vcpu, intid);
-}
-
-static void wr_clear_pending(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
-{
-    if ((v & 1) && intid >= 16)
-        vgic_get_irq(d, vcpu, intid)->pending = false;
-}
-
-static void wr_set_active(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
-{
-    if (v & 1)
-        vgic_get_irq(d, vcpu, intid)->active = true;
-}
-
-static void wr_clear_active(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
-{
-    if (v & 1)
-        vgic_get_irq(d, vcpu, intid)->active = false;
-}
+/* Only an enable that changes does anything: writing 1 to an enabled
+ * interrupt has no effect (4.3.5), the hardware already mirrors it and
+ * its owner was told when it became enabled and pending (irq_queue) */
+BANK_WR(wr_set_enable, NOT_SGIS(first), if (!irq[i].enabled) {
+    irq[i].enabled = true;
+    hw_mirror(d, BANK_VCPU(irq, first), first + i);
+    irq_queue(d, BANK_VCPU(irq, first), first + i);
+})
+BANK_WR(wr_clear_enable, NOT_SGIS(first), if (irq[i].enabled) {
+    irq[i].enabled = false;
+    hw_mirror(d, BANK_VCPU(irq, first), first + i);
+})
+BANK_WR(wr_set_pending, NOT_SGIS(first), irq[i].pending = true;
+        irq_queue(d, BANK_VCPU(irq, first), first + i))
+BANK_WR(wr_clear_pending, NOT_SGIS(first), irq[i].pending = false)
+BANK_WR(wr_set_active, ~0u, irq[i].active = true)
+BANK_WR(wr_clear_active, ~0u, irq[i].active = false)
 
 static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
@@ -316,37 +316,36 @@ static void wr_config(struct vgic *d, unsigned int vcpu, unsigned int intid, uin
     vgic_get_irq(d, vcpu, intid)->edge = (v & 2) != 0;
 }
 
+/* Sorted by the GICv2 map (4.1.2): the 1-bit banks are entries (off >> 7) - 1 */
 static const struct vgic_reg dist_regs[] = {
-    { GICD_IGROUPR, 0x80, 1, false, false, rd_group, wr_group },
-    /* GICv2 4.3.5-4.3.10: writing 0 to a set/clear bit has no effect */
-    { GICD_ISENABLER, 0x80, 1, false, true, rd_enable, wr_set_enable },
-    { GICD_ICENABLER, 0x80, 1, false, true, rd_enable, wr_clear_enable },
-    { GICD_ISPENDR, 0x80, 1, false, true, rd_pending, wr_set_pending },
-    { GICD_ICPENDR, 0x80, 1, false, true, rd_pending, wr_clear_pending },
-    { GICD_ISACTIVER, 0x80, 1, false, true, rd_active, wr_set_active },
-    { GICD_ICACTIVER, 0x80, 1, false, true, rd_active, wr_clear_active },
-    { GICD_IPRIORITYR, 0x400, 8, true, false, rd_priority, wr_priority },
-    { GICD_ITARGETSR, 0x400, 8, true, false, rd_targets, wr_targets },
-    { GICD_ICFGR, 0x100, 2, false, false, rd_config, wr_config },
+    { GICD_IGROUPR, 0x80, 1, false, rd_group, NULL },
+    { GICD_ISENABLER, 0x80, 1, false, rd_enable, NULL },
+    { GICD_ICENABLER, 0x80, 1, false, rd_enable, NULL },
+    { GICD_ISPENDR, 0x80, 1, false, rd_pending, NULL },
+    { GICD_ICPENDR, 0x80, 1, false, rd_pending, NULL },
+    { GICD_ISACTIVER, 0x80, 1, false, rd_active, NULL },
+    { GICD_ICACTIVER, 0x80, 1, false, rd_active, NULL },
+    { GICD_IPRIORITYR, 0x400, 8, true, rd_priority, wr_priority },
+    { GICD_ITARGETSR, 0x400, 8, true, rd_targets, wr_targets },
+    { GICD_ICFGR, 0x100, 2, false, rd_config, wr_config },
 };
 
-/* The generic per-interrupt accessor: bits-wide fields packed in a word */
-static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_reg *r,
+/* The 1-bit banks' word writers, by off >> 7 */
+static bank_write_fn *const bank_writers[GICD_IPRIORITYR >> 7] = {
+    [GICD_IGROUPR >> 7] = wr_group,
+    [GICD_ISENABLER >> 7] = wr_set_enable,
+    [GICD_ICENABLER >> 7] = wr_clear_enable,
+    [GICD_ISPENDR >> 7] = wr_set_pending,
+    [GICD_ICPENDR >> 7] = wr_clear_pending,
+    [GICD_ISACTIVER >> 7] = wr_set_active,
+    [GICD_ICACTIVER >> 7] = wr_clear_active,
+};
+
+/* The generic per-interrupt accessor: bits-wide fields packed in a word
+ * (the 1-bit banks' word writes are bank_write's) */
+static void field_access(struct vgic *d, unsigned int vcpu, const struct vgic_reg *r,
                          struct mmio_access *a, uint32_t off)
 {
-    if (a->write && r->ones_only) {
-        /* only the interrupts whose bit is set: an enable write costs one
-         * call, not 32 (r->bits is 1 for these: no division) */
-        unsigned int first = (off - r->base) * 8, n = a->size * 8u;
-        uint32_t ones = n < 32 ? a->value & ((1u << n) - 1) : a->value;
-        while (ones) {
-            unsigned int i = (unsigned int)__builtin_ctz(ones);
-            ones &= ones - 1;
-            if (first + i < d->nr_irqs)
-                r->write(d, vcpu, first + i, 1);
-        }
-        return true;
-    }
     unsigned int first = (off - r->base) * 8 / r->bits;
     unsigned int n = a->size * 8 / r->bits;
     uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
@@ -361,7 +360,6 @@ static bool field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
                 v |= (r->read(d, vcpu, first + i) & mask) << (i * r->bits);
         a->value = v;
     }
-    return true;
 }
 
 #define GICD_IIDR_ARM_V2 0x0000043bu
@@ -433,8 +431,22 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
     return true;
 }
 
-/* Every register but the constant ones (vgic_dist_mmio) */
-bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
+/* Decoded before the lock, which only the state change takes */
+bool vgic_dist_bank_write(struct vgic *d, const struct mmio_access *a, uint32_t off,
+                          unsigned int vcpu)
+{
+    unsigned int first = (off & 0x7f) * 8;
+    if (first >= d->nr_irqs)
+        return true;        /* past ITLinesNumber: RAZ/WI (4.3.2) */
+    struct vgic_irq *irq = first ? &d->spi[first - VGIC_NR_PRIVATE] : d->cpu[vcpu]->priv;
+    bank_write_fn *w = bank_writers[off >> 7];
+    spin_lock(&d->lock);
+    w(d, irq, first, a->value);
+    spin_unlock(&d->lock);
+    return true;
+}
+
+bool vgic_dist_other(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
     if (off & (a->size - 1))
         return false;       /* unaligned: the guest gets an abort */
@@ -449,9 +461,7 @@ bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsig
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
     if (off >= GICD_IGROUPR && off < GICD_IPRIORITYR) {
-        /* the 0x80-byte banks up to IPRIORITYR are entries 0-6, each
-         * filling its bank */
-        r = &dist_regs[(off >> 7) - 1];
+        r = &dist_regs[(off >> 7) - 1];     /* each filling its bank */
     } else if (off >= GICD_IPRIORITYR && off < GICD_ICFGR_END) {
         unsigned int i = off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
         if (off < dist_regs[i].base + dist_regs[i].len)
@@ -460,13 +470,20 @@ bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off, unsig
     bool ok = true;
     spin_lock(&d->lock);
     if (r && (a->size == 4 || r->byte_ok))
-        ok = field_access(d, vcpu, r, a, off);
+        field_access(d, vcpu, r, a, off);
     else if (r)
         a->value = a->write ? a->value : 0;     /* byte access to a word register: RAZ/WI */
     else
         ok = misc_access(d, vcpu, a, off);
     spin_unlock(&d->lock);
     return ok;
+}
+
+/* Out of line: the constant registers' path keeps no frame */
+static bool __attribute__((noinline)) dist_access(struct vgic *d, struct mmio_access *a,
+                                                  uint32_t off, unsigned int vcpu)
+{
+    return vgic_dist_access(d, a, off, vcpu);
 }
 
 bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
@@ -479,5 +496,5 @@ bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigne
         a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
         return true;
     }
-    return vgic_dist_access(d, a, off, vcpu);
+    return dist_access(d, a, off, vcpu);
 }

@@ -61,8 +61,8 @@ bool vgic_cpu_wants_wake(struct vgic_cpu *c)
 /* A read the list registers' state goes into (pending and active bits:
  * they hold the freshest state of this vCPU's interrupts): taken back
  * first.  Out of line, so that the handler's other paths need no frame. */
-static bool __attribute__((noinline)) synced_read(struct vgic *d, unsigned int vcpu,
-                                                  struct mmio_access *a, uint32_t offset)
+static bool __attribute__((noinline)) synced_read(struct vgic *d, struct mmio_access *a,
+                                                  uint32_t offset, unsigned int vcpu)
 {
     vgic_sync_with(d, vcpu, &hw_ops);
     return vgic_dist_access(d, a, offset, vcpu);
@@ -74,14 +74,14 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
     /* the control block (CTLR, TYPER, IIDR) is nobody's in particular */
     if (offset < GICD_IGROUPR)
         return vgic_dist_mmio(d, a, offset, 0);
-    /* the caller: the vCPU whose interface is loaded here (it trapped) */
-    unsigned int vcpu = loaded()->id;
-    /* the hot one first: SGIR (every IPI), a word write (one compare) */
+    /* the caller (a->vcpu): the trapping vCPU, whose interface is loaded
+     * here.  The hot one first: SGIR (every IPI), a word write (one
+     * compare) */
     if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true))
-        return vgic_send_sgi(d, vcpu, a->value);
+        return vgic_send_sgi(d, a->vcpu, a->value);
     if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR)
-        return synced_read(d, vcpu, a, offset);
-    return vgic_dist_access(d, a, offset, vcpu);     /* past the control block */
+        return synced_read(d, a, offset, a->vcpu);
+    return vgic_dist_access(d, a, offset, a->vcpu);   /* past the control block */
 }
 
 /* Maintenance interrupt: list registers ended (EOI) or ran low (underflow) */

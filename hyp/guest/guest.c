@@ -66,6 +66,7 @@ void guests_init(const struct system_config *sys)
         for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
             g->vcpu[v].guest = g;
             g->vcpu[v].id = v;
+            g->vcpu[v].mmio.vcpu = (uint8_t)v;     /* the distributor's banks */
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
             vcpu_set_pmu(&g->vcpu[v], g->cfg->pmu && pmu_present());

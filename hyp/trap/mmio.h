@@ -25,6 +25,10 @@ struct mmio_access {
         };
         uint16_t info;
     };
+    /* the vCPU making it, its number in its guest (set once, hyp/guest):
+     * whose banked registers it reaches (the distributor's, for SGIs and
+     * PPIs, GICv2 4.3) */
+    uint8_t vcpu;
     uint32_t value;         /* written value / value to return */
 };
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&

@@ -776,7 +776,9 @@ static void test_hw_update_direct_ppi(void **s)
     vgic_set_hw(&D, 0, 27, 27);
     wr32(0, 0x100, 1u << 27);           /* not direct: the PPI is the LRs' */
     assert_int_equal(ENV.nhw, 0);
+    setup_n(64, 1, 4);                  /* a direct guest (set up so at start) */
     D.direct = true;
+    vgic_set_hw(&D, 0, 27, 27);
     wr32(0, 0x100, 1u << 27);
     assert_int_equal(ENV.nhw, 1);
     assert_int_equal(ENV.hw[0].intid, 27);
@@ -987,6 +989,51 @@ static void test_hw_never_pending_and_active(void **s)
     assert_int_equal(v & LR_STATE_MASK, LR_ACTIVE);
 }
 
+/* A 1-bit bank's word write visits only the interrupts it changes: an
+ * enable or disable that is already so mirrors and kicks nothing (GICv2
+ * 4.3.5, 4.3.6), and an enabled interrupt written again stays deliverable */
+static void test_enable_rewrite_changes_nothing(void **s)
+{
+    setup_n(128, 2, 4);
+    vgic_set_hw(&D, 0, 40, 72);
+    vgic_set_hw(&D, 0, 41, 73);
+    wr32(0, 0x000, 1);
+    wr(0, 0x828, 1, 0x02);
+    wr(0, 0x829, 1, 0x02);
+    flush(0);
+    flush(1);
+    ENV.nhw = ENV.nkicks = 0;
+    wr32(0, 0x104, 1u << 8);                    /* INTID 40 */
+    assert_int_equal(ENV.nhw, 1);
+    wr32(1, 0x104, 3u << 8);                    /* 40 again, and 41: one change */
+    assert_int_equal(ENV.nhw, 2);
+    assert_int_equal(ENV.hw[1].intid, 41);
+    assert_true(ENV.hw[1].enabled);
+    wr32(0, 0x104, 3u << 8);                    /* both enabled: nothing */
+    assert_int_equal(ENV.nhw, 2);
+    assert_int_equal(rd32(0, 0x104), 3u << 8);
+    /* pending and enabled: written again, it is still delivered once */
+    vgic_inject_edge(&D, 0, 40);
+    assert_int_equal(ENV.nkicks, 1);
+    wr32(0, 0x104, 1u << 8);
+    assert_int_equal(ENV.nkicks, 1);
+    flush(1);
+    assert_int_equal(LR_VIRTID(LRS[1].lr[0]), 40);
+    assert_int_equal(lrs_in_state(1, LR_PENDING), 1);
+    /* disabling: once */
+    wr32(0, 0x184, 1u << 9);
+    assert_int_equal(ENV.nhw, 3);
+    assert_false(ENV.hw[2].enabled);
+    wr32(1, 0x184, 1u << 9);
+    assert_int_equal(ENV.nhw, 3);
+    assert_int_equal(rd32(0, 0x104), 1u << 8);
+    /* a private bank: SGI bits ignored, a PPI enabled once, banked */
+    wr32(1, 0x100, 0xffffffffu);
+    assert_int_equal(rd32(1, 0x100), 0xffffffffu);
+    assert_int_equal(rd32(0, 0x100), 0x0000ffffu);
+    assert_int_equal(ENV.nhw, 3);               /* PPIs: the list registers' */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1018,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_edge_again_while_active_not_lost),
         cmocka_unit_test(test_group_and_priority_reach_a_waiting_lr),
         cmocka_unit_test(test_hw_never_pending_and_active),
+        cmocka_unit_test(test_enable_rewrite_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
