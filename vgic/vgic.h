@@ -55,6 +55,10 @@ struct vgic_cpu {
      * guest entry (hyp/arch/entry.S) loads it with the vCPU's requests
      * before it in one LDRD */
     uint32_t queued;
+    /* forwarded PPIs (virtual timer, PMU) taken on the vCPU's own CPU and
+     * not yet pending in the model (vgic_ppi_fired): written by that CPU
+     * only, taken in under the lock by its next flush or sync */
+    uint32_t ppi_fired;
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
     uint16_t lr_intid[VGIC_MAX_LRS];    /* what each of them holds */
@@ -119,6 +123,15 @@ bool vgic_dist_mmio(struct vgic *d, unsigned int vcpu, struct mmio_access *a, ui
 
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
+/* A forwarded PPI fired for c's vCPU, on the CPU it runs on (in HYP's
+ * interrupt path): pending from its next flush, which runs before the guest
+ * does - no lock, no kick, no second look at the distributor.  The same
+ * edge as vgic_inject_edge for the one CPU that ever delivers it. */
+static inline void vgic_ppi_fired(struct vgic_cpu *c, unsigned int intid)
+{
+    c->ppi_fired |= 1u << (intid % VGIC_NR_PRIVATE);
+    c->queued = true;
+}
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);
 /* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self.  True:
  * the write is always taken (so an MMIO handler can tail-call it) */

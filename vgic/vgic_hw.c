@@ -111,7 +111,7 @@ static bool vtimer_irq(unsigned int irq, void *arg)
         sysreg_write_cntv_ctl(0);   /* a stale timer: mask it at the source */
         return true;
     }
-    vgic_inject_edge(c->dist, c->id, VBOARD_VTIMER_IRQ);
+    vgic_ppi_fired(c, VBOARD_VTIMER_IRQ);
     return false;
 }
 
@@ -129,7 +129,7 @@ static bool pmu_irq(unsigned int irq, void *arg)
         sysreg_write_pmintenclr(~0u);
         return true;
     }
-    vgic_inject_edge(c->dist, c->id, VBOARD_PMU_IRQ);
+    vgic_ppi_fired(c, VBOARD_PMU_IRQ);
     return false;
 }
 

@@ -126,7 +126,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             LRS[c].vmcr = (LRS[c].vmcr & ~(0x1fu << 27)) | ((take(&in, 1) & 0x1fu) << 27);
             break;
         case 14:
-            (void)vgic_has_pending_with(&D, c, &OPS[c]);
+            if (take(&in, 1) & 1)               /* the hardware timer, on its CPU */
+                vgic_ppi_fired(&CPU[c], 27);
+            else
+                (void)vgic_has_pending_with(&D, c, &OPS[c]);
             break;
         default:                                /* CPU_OFF/ON: the vCPU and its LRs reset */
             vgic_vcpu_reset(&D, c);
