@@ -23,7 +23,7 @@ struct vgic_irq {
     uint8_t priority;
     uint8_t targets;            /* ITARGETSR byte (SPIs) */
     uint8_t sgi_src;            /* SGIs: source vCPUs with a pending request */
-    uint8_t lr;                 /* list register while in_lr */
+    uint8_t spare;
     uint16_t hwirq;             /* physical INTID when hw */
     bool enabled, pending, active;
     bool edge;                  /* ICFGR: edge-triggered */

@@ -44,14 +44,21 @@ static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsign
     return intid < VGIC_NR_PRIVATE ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
 }
 
-/* List register i is free again: its interrupt back to the distributor */
+/* The interrupt of a list register the guest has ended: out of it, and
+ * pending again if it is a level source still asserted */
+static inline void lr_ended(struct vgic_irq *irq)
+{
+    irq->in_lr = false;
+    if (!irq->edge && !irq->hw && irq->level)
+        irq->pending = true;
+}
+
+/* List register i is free again: its interrupt (ended) back to the
+ * distributor, looked for by the next flush if it wants one again */
 static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq *irq,
                             unsigned int intid)
 {
-    irq->in_lr = false;
     c->lr_used &= ~(1u << i);
-    if (!irq->edge && !irq->hw && irq->level)
-        irq->pending = true;            /* a level source still asserted */
     if (irq_wants_lr(irq, intid)) {
         c->queued = true;
         mark(c, intid);
@@ -70,6 +77,34 @@ static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
         return v;
     v &= ~(LR_GROUP1 | LR_PRIO(0xff));
     return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
+}
+
+static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
+{
+    uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
+    if (irq->group1)
+        v |= LR_GROUP1;
+    if (irq->hw) {
+        irq->pending = false;   /* the list register owns it now */
+        v |= LR_HW | LR_PHYSID(irq->hwirq);
+        /* never pending and active with HW set (GICv2 5.3.13; KVM's
+         * populate_lr alike): a guest that wrote ISACTIVER gets it active */
+        if (irq->active)
+            v = (v & ~LR_PENDING) | LR_ACTIVE;
+        return v;
+    }
+    if (intid < 16) {
+        unsigned int src = (unsigned int)__builtin_ctz(irq->sgi_src);
+        irq->sgi_src &= (uint8_t)~(1u << src);
+        v |= LR_CPUID(src);
+        if (irq->sgi_src)
+            v |= LR_EOI;    /* more sources wait: hear when this one ends */
+    } else {
+        irq->pending = false;
+        if (!irq->edge)
+            v |= LR_EOI;    /* re-sample the level at EOI (5.2.2) */
+    }
+    return v;
 }
 
 /* Free list registers written 0: nothing stale is left behind, so that
@@ -119,6 +154,7 @@ static __attribute__((noinline)) void lr_sync_busy(struct vgic *d, struct vgic_c
         }
         /* ended with EOI maintenance asked for */
         lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
+        lr_ended(irq);
         lr_freed(c, i, irq, intid);
     }
 }
@@ -126,33 +162,54 @@ static __attribute__((noinline)) void lr_sync_busy(struct vgic *d, struct vgic_c
 /*
  * Take back what the hardware did with our list registers.  The ones the
  * guest has ended are found from GICH_ELRSR alone, without reading them
- * (their interrupt is in lr_intid); the others are read.  Returns the
- * ended ones, free now but not yet written 0 (lr_zero): the flush reuses
+ * (their interrupt is in lr_intid); the others are read.  With refill (the
+ * flush), an ended interrupt that wants a list register again - the next
+ * IPI of the same SGI, the next tick of the timer - goes straight back into
+ * the one it had, unless the distributor is off or the SPI went elsewhere:
+ * neither a second write nor a walk for it.  (Its priority is not weighed
+ * against the others waiting: when the list registers are full, the
+ * sorted placement evicts it like any pending-only one.)  Returns the
+ * ended ones now free but not yet written 0 (lr_zero): the flush reuses
  * one of them without writing it twice.
  */
 static inline __attribute__((always_inline)) uint32_t
-lr_sync_ended(struct vgic *d, struct vgic_cpu *c, const struct vgic_lr_ops *lr)
+lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
+              const struct vgic_lr_ops *lr, bool refill)
 {
     uint32_t used = c->lr_used;
     uint32_t empty = used & lr->empty(lr->ctx);
+    uint32_t stale = empty;
     for (uint32_t e = empty; e; e &= e - 1) {
         unsigned int i = (unsigned int)__builtin_ctz(e);
         unsigned int intid = c->lr_intid[i];
         struct vgic_irq *irq = lr_irq(d, c, intid);
         irq->active = false;
+        lr_ended(irq);
+        if (refill && (d->ctlr & 1) && irq_wants_lr(irq, intid) &&
+            (intid < VGIC_NR_PRIVATE || spi_target(d, irq) == (int)vcpu)) {
+            lr->write_lr(lr->ctx, i, lr_value(irq, intid));
+            irq->in_lr = true;
+            c->stats.injected++;
+            /* nothing to look for (and no word, if that was its last) */
+            c->maybe[intid / 32] &= ~(1u << (intid % 32));
+            if (!c->maybe[intid / 32])
+                c->maybe_words &= ~(1u << (intid / 32));
+            stale &= ~(1u << i);
+            continue;
+        }
         lr_freed(c, i, irq, intid);
     }
     if (used & ~empty)
         lr_sync_busy(d, c, lr, used & ~empty);
     c->lr_stale = false;
-    return empty;
+    return stale;
 }
 
 static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
 {
     struct vgic_cpu *c = d->cpu[vcpu];
     lr_take_fired(c);
-    lr_zero(lr, lr_sync_ended(d, c, lr));
+    lr_zero(lr, lr_sync_ended(d, vcpu, c, lr, false));
 }
 
 static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
@@ -161,34 +218,6 @@ static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
     spin_lock(&d->lock);
     lr_sync_locked(d, vcpu, lr);
     spin_unlock(&d->lock);
-}
-
-static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
-{
-    uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
-    if (irq->group1)
-        v |= LR_GROUP1;
-    if (irq->hw) {
-        irq->pending = false;   /* the list register owns it now */
-        v |= LR_HW | LR_PHYSID(irq->hwirq);
-        /* never pending and active with HW set (GICv2 5.3.13; KVM's
-         * populate_lr alike): a guest that wrote ISACTIVER gets it active */
-        if (irq->active)
-            v = (v & ~LR_PENDING) | LR_ACTIVE;
-        return v;
-    }
-    if (intid < 16) {
-        unsigned int src = (unsigned int)__builtin_ctz(irq->sgi_src);
-        irq->sgi_src &= (uint8_t)~(1u << src);
-        v |= LR_CPUID(src);
-        if (irq->sgi_src)
-            v |= LR_EOI;    /* more sources wait: hear when this one ends */
-    } else {
-        irq->pending = false;
-        if (!irq->edge)
-            v |= LR_EOI;    /* re-sample the level at EOI (5.2.2) */
-    }
-    return v;
 }
 
 struct candidate {
@@ -312,7 +341,6 @@ static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, un
 {
     lr->write_lr(lr->ctx, i, lr_value(irq, intid));
     irq->in_lr = true;
-    irq->lr = (uint8_t)i;
     c->lr_intid[i] = (uint16_t)intid;
     c->lr_used |= 1u << i;
     c->stats.injected++;
@@ -398,10 +426,10 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
     struct vgic_cpu *c = d->cpu[vcpu];
     spin_lock(&d->lock);
     lr_take_fired(c);
-    uint32_t stale = c->lr_used ? lr_sync_ended(d, c, lr) : 0;
+    uint32_t stale = c->lr_used ? lr_sync_ended(d, vcpu, c, lr, true) : 0;
     c->queued = false;
     bool left = false;
-    if (d->ctlr & 1) {
+    if ((d->ctlr & 1) && c->maybe_words) {
         unsigned int nlr = lr->nr_lrs(lr->ctx);
         if (nlr > VGIC_MAX_LRS)
             nlr = VGIC_MAX_LRS;
