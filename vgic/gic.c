@@ -290,12 +290,17 @@ void gic_handle_irq(void)
     uint32_t iar = c_rd(GICC_IAR);
     unsigned int irq = iar & 0x3ff;
     bool done = true;
-    /* the kick (SGI_KICK) has no handler: its exit was the point */
+    if (irq == SGI_KICK) {
+        /* a kick's exit was the point: its priority drop and deactivation */
+        c_wr(GICC_EOIR, iar);
+        c_wr(GICC_DIR, iar);
+        return;
+    }
     if (irq >= GIC_MAX_IRQS)
         return;             /* spurious (1023): nothing to end */
     if (handlers[irq].fn)
         done = handlers[irq].fn(irq, handlers[irq].arg);
-    else if (irq != SGI_KICK)
+    else
         pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
     c_wr(GICC_EOIR, iar);       /* priority drop */
     if (done)

@@ -35,7 +35,9 @@ struct vgic_irq {
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */
 struct vgic_lr_ops {
-    unsigned int (*nr_lrs)(void *ctx);
+    /* the list registers implemented, as a mask of the low ones: GICH_VTR
+     * ListRegs + 1 of them, at most VGIC_MAX_LRS (5.3.3) */
+    uint32_t (*lr_mask)(void *ctx);
     uint32_t (*read_lr)(void *ctx, unsigned int i);
     void (*write_lr)(void *ctx, unsigned int i, uint32_t v);
     /* GICH_ELRSR0: bit set, the list register is empty (no state, no EOI

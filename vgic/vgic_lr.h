@@ -351,16 +351,16 @@ static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, un
  * lower priority when they are full.  Returns whether some still wait.
  * Out of line: the rare case, kept from crowding the common one's registers.
  */
-static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
-                                unsigned int nlr)
+static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int vcpu,
+                                                   const struct vgic_lr_ops *lr, uint32_t all)
 {
     struct candidate cand[VGIC_MAX_LRS];
     struct vgic_cpu *c = d->cpu[vcpu];
-    unsigned int n;
+    /* all: at least list register 0 (GICH_VTR.ListRegs is the count - 1) */
+    unsigned int n, nlr = 32 - (unsigned int)__builtin_clz(all);
     bool left = collect(d, vcpu, cand, nlr, &n) > n;
     if (left)
         c->stats.overflow++;
-    uint32_t all = nlr == 32 ? ~0u : (1u << nlr) - 1;
     for (unsigned int k = 0; k < n; k++) {
         uint32_t free = all & ~c->lr_used;
         int i = free ? __builtin_ctz(free) : -1;
@@ -430,12 +430,10 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
     c->queued = false;
     bool left = false;
     if ((d->ctlr & 1) && c->maybe_words) {
-        unsigned int nlr = lr->nr_lrs(lr->ctx);
-        if (nlr > VGIC_MAX_LRS)
-            nlr = VGIC_MAX_LRS;
         /* every list register we do not hold is empty or in stale: sync
          * frees, evict and save write 0, so GICH_ELRSR need not be read */
-        uint32_t free = (nlr == 32 ? ~0u : (1u << nlr) - 1) & ~c->lr_used;
+        uint32_t all = lr->lr_mask(lr->ctx);
+        uint32_t free = all & ~c->lr_used;
         struct vgic_irq *irq = NULL;
         int id = only_candidate(d, vcpu, c, &irq);
         if (id >= 0 && free) {
@@ -447,7 +445,7 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
                 mark(c, (unsigned int)id);
             lr_zero(lr, stale);
             stale = 0;
-            left = place_sorted(d, vcpu, lr, nlr);
+            left = place_sorted(d, vcpu, lr, all);
         }
     }
     lr_zero(lr, stale);

@@ -64,7 +64,7 @@ static void setup_n(unsigned int nr_irqs, unsigned int nr_vcpus, unsigned int nl
         cpus[i] = &CPU[i];
         LRS[i].n = nlrs;
         LRS[i].vmcr = 0x1fu << 27;      /* priority mask: everything passes */
-        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr, f_elrsr,
+        OPS[i] = (struct vgic_lr_ops){ f_lr_mask, f_read_lr, f_write_lr, f_elrsr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
     struct vgic_env env = { e_kick, e_hw_update, &ENV };
