@@ -23,7 +23,6 @@ struct vgic_irq {
     uint8_t priority;
     uint8_t targets;            /* ITARGETSR byte (SPIs) */
     uint8_t sgi_src;            /* SGIs: source vCPUs with a pending request */
-    uint8_t spare;
     uint16_t hwirq;             /* physical INTID when hw */
     bool enabled, pending, active;
     bool edge;                  /* ICFGR: edge-triggered */
@@ -57,10 +56,6 @@ struct vgic_cpu {
      * guest entry (hyp/arch/entry.S) loads it with the vCPU's requests
      * before it in one LDRD */
     uint32_t queued;
-    /* forwarded PPIs (virtual timer, PMU) taken on the vCPU's own CPU and
-     * not yet pending in the model (vgic_ppi_fired): written by that CPU
-     * only, taken in under the lock by its next flush or sync */
-    uint32_t ppi_fired;
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
     uint16_t lr_intid[VGIC_MAX_LRS];    /* what each of them holds */
@@ -71,6 +66,11 @@ struct vgic_cpu {
     uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
     bool lr_stale;              /* a group or priority changed under a list register */
     bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
+    /* forwarded PPIs (virtual timer, PMU; bit n: INTID 16 + n) taken on the
+     * vCPU's own CPU and not yet pending in the model (vgic_ppi_fired):
+     * written by that CPU only, taken in under the lock by its next flush
+     * or sync.  In what was padding: the vCPU's size stays */
+    uint16_t ppi_fired;
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
@@ -131,7 +131,7 @@ void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
  * edge as vgic_inject_edge for the one CPU that ever delivers it. */
 static inline void vgic_ppi_fired(struct vgic_cpu *c, unsigned int intid)
 {
-    c->ppi_fired |= 1u << (intid % VGIC_NR_PRIVATE);
+    c->ppi_fired |= (uint16_t)(1u << ((intid - 16) % 16));  /* a PPI: 16-31 */
     c->queued = true;
 }
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);

@@ -128,7 +128,7 @@ static inline void lr_zero(const struct vgic_lr_ops *lr, uint32_t lrs)
 static inline void lr_take_fired(struct vgic_cpu *c)
 {
     for (uint32_t f = c->ppi_fired; f; f &= f - 1) {
-        unsigned int id = (unsigned int)__builtin_ctz(f);
+        unsigned int id = 16 + (unsigned int)__builtin_ctz(f);
         c->priv[id].pending = true;
         mark(c, id);
     }
