@@ -85,6 +85,7 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
             d->spi[j].in_lr = false;
     c->lr_used = 0;
     c->queued = c->underflow = false;
+    c->ppi_fired = 0;
     c->hcr = c->vmcr = c->apr = 0;
     memset(c->lrs, 0, sizeof(c->lrs));
     spin_unlock(&d->lock);
