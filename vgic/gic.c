@@ -277,28 +277,32 @@ void gic_handle_fiq(void)
     }
 }
 
+/*
+ * One interrupt per call, and no second GICC_IAR read to learn that nothing
+ * else waits: every caller goes back into a guest or to a WFI with HYP's
+ * IRQs masked, and a pending interrupt exits the one (HCR.IMO routes it
+ * to HYP whatever the guest's CPSR.I, B1.8.3) and ends the other (B1.8.13,
+ * WFI wakes on a pending interrupt even while masked), so the next comes
+ * through here again.
+ */
 void gic_handle_irq(void)
 {
-    for (;;) {
-        uint32_t iar = c_rd(GICC_IAR);
-        unsigned int irq = iar & 0x3ff;
-        if (irq == SGI_KICK) {
-            /* a kick's exit was the point; its own priority drop and
-             * deactivation, and no second IAR read: anything else pending
-             * exits the guest again at once (the IPI path's common case) */
-            c_wr(GICC_EOIR, iar);
-            c_wr(GICC_DIR, iar);
-            return;
-        }
-        if (irq >= GIC_MAX_IRQS)
-            break;
-        bool done = true;
-        if (handlers[irq].fn)
-            done = handlers[irq].fn(irq, handlers[irq].arg);
-        else
-            pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
-        c_wr(GICC_EOIR, iar);       /* priority drop */
-        if (done)
-            c_wr(GICC_DIR, iar);    /* else the guest's EOI deactivates it */
+    uint32_t iar = c_rd(GICC_IAR);
+    unsigned int irq = iar & 0x3ff;
+    bool done = true;
+    if (irq == SGI_KICK) {
+        /* a kick's exit was the point: its priority drop and deactivation */
+        c_wr(GICC_EOIR, iar);
+        c_wr(GICC_DIR, iar);
+        return;
     }
+    if (irq >= GIC_MAX_IRQS)
+        return;             /* spurious (1023): nothing to end */
+    if (handlers[irq].fn)
+        done = handlers[irq].fn(irq, handlers[irq].arg);
+    else
+        pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
+    c_wr(GICC_EOIR, iar);       /* priority drop */
+    if (done)
+        c_wr(GICC_DIR, iar);    /* else the guest's EOI deactivates it */
 }

@@ -23,7 +23,6 @@ struct vgic_irq {
     uint8_t priority;
     uint8_t targets;            /* ITARGETSR byte (SPIs) */
     uint8_t sgi_src;            /* SGIs: source vCPUs with a pending request */
-    uint8_t lr;                 /* list register while in_lr */
     uint16_t hwirq;             /* physical INTID when hw */
     bool enabled, pending, active;
     bool edge;                  /* ICFGR: edge-triggered */
@@ -35,7 +34,9 @@ struct vgic_irq {
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */
 struct vgic_lr_ops {
-    unsigned int (*nr_lrs)(void *ctx);
+    /* the list registers implemented, as a mask of the low ones: GICH_VTR
+     * ListRegs + 1 of them, at most VGIC_MAX_LRS (5.3.3) */
+    uint32_t (*lr_mask)(void *ctx);
     uint32_t (*read_lr)(void *ctx, unsigned int i);
     void (*write_lr)(void *ctx, unsigned int i, uint32_t v);
     /* GICH_ELRSR0: bit set, the list register is empty (no state, no EOI
@@ -65,6 +66,11 @@ struct vgic_cpu {
     uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
     bool lr_stale;              /* a group or priority changed under a list register */
     bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
+    /* forwarded PPIs (virtual timer, PMU; bit n: INTID 16 + n) taken on the
+     * vCPU's own CPU and not yet pending in the model (vgic_ppi_fired):
+     * written by that CPU only, taken in under the lock by its next flush
+     * or sync.  In what was padding: the vCPU's size stays */
+    uint16_t ppi_fired;
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
@@ -137,6 +143,15 @@ static inline bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint3
 
 /* Sources of interrupts */
 void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
+/* A forwarded PPI fired for c's vCPU, on the CPU it runs on (in HYP's
+ * interrupt path): pending from its next flush, which runs before the guest
+ * does - no lock, no kick, no second look at the distributor.  The same
+ * edge as vgic_inject_edge for the one CPU that ever delivers it. */
+static inline void vgic_ppi_fired(struct vgic_cpu *c, unsigned int intid)
+{
+    c->ppi_fired |= (uint16_t)(1u << ((intid - 16) % 16));  /* a PPI: 16-31 */
+    c->queued = true;
+}
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);
 /* a guest's SGIR write: filter 0 list / 1 all-but-self / 2 self.  True:
  * the write is always taken (so an MMIO handler can tail-call it) */

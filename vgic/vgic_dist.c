@@ -86,6 +86,7 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
             d->spi[j].in_lr = false;
     c->lr_used = 0;
     c->queued = c->underflow = false;
+    c->ppi_fired = 0;
     c->hcr = c->vmcr = c->apr = 0;
     memset(c->lrs, 0, sizeof(c->lrs));
     spin_unlock(&d->lock);
@@ -181,9 +182,8 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
 
 /* ---- the distributor's registers ---- */
 
-/* A word write to a 1-bit bank, IGROUPR to ICACTIVER (4.3.4-4.3.10): v for
- * the 32 interrupts from first, irq their state (the bank is whole: nr_irqs
- * is a multiple of 32), under the lock; visiting only those it changes */
+/* A 1-bit bank's (IGROUPR..ICACTIVER, 4.3.4-4.3.10) word write: v for the 32
+ * interrupts from first, irq their state (whole: nr_irqs is 32n), under the lock */
 typedef void bank_write_fn(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v);
 
 /* Whose: the private bank's vCPU (irq is in its record), for SPIs any one */

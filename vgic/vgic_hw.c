@@ -13,14 +13,14 @@
 #include "hyp/platform/percpu.h"
 #include "hyp/config/guest_config.h"    /* VBOARD_VTIMER_IRQ */
 
-/* the list register count, read once (it is per CPU interface; GIC-400
- * gives every interface the same) */
-static unsigned int nr_lrs;
+/* the list registers implemented, as a mask, read once (it is per CPU
+ * interface; GIC-400 gives every interface the same) */
+static uint32_t lr_mask;
 
 static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gich() + off); }
 static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
 
-static inline unsigned int hw_nr_lrs(void *ctx) { return nr_lrs; }
+static inline uint32_t hw_lr_mask(void *ctx) { return lr_mask; }
 static inline uint32_t hw_read_lr(void *ctx, unsigned int i) { return h_rd(GICH_LR0 + 4 * i); }
 static inline void hw_write_lr(void *ctx, unsigned int i, uint32_t v)
 {
@@ -39,7 +39,7 @@ static inline uint32_t hw_vmcr(void *ctx) { return h_rd(GICH_VMCR); }
 /* GICH as list-register ops: static const, so the inline code of vgic_lr.h
  * calls these directly */
 static const struct vgic_lr_ops hw_ops = {
-    hw_nr_lrs, hw_read_lr, hw_write_lr, hw_empty, hw_set_underflow, hw_vmcr, NULL,
+    hw_lr_mask, hw_read_lr, hw_write_lr, hw_empty, hw_set_underflow, hw_vmcr, NULL,
 };
 
 /* The virtual CPU interface loaded on this physical CPU (vgic_sr.c), if any */
@@ -60,11 +60,13 @@ bool vgic_cpu_wants_wake(struct vgic_cpu *c)
 
 /* A read the list registers' state goes into (pending and active bits:
  * they hold the freshest state of this vCPU's interrupts): taken back
- * first.  Out of line, so that the handler's other paths need no frame. */
+ * first, by the flush the guest's entry would run anyway (what it places
+ * reads as pending, in a list register and not active).  Out of line, so
+ * that the handler's other paths need no frame. */
 static bool __attribute__((noinline)) synced_read(struct vgic *d, struct mmio_access *a,
                                                   uint32_t offset, unsigned int vcpu)
 {
-    vgic_sync_with(d, vcpu, &hw_ops);
+    vgic_cpu_flush(d->cpu[vcpu]);
     return vgic_dist_access(d, a, offset, vcpu);
 }
 
@@ -111,7 +113,7 @@ static bool vtimer_irq(unsigned int irq, void *arg)
         sysreg_write_cntv_ctl(0);   /* a stale timer: mask it at the source */
         return true;
     }
-    vgic_inject_edge(c->dist, c->id, VBOARD_VTIMER_IRQ);
+    vgic_ppi_fired(c, VBOARD_VTIMER_IRQ);
     return false;
 }
 
@@ -129,7 +131,7 @@ static bool pmu_irq(unsigned int irq, void *arg)
         sysreg_write_pmintenclr(~0u);
         return true;
     }
-    vgic_inject_edge(c->dist, c->id, VBOARD_PMU_IRQ);
+    vgic_ppi_fired(c, VBOARD_PMU_IRQ);
     return false;
 }
 
@@ -137,7 +139,7 @@ void vgic_hw_cpu_init(void)
 {
     h_wr(GICH_HCR, 0);
     unsigned int n = (h_rd(GICH_VTR) & 0x3f) + 1;
-    nr_lrs = n;
+    lr_mask = n >= VGIC_MAX_LRS ? ~0u : (1u << n) - 1;    /* we use 32 at most */
     for (unsigned int i = 0; i < n; i++)
         h_wr(GICH_LR0 + 4 * i, 0);
     gic_irq_register(host.gic.maint_irq, maintenance_irq, NULL);

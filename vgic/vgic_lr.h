@@ -22,16 +22,22 @@
 /* The vCPU an SPI is delivered to: the lowest one in its target list */
 static inline int spi_target(struct vgic *d, const struct vgic_irq *irq)
 {
-    for (unsigned int i = 0; i < d->nr_vcpus; i++)
-        if (irq->targets & (1u << i))
-            return (int)i;
-    return -1;
+    uint32_t t = irq->targets & ((1u << d->nr_vcpus) - 1);
+    return t ? __builtin_ctz(t) : -1;
 }
 
 static inline bool irq_wants_lr(const struct vgic_irq *irq, unsigned int intid)
 {
     bool pend = irq->pending || (intid < 16 && irq->sgi_src);
     return pend && irq->enabled && !irq->in_lr;
+}
+
+/* irq (intid) wants a list register of vcpu: deliverable, and its own */
+static inline bool irq_wants_lr_of(struct vgic *d, unsigned int vcpu,
+                                   const struct vgic_irq *irq, unsigned int intid)
+{
+    return irq_wants_lr(irq, intid) &&
+           (intid < VGIC_NR_PRIVATE || spi_target(d, irq) == (int)vcpu);
 }
 
 static inline void mark(struct vgic_cpu *c, unsigned int intid)
@@ -46,14 +52,21 @@ static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsign
     return intid < VGIC_NR_PRIVATE ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
 }
 
-/* List register i is free again: its interrupt back to the distributor */
+/* The interrupt of a list register the guest has ended: out of it, and
+ * pending again if it is a level source still asserted */
+static inline void lr_ended(struct vgic_irq *irq)
+{
+    irq->in_lr = false;
+    if (!irq->edge && !irq->hw && irq->level)
+        irq->pending = true;
+}
+
+/* List register i is free again: its interrupt (ended) back to the
+ * distributor, looked for by the next flush if it wants one again */
 static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq *irq,
                             unsigned int intid)
 {
-    irq->in_lr = false;
     c->lr_used &= ~(1u << i);
-    if (!irq->edge && !irq->hw && irq->level)
-        irq->pending = true;            /* a level source still asserted */
     if (irq_wants_lr(irq, intid)) {
         c->queued = true;
         mark(c, intid);
@@ -72,57 +85,6 @@ static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
         return v;
     v &= ~(LR_GROUP1 | LR_PRIO(0xff));
     return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
-}
-
-/*
- * Take back what the hardware did with our list registers.  The ones the
- * guest has ended are found from GICH_ELRSR alone, without reading them
- * (their interrupt is in lr_intid); the others are read.
- */
-static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    uint32_t empty = c->lr_used & lr->empty(lr->ctx);
-    for (uint32_t e = empty; e; e &= e - 1) {
-        unsigned int i = (unsigned int)__builtin_ctz(e);
-        unsigned int intid = c->lr_intid[i];
-        struct vgic_irq *irq = lr_irq(d, c, intid);
-        irq->active = false;
-        lr->write_lr(lr->ctx, i, 0);    /* nothing stale left behind */
-        lr_freed(c, i, irq, intid);
-    }
-    for (uint32_t used = c->lr_used & ~empty; used; used &= used - 1) {
-        unsigned int i = (unsigned int)__builtin_ctz(used);
-        uint32_t v = lr->read_lr(lr->ctx, i);
-        unsigned int intid = LR_VIRTID(v);
-        struct vgic_irq *irq = lr_irq(d, c, intid);
-        irq->active = (v & LR_ACTIVE) != 0;
-        if (v & LR_STATE_MASK) {
-            /* still pending or active in the hardware; if it came again
-             * meanwhile, hear when the guest ends this one (EOI maintenance,
-             * 5.3.9), or nothing brings the next one in */
-            uint32_t nv = v;
-            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
-                nv |= LR_EOI;
-            if (c->lr_stale)
-                nv = lr_refresh(irq, nv);
-            if (nv != v)
-                lr->write_lr(lr->ctx, i, nv);
-            continue;
-        }
-        /* ended with EOI maintenance asked for */
-        lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
-        lr_freed(c, i, irq, intid);
-    }
-    c->lr_stale = false;
-}
-
-static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
-                                   const struct vgic_lr_ops *lr)
-{
-    spin_lock(&d->lock);
-    lr_sync_locked(d, vcpu, lr);
-    spin_unlock(&d->lock);
 }
 
 static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
@@ -153,6 +115,118 @@ static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
     return v;
 }
 
+/* Free list registers written 0: nothing stale is left behind, so that
+ * every list register a vCPU does not hold is empty (vgic_sr.c) */
+static inline void lr_zero(const struct vgic_lr_ops *lr, uint32_t lrs)
+{
+    for (; lrs; lrs &= lrs - 1)
+        lr->write_lr(lr->ctx, (unsigned int)__builtin_ctz(lrs), 0);
+}
+
+/* The forwarded PPIs taken on the vCPU's own CPU since the last look
+ * (vgic_ppi_fired): pending now, under the lock like every other source */
+static inline void lr_take_fired(struct vgic_cpu *c)
+{
+    for (uint32_t f = c->ppi_fired; f; f &= f - 1) {
+        unsigned int id = 16 + (unsigned int)__builtin_ctz(f);
+        c->priv[id].pending = true;
+        mark(c, id);
+    }
+    c->ppi_fired = 0;
+}
+
+/* The list registers we hold that are not empty: read back (out of line:
+ * the interrupt delivery path finds the ones it wrote ended) */
+static __attribute__((noinline)) void lr_sync_busy(struct vgic *d, struct vgic_cpu *c,
+                                                   const struct vgic_lr_ops *lr,
+                                                   uint32_t busy)
+{
+    for (uint32_t used = busy; used; used &= used - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(used);
+        uint32_t v = lr->read_lr(lr->ctx, i);
+        unsigned int intid = LR_VIRTID(v);
+        struct vgic_irq *irq = lr_irq(d, c, intid);
+        irq->active = (v & LR_ACTIVE) != 0;
+        if (v & LR_STATE_MASK) {
+            /* still pending or active in the hardware; if it came again
+             * meanwhile, hear when the guest ends this one (EOI maintenance,
+             * 5.3.9), or nothing brings the next one in */
+            uint32_t nv = v;
+            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
+                nv |= LR_EOI;
+            if (c->lr_stale)
+                nv = lr_refresh(irq, nv);
+            if (nv != v)
+                lr->write_lr(lr->ctx, i, nv);
+            continue;
+        }
+        /* ended with EOI maintenance asked for */
+        lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
+        lr_ended(irq);
+        lr_freed(c, i, irq, intid);
+    }
+}
+
+/*
+ * Take back what the hardware did with our list registers.  The ones the
+ * guest has ended are found from GICH_ELRSR alone, without reading them
+ * (their interrupt is in lr_intid); the others are read.  With refill (the
+ * flush), an ended interrupt that wants a list register again - the next
+ * IPI of the same SGI, the next tick of the timer - goes straight back into
+ * the one it had, unless the distributor is off or the SPI went elsewhere:
+ * neither a second write nor a walk for it.  (Its priority is not weighed
+ * against the others waiting: when the list registers are full, the
+ * sorted placement evicts it like any pending-only one.)  Returns the
+ * ended ones now free but not yet written 0 (lr_zero): the flush reuses
+ * one of them without writing it twice.
+ */
+static inline __attribute__((always_inline)) uint32_t
+lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
+              const struct vgic_lr_ops *lr, bool refill)
+{
+    uint32_t used = c->lr_used;
+    uint32_t empty = used & lr->empty(lr->ctx);
+    uint32_t stale = empty;
+    for (uint32_t e = empty; e; e &= e - 1) {
+        unsigned int i = (unsigned int)__builtin_ctz(e);
+        unsigned int intid = c->lr_intid[i];
+        struct vgic_irq *irq = lr_irq(d, c, intid);
+        irq->active = false;
+        lr_ended(irq);
+        if (refill && (d->ctlr & 1) && irq_wants_lr_of(d, vcpu, irq, intid)) {
+            lr->write_lr(lr->ctx, i, lr_value(irq, intid));
+            irq->in_lr = true;
+            c->stats.injected++;
+            /* nothing to look for (and no word, if that was its last) */
+            c->maybe[intid / 32] &= ~(1u << (intid % 32));
+            if (!c->maybe[intid / 32])
+                c->maybe_words &= ~(1u << (intid / 32));
+            stale &= ~(1u << i);
+            continue;
+        }
+        lr_freed(c, i, irq, intid);
+    }
+    if (used & ~empty)
+        lr_sync_busy(d, c, lr, used & ~empty);
+    c->lr_stale = false;
+    return stale;
+}
+
+static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    lr_take_fired(c);
+    lr_zero(lr, lr_sync_ended(d, vcpu, c, lr, false));
+}
+
+static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
+                                   const struct vgic_lr_ops *lr)
+{
+    spin_lock(&d->lock);
+    lr_sync_locked(d, vcpu, lr);
+    spin_unlock(&d->lock);
+}
+
 struct candidate {
     unsigned int intid;
     struct vgic_irq *irq;
@@ -179,8 +253,8 @@ static inline void keep_best(struct candidate *out, unsigned int max, unsigned i
 /*
  * A walk over the interrupts of a vCPU's "maybe" bitmap that want one of
  * its list registers.  The bits of those that do not (or no longer) are
- * cleared on the way, and words found empty leave maybe_words.  Inline:
- * the flush runs it on every guest entry with work.
+ * cleared on the way, and words found empty leave maybe_words: the
+ * sorted placement's (collect).
  */
 struct maybe_walk {
     struct vgic_cpu *c;
@@ -212,7 +286,7 @@ static inline int maybe_walk_next(struct vgic *d, unsigned int vcpu, struct mayb
         unsigned int id = m->w * 32 + (unsigned int)__builtin_ctz(m->bits);
         m->bits &= m->bits - 1;
         struct vgic_irq *i = lr_irq(d, c, id);
-        if (irq_wants_lr(i, id) && (id < VGIC_NR_PRIVATE || spi_target(d, i) == (int)vcpu)) {
+        if (irq_wants_lr_of(d, vcpu, i, id)) {
             *irq = i;
             return (int)id;
         }
@@ -274,7 +348,6 @@ static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, un
 {
     lr->write_lr(lr->ctx, i, lr_value(irq, intid));
     irq->in_lr = true;
-    irq->lr = (uint8_t)i;
     c->lr_intid[i] = (uint16_t)intid;
     c->lr_used |= 1u << i;
     c->stats.injected++;
@@ -285,16 +358,16 @@ static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, un
  * lower priority when they are full.  Returns whether some still wait.
  * Out of line: the rare case, kept from crowding the common one's registers.
  */
-static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr,
-                                unsigned int nlr)
+static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int vcpu,
+                                                   const struct vgic_lr_ops *lr, uint32_t all)
 {
     struct candidate cand[VGIC_MAX_LRS];
     struct vgic_cpu *c = d->cpu[vcpu];
-    unsigned int n;
+    /* all: at least list register 0 (GICH_VTR.ListRegs is the count - 1) */
+    unsigned int n, nlr = 32 - (unsigned int)__builtin_clz(all);
     bool left = collect(d, vcpu, cand, nlr, &n) > n;
     if (left)
         c->stats.overflow++;
-    uint32_t all = nlr == 32 ? ~0u : (1u << nlr) - 1;
     for (unsigned int k = 0; k < n; k++) {
         uint32_t free = all & ~c->lr_used;
         int i = free ? __builtin_ctz(free) : -1;
@@ -312,45 +385,72 @@ static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int 
 
 /*
  * The one interrupt that wants a list register when exactly one does (the
- * common case: one IPI, one timer tick): its INTID, or -1 for none, -2 for
- * more than one.  Clears the bits of those that do not on the way.
+ * common case: one IPI, one timer tick): its INTID, with *out, and its bit
+ * cleared; or -1 for none, -2 for more than one (the bits of all that want
+ * one kept).  Clears the bits of those that do not want one on the way.
+ * Its own loop rather than maybe_walk's: it empties each word it visits at
+ * once (the one found goes into a list register) and stops at the second;
+ * through maybe_walk a first delivery (a doorbell) costs ~10 more.
  */
-static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_irq **out)
+static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
+                                 struct vgic_irq **out)
 {
-    struct maybe_walk m = maybe_walk_start(d, vcpu);
-    struct vgic_irq *irq;
     int found = -1;
-    for (int id; (id = maybe_walk_next(d, vcpu, &m, &irq)) >= 0; found = id, *out = irq)
-        if (found >= 0)
-            return -2;
+    for (uint32_t words = c->maybe_words; words; words &= words - 1) {
+        unsigned int w = (unsigned int)__builtin_ctz(words);
+        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
+            unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
+            struct vgic_irq *irq = lr_irq(d, c, id);
+            if (!irq_wants_lr_of(d, vcpu, irq, id))
+                continue;
+            if (found >= 0) {
+                mark(c, (unsigned int)found);   /* its word may be cleared */
+                return -2;
+            }
+            found = (int)id;
+            *out = irq;
+        }
+        c->maybe[w] = 0;
+        c->maybe_words &= ~(1u << w);
+    }
     return found;
 }
 
+/*
+ * Before the guest runs: what the hardware did with the list registers
+ * taken back, then the interrupts waiting placed.  The common case, one
+ * interrupt and a free list register, goes straight in (into the one just
+ * freed, if any: written once); more than that, or none free, sorts.
+ */
 static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
                                    const struct vgic_lr_ops *lr)
 {
-    spin_lock(&d->lock);
     struct vgic_cpu *c = d->cpu[vcpu];
-    if (c->lr_used)
-        lr_sync_locked(d, vcpu, lr);
+    spin_lock(&d->lock);
+    lr_take_fired(c);
+    uint32_t stale = c->lr_used ? lr_sync_ended(d, vcpu, c, lr, true) : 0;
     c->queued = false;
-    unsigned int nlr = lr->nr_lrs(lr->ctx);
-    if (nlr > VGIC_MAX_LRS)
-        nlr = VGIC_MAX_LRS;
     bool left = false;
-    if (d->ctlr & 1) {
-        /* every list register we do not hold is empty: sync wrote 0 to
-         * each one it freed, so GICH_ELRSR need not be read */
-        uint32_t free = (nlr == 32 ? ~0u : (1u << nlr) - 1) & ~c->lr_used;
+    if ((d->ctlr & 1) && c->maybe_words) {
+        /* every list register we do not hold is empty or in stale: sync
+         * frees, evict and save write 0, so GICH_ELRSR need not be read */
+        uint32_t all = lr->lr_mask(lr->ctx);
+        uint32_t free = all & ~c->lr_used;
         struct vgic_irq *irq = NULL;
-        int id = only_candidate(d, vcpu, &irq);
+        int id = only_candidate(d, vcpu, c, &irq);
         if (id >= 0 && free) {
-            lr_place(c, lr, (unsigned int)__builtin_ctz(free), irq, (unsigned int)id);
-            c->maybe[id / 32] &= ~(1u << (id % 32));
+            unsigned int i = (unsigned int)__builtin_ctz(stale ? stale : free);
+            stale &= ~(1u << i);
+            lr_place(c, lr, i, irq, (unsigned int)id);
         } else if (id != -1) {
-            left = place_sorted(d, vcpu, lr, nlr);
+            if (id >= 0)
+                mark(c, (unsigned int)id);
+            lr_zero(lr, stale);
+            stale = 0;
+            left = place_sorted(d, vcpu, lr, all);
         }
     }
+    lr_zero(lr, stale);
     /* interrupts still waiting: ask for a maintenance interrupt when the
      * list registers run (nearly) empty - underflow, GICv2 5.3.2 */
     if (left != c->underflow) {

@@ -27,7 +27,11 @@ struct fake_lrs {
     unsigned int ndeact;
 };
 
-static unsigned int f_nr_lrs(void *ctx) { return ((struct fake_lrs *)ctx)->n; }
+static uint32_t f_lr_mask(void *ctx)
+{
+    unsigned int n = ((struct fake_lrs *)ctx)->n;
+    return n >= 32 ? ~0u : (1u << n) - 1;
+}
 
 static uint32_t f_read_lr(void *ctx, unsigned int i)
 {

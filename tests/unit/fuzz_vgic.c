@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cpus[i] = &CPU[i];
         LRS[i].n = nlrs;
         LRS[i].vmcr = 0x1fu << 27;
-        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr, f_elrsr,
+        OPS[i] = (struct vgic_lr_ops){ f_lr_mask, f_read_lr, f_write_lr, f_elrsr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
     struct vgic_env env = { e_kick, e_hw, NULL };
@@ -126,7 +126,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             LRS[c].vmcr = (LRS[c].vmcr & ~(0x1fu << 27)) | ((take(&in, 1) & 0x1fu) << 27);
             break;
         case 14:
-            (void)vgic_has_pending_with(&D, c, &OPS[c]);
+            if (take(&in, 1) & 1)               /* the hardware timer, on its CPU */
+                vgic_ppi_fired(&CPU[c], 27);
+            else
+                (void)vgic_has_pending_with(&D, c, &OPS[c]);
             break;
         default:                                /* CPU_OFF/ON: the vCPU and its LRs reset */
             vgic_vcpu_reset(&D, c);

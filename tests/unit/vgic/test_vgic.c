@@ -64,7 +64,7 @@ static void setup_n(unsigned int nr_irqs, unsigned int nr_vcpus, unsigned int nl
         cpus[i] = &CPU[i];
         LRS[i].n = nlrs;
         LRS[i].vmcr = 0x1fu << 27;      /* priority mask: everything passes */
-        OPS[i] = (struct vgic_lr_ops){ f_nr_lrs, f_read_lr, f_write_lr, f_elrsr,
+        OPS[i] = (struct vgic_lr_ops){ f_lr_mask, f_read_lr, f_write_lr, f_elrsr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
     struct vgic_env env = { e_kick, e_hw_update, &ENV };
@@ -1034,6 +1034,88 @@ static void test_enable_rewrite_changes_nothing(void **s)
     assert_int_equal(ENV.nhw, 3);               /* PPIs: the list registers' */
 }
 
+/* A forwarded PPI taken on its vCPU's own CPU (vgic_ppi_fired): no lock,
+ * no kick; pending from the next flush (or sync), like vgic_inject_edge */
+static void test_ppi_fired_pending_at_next_flush(void **s)
+{
+    setup();
+    vgic_set_hw(&D, 0, 27, 27);
+    wr32(0, 0x000, 1);
+    wr32(0, 0x100, 1u << 27);
+    flush(0);
+    ENV.nkicks = 0;
+    vgic_ppi_fired(&CPU[0], 27);
+    assert_true(CPU[0].queued);
+    assert_int_equal(ENV.nkicks, 0);
+    assert_true(vgic_has_pending_with(&D, 0, &OPS[0]));     /* wakes WFI */
+    sync_(0);                           /* as vgic_dist_handler before ISPENDR */
+    assert_int_equal(rd32(0, 0x200) & (1u << 27), 1u << 27);
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(27, 0) | LR_HW | LR_PHYSID(27));
+    assert_int_equal(CPU[0].ppi_fired, 0);
+    assert_false(CPU[0].queued);
+    /* the guest ends it (the hardware deactivates 27); it fires again: the
+     * list register it had is reused, written once */
+    guest_take(0);
+    unsigned int w = LRS[0].writes;
+    vgic_ppi_fired(&CPU[0], 27);
+    flush(0);
+    assert_int_equal(LRS[0].writes, w + 1);
+    assert_int_equal(LRS[0].lr[0], lr_expect(27, 0) | LR_HW | LR_PHYSID(27));
+    assert_int_equal(LRS[0].lr[1], 0);
+    /* disabled: pending, not delivered until enabled */
+    guest_take(0);
+    wr32(0, 0x180, 1u << 27);
+    vgic_ppi_fired(&CPU[0], 27);
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], 0);
+    assert_int_equal(CPU[0].lr_used, 0);
+    wr32(0, 0x100, 1u << 27);
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(27, 0) | LR_HW | LR_PHYSID(27));
+    /* a vCPU reset forgets one not taken in yet */
+    vgic_ppi_fired(&CPU[1], 27);
+    vgic_vcpu_reset(&D, 1);
+    assert_int_equal(CPU[1].ppi_fired, 0);
+}
+
+/* The list registers the sync freed are written 0 unless one is reused at
+ * once; with more than one candidate, nothing stale is left either */
+static void test_freed_lrs_written_zero(void **s)
+{
+    setup();
+    wr32(0, 0x000, 1);
+    spi_setup(40, 0, 0x80);
+    spi_setup(41, 0, 0x80);
+    vgic_inject_edge(&D, 0, 40);
+    vgic_inject_edge(&D, 0, 41);
+    flush(0);
+    assert_int_equal(CPU[0].lr_used, 0x3);
+    guest_take(0);
+    guest_take(0);
+    flush(0);                           /* both freed, nothing waits */
+    assert_int_equal(LRS[0].lr[0], 0);
+    assert_int_equal(LRS[0].lr[1], 0);
+    assert_int_equal(CPU[0].lr_used, 0);
+    vgic_inject_edge(&D, 0, 40);
+    vgic_inject_edge(&D, 0, 41);
+    flush(0);
+    guest_take(0);
+    guest_take(0);
+    wr32(1, 0xf00, (1u << 16) | 3);     /* one SGI in, two freed: one reused */
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(3, 0) | LR_CPUID(1));
+    assert_int_equal(LRS[0].lr[1], 0);
+    assert_int_equal(CPU[0].lr_used, 0x1);
+    guest_take(0);
+    wr32(1, 0xf00, (1u << 16) | 3);     /* two wait: sorted, none stale */
+    wr32(1, 0xf00, (1u << 16) | 4);
+    flush(0);
+    assert_int_equal(LRS[0].lr[0], lr_expect(3, 0) | LR_CPUID(1));
+    assert_int_equal(LRS[0].lr[1], lr_expect(4, 0) | LR_CPUID(1));
+    assert_int_equal(LRS[0].lr[2], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1066,6 +1148,8 @@ int main(void)
         cmocka_unit_test(test_group_and_priority_reach_a_waiting_lr),
         cmocka_unit_test(test_hw_never_pending_and_active),
         cmocka_unit_test(test_enable_rewrite_changes_nothing),
+        cmocka_unit_test(test_ppi_fired_pending_at_next_flush),
+        cmocka_unit_test(test_freed_lrs_written_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
