@@ -111,9 +111,7 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr,
     v->guest->aborts++;
     /* HPFAR is the faulting IPA's page; the offset is HDFAR's, except for a
      * stage-1 walk, whose descriptor address HDFAR does not give */
-    uint64_t ipa = HPFAR_IPA(hpfar);
-    if (!(hsr & HSR_DABT_S1PTW))
-        ipa |= hdfar & 0xfff;
+    uint64_t ipa = (hsr & HSR_DABT_S1PTW) ? HPFAR_IPA(hpfar) : FAULT_IPA(hdfar, hpfar);
     if (!guest_can_take(v, VECTOR_DABT, hsr, hdfar))
         return;
     report_abort(v, hsr, hdfar, ipa, bus);
@@ -130,7 +128,7 @@ static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t 
         trap_debug(v, hsr);
         return;
     }
-    uint64_t ipa = mmio_ipa(sysreg_read_hdfar(), sysreg_read_hpfar());
+    uint64_t ipa = FAULT_IPA(sysreg_read_hdfar(), sysreg_read_hpfar());
     dabt_fault(v, hsr, mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
 }
 
@@ -148,7 +146,7 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
     if (hsr & HSR_DABT_WNR)
         a->value = vcpu_get_reg(v, HSR_DABT_SRT(hsr));
     enum mmio_result bus = mmio_dispatch(&v->guest->mmio,
-                                         mmio_ipa(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
+                                         FAULT_IPA(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
     if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
         dabt_fault(v, hsr, bus);
         return;
@@ -166,7 +164,7 @@ void trap_pabt(struct vcpu *v, uint32_t hsr)
     v->guest->aborts++;
     if (!guest_can_take(v, VECTOR_PABT, hsr, hifar))
         return;
-    report_abort(v, 0, hifar, HPFAR_IPA(hpfar) | (hifar & 0xfff), MMIO_UNCLAIMED);
+    report_abort(v, 0, hifar, FAULT_IPA(hifar, hpfar), MMIO_UNCLAIMED);
     vcpu_inject_pabt(v, hifar);
 }
 

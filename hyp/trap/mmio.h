@@ -59,15 +59,6 @@ static inline bool mmio_decode(uint32_t hsr, struct mmio_access *a)
     return true;
 }
 
-/* The faulting IPA (B3.13.6): HPFAR holds IPA[39:12] in bits [31:4]
- * (B4.1.68, [3:0] reserved); the page offset comes from HDFAR, the VA,
- * which shares it */
-static inline uint64_t mmio_ipa(uint32_t hdfar, uint32_t hpfar)
-{
-    uint32_t page = hpfar >> 4;
-    return ((uint64_t)page << 12) | (hdfar & 0xfffu);
-}
-
 /* A byte or halfword load's value, zero- or sign-extended as SSE says: out
  * of line (mmio.c), so that the word load's path keeps nothing of it */
 uint32_t mmio_extend(uint32_t hsr, uint32_t raw);

@@ -582,8 +582,12 @@ static inline void irq_restore(uint32_t f)
 #define FSC_DEBUG        0x22           /* a debug event */
 /* the same in a guest's short-descriptor DFSR/IFSR (FS[4:0], B4.1.52) */
 #define FSR_SD_DEBUG     0x02
-/* HPFAR (B4.1.68): IPA[39:12] in bits [31:4] */
-#define HPFAR_IPA(hpfar) ((uint64_t)((hpfar) & 0xfffffff0u) << 8)
+/* HPFAR (B4.1.68): IPA[39:12] in bits [31:4] ([3:0] reserved) */
+#define HPFAR_IPA(hpfar) ((uint64_t)((hpfar) >> 4) << 12)
+/* the faulting IPA: HPFAR's page, the offset within it from the faulting
+ * VA (HDFAR/HIFAR), which shares it (B3.13.6) */
+#define FAULT_PAGE_OFFSET 0xfffu
+#define FAULT_IPA(far, hpfar) (HPFAR_IPA(hpfar) | ((far) & FAULT_PAGE_OFFSET))
 
 /* Start modes recorded per CPU (seed mail: monitor, HYP, kernel). */
 #define START_MODE_NS_HYP     1

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         struct mmio_access a;
         if (mmio_decode(hsr, &a)) {
-            uint64_t ipa = mmio_ipa(hdfar, hpfar);
+            uint64_t ipa = FAULT_IPA(hdfar, hpfar);
             CHECK(a.size == 1 || a.size == 2 || a.size == 4);
             CHECK(a.size == 1u << HSR_DABT_SAS(hsr));
             CHECK(a.write == ((hsr & HSR_DABT_WNR) != 0));

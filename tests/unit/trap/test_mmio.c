@@ -65,7 +65,7 @@ static bool decode(uint32_t hsr, uint32_t hdfar, uint32_t hpfar, struct decoded 
     if (!mmio_decode(hsr, &a))
         return false;
     *d = (struct decoded){ a.size, a.write, HSR_DABT_SRT(hsr), (hsr & HSR_DABT_SSE) != 0,
-                           mmio_ipa(hdfar, hpfar), a.value };
+                           FAULT_IPA(hdfar, hpfar), a.value };
     return true;
 }
 
@@ -528,7 +528,7 @@ static void test_guest_ldrsb_from_device(void **state)
     struct mmio_access a;
     assert_true(mmio_decode(hsr, &a));
     reset_calls();
-    assert_int_equal(mmio_dispatch(&bus, mmio_ipa(0xf8000018, hpfar_of(0x09000018)), &a),
+    assert_int_equal(mmio_dispatch(&bus, FAULT_IPA(0xf8000018, hpfar_of(0x09000018)), &a),
                      MMIO_HANDLED);
     assert_int_equal(uart.calls, 1);
     assert_int_equal(uart.offset, 0x18);
