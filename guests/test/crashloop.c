@@ -26,11 +26,25 @@ static void vtimer_in_us(uint32_t us)
     vtimer_arm(at);
 }
 
-/* wait (polling, IRQs masked) for interrupt id; end it unless keep */
+/*
+ * Wait (polling, IRQs masked) for interrupt id, up to 100 ms; end it
+ * unless keep.  The counter follows the host's clock, and a host that
+ * stops this vCPU's thread for a while (a loaded machine) moves it on
+ * meanwhile: a step of more than STALL_MS between two looks at the GIC is
+ * time this vCPU did not run, and is not counted - only an interrupt that
+ * does not come while it runs is lost.
+ */
+#define STALL_MS 5
 static bool take(unsigned int id, bool keep)
 {
-    uint64_t end = cntvct() + ms_to_ticks(100);
-    while (cntvct() < end) {
+    uint64_t waited = 0, last = cntvct();
+    for (;;) {
+        uint64_t now = cntvct(), step = now - last;
+        last = now;
+        if (step < ms_to_ticks(STALL_MS))
+            waited += step;
+        if (waited >= ms_to_ticks(100))
+            return false;
         uint32_t iar = mmio_read32(GICC_IAR);
         if ((iar & 0x3ff) >= 1020)
             continue;
@@ -42,7 +56,6 @@ static bool take(unsigned int id, bool keep)
         if ((iar & 0x3ff) == id)
             return true;
     }
-    return false;
 }
 
 void guest_main(uint32_t dtb)

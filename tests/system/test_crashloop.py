@@ -6,7 +6,9 @@ Each life uses the timer and SGIs and leaves an interrupt active and one
 pending; every new life must find them working.  After a hundred lives
 each, the hypervisor's free memory is what it was, stopped guests stay
 stopped, and 'rt' beside them kept its tick."""
+import os
 import re
+import signal
 import time
 
 from conftest import PROMPT, check
@@ -96,3 +98,31 @@ def test_hundred_restarts(qemu, image):
         n = int(re.search(r"started (\d+) times", vm.since(start)).group(1))
         check(vm, n > LIVES, "%s started %d times" % (name, n))
     hb.check(5.0, RT_LATENESS_BOUND, min_beats=5)
+
+
+def qemu_pid(vm):
+    """QEMU's own pid (vm.proc is the `timeout` that runs it)"""
+    with open("/proc/%d/task/%d/children" % (vm.proc.pid, vm.proc.pid)) as f:
+        return int(f.read().split()[0])
+
+
+def test_lives_survive_a_stalled_host(qemu, image):
+    """A host that stops QEMU for a while (here SIGSTOP, 300 ms at a time)
+    stops the guest's vCPU but not the counter it times its waits with: a
+    life that was waiting for its timer interrupt or SGI must still find it
+    when it runs again.  Failed before the guest looked at the GIC again
+    after its deadline (CI on a loaded host: 'timer and SGIs LOST')."""
+    vm = qemu(kernel=image("crashloop"), smp=4)
+    vm.expect(PROMPT, 30)
+    pid = qemu_pid(vm)
+    mark = vm.mark()
+    for _ in range(30):
+        time.sleep(0.1)
+        os.kill(pid, signal.SIGSTOP)
+        time.sleep(0.3)
+        os.kill(pid, signal.SIGCONT)
+    time.sleep(1)
+    text = vm.since(mark)
+    lives = {n: ok_lines(text, n) for n in LOOPERS}
+    check(vm, all(lives.values()), "lives while stalled: %s" % lives)
+    check(vm, "LOST" not in text, "a life found its timer or SGIs gone: %s" % lives)
