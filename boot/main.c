@@ -11,6 +11,7 @@
 #include "version.h"
 #include "hyp/dt/hostdt.h"
 #include "hyp/console/monitor.h"
+#include "hyp/console/gdb/gdb_port.h"
 #include "hyp/drivers/uart/host_uart.h"
 #include "hyp/platform/percpu.h"
 #include "smp.h"
@@ -33,8 +34,8 @@
 #include "mm/stage2.h"
 #include "mm/hyp_colour.h"
 
-static struct host_uart host_uart;
-static struct console_ops uart_ops;
+static struct host_uart host_uart, debug_uart;
+static struct console_ops uart_ops, debug_ops;
 
 static void console_up(void)
 {
@@ -220,9 +221,47 @@ static void guests_boot(void)
 
 static bool uart_irq(unsigned int irq, void *arg)
 {
-    host_uart_irq(arg);
+    host_uart_irq(arg, console_rx_push);
     sched_console_input();
     return true;
+}
+
+/* the debugger's UART: its bytes are gdb's, for the boot CPU's housekeeping */
+static bool debug_uart_irq(unsigned int irq, void *arg)
+{
+    host_uart_irq(arg, gdb_port_rx);
+    sched_cpu0_work();
+    return true;
+}
+
+/*
+ * gdb's own UART, if the host DT names one (/chosen/partita,debug-uart):
+ * mapped and driven like the console, its input by interrupt (or polled
+ * with the console's when it has none).  After the console's interrupt,
+ * so that a missing one is known.
+ */
+static void debug_uart_up(void)
+{
+    const struct plat_uart *u = &host.debug_uart;
+    if (u->kind == UART_NONE)
+        return;
+    volatile void *base = ioremap(u->reg.base, 0x1000);
+    if (!base || host_uart_init(&debug_uart, u, base) != 0) {
+        pr_err("debug UART %s: cannot map it; gdb stays on the console\n", u->path);
+        return;
+    }
+    debug_ops = host_uart_console_ops(&debug_uart);
+    gdb_port_set(&debug_ops, u->path, !u->irq);
+    pr_info("debug: gdb on %s (%s), IRQ %lu\n", u->path, u->compatible,
+            (unsigned long)u->irq);
+    if (u->irq) {
+        gic_irq_register(u->irq, debug_uart_irq, &debug_uart);
+        gic_irq_enable(u->irq, gic_cpu_if_mask());
+        host_uart_rx_irq_enable(&debug_uart);
+    } else {
+        pr_warn("debug UART has no interrupt in the DT: input is polled\n");
+        console_set_polled(true);
+    }
 }
 
 static void print_banner(void)
@@ -323,6 +362,7 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
         pr_warn("console UART has no interrupt in the DT: input is polled\n");
         console_set_polled(true);
     }
+    debug_uart_up();
     guests_boot();
     monitor_start();
     pcpu_loop();

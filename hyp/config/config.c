@@ -207,7 +207,8 @@ static bool irq_reserved(const struct platform *p, uint32_t irq)
 {
     if (irq < 32)
         return true;    /* SGIs and PPIs are per CPU: never passed through */
-    return p && (irq == p->gic.maint_irq || irq == p->uart.irq);
+    return p && (irq == p->gic.maint_irq || irq == p->uart.irq ||
+                 (p->debug_uart.kind != UART_NONE && irq == p->debug_uart.irq));
 }
 
 /* What of the hypervisor's own devices [base, base+size) overlaps, or NULL */
@@ -219,6 +220,9 @@ static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t 
             return "GIC";
     if (p->uart.reg.size && cfg_overlaps(base, size, p->uart.reg.base, p->uart.reg.size))
         return "console UART";
+    const struct plat_range *dbg = &p->debug_uart.reg;
+    if (p->debug_uart.kind != UART_NONE && cfg_overlaps(base, size, dbg->base, dbg->size))
+        return "debug UART";
     return NULL;
 }
 

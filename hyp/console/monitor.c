@@ -20,6 +20,7 @@
 #include "hyp/guest/guest.h"
 #include "console_escape.h"
 #include "gdb/gdb_stub.h"
+#include "gdb/gdb_port.h"
 #include "mm/page_alloc.h"
 #include "mm/cache.h"
 #include "mm/hyp_colour.h"
@@ -160,7 +161,9 @@ static void cmd_console(int argc, char **argv)
 static void cmd_gdb(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (g)
+    if (g && gdb_active())      /* on the debug UART: the console is free */
+        pr_info("gdb: a session is on %s: one at a time\n", gdb_port_uart());
+    else if (g)
         gdb_attach(g);
 }
 
@@ -263,7 +266,8 @@ static const struct monitor_cmd commands[] = {
     { "stop", "stop NAME: take a guest off its CPUs at once", cmd_stop },
     { "restart", "restart NAME: stop, then start from the pristine image", cmd_restart },
     { "console", "console NAME: send input to a guest (Ctrl-A x3 comes back)", cmd_console },
-    { "gdb", "gdb NAME: halt a guest and speak gdb's remote protocol here until it detaches", cmd_gdb },
+    { "gdb", "gdb NAME: halt a guest and speak gdb's remote protocol here (or on the "
+      "debug UART) until it detaches", cmd_gdb },
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
@@ -304,6 +308,9 @@ void hyp_print_info(void)
             host.gic.gicd.base, host.gic.gicc.base, host.gic.gich.base, host.gic.gicv.base);
     pr_info("  UART %s 0x%08llx IRQ %lu\n", host.uart.path, host.uart.reg.base,
             (unsigned long)host.uart.irq);
+    if (host.debug_uart.kind != UART_NONE)
+        pr_info("  debug UART %s 0x%08llx IRQ %lu\n", host.debug_uart.path,
+                host.debug_uart.reg.base, (unsigned long)host.debug_uart.irq);
     pr_info("gic: %s, %u IRQs, %u CPU interfaces, maintenance IRQ %lu\n",
             host.gic.compatible, gic_get_info()->nr_irqs, gic_get_info()->nr_cpus_if,
             (unsigned long)host.gic.maint_irq);
@@ -409,12 +416,31 @@ static void focus_next(void)
         console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
 }
 
+/* a session on the console, not on the debug UART: every input byte is gdb's */
+static bool gdb_has_console(void)
+{
+    return gdb_active() && !gdb_port_uart();
+}
+
 static void monitor_char(char c)
 {
     if (line_feed(mon_line, &mon_len, c)) {
         monitor_exec(mon_line);
         mon_len = 0;
-        if (!console_focus && !gdb_active())
+        if (!console_focus && !gdb_has_console())
+            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+    }
+}
+
+/* what the debug UART received: a session's packets, or (before one, and
+ * gdb's '+' for the reply that ended one) nobody's */
+static void debug_uart_poll(void)
+{
+    int c;
+    while ((c = gdb_port_pop()) >= 0) {
+        if (!gdb_active())
+            gdb_trailing_ack((char)c);
+        else if (gdb_input((char)c) && !console_focus)
             console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
     }
 }
@@ -423,15 +449,16 @@ void monitor_poll(void)
 {
     int c;
     gdb_poll();
+    debug_uart_poll();
     while ((c = console_rx_pop()) >= 0) {
         char out[ESC_COUNT];
-        if (gdb_active()) {
+        if (gdb_has_console()) {
             /* gdb's packets, no escape: they may hold any byte */
             if (gdb_input((char)c))
                 console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
             continue;
         }
-        if (gdb_trailing_ack((char)c))
+        if (!gdb_port_uart() && gdb_trailing_ack((char)c))
             continue;
         int n = console_escape_feed(&escape, (char)c, out);
         if (n < 0) {

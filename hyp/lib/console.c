@@ -8,14 +8,12 @@
 #include <stdbool.h>
 #include "console.h"
 #include "spinlock.h"
+#include "byte_ring.h"
 
 static const struct console_ops *console_ops;
 static spinlock_t console_lock = SPINLOCK_INIT;
 
-#define RX_RING 256
-static volatile char rx_ring[RX_RING];
-static volatile unsigned int rx_head, rx_tail;
-static spinlock_t rx_lock = SPINLOCK_INIT;
+static struct byte_ring rx = BYTE_RING_INIT;
 static bool rx_polled;
 
 void console_attach(const struct console_ops *ops)
@@ -128,13 +126,7 @@ void console_printf(const char *fmt, ...)
 
 void console_rx_push(char c)
 {
-    uint32_t f = spin_lock_irqsave(&rx_lock);
-    unsigned int next = (rx_head + 1) % RX_RING;
-    if (next != rx_tail) {          /* full: drop, never block the UART IRQ */
-        rx_ring[rx_head] = c;
-        rx_head = next;
-    }
-    spin_unlock_irqrestore(&rx_lock, f);
+    byte_ring_push(&rx, c);
 }
 
 void console_set_polled(bool polled)
@@ -147,29 +139,24 @@ bool console_is_polled(void)
     return rx_polled;
 }
 
-bool console_rx_pending(void)
+/* no console interrupt: what the UART holds now, into the ring */
+static void rx_poll(void)
 {
     if (rx_polled && console_ops && console_ops->getc) {
         int in = console_ops->getc(console_ops->ctx);
         if (in >= 0)
             console_rx_push((char)in);
     }
-    return rx_tail != rx_head;
+}
+
+bool console_rx_pending(void)
+{
+    rx_poll();
+    return byte_ring_pending(&rx);
 }
 
 int console_rx_pop(void)
 {
-    int c = -1;
-    if (rx_polled && console_ops && console_ops->getc) {
-        int in = console_ops->getc(console_ops->ctx);
-        if (in >= 0)
-            console_rx_push((char)in);
-    }
-    uint32_t f = spin_lock_irqsave(&rx_lock);
-    if (rx_tail != rx_head) {
-        c = (unsigned char)rx_ring[rx_tail];
-        rx_tail = (rx_tail + 1) % RX_RING;
-    }
-    spin_unlock_irqrestore(&rx_lock, f);
-    return c;
+    rx_poll();
+    return byte_ring_pop(&rx);
 }

@@ -10,8 +10,8 @@
 #include "soc_smp.h"
 #include "hyp/dt/dt_index.h"
 #include "hyp/dt/translate.h"
+#include "platform_internal.h"
 
-#define ERR(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
 const char *platform_cpu_method_name(enum cpu_method m)
 {
@@ -25,28 +25,13 @@ const char *platform_psci_conduit_name(enum psci_conduit c)
     return c == PSCI_CONDUIT_SMC ? "smc" : c == PSCI_CONDUIT_HVC ? "hvc" : "none";
 }
 
-static void copy_str(char *dst, size_t n, const char *src)
-{
-    if (!src)
-        src = "";
-    strncpy(dst, src, n - 1);
-    dst[n - 1] = '\0';
-}
-
-/* a node's status is absent, "okay" or "ok" (DT specification 2.3.4) */
-static bool node_enabled(const void *fdt, int node)
-{
-    const char *st = dt_getprop(fdt, node, "status", NULL);
-    return !st || strcmp(st, "okay") == 0 || strcmp(st, "ok") == 0;
-}
-
 static int probe_memory(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int node;
     dt_for_each_child(node, fdt, 0) {
         if (!dt_is_type(fdt, node, "memory"))
             continue;
-        if (!node_enabled(fdt, node))
+        if (!plat_node_enabled(fdt, node))
             continue;
         for (int i = 0; p->nmem < PLAT_MAX_MEM; i++) {
             struct plat_range r;
@@ -88,7 +73,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
     dt_for_each_child(node, fdt, cpus) {
         if (!dt_is_type(fdt, node, "cpu"))
             continue;
-        if (!node_enabled(fdt, node))
+        if (!plat_node_enabled(fdt, node))
             continue;
         if (p->ncpus == PLAT_MAX_CPUS)
             break;  /* more CPUs than Partita supports: use the first ones */
@@ -101,7 +86,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
         const char *m = dt_getprop(fdt, node, "enable-method", NULL);
         m = m ? m : all;
         c->soc_reset = -1;
-        copy_str(c->enable_method, sizeof(c->enable_method), m);
+        plat_copy_str(c->enable_method, sizeof(c->enable_method), m);
         if (m && strcmp(m, "psci") == 0) {
             c->method = CPU_METHOD_PSCI;
         } else if (m && strcmp(m, "spin-table") == 0) {
@@ -127,7 +112,7 @@ static int probe_gic(const void *fdt, struct platform *p, char *err, size_t errl
     for (int i = 0; dt_gic_compat[i] && node < 0; i++) {
         node = dt_find_compatible(fdt, -1, dt_gic_compat[i]);
         if (node >= 0)
-            copy_str(p->gic.compatible, sizeof(p->gic.compatible), dt_gic_compat[i]);
+            plat_copy_str(p->gic.compatible, sizeof(p->gic.compatible), dt_gic_compat[i]);
     }
     if (node < 0)
         ERR("no GICv2: no interrupt controller compatible with arm,cortex-a15-gic or arm,gic-400");
@@ -186,129 +171,6 @@ static int probe_timer(const void *fdt, struct platform *p, char *err, size_t er
     return 0;
 }
 
-/* a path or an alias, ":options" cut, as a node */
-static int console_path(const void *fdt, const char *sp, int len)
-{
-    if (!sp || len <= 1)
-        return -1;
-    const char *colon = memchr(sp, ':', (size_t)len);
-    int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
-    return dt_path_offset_namelen(fdt, sp, n);
-}
-
-static int first_driven_uart(const void *fdt);
-
-/*
- * The console, as Linux's earlycon finds it (drivers/of/fdt.c,
- * early_init_dt_scan_chosen_stdout, and the serial core's alias order):
- * /chosen stdout-path; without one, /aliases/serial0; then the first
- * enabled UART (in DT order) that Partita has a driver for.
- */
-static int find_console(const void *fdt, const char **found_by)
-{
-    int chosen = dt_path_offset(fdt, "/chosen"), node = -1, len;
-    const char *names[] = { "stdout-path", "linux,stdout-path" };
-    for (int i = 0; i < 2 && chosen >= 0 && node < 0; i++) {
-        const char *sp = dt_getprop(fdt, chosen, names[i], &len);
-        node = console_path(fdt, sp, len);
-        *found_by = "stdout-path";
-    }
-    int aliases = dt_path_offset(fdt, "/aliases");
-    if (node < 0 && aliases >= 0) {
-        const char *sp = dt_getprop(fdt, aliases, "serial0", &len);
-        node = console_path(fdt, sp, len);
-        *found_by = "/aliases/serial0";
-        if (node >= 0 && !node_enabled(fdt, node))
-            node = -1;
-    }
-    if (node < 0) {
-        node = first_driven_uart(fdt);
-        *found_by = "the first UART with a driver";
-    }
-    return node;
-}
-
-/*
- * Console UARTs Partita drives, by compatible string, with the register
- * layout their Linux drivers assume when the DT does not say: OMAP UARTs
- * (8250_omap) have byte registers 4 bytes apart; Samsung's are 32-bit.
- */
-static const struct uart_match {
-    const char *compatible;
-    enum uart_kind kind;
-    uint32_t reg_shift, io_width;   /* defaults; reg-shift/reg-io-width override */
-} uart_matches[] = {
-    { "arm,pl011",                UART_PL011,   0, 4 },
-    { "ns16550a",                 UART_NS16550, 0, 1 },
-    { "ns16550",                  UART_NS16550, 0, 1 },
-    { "ns16450",                  UART_NS16550, 0, 1 },
-    { "snps,dw-apb-uart",         UART_NS16550, 0, 1 },
-    { "nvidia,tegra20-uart",      UART_NS16550, 2, 1 },
-    { "ti,omap4-uart",            UART_NS16550, 2, 1 },
-    { "ti,omap3-uart",            UART_NS16550, 2, 1 },
-    { "ti,omap2-uart",            UART_NS16550, 2, 1 },
-    { "ti,am3352-uart",           UART_NS16550, 2, 1 },
-    { "ti,dra742-uart",           UART_NS16550, 2, 1 },
-    { "ti,am4372-uart",           UART_NS16550, 2, 1 },
-    { "samsung,exynos4210-uart",  UART_SAMSUNG, 0, 4 },
-    { "samsung,s5pv210-uart",     UART_SAMSUNG, 0, 4 },
-    { "samsung,s3c6400-uart",     UART_SAMSUNG, 0, 4 },
-    { "fsl,imx6q-uart",           UART_IMX,     0, 4 },
-    { "fsl,imx21-uart",           UART_IMX,     0, 4 },
-    { "st,stm32h7-uart",          UART_STM32,   0, 4 },
-};
-
-static int first_driven_uart(const void *fdt)
-{
-    int best = -1;
-    for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]); i++)
-        for (int n = dt_find_compatible(fdt, -1, uart_matches[i].compatible); n >= 0;
-             n = dt_find_compatible(fdt, n, uart_matches[i].compatible))
-            if (node_enabled(fdt, n)) {
-                if (best < 0 || n < best)
-                    best = n;       /* structure offsets run in DT order */
-                break;
-            }
-    return best;
-}
-
-const char *platform_uart_kind_name(enum uart_kind k)
-{
-    static const char *const names[] = { "none", "pl011", "ns16550", "samsung", "imx", "stm32" };
-    return (unsigned int)k < sizeof(names) / sizeof(names[0]) ? names[k] : "none";
-}
-
-static int probe_uart(const void *fdt, struct platform *p, char *err, size_t errlen)
-{
-    int node = find_console(fdt, &p->uart.found_by);
-    if (node < 0)
-        ERR("no console UART: no /chosen stdout-path, no /aliases/serial0 and no enabled "
-            "UART Partita has a driver for");
-    if (dt_get_path(fdt, node, p->uart.path, sizeof(p->uart.path)) < 0)
-        copy_str(p->uart.path, sizeof(p->uart.path), fdt_get_name(fdt, node, NULL));
-    copy_str(p->uart.compatible, sizeof(p->uart.compatible),
-             dt_getprop(fdt, node, "compatible", NULL));
-    if (dt_node_reg(fdt, node, 0, &p->uart.reg) < 0)
-        ERR("%s: console UART without a usable reg", p->uart.path);
-    int irq = dt_node_irq(fdt, node, 0);
-    p->uart.irq = irq > 0 ? (uint32_t)irq : 0;
-    const struct uart_match *m = NULL;
-    for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]) && !m; i++)
-        if (dt_is_compatible(fdt, node, uart_matches[i].compatible))
-            m = &uart_matches[i];
-    if (!m)
-        return 0;   /* kind UART_NONE: the caller names the missing driver */
-    p->uart.reg_shift = (uint32_t)dt_cell_prop(fdt, node, "reg-shift", (int)m->reg_shift);
-    p->uart.io_width = (uint32_t)dt_cell_prop(fdt, node, "reg-io-width", (int)m->io_width);
-    if (p->uart.reg_shift > 2 || (p->uart.io_width != 1 && p->uart.io_width != 2 &&
-                                  p->uart.io_width != 4))
-        ERR("%s: unsupported reg-shift %lu or reg-io-width %lu", p->uart.path,
-            (unsigned long)p->uart.reg_shift, (unsigned long)p->uart.io_width);
-    /* only now: the callers print through the UART even when probing fails */
-    p->uart.kind = m->kind;
-    return 0;
-}
-
 static void probe_psci(const void *fdt, struct platform *p)
 {
     static const char *const compat[] = { "arm,psci-1.0", "arm,psci-0.2", "arm,psci", NULL };
@@ -316,11 +178,11 @@ static void probe_psci(const void *fdt, struct platform *p)
     for (int i = 0; compat[i] && node < 0; i++) {
         node = dt_find_compatible(fdt, -1, compat[i]);
         if (node >= 0)
-            copy_str(p->psci.compatible, sizeof(p->psci.compatible), compat[i]);
+            plat_copy_str(p->psci.compatible, sizeof(p->psci.compatible), compat[i]);
     }
     if (node < 0)
         return;
-    if (!node_enabled(fdt, node))
+    if (!plat_node_enabled(fdt, node))
         return;
     const char *m = dt_getprop(fdt, node, "method", NULL);
     if (!m)
@@ -380,18 +242,19 @@ static int probe_dt(const void *fdt, struct platform *p, char *err, size_t errle
         rc = dt_index_build(fdt);
     if (rc != 0)
         ERR("invalid device tree: %s", fdt_strerror(rc));
-    copy_str(p->model, sizeof(p->model), dt_getprop(fdt, 0, "model", NULL));
+    plat_copy_str(p->model, sizeof(p->model), dt_getprop(fdt, 0, "model", NULL));
     return 0;
 }
 
 /* the console first, so that every later error can be printed */
 static int (*const probe_parts[PLAT_NPARTS])(const void *, struct platform *, char *, size_t) = {
     [PLAT_PART_DT] = probe_dt,
-    [PLAT_PART_UART] = probe_uart,
+    [PLAT_PART_UART] = plat_probe_uart,
     [PLAT_PART_MEMORY] = probe_memory,
     [PLAT_PART_CPUS] = probe_cpus,
     [PLAT_PART_GIC] = probe_gic,
     [PLAT_PART_TIMER] = probe_timer,
+    [PLAT_PART_DEBUG_UART] = plat_probe_debug_uart,
 };
 
 /*

@@ -88,6 +88,7 @@ struct platform {
     struct plat_gic gic;
     struct plat_timer timer;
     struct plat_uart uart;
+    struct plat_uart debug_uart;    /* gdb's own line, UART_NONE: none (platform_uart.c) */
     struct plat_psci psci;
     struct plat_soc_smp soc_smp;
     uint32_t pmu_irq;           /* the PMU's PPI (INTID 16-31), 0: none known */
@@ -101,7 +102,7 @@ int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen
 
 /* The parts of a probe, in the order platform_probe runs them. */
 enum plat_part { PLAT_PART_DT, PLAT_PART_UART, PLAT_PART_MEMORY, PLAT_PART_CPUS,
-                 PLAT_PART_GIC, PLAT_PART_TIMER, PLAT_NPARTS };
+                 PLAT_PART_GIC, PLAT_PART_TIMER, PLAT_PART_DEBUG_UART, PLAT_NPARTS };
 
 /*
  * Probe every part even when some fail (the board readiness report, not

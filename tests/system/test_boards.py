@@ -70,11 +70,11 @@ def vexpress_dtb():
     return VEXPRESS_DTB
 
 
-def vexpress(qemu, kernel, dtb, mode, cpu="cortex-a15", lifetime=120):
+def vexpress(qemu, kernel, dtb, mode, cpu="cortex-a15", lifetime=120, extra=()):
     # the board's audio codec wants a backend: give it none
     return qemu(kernel=kernel, machine=VEXPRESS_STARTS[mode], cpu=cpu, smp=VEXPRESS_SMP,
                 mem=VEXPRESS_MEM, dtb=dtb, lifetime=lifetime,
-                extra=["-audiodev", "none,id=snd"])
+                extra=["-audiodev", "none,id=snd"] + list(extra))
 
 
 def vexpress_boot(vm, mode):

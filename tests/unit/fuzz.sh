@@ -55,7 +55,7 @@ targets="${FUZZ_TARGETS:-config decode vgic net rsp next}"
 for t in $targets; do
     case "$t" in
     config)
-        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c hyp/dt/dt_reg.c \
+        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c hyp/dt/dt_reg.c \
             hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/guest/guest_dt.c
         echo "fuzz.sh: fuzzing config for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
         FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \

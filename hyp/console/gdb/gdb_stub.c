@@ -1,8 +1,8 @@
 /*
- * The gdb remote stub (gdb_stub.h): one session at a time, on the boot
- * CPU, fed by the monitor's input loop.  The packets are framed and
- * decoded by rsp.c; here each request is checked against the guest (its
- * vCPUs, its memory) and carried out.
+ * The gdb remote stub (gdb_stub.h): one session at a time, on the boot CPU,
+ * fed by the monitor's input loop from the console or the debug UART
+ * (gdb_port.h).  rsp.c frames and decodes the packets; here each request is
+ * checked against the guest (its vCPUs, its memory) and carried out.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "gdb_break.h"
 #include "gdb_step.h"
 #include "gdb_vfp.h"
+#include "gdb_port.h"
 #include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
 
@@ -62,7 +63,7 @@ static struct vcpu *cur_vcpu(void)
 static void send_reply(void)
 {
     rsp_tx_end(&s.tx);
-    console_write_owner(s.tx.buf, (unsigned int)s.tx.len);
+    gdb_port_write(s.tx.buf, (unsigned int)s.tx.len);
 }
 
 static void reply(const char *text)
@@ -269,7 +270,8 @@ static void session_end(const char *how)
     debug_traps(false);
     s.active = false;
     s.ended = true;
-    console_hold(false);
+    if (!gdb_port_uart())
+        console_hold(false);
     pr_info("\n[partita: gdb %s guest '%s']\n", how, s.g->cfg->name);
 }
 
@@ -398,7 +400,7 @@ static void dispatch(const struct rsp_cmd *c)
 static void on_packet(void)
 {
     struct rsp_cmd c;
-    console_write_owner("+", 1);
+    gdb_port_write("+", 1);
     rsp_decode(s.rx.buf, s.rx.len, &c);
     if (s.running)
         stop_all();     /* only a stop (Ctrl-C) is expected while it runs */
@@ -430,10 +432,10 @@ bool gdb_input(char c)
         on_packet();
         break;
     case RSP_EV_BAD:
-        console_write_owner("-", 1);
+        gdb_port_write("-", 1);
         break;
     case RSP_EV_NAK:
-        console_write_owner(s.tx.buf, (unsigned int)s.tx.len);
+        gdb_port_write(s.tx.buf, (unsigned int)s.tx.len);
         break;
     case RSP_EV_INTERRUPT:
         if (s.running) {
@@ -484,9 +486,12 @@ bool gdb_attach(struct guest *g)
         pr_info("gdb: a vCPU of '%s' did not stop in time\n", g->cfg->name);
         return false;
     }
-    pr_info("[partita: guest '%s' halted for gdb: the console speaks gdb's remote "
-            "protocol until it detaches]\n", g->cfg->name);
-    console_hold(true);
+    const char *uart = gdb_port_uart();
+    pr_info("[partita: guest '%s' halted for gdb: %s%s speaks gdb's remote protocol until it "
+            "detaches]\n", g->cfg->name, uart ? "the debug UART " : "the console",
+            uart ? uart : "");
+    if (!uart)
+        console_hold(true);
     s.active = true;
     return true;
 }

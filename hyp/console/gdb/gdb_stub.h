@@ -4,10 +4,12 @@
  * partitions run on) and turns the console over to the GDB Remote Serial
  * Protocol (rsp.h) until gdb detaches or kills it; everything else the
  * hypervisor and the other guests print meanwhile is held and printed
- * afterwards (console_hold).  Ctrl-A three times between packets detaches
- * for a gdb that went away without doing so.  Threads are the guest's vCPUs (thread n + 1
- * is vCPU n); registers r0-r12, SP, LR, PC and CPSR in the vCPU's current
- * mode, and the VFP's (gdb_vfp.h); memory at the guest's virtual addresses,
+ * afterwards (console_hold) - unless the host DT gives the debugger a UART
+ * of its own (gdb_port.h): then the console stays the monitor's.  Ctrl-A
+ * three times between packets detaches for a gdb that went away without
+ * doing so.  Threads are the guest's vCPUs (thread n + 1 is vCPU n);
+ * registers r0-r12, SP, LR, PC and CPSR in the vCPU's current mode, and
+ * the VFP's (gdb_vfp.h); memory at the guest's virtual addresses,
  * through its own stage 1 and Stage-2, in its own RAM only; software
  * breakpoints, gdb's comparators and single step (gdb_break.h, gdb_step.h).
  */
@@ -17,9 +19,10 @@
 #include <stdbool.h>
 #include "hyp/guest/guest.h"
 
-/* Start a session on g (from the monitor); false: it is not running */
+/* Start a session on g (from the monitor, when none is on); false: it
+ * is not running */
 bool gdb_attach(struct guest *g);
-/* Is a session on?  Then every console input character is gdb's. */
+/* Is a session on?  Then every input character of its line is gdb's. */
 bool gdb_active(void);
 /* One character from the console; true when the session just ended */
 bool gdb_input(char c);

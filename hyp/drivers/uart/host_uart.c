@@ -26,10 +26,10 @@ void host_uart_rx_irq_enable(struct host_uart *u)
         u->drv->rx_irq_enable(&u->port);
 }
 
-void host_uart_irq(struct host_uart *u)
+void host_uart_irq(struct host_uart *u, void (*rx)(char c))
 {
     if (u->drv)
-        u->drv->irq(&u->port);
+        u->drv->irq(&u->port, rx);
 }
 
 static void none_putc(void *ctx, char c)

@@ -1,6 +1,5 @@
 #include "imx_uart.h"
 #include "uart_driver.h"
-#include "hyp/lib/console.h"
 
 static inline uint32_t rd(struct uart_port *u, unsigned int off)
 {
@@ -45,12 +44,12 @@ static void imx_uart_rx_irq_enable(struct uart_port *u)
     wr(u, IMX_UCR1, rd(u, IMX_UCR1) | IMX_UCR1_RRDYEN);
 }
 
-static void imx_uart_irq(struct uart_port *u)
+static void imx_uart_irq(struct uart_port *u, void (*rx)(char c))
 {
     /* receiver ready clears itself once the FIFO is below the trigger */
     int c;
     while ((c = imx_uart_getc(u)) >= 0)
-        console_rx_push((char)c);
+        rx((char)c);
     wr(u, IMX_USR1, IMX_USR1_AGTIM);
 }
 

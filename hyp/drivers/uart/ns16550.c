@@ -1,6 +1,5 @@
 #include "ns16550.h"
 #include "uart_driver.h"
-#include "hyp/lib/console.h"
 
 static void ns16550_init(struct uart_port *u)
 {
@@ -38,7 +37,7 @@ static void ns16550_rx_irq_enable(struct uart_port *u)
     uart_port_write(u, UART_IER, UART_IER_RDI);
 }
 
-static void ns16550_irq(struct uart_port *u)
+static void ns16550_irq(struct uart_port *u, void (*rx)(char c))
 {
     /*
      * The receive interrupt (data available or FIFO timeout) clears when
@@ -54,7 +53,7 @@ static void ns16550_irq(struct uart_port *u)
             return;
         int c;
         while ((c = ns16550_getc(u)) >= 0)
-            console_rx_push((char)c);
+            rx((char)c);
     }
 }
 

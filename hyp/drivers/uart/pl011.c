@@ -2,7 +2,6 @@
  * offsets, whatever the DT's reg-shift says. */
 #include "pl011.h"
 #include "uart_driver.h"
-#include "hyp/lib/console.h"
 
 static inline uint32_t rd(struct uart_port *u, uint32_t off)
 {
@@ -42,14 +41,14 @@ static void pl011_rx_irq_enable(struct uart_port *u)
     wr(u, PL011_IMSC, PL011_INT_RX | PL011_INT_RT);
 }
 
-static void pl011_irq(struct uart_port *u)
+static void pl011_irq(struct uart_port *u, void (*rx)(char c))
 {
     /* clear first, then drain: a byte that lands after the last read
      * raises the interrupt again instead of waiting, unseen, in the FIFO */
     wr(u, PL011_ICR, PL011_INT_RX | PL011_INT_RT);
     int c;
     while ((c = pl011_getc(u)) >= 0)
-        console_rx_push((char)c);
+        rx((char)c);
 }
 
 const struct uart_driver pl011_driver = {

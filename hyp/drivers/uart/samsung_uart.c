@@ -1,7 +1,6 @@
 #include <stdbool.h>
 #include "samsung_uart.h"
 #include "uart_driver.h"
-#include "hyp/lib/console.h"
 
 /* offsets are byte offsets already: a Samsung UART has no reg-shift */
 static inline uint32_t rd(struct uart_port *u, unsigned int off)
@@ -59,14 +58,14 @@ static void samsung_uart_rx_irq_enable(struct uart_port *u)
     wr(u, S3C_UINTM, S3C_UINT_ALL & ~S3C_UINT_RXD);
 }
 
-static void samsung_uart_irq(struct uart_port *u)
+static void samsung_uart_irq(struct uart_port *u, void (*rx)(char c))
 {
     /* clear first, then drain (as for the PL011): a byte arriving after
      * the last read raises the interrupt again */
     wr(u, S3C_UINTP, S3C_UINT_RXD | S3C_UINT_ERROR);
     int c;
     while ((c = samsung_uart_getc(u)) >= 0)
-        console_rx_push((char)c);
+        rx((char)c);
 }
 
 const struct uart_driver samsung_uart_driver = {

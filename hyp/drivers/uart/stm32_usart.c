@@ -1,6 +1,5 @@
 #include "stm32_usart.h"
 #include "uart_driver.h"
-#include "hyp/lib/console.h"
 
 static inline uint32_t rd(struct uart_port *u, unsigned int off)
 {
@@ -49,12 +48,12 @@ static void stm32_usart_rx_irq_enable(struct uart_port *u)
     wr(u, STM32_CR1, rd(u, STM32_CR1) | STM32_CR1_RXNEIE);
 }
 
-static void stm32_usart_irq(struct uart_port *u)
+static void stm32_usart_irq(struct uart_port *u, void (*rx)(char c))
 {
     /* RXNE clears itself as RDR is read empty */
     int c;
     while ((c = stm32_usart_getc(u)) >= 0)
-        console_rx_push((char)c);
+        rx((char)c);
 }
 
 const struct uart_driver stm32_usart_driver = {

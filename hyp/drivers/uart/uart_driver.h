@@ -19,8 +19,9 @@ struct uart_driver {
     int (*getc)(void *ctx);
     /* raise the interrupt on received data */
     void (*rx_irq_enable)(struct uart_port *p);
-    /* the UART's interrupt: drain what it received into the console */
-    void (*irq)(struct uart_port *p);
+    /* the UART's interrupt: hand each received character to rx (the
+     * console's input, or the debugger's) */
+    void (*irq)(struct uart_port *p, void (*rx)(char c));
 };
 
 extern const struct uart_driver pl011_driver, ns16550_driver, samsung_uart_driver,

@@ -924,6 +924,25 @@ static void test_pt_hypervisor_devices(void **state)
     }
 }
 
+/* a UART the host DT gives the debugger (/chosen/partita,debug-uart) is
+ * the hypervisor's too: its page and its interrupt */
+static void test_pt_debug_uart(void **state)
+{
+    struct platform dbg = virt;
+    dbg.debug_uart = (struct plat_uart){ .path = "/pl031@9010000", .kind = UART_PL011,
+                                         .reg = { 0x09010000, 0x1000 }, .irq = 34 };
+    struct config_host h = host_of(&dbg, virt_dtb);
+    void *b = cfg("config-good");
+    assert_int_equal(fdt_del_node(b, fdt_path_offset(b, "/partita/linux0/passthrough/rtc")), 0);
+    add_pt_path(b, "rtos0", "rtc", "/pl031@9010000");
+    EXPECT(load_with(b, &h), { "rtos0", "passthrough reg", "overlaps the hypervisor's debug UART" },
+                             { "rtos0", "passthrough interrupts", "reserved by the hypervisor" });
+    /* without one, the same device is the guest's */
+    h = host_of(&virt, virt_dtb);
+    EXPECT_OK(load_with(b, &h));
+    free(b);
+}
+
 /* RAM is no device, and may be the hypervisor's or another guest's */
 static void test_pt_host_ram(void **state)
 {
@@ -2212,6 +2231,7 @@ int main(void)
         cmocka_unit_test(test_pt_bad_reg),
         cmocka_unit_test(test_too_many_ranges),
         cmocka_unit_test(test_pt_hypervisor_devices),
+        cmocka_unit_test(test_pt_debug_uart),
         cmocka_unit_test(test_pt_by_path),
         cmocka_unit_test(test_pt_by_path_errors),
         cmocka_unit_test(test_pt_host_ram),

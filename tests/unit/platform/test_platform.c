@@ -284,6 +284,61 @@ static void test_console_selection(void **state)
         check_console(&console_cases[i]);
 }
 
+/* ---- /chosen/partita,debug-uart: gdb's own UART (issue 19) ---- */
+
+/* vexpress with /chosen/partita,debug-uart = value (and uart@c0000 off) */
+static int probe_debug_uart(const char *value)
+{
+    void *fdt = load_dtb("vexpress-a15", 1024, NULL);
+    assert_int_equal(fdt_setprop_string(fdt, node(fdt, "/chosen"), "partita,debug-uart", value),
+                     0);
+    assert_int_equal(fdt_setprop_string(fdt, node(fdt, IOFPGA "/uart@c0000"), "status",
+                                        "disabled"), 0);
+    int rc = probe_blob(fdt);
+    free(fdt);
+    return rc;
+}
+
+static void test_debug_uart(void **state)
+{
+    probe_ok("vexpress-a15");       /* none named: gdb shares the console */
+    assert_int_equal(plat.debug_uart.kind, UART_NONE);
+    /* an alias, translated and its interrupt mapped as the console's */
+    if (probe_debug_uart("serial1") != 0)
+        fail_msg("serial1: %s", err);
+    assert_string_equal(plat.debug_uart.path, IOFPGA "/uart@a0000");
+    assert_int_equal(plat.debug_uart.kind, UART_PL011);
+    assert_range(plat.debug_uart.reg, 0x1c0a0000, 0x1000);
+    assert_int_equal(plat.debug_uart.irq, 38);      /* SPI 6 */
+    assert_string_equal(plat.debug_uart.found_by, "/chosen/partita,debug-uart");
+    assert_string_equal(plat.uart.path, IOFPGA "/uart@90000");     /* the console stays */
+    /* a path with options, as stdout-path may have */
+    if (probe_debug_uart(IOFPGA "/uart@b0000:115200n8") != 0)
+        fail_msg("uart@b0000: %s", err);
+    assert_range(plat.debug_uart.reg, 0x1c0b0000, 0x1000);
+}
+
+/* named but unusable: an error naming the property and the node, never ignored */
+static void test_debug_uart_errors(void **state)
+{
+    static const struct { const char *value, *why; } cases[] = {
+        { "serial7", "no node or alias 'serial7'" },
+        { "/smb@8000000/nothing@0", "no node or alias '/smb@8000000/nothing@0'" },
+        { "serial0:115200n8", "is the console: the debugger needs a UART of its own" },
+        { IOFPGA "/uart@90000", "is the console" },
+        { "serial3", "'serial3' is disabled" },
+        { "/chosen", "/chosen: debug UART (/chosen/partita,debug-uart) without a usable reg" },
+        { IOFPGA "/sysreg@10000", "sysreg@10000 (arm,vexpress-sysreg): no driver for it" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        if (probe_debug_uart(cases[i].value) != -1)
+            fail_msg("%s: accepted", cases[i].value);
+        assert_contains(err, cases[i].why);
+        assert_null(strchr(err, '\n'));
+        assert_contains(err, "/chosen/partita,debug-uart");
+    }
+}
+
 /* ---- dt_node_reg / dt_node_irq directly ---- */
 
 static int reg_of(const void *fdt, const char *path, int index, struct plat_range *r)
@@ -991,6 +1046,8 @@ int main(void)
         cmocka_unit_test(test_vexpress_memory_reserved),
         cmocka_unit_test(test_vexpress_gic_timer),
         cmocka_unit_test(test_console_selection),
+        cmocka_unit_test(test_debug_uart),
+        cmocka_unit_test(test_debug_uart_errors),
         cmocka_unit_test(test_node_reg_translation),
         cmocka_unit_test(test_node_irq_interrupt_map),
         cmocka_unit_test(test_node_irq_parent_cycle),

@@ -23,11 +23,11 @@
 #include "hyp/drivers/uart/imx_uart.h"
 #include "hyp/drivers/uart/stm32_usart.h"
 
-/* ---- what the drivers hand to the console ---- */
+/* ---- what the drivers hand to their receiver (host_uart_irq's rx) ---- */
 static char pushed[64];
 static unsigned int npushed;
 
-void console_rx_push(char c)
+static void received(char c)
 {
     assert_true(npushed < sizeof(pushed));
     pushed[npushed++] = c;
@@ -384,12 +384,12 @@ static void test_16550_irq_drains_receive(void **state)
     assert_int_equal(m.ier, UART_IER_RDI);
     assert_int_equal(m.mcr, 0x03 | UART_MCR_OUT2);
     model_receive("help\r");
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_int_equal(npushed, 5);
     assert_memory_equal(pushed, "help\r", 5);
     assert_int_equal(m.rx_len, 0);
     /* an interrupt with nothing pending does nothing */
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_int_equal(npushed, 5);
 }
 
@@ -400,7 +400,7 @@ static void test_16550_busy_detect_cleared(void **state)
     host_uart_rx_irq_enable(&hu);
     m.busy_detect = true;
     model_receive("q");
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_int_equal(m.usr_reads, 1);
     assert_false(m.busy_detect);
     assert_int_equal(npushed, 1);
@@ -413,7 +413,7 @@ static void test_16550_stuck_interrupt_bounded(void **state)
     uart_up(UART_NS16550, 0, 1);
     host_uart_rx_irq_enable(&hu);
     m.stuck = true;                 /* must return, not spin forever */
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_true(m.iir_reads <= 16);
     assert_int_equal(npushed, 0);
 }
@@ -466,7 +466,7 @@ static void test_samsung_irq(void **state)
     assert_int_equal(m.uintm, S3C_UINT_ALL & ~S3C_UINT_RXD);
     model_receive("go");
     m.uintp = S3C_UINT_RXD;
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_int_equal(m.uintp & S3C_UINT_RXD, 0);
     assert_int_equal(npushed, 2);
     assert_memory_equal(pushed, "go", 2);
@@ -503,7 +503,7 @@ static void test_imx_irq(void **state)
     assert_true(m.ucr1 & IMX_UCR1_RRDYEN);
     model_receive("q");
     m.usr1 = IMX_USR1_AGTIM;
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_int_equal(npushed, 1);
     assert_int_equal(pushed[0], 'q');
     assert_int_equal(m.usr1 & IMX_USR1_AGTIM, 0);
@@ -540,7 +540,7 @@ static void test_stm32_irq_and_overrun(void **state)
     assert_true(m.cr1 & STM32_CR1_RXNEIE);
     model_receive("ab");
     m.ore = true;
-    host_uart_irq(&hu);
+    host_uart_irq(&hu, received);
     assert_false(m.ore);
     assert_int_equal(npushed, 2);
     assert_memory_equal(pushed, "ab", 2);
