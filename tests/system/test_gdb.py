@@ -341,8 +341,9 @@ def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
     """Z1-Z4 on the CPU's debug registers (gdb takes the highest-numbered
     comparators; hits come to Partita through HDCR.TDE): a watchpoint on
     gdb_watched (a write every fifth round) stops twice with the old and
-    new value, an rwatch on gdb_value stops in gdb_tick, a hardware
-    breakpoint on gdb_tick stops there; after detach the guest runs on
+    new value, an rwatch on gdb_value stops in gdb_tick, an awatch on
+    gdb_watched stops at its read, a hardware breakpoint on gdb_tick stops
+    there; after detach the guest runs on
     and no comparator of gdb's fires in it."""
     vm, start, relay, _ = start_session(qemu, image)
     out = run_gdb(relay, [
@@ -351,6 +352,9 @@ def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
         "continue",
         "delete",
         "rwatch gdb_value",
+        "continue",
+        "delete",
+        "awatch gdb_watched",
         "continue",
         "delete",
         "hbreak gdb_tick",
@@ -368,9 +372,11 @@ def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
           and int(old_new[1][0]) == int(old_new[0][1]), "two writes seen:\n" + out)
     check(vm, re.search(r"Hardware read watchpoint 2: gdb_value\s+Value = 7", out),
           "the read watchpoint:\n" + out)
-    check(vm, re.search(r"Breakpoint 3, gdb_tick \(round=", out), "the hbreak:\n" + out)
-    check(vm, "Z1," in relay.sent and "Z2," in relay.sent and "Z3," in relay.sent,
-          "gdb used Z1-Z3:\n" + relay.sent[-3000:])
+    check(vm, re.search(r"Hardware access \(read/write\) watchpoint 3: gdb_watched", out),
+          "the access watchpoint:\n" + out)
+    check(vm, re.search(r"Breakpoint 4, gdb_tick \(round=", out), "the hbreak:\n" + out)
+    check(vm, all(z in relay.sent for z in ("Z1,", "Z2,", "Z3,", "Z4,")),
+          "gdb used Z1-Z4:\n" + relay.sent[-3000:])
     # past a fifth round (a write of gdb_watched) and on: nothing of gdb's left
     r = int(vm.expect(r"\[dbg\] gdbtarget: round (\d+) value 7", timeout=20).group(1))
     vm.expect(r"\[dbg\] gdbtarget: round %d value 7" % (r + 6), timeout=30)
