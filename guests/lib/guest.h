@@ -115,7 +115,8 @@ bool dt_parse(const void *dtb, struct guest_dt *out);
 int bootarg_u32s(const char *key, uint32_t *vals, int max);
 bool bootarg_u32(const char *key, uint32_t *val);
 
-/* An SPI to vCPU 0 at priority 0x80, enabled, with the distributor and
+/* An edge-triggered SPI (a doorbell, a virtio device: their DT says so)
+ * to vCPU 0 at priority 0x80, enabled, with the distributor and
  * the CPU interface on (IRQs stay masked in the CPSR) */
 void spi_enable(unsigned int irq);
 

@@ -395,7 +395,12 @@ bool bootarg_u32(const char *key, uint32_t *val)
 
 void spi_enable(unsigned int irq)
 {
-    /* an SPI needs a target (GICv2 4.3.12) and enabling */
+    /* an SPI needs a target (GICv2 4.3.12) and enabling; its trigger is
+     * the DT's: Partita's doorbells and virtio devices are rising edge
+     * (GICD_ICFGR bit 2n+1, 4.3.13), so a doorbell that comes again while
+     * one is active is a new edge, not a level to re-sample at EOI */
+    uint32_t cfg = GICD_BASE + 0xc00 + 4 * (irq / 16);
+    mmio_write32(cfg, mmio_read32(cfg) | 2u << (2 * (irq % 16)));  /* GICD_ICFGR */
     mmio_write32(GICD_BASE + 0x000, 1);                         /* GICD_CTLR */
     *(volatile uint8_t *)(GICD_BASE + 0x800 + irq) = 1;         /* GICD_ITARGETSR */
     *(volatile uint8_t *)(GICD_BASE + 0x400 + irq) = 0x80;      /* GICD_IPRIORITYR */
