@@ -226,11 +226,12 @@ static bool uart_irq(unsigned int irq, void *arg)
     return true;
 }
 
-/* the debugger's UART: its bytes are gdb's, for the boot CPU's housekeeping */
+/* the debugger's UART: its bytes are gdb's, for the boot CPU's housekeeping
+ * (console_rx_pending asks gdb_port_pending: as console input) */
 static bool debug_uart_irq(unsigned int irq, void *arg)
 {
     host_uart_irq(arg, gdb_port_rx);
-    sched_cpu0_work();
+    sched_console_input();
     return true;
 }
 
@@ -252,6 +253,7 @@ static void debug_uart_up(void)
     }
     debug_ops = host_uart_console_ops(&debug_uart);
     gdb_port_set(&debug_ops, u->path, !u->irq);
+    console_rx_also(gdb_port_pending);
     pr_info("debug: gdb on %s (%s), IRQ %lu\n", u->path, u->compatible,
             (unsigned long)u->irq);
     if (u->irq) {

@@ -32,7 +32,8 @@ static void vtimer_in_us(uint32_t us)
  * stops this vCPU's thread for a while (a loaded machine) moves it on
  * meanwhile: a step of more than STALL_MS between two looks at the GIC is
  * time this vCPU did not run, and is not counted - only an interrupt that
- * does not come while it runs is lost.
+ * does not come while it runs is lost.  (A vCPU never run 5 ms in a row
+ * would wait on: its lines stop, which the test sees too.)
  */
 #define STALL_MS 5
 static bool take(unsigned int id, bool keep)

@@ -118,9 +118,22 @@ static void cmd_list(int argc, char **argv)
         pr_info("(no guests configured)\n");
 }
 
-static void cmd_start(int argc, char **argv)
+/* A guest the operator may start or stop: not one gdb holds on the debug
+ * UART (the console is free meanwhile; its gdb would lose the guest) */
+static struct guest *arg_free_guest(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
+    if (g && gdb_active(g)) {
+        pr_info("guest '%s' is held by gdb on %s: detach gdb first (or Ctrl-A three times "
+                "on that line)\n", g->cfg->name, gdb_port_uart());
+        return NULL;
+    }
+    return g;
+}
+
+static void cmd_start(int argc, char **argv)
+{
+    struct guest *g = arg_free_guest(argc, argv);
     if (g && guest_op_start(g) == PARTITA_E_STATE)
         pr_info("start: guest '%s' is %s\n", g->cfg->name,
                 guest_image_loading(g) ? "being loaded" : "already running");
@@ -128,14 +141,14 @@ static void cmd_start(int argc, char **argv)
 
 static void cmd_stop(int argc, char **argv)
 {
-    struct guest *g = arg_guest(argc, argv);
+    struct guest *g = arg_free_guest(argc, argv);
     if (g && guest_op_stop(g) == PARTITA_E_STATE)
         pr_info("stop: guest '%s' is not running\n", g->cfg->name);
 }
 
 static void cmd_restart(int argc, char **argv)
 {
-    struct guest *g = arg_guest(argc, argv);
+    struct guest *g = arg_free_guest(argc, argv);
     if (g && guest_op_restart(g) == PARTITA_E_STATE)
         pr_info("restart: guest '%s' is being loaded\n", g->cfg->name);
 }
@@ -161,7 +174,7 @@ static void cmd_console(int argc, char **argv)
 static void cmd_gdb(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (g && gdb_active())      /* on the debug UART: the console is free */
+    if (g && gdb_active(NULL))  /* on the debug UART: the console is free */
         pr_info("gdb: a session is on %s: one at a time\n", gdb_port_uart());
     else if (g)
         gdb_attach(g);
@@ -308,7 +321,7 @@ void hyp_print_info(void)
             host.gic.gicd.base, host.gic.gicc.base, host.gic.gich.base, host.gic.gicv.base);
     pr_info("  UART %s 0x%08llx IRQ %lu\n", host.uart.path, host.uart.reg.base,
             (unsigned long)host.uart.irq);
-    if (host.debug_uart.kind != UART_NONE)
+    if (gdb_port_uart())
         pr_info("  debug UART %s 0x%08llx IRQ %lu\n", host.debug_uart.path,
                 host.debug_uart.reg.base, (unsigned long)host.debug_uart.irq);
     pr_info("gic: %s, %u IRQs, %u CPU interfaces, maintenance IRQ %lu\n",
@@ -419,7 +432,7 @@ static void focus_next(void)
 /* a session on the console, not on the debug UART: every input byte is gdb's */
 static bool gdb_has_console(void)
 {
-    return gdb_active() && !gdb_port_uart();
+    return gdb_active(NULL) && !gdb_port_uart();
 }
 
 static void monitor_char(char c)
@@ -438,7 +451,7 @@ static void debug_uart_poll(void)
 {
     int c;
     while ((c = gdb_port_pop()) >= 0) {
-        if (!gdb_active())
+        if (!gdb_active(NULL))
             gdb_trailing_ack((char)c);
         else if (gdb_input((char)c) && !console_focus)
             console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);

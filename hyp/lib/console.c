@@ -15,6 +15,7 @@ static spinlock_t console_lock = SPINLOCK_INIT;
 
 static struct byte_ring rx = BYTE_RING_INIT;
 static bool rx_polled;
+static bool (*rx_also)(void);
 
 void console_attach(const struct console_ops *ops)
 {
@@ -149,10 +150,15 @@ static void rx_poll(void)
     }
 }
 
+void console_rx_also(bool (*pending)(void))
+{
+    rx_also = pending;
+}
+
 bool console_rx_pending(void)
 {
     rx_poll();
-    return byte_ring_pending(&rx);
+    return byte_ring_pending(&rx) || (rx_also && rx_also());
 }
 
 int console_rx_pop(void)

@@ -34,6 +34,10 @@ void console_hold_break(void);
 void console_rx_push(char c);
 int console_rx_pop(void);
 bool console_rx_pending(void);
+/* another input the boot CPU's housekeeping reads (the debug UART,
+ * hyp/console/gdb/gdb_port.c): console_rx_pending asks it too, so that a
+ * vCPU on the boot CPU makes way for it as for console input */
+void console_rx_also(bool (*pending)(void));
 /* no console interrupt: console_rx_pop polls the UART itself */
 void console_set_polled(bool polled);
 bool console_is_polled(void);

@@ -123,7 +123,7 @@ static int uart_fill(const void *fdt, int node, struct plat_uart *u, const char 
     u->reg_shift = (uint32_t)dt_cell_prop(fdt, node, "reg-shift", (int)m->reg_shift);
     u->io_width = (uint32_t)dt_cell_prop(fdt, node, "reg-io-width", (int)m->io_width);
     if (u->reg_shift > 2 || (u->io_width != 1 && u->io_width != 2 && u->io_width != 4))
-        ERR("%s: unsupported reg-shift %lu or reg-io-width %lu", u->path,
+        ERR("%s: %s with an unsupported reg-shift %lu or reg-io-width %lu", u->path, what,
             (unsigned long)u->reg_shift, (unsigned long)u->io_width);
     /* only now: the callers print through the UART even when probing fails */
     u->kind = m->kind;
@@ -153,12 +153,17 @@ int plat_probe_debug_uart(const void *fdt, struct platform *p, char *err, size_t
         ERR("%s: no node or alias '%.*s'", prop, shown, name);
     if (!plat_node_enabled(fdt, node))
         ERR("%s: '%.*s' is disabled", prop, shown, name);
-    if (p->uart.path[0] && node == dt_path_offset(fdt, p->uart.path))
-        ERR("%s: '%.*s' is the console: the debugger needs a UART of its own", prop, shown,
-            name);
     if (uart_fill(fdt, node, &p->debug_uart, "debug UART (/chosen/partita,debug-uart)", err,
                   errlen) < 0)
         return -1;
+    /* the console's registers, whatever node or alias names them */
+    if (p->debug_uart.reg.base == p->uart.reg.base)
+        ERR("%s: '%.*s' is the console: the debugger needs a UART of its own", prop, shown,
+            name);
+    /* one handler per interrupt: the console's input would be lost */
+    if (p->debug_uart.irq && p->debug_uart.irq == p->uart.irq)
+        ERR("%s: '%.*s' shares the console's interrupt %lu", prop, shown, name,
+            (unsigned long)p->uart.irq);
     p->debug_uart.found_by = prop;
     if (p->debug_uart.kind == UART_NONE)
         ERR("%s: %s (%s): no driver for it", prop, p->debug_uart.path,

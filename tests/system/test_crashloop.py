@@ -9,6 +9,7 @@ stopped, and 'rt' beside them kept its tick."""
 import os
 import re
 import signal
+import subprocess
 import time
 
 from conftest import PROMPT, check
@@ -102,8 +103,8 @@ def test_hundred_restarts(qemu, image):
 
 def qemu_pid(vm):
     """QEMU's own pid (vm.proc is the `timeout` that runs it)"""
-    with open("/proc/%d/task/%d/children" % (vm.proc.pid, vm.proc.pid)) as f:
-        return int(f.read().split()[0])
+    out = subprocess.run(["pgrep", "-P", str(vm.proc.pid)], stdout=subprocess.PIPE, check=True)
+    return int(out.stdout.split()[0])
 
 
 def test_lives_survive_a_stalled_host(qemu, image):

@@ -37,14 +37,19 @@ void gdb_port_rx(char c)
     byte_ring_push(&port.rx, c);
 }
 
-int gdb_port_pop(void)
+bool gdb_port_pending(void)
 {
     if (!port.ops)
-        return -1;
-    if (port.polled) {
+        return false;
+    if (port.polled) {      /* no interrupt: what the UART holds now */
         int in;
         while ((in = port.ops->getc(port.ops->ctx)) >= 0)
             byte_ring_push(&port.rx, (char)in);
     }
-    return byte_ring_pop(&port.rx);
+    return byte_ring_pending(&port.rx);
+}
+
+int gdb_port_pop(void)
+{
+    return gdb_port_pending() ? byte_ring_pop(&port.rx) : -1;
 }

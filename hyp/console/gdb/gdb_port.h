@@ -22,5 +22,7 @@ void gdb_port_write(const char *b, unsigned int n);
 void gdb_port_rx(char c);
 /* the next character the debug UART received, or -1 */
 int gdb_port_pop(void);
+/* has it received any (polled: reading it first)?  console_rx_also's */
+bool gdb_port_pending(void);
 
 #endif

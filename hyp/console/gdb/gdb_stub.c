@@ -50,9 +50,9 @@ static struct gdb_session {
     uint8_t mem[RSP_MEM_MAX];
 } s;
 
-bool gdb_active(void)
+bool gdb_active(const struct guest *g)
 {
-    return s.active;
+    return s.active && (!g || s.g == g);
 }
 
 static struct vcpu *cur_vcpu(void)

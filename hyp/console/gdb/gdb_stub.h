@@ -22,9 +22,10 @@
 /* Start a session on g (from the monitor, when none is on); false: it
  * is not running */
 bool gdb_attach(struct guest *g);
-/* Is a session on?  Then every input character of its line is gdb's. */
-bool gdb_active(void);
-/* One character from the console; true when the session just ended */
+/* Is a session on (with g; NULL: with any guest)?  Then every input
+ * character of its line is gdb's. */
+bool gdb_active(const struct guest *g);
+/* One character from the session's line; true when the session just ended */
 bool gdb_input(char c);
 /* A vCPU of the guest hit a breakpoint: tell gdb (the boot CPU's
  * housekeeping, which the breakpoint's trap asked for) */

@@ -318,6 +318,29 @@ static void test_debug_uart(void **state)
     assert_range(plat.debug_uart.reg, 0x1c0b0000, 0x1000);
 }
 
+/* the debug UART's own node edited: its interrupt the console's, or a
+ * register layout no driver has */
+static int probe_debug_uart_edited(const char *prop, uint32_t value)
+{
+    void *fdt = load_dtb("vexpress-a15", 1024, NULL);
+    assert_int_equal(fdt_setprop_string(fdt, node(fdt, "/chosen"), "partita,debug-uart",
+                                        "serial1"), 0);
+    assert_int_equal(fdt_setprop_u32(fdt, node(fdt, IOFPGA "/uart@a0000"), prop, value), 0);
+    int rc = probe_blob(fdt);
+    free(fdt);
+    return rc;
+}
+
+static void test_debug_uart_node_errors(void **state)
+{
+    assert_int_equal(probe_debug_uart_edited("interrupts", 5), -1);     /* uart@90000's */
+    assert_contains(err, "/chosen/partita,debug-uart: 'serial1' shares the console's "
+                         "interrupt 37");
+    assert_int_equal(probe_debug_uart_edited("reg-io-width", 3), -1);
+    assert_contains(err, "debug UART (/chosen/partita,debug-uart) with an unsupported "
+                         "reg-shift 0 or reg-io-width 3");
+}
+
 /* named but unusable: an error naming the property and the node, never ignored */
 static void test_debug_uart_errors(void **state)
 {
@@ -1048,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_console_selection),
         cmocka_unit_test(test_debug_uart),
         cmocka_unit_test(test_debug_uart_errors),
+        cmocka_unit_test(test_debug_uart_node_errors),
         cmocka_unit_test(test_node_reg_translation),
         cmocka_unit_test(test_node_irq_interrupt_map),
         cmocka_unit_test(test_node_irq_parent_cycle),
