@@ -236,6 +236,24 @@ static bool debug_uart_irq(unsigned int irq, void *arg)
 }
 
 /*
+ * A host UART's input on the boot CPU: by its interrupt, or, when the DT
+ * gives it none, polled (the boot CPU then leaves its guests to look).
+ * what: "console UART", "debug UART".
+ */
+static void uart_input_up(struct host_uart *u, uint32_t irq, irq_handler_t handler,
+                          const char *what)
+{
+    if (irq) {
+        gic_irq_register(irq, handler, u);
+        gic_irq_enable(irq, gic_cpu_if_mask());
+        host_uart_rx_irq_enable(u);
+    } else {
+        pr_warn("%s has no interrupt in the DT: input is polled\n", what);
+        console_set_polled(true);
+    }
+}
+
+/*
  * gdb's own UART, if the host DT names one (/chosen/partita,debug-uart):
  * mapped and driven like the console, its input by interrupt (or polled
  * with the console's when it has none).  After the console's interrupt,
@@ -256,14 +274,7 @@ static void debug_uart_up(void)
     console_rx_also(gdb_port_pending);
     pr_info("debug: gdb on %s (%s), IRQ %lu\n", u->path, u->compatible,
             (unsigned long)u->irq);
-    if (u->irq) {
-        gic_irq_register(u->irq, debug_uart_irq, &debug_uart);
-        gic_irq_enable(u->irq, gic_cpu_if_mask());
-        host_uart_rx_irq_enable(&debug_uart);
-    } else {
-        pr_warn("debug UART has no interrupt in the DT: input is polled\n");
-        console_set_polled(true);
-    }
+    uart_input_up(&debug_uart, u->irq, debug_uart_irq, "debug UART");
 }
 
 static void print_banner(void)
@@ -356,14 +367,7 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
     unsigned int n = smp_boot_secondaries(&host);
     pr_info("smp: %u of %u CPUs online\n", n, host.ncpus);
 
-    if (host.uart.irq) {
-        gic_irq_register(host.uart.irq, uart_irq, &host_uart);
-        gic_irq_enable(host.uart.irq, gic_cpu_if_mask());
-        host_uart_rx_irq_enable(&host_uart);
-    } else {
-        pr_warn("console UART has no interrupt in the DT: input is polled\n");
-        console_set_polled(true);
-    }
+    uart_input_up(&host_uart, host.uart.irq, uart_irq, "console UART");
     debug_uart_up();
     guests_boot();
     monitor_start();

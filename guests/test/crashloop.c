@@ -39,12 +39,13 @@ static void vtimer_in_us(uint32_t us)
 static bool take(unsigned int id, bool keep)
 {
     uint64_t waited = 0, last = cntvct();
+    const uint64_t stall = ms_to_ticks(STALL_MS), limit = ms_to_ticks(100);
     for (;;) {
         uint64_t now = cntvct(), step = now - last;
         last = now;
-        if (step < ms_to_ticks(STALL_MS))
+        if (step < stall)
             waited += step;
-        if (waited >= ms_to_ticks(100))
+        if (waited >= limit)
             return false;
         uint32_t iar = mmio_read32(GICC_IAR);
         if ((iar & 0x3ff) >= 1020)

@@ -16,13 +16,14 @@ import re
 import shutil
 import socket
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 
 from conftest import PROMPT, check, command
 from helpers import check_hypervisor_clean
 from test_boards import VEXPRESS_DTB, vexpress, vexpress_boot
-from test_gdb import ELF, GDB
+from test_gdb import ELF, run_gdb
 
 DEBUG_UART = "/bus@8000000/motherboard-bus@8000000/iofpga-bus@300000000/serial@a0000"
 
@@ -94,13 +95,10 @@ def test_gdb_on_its_own_uart(qemu, image, tmp_path, polled):
                       "times on that line)" % DEBUG_UART], "stop dbg: %r" % out)
     vm.expect_seen(r"\[partita: guest 'dbg' halted for gdb[^\r\n]*\r\n(?:.|\r\n)*\[rt\] tick \d+",
                    timeout=30)
-    argv = [GDB, "-batch", "-nx", ELF, "-ex", "set pagination off",
-            "-ex", "target remote 127.0.0.1:%d" % port]
-    for c in ["info threads", "break gdb_tick", "continue", "bt", "print round",
-              "print gdb_value", "set var gdb_value = 4321", "delete", "detach"]:
-        argv += ["-ex", c]
-    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=90)
-    out = proc.stdout.decode(errors="replace")
+    # gdb straight on QEMU's socket for the UART: no relay, only its port
+    out = run_gdb(SimpleNamespace(port=port), [
+        "info threads", "break gdb_tick", "continue", "bt", "print round", "print gdb_value",
+        "set var gdb_value = 4321", "delete", "detach"])
     vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
     vm.expect(PROMPT, timeout=10)     # the monitor's, after the session
     check(vm, re.search(r"Thread 1 .*vcpu0 on cpu1", out), "info threads:\n" + out)
