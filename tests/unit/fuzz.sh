@@ -14,7 +14,9 @@
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
 # to a DTB, regenerated into tests/unit/corpus/config; inputs libFuzzer
 # finds go to build/fuzz/corpus (config) and build/fuzz/corpus-NAME, crashes
-# to build/fuzz/crash-*.
+# to build/fuzz/crash-*.  A crash once fixed is kept as a seed
+# (tests/unit/corpus/config/crash-*, tests/unit/corpus/NAME/crash-*), so
+# every run replays it first.
 # Exit status: 0 when nothing was found, libFuzzer's otherwise.
 set -eu
 
@@ -85,7 +87,9 @@ for t in $targets; do
     if [ "$t" != config ]; then
         mkdir -p "$out/corpus-$t"
         echo "fuzz.sh: fuzzing $t for ${time_s}s"
+        kept=""     # inputs that once crashed it, replayed first
+        [ -d "tests/unit/corpus/$t" ] && kept="tests/unit/corpus/$t"
         "$out/fuzz_$t" -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 \
-            -max_len=4096 -print_final_stats=1 -artifact_prefix="$out/" "$@" "$out/corpus-$t"
+            -max_len=4096 -print_final_stats=1 -artifact_prefix="$out/" "$@" "$out/corpus-$t" $kept
     fi
 done

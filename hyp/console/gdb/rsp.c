@@ -171,6 +171,7 @@ void rsp_tx_end(struct rsp_tx *tx)
     if (tx->overflow) {     /* never a cut reply: an error instead */
         rsp_tx_begin(tx);
         rsp_tx_str(tx, "E01");
+        tx->overflow = true;    /* still says the reply was replaced */
     }
     tx->buf[tx->len++] = '#';
     tx->buf[tx->len++] = hexchars[tx->sum >> 4];

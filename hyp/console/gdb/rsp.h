@@ -54,7 +54,7 @@ bool rsp_rx_idle(const struct rsp_rx *rx);
 struct rsp_tx {
     size_t len;
     uint8_t sum;
-    bool overflow;      /* did not fit: rsp_tx_end makes it an E01 */
+    bool overflow;      /* did not fit: rsp_tx_end makes it an E01, and it stays set */
     char buf[RSP_PACKET_MAX + 4];     /* '$', data, '#cc' */
 };
 

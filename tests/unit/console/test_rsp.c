@@ -137,6 +137,25 @@ static void test_tx_overflow_is_error(void **s)
     rsp_tx_end(&tx);
     assert_int_equal(tx.len, 7);
     assert_memory_equal(tx.buf, "$E01#a6", 7);
+    assert_true(tx.overflow);       /* the caller can still tell it was replaced */
+}
+
+/* A received packet of RSP_PACKET_MAX bytes with one byte that is escaped
+ * when sent ('$') no longer fits: sending it back gives E01, and says so
+ * (found by fuzz_rsp, whose round-trip check read the flag after
+ * rsp_tx_end and took the E01 for the packet). */
+static void test_tx_escapes_past_the_limit(void **s)
+{
+    static char data[RSP_PACKET_MAX];
+    static struct rsp_tx tx;
+    memset(data, 'A', sizeof(data));
+    data[sizeof(data) - 1] = '$';
+    rsp_tx_begin(&tx);
+    rsp_tx_bytes(&tx, data, sizeof(data));
+    rsp_tx_end(&tx);
+    assert_true(tx.overflow);
+    assert_int_equal(tx.len, 7);
+    assert_memory_equal(tx.buf, "$E01#a6", 7);
 }
 
 static void test_hex(void **s)
@@ -283,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_rx_overlong),
         cmocka_unit_test(test_tx_encode),
         cmocka_unit_test(test_tx_overflow_is_error),
+        cmocka_unit_test(test_tx_escapes_past_the_limit),
         cmocka_unit_test(test_hex),
         cmocka_unit_test(test_decode_basic),
         cmocka_unit_test(test_decode_memory),
