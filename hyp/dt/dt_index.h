@@ -36,9 +36,10 @@ bool dt_is_compatible(const void *fdt, int node, const char *compat);
 int dt_node_offset_by_phandle(const void *fdt, uint32_t phandle);
 /* The child of parent after prev (-1: the first); -FDT_ERR_NOTFOUND at the end */
 int dt_next_child(const void *fdt, int parent, int prev);
-/* An absolute path's node, like fdt_path_offset_namelen ("/cpus",
- * "/pl011@9000000"; a component without a unit address matches one with);
- * aliases go to libfdt */
+/* A path's node, like fdt_path_offset_namelen ("/cpus", "/pl011@9000000";
+ * a component without a unit address matches one with), or an alias's and
+ * below it ("serial0", "soc/uart@0" with soc = "/soc@1"); an alias whose
+ * value is not a full path is -FDT_ERR_BADPATH, never followed further */
 int dt_path_offset_namelen(const void *fdt, const char *path, int namelen);
 static inline int dt_path_offset(const void *fdt, const char *path)
 {

@@ -101,14 +101,9 @@ static bool name_matches(int i, const char *c, int n)
     return len == n || (name[n] == '@' && !memchr(c, '@', (size_t)n));
 }
 
-int dt_path_offset_namelen(const void *fdt, const char *path, int namelen)
+/* The node at the path [p, end) below index entry i ("" is entry i itself) */
+static int index_walk(int i, const char *p, const char *end)
 {
-    if (fdt != dt_ix.fdt || namelen < 1 || path[0] != '/')
-        return fdt_path_offset_namelen(fdt, path, namelen);
-    const char *p = path, *end = path + namelen;
-    int i = 0;      /* entry 0 is the root */
-    if (dt_ix.n == 0)
-        return -FDT_ERR_NOTFOUND;
     for (;;) {
         while (p < end && *p == '/')
             p++;
@@ -123,6 +118,55 @@ int dt_path_offset_namelen(const void *fdt, const char *path, int namelen)
             return -FDT_ERR_NOTFOUND;
         p += n;
     }
+}
+
+/* The same below node, in any tree: the index's if it holds it, else libfdt's */
+static int walk_below(const void *fdt, int node, const char *p, const char *end)
+{
+    if (fdt == dt_ix.fdt) {
+        int i = find(node);
+        return i < 0 ? -FDT_ERR_BADOFFSET : index_walk(i, p, end);
+    }
+    for (;;) {
+        while (p < end && *p == '/')
+            p++;
+        if (p == end || node < 0)
+            return node;
+        const char *q = memchr(p, '/', (size_t)(end - p));
+        int n = (int)((q ? q : end) - p);
+        node = fdt_subnode_offset_namelen(fdt, node, p, n);
+        p += n;
+    }
+}
+
+/*
+ * An alias ("serial0", "serial0/child"): its value must be a full path (DT
+ * specification 3.3), and it is taken only as one.  libfdt 1.6's
+ * fdt_path_offset follows a value that is not as another alias, with no
+ * limit: an alias naming itself recursed until the stack ran out (found by
+ * fuzz_config; a hypervisor fault at boot on such a host DT).
+ */
+static int alias_path(const void *fdt, const char *path, const char *end)
+{
+    const char *q = memchr(path, '/', (size_t)(end - path));
+    int n = (int)((q ? q : end) - path), len;
+    int aliases = dt_path_offset(fdt, "/aliases");
+    const char *a = aliases < 0 ? NULL : fdt_getprop_namelen(fdt, aliases, path, n, &len);
+    if (!a || len < 2 || a[0] != '/' || !memchr(a, '\0', (size_t)len))
+        return -FDT_ERR_BADPATH;
+    int node = dt_path_offset_namelen(fdt, a, (int)strnlen(a, (size_t)len));
+    return node < 0 ? node : walk_below(fdt, node, path + n, end);
+}
+
+int dt_path_offset_namelen(const void *fdt, const char *path, int namelen)
+{
+    if (namelen < 1)
+        return -FDT_ERR_BADPATH;
+    if (path[0] != '/')
+        return alias_path(fdt, path, path + namelen);
+    if (fdt != dt_ix.fdt)
+        return fdt_path_offset_namelen(fdt, path, namelen);
+    return dt_ix.n == 0 ? -FDT_ERR_NOTFOUND : index_walk(0, path, path + namelen);
 }
 
 int dt_get_path(const void *fdt, int node, char *buf, int buflen)

@@ -176,6 +176,64 @@ static void test_paths(void **state)
     free(fdt);
 }
 
+/* A tree with aliases good and bad: each answered as DT spec 3.3 says */
+static void *alias_tree(void)
+{
+    size_t size = 4096;
+    void *fdt = malloc(size);
+    assert_int_equal(fdt_create(fdt, (int)size), 0);
+    assert_int_equal(fdt_finish_reservemap(fdt), 0);
+    assert_int_equal(fdt_begin_node(fdt, ""), 0);
+    assert_int_equal(fdt_begin_node(fdt, "aliases"), 0);
+    assert_int_equal(fdt_property_string(fdt, "self", "self"), 0);
+    assert_int_equal(fdt_property_string(fdt, "ping", "pong"), 0);
+    assert_int_equal(fdt_property_string(fdt, "pong", "ping"), 0);
+    assert_int_equal(fdt_property_string(fdt, "rel", "soc"), 0);
+    assert_int_equal(fdt_property_string(fdt, "soc", "/soc@1"), 0);
+    assert_int_equal(fdt_property(fdt, "open", "/soc@1", 6), 0);    /* no NUL */
+    assert_int_equal(fdt_property_string(fdt, "gone", "/nowhere"), 0);
+    assert_int_equal(fdt_end_node(fdt), 0);
+    assert_int_equal(fdt_begin_node(fdt, "soc@1"), 0);
+    assert_int_equal(fdt_begin_node(fdt, "uart@0"), 0);
+    assert_int_equal(fdt_end_node(fdt), 0);
+    assert_int_equal(fdt_end_node(fdt), 0);
+    assert_int_equal(fdt_end_node(fdt), 0);
+    assert_int_equal(fdt_finish(fdt), 0);
+    return fdt;
+}
+
+static void check_aliases(const void *fdt)
+{
+    int soc = fdt_path_offset(fdt, "/soc@1"), uart = fdt_path_offset(fdt, "/soc@1/uart@0");
+    assert_true(soc > 0 && uart > soc);
+    assert_int_equal(dt_path_offset(fdt, "soc"), soc);
+    assert_int_equal(dt_path_offset(fdt, "soc/uart@0"), uart);
+    assert_int_equal(dt_path_offset(fdt, "soc//uart/"), uart);
+    assert_int_equal(dt_path_offset_namelen(fdt, "soc:115200n8", 3), soc);
+    assert_int_equal(dt_path_offset(fdt, "soc/none"), -FDT_ERR_NOTFOUND);
+    assert_int_equal(dt_path_offset(fdt, "gone"), -FDT_ERR_NOTFOUND);
+    /* libfdt 1.6 recursed on these until the stack ran out (self, ping) */
+    const char *bad[] = { "self", "ping", "rel", "rel/uart@0", "open", "nosuch", "" };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (dt_path_offset(fdt, bad[i]) != -FDT_ERR_BADPATH)
+            fail_msg("alias %s: %d", bad[i], dt_path_offset(fdt, bad[i]));
+}
+
+/* Aliases, through the index and through libfdt (a tree not indexed) */
+static void test_aliases(void **state)
+{
+    void *fdt = alias_tree();
+    void *other = fixture_load("qemu-virt", 0, NULL);
+    assert_int_equal(dt_index_build(other), 0);
+    check_aliases(fdt);
+    assert_int_equal(dt_index_build(fdt), 0);
+    check_aliases(fdt);
+    /* a tree with no /aliases at all */
+    assert_int_equal(dt_path_offset(other, "serial0"), -FDT_ERR_BADPATH);
+    free(fdt);
+    free(other);
+}
+
 /*
  * Damaged trees: flip each byte of the structure block in turn.  The index
  * never reads out of bounds (ASan), and whenever it accepts a tree its
@@ -353,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_lookups_match_libfdt),
         cmocka_unit_test(test_other_tree_falls_back),
         cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_aliases),
         cmocka_unit_test(test_flipped_bytes),
         cmocka_unit_test(test_broken_structure_refused),
         cmocka_unit_test(test_unaligned_structure_block),
