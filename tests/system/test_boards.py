@@ -101,6 +101,24 @@ def test_vexpress_boot(qemu, partita_bin, vexpress_dtb, cpu, mode):
     vm.expect_not(r"input is polled", within=0)
 
 
+def test_an_alias_naming_itself(qemu, partita_bin, vexpress_dtb, tmp_path):
+    """A host DT whose /aliases/serial0 is "serial0", not a full path (DT
+    spec 3.3): refused as a path, never followed (libfdt 1.6 followed it as
+    another alias until the hypervisor's stack ran out, before the console
+    was up).  The console is then the first UART with a driver: the same
+    PL011, and the monitor answers on it."""
+    dtb = str(tmp_path / "vexpress-self-alias.dtb")
+    subprocess.run(["cp", vexpress_dtb, dtb], check=True)
+    subprocess.run(["fdtput", "-t", "s", dtb, "/aliases", "serial0", "serial0"], check=True)
+    vm = vexpress(qemu, partita_bin, dtb, "secure")
+    vm.expect(r"console: /bus@8000000/motherboard-bus@8000000/iofpga-bus@300000000/"
+              r"serial@90000 \(arm,pl011\), IRQ 37, no stdout-path: "
+              r"the first UART with a driver\r\n", timeout=60)
+    vm.expect(PROMPT, timeout=60)
+    out = command(vm, "version")
+    check(vm, out[0].startswith("Partita "), "version: %r" % out)
+
+
 # The traps guest only in the secure start: with secure=off QEMU removes
 # the Security Extensions from the CPU, and then SMC is UNDEFINED and never
 # reaches HCR.TSC's trap (QEMU target/arm pre_smc; ARM ARM B1.14.1) - a
