@@ -36,9 +36,13 @@
 #define NTICKS         200
 #define PARTITA_WATCHDOG 0x86000003u
 #define TRAP_IRQ_CAUSE 9           /* enum trap_cause: TRAP_IRQ */
+#define SGI_WAKE       3           /* vCPU 0 to vCPU 1: leave your WFI */
+#define SEC_TICKS      5
+#define SEC_TICK_WAIT  5u          /* seconds */
+#define PSCI_AFFINITY_OFF 1
 
 static volatile uint32_t ticks, rtc_irqs, others, pings, pongs, online;
-static volatile uint32_t sec_lives, sec_ticks, sec_leave;
+static volatile uint32_t sec_lives, sec_ticks, sec_leave, sec_done;
 static uint64_t deadline;
 static uint32_t period, rtc;
 static volatile uint64_t worst;
@@ -65,6 +69,8 @@ void guest_irq_handler(uint32_t *frame)
         mmio_write32(GICD_SGIR, (1u << 16) | 2);
     } else if (id == 2) {
         pongs++;
+    } else if (id == SGI_WAKE) {
+        /* vCPU 1: its wait looks at sec_leave */
     } else if (id == RTC_IRQ) {
         mmio_write32(rtc + RTCIMSC, 0);
         mmio_write32(rtc + RTCICR, 1);
@@ -114,17 +120,60 @@ void guest_secondary(unsigned int cpu)
         enable_irq(VTIMER_IRQ);     /* once: its distributor keeps it */
     online = 1;
     __asm__ volatile("cpsie i");
-    for (unsigned int i = 0; life == 2 && i < 5; i++) {
+    /* its second life (off and on again): its own timer, SEC_TICKS times;
+     * a tick that does not come within SEC_TICK_WAIT seconds ends it */
+    for (unsigned int i = 0; life == 2 && i < SEC_TICKS; i++) {
         uint32_t t = sec_ticks;
         vtimer_arm(cntvct() + period);
         uint64_t t0 = cntvct();
-        while (sec_ticks == t && cntvct() - t0 < cntfrq())
+        while (sec_ticks == t && cntvct() - t0 < SEC_TICK_WAIT * cntfrq())
             wait_unless_changed(&sec_ticks, t);
+        if (sec_ticks == t)
+            break;
     }
+    if (life == 2)
+        sec_done = 1;
     while (!sec_leave)
-        __asm__ volatile("wfi");
+        wait_unless_changed(&sec_leave, 0);
+    sec_leave = 0;
     __asm__ volatile("cpsid i");
 }   /* returns: CPU_OFF (guestlib) */
+
+/* PSCI AFFINITY_INFO of vCPU 1 until it reads OFF (1), at most 5 s */
+static bool wait_sec_off(void)
+{
+    uint64_t t0 = cntvct();
+    while (cntvct() - t0 < 5ull * cntfrq())
+        if (hvc_call(PSCI_AFFINITY_INFO, 1, 0, 0).r0 == PSCI_AFFINITY_OFF)
+            return true;
+    return false;
+}
+
+/*
+ * vCPU 1 off (it returns from guest_secondary: CPU_OFF) and on again: its
+ * CPU interface comes back reset, with its timer PPI's enable and priority
+ * from its distributor (vgic_hw_resync_private), and its timer must reach
+ * it SEC_TICKS times, still without an exit.
+ */
+static void off_on_test(void)
+{
+    if (guest_dt.ncpus < 2)
+        return;
+    uint32_t before = irq_exits();
+    sec_leave = 1;
+    mmio_write32(GICD_SGIR, (2u << 16) | SGI_WAKE);   /* out of its WFI */
+    bool off = wait_sec_off();
+    if (off)
+        hvc_call(PSCI_CPU_ON, 1, (uint32_t)secondary_start, 1);
+    uint64_t t0 = cntvct();
+    while (off && !sec_done && cntvct() - t0 < (SEC_TICKS * SEC_TICK_WAIT + 5ull) * cntfrq())
+        ;
+    gprintf("direct: vCPU 1 %s, %lu lives, %lu timer interrupts, %lu IRQ exits\n",
+            off ? "off and on" : "not off", (unsigned long)sec_lives,
+            (unsigned long)sec_ticks, (unsigned long)(irq_exits() - before));
+    sec_leave = 1;      /* off for good: the masked spin below is vCPU 0's */
+    mmio_write32(GICD_SGIR, (2u << 16) | SGI_WAKE);
+}
 
 /* vCPU 0 sends SGI 1 to vCPU 1 PINGS times; each answers with SGI 2 */
 static void sgi_test(void)
@@ -194,6 +243,7 @@ void guest_main(uint32_t dtb)
             (unsigned long)(worst * 1000000 / f), (unsigned long)others);
     rtc_test();
     sgi_test();
+    off_on_test();
     /* shut the hypervisor out as far as a guest can */
     __asm__ volatile("cpsid aif");
     mmio_write32(GICC_PMR, 0);

@@ -17,7 +17,8 @@ SPINNING = r"\[%s\] direct: spinning with interrupts masked\r\n"
 def life(vm, name, rtc=False, sgi=False, timeout=60):
     """One life of the direct guest: up, its 200 timer interrupts without an
     exit, its RTC interrupt (with rtc) likewise, 50 SGIs to its vCPU 1 and
-    their answers (with sgi), then the masked spin."""
+    their answers, then vCPU 1 off and on and its timer (with sgi), then the
+    masked spin."""
     vm.expect(r"\[%s\] direct: up\r\n" % name, timeout=timeout)
     m = vm.expect(RESULT % name, timeout=timeout)
     assert (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (200, 0, 0), \
@@ -31,6 +32,12 @@ def life(vm, name, rtc=False, sgi=False, timeout=60):
                       timeout=timeout)
         assert tuple(int(x) for x in m.groups()) == (50, 50, 0), \
             vm.describe("SGIs %s" % (m.groups(),))
+        # vCPU 1 off (PSCI CPU_OFF) and on again: its timer still reaches
+        # it directly, 5 of 5
+        m = vm.expect(r"\[%s\] direct: vCPU 1 ([a-z ]+), (\d+) lives, (\d+) timer interrupts, "
+                      r"(\d+) IRQ exits\r\n" % name, timeout=timeout)
+        assert m.groups() == ("off and on", "2", "5", "0"), \
+            vm.describe("vCPU 1 off and on: %s" % (m.groups(),))
     vm.expect(SPINNING % name, timeout=timeout)
 
 
