@@ -218,7 +218,7 @@ static void test_sgi_filters(void)
     mmio_write32(GICD_SGIR, (1u << 24) | 3);        /* all but self */
     uint64_t t0 = cntvct();
     bool all = false;
-    while (!all && cntvct() - t0 < cntfrq()) {
+    while (!all && cntvct() - t0 < 5ull * cntfrq()) {
         all = true;
         for (unsigned int t = 0; t < ncpus; t++)
             if (t != me && ipis[t][me] == before[t])
@@ -413,7 +413,7 @@ static void secondary_timer_again(unsigned int cpu)
         unsigned int t = ticks[cpu];
         timer_set(cntfrq() / 200, true);
         uint64_t t0 = cntvct();
-        while (ticks[cpu] == t && cntvct() - t0 < cntfrq())
+        while (ticks[cpu] == t && cntvct() - t0 < 5ull * cntfrq())
             __asm__ volatile("wfi");
     }
     irq_off();
@@ -451,7 +451,7 @@ static void test_timer_after_cpu_off_on(void)
     /* vCPU 1 ticked before (IPI test runs beside its timer-less loop); it
      * is OFF now: power it on again and let it take five timer ticks */
     uint64_t t0 = cntvct();
-    while (hvc_call(PSCI_AFFINITY_INFO, 1, 0, 0).r0 != 1 && cntvct() - t0 < cntfrq())
+    while (hvc_call(PSCI_AFFINITY_INFO, 1, 0, 0).r0 != 1 && cntvct() - t0 < 5ull * cntfrq())
         ;
     CHECK(hvc_call(PSCI_AFFINITY_INFO, 1, 0, 0).r0 == 1, "vCPU 1 did not turn off");
     phase2_ticks = 0;
