@@ -151,6 +151,17 @@ void gic_irq_activate(unsigned int irq)
     d_wr(GICD_ISACTIVER + (irq / 32) * 4, 1u << (irq % 32));
 }
 
+uint32_t gic_state_read(uint32_t off)
+{
+    return d_rd(off);
+}
+
+void gic_state_write(uint32_t off, uint32_t bits)
+{
+    if (bits)
+        d_wr(off, bits);
+}
+
 void gic_irq_disable(unsigned int irq)
 {
     d_wr(GICD_ICENABLER + (irq / 32) * 4, 1u << (irq % 32));

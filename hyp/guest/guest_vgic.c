@@ -74,6 +74,40 @@ static void direct_sgi(struct guest *g, uint32_t sgir)
     gic_send_sgi_cpus(sgir & 0xf, pcpus);
 }
 
+/* The bits of bank word n (interrupts 32n to 32n + 31) that are a direct
+ * guest's own hardware interrupts: its passthrough SPIs, and its vCPU's
+ * SGIs (but the kick, SGI_KICK_G0) and timer PPI, which are banked: this
+ * CPU's, where that vCPU runs and trapped */
+static uint32_t direct_own(struct guest *g, unsigned int vcpu, unsigned int n)
+{
+    uint32_t own = n == 0 ? (1u << SGI_KICK_G0) - 1 : 0;
+    for (unsigned int i = n == 0 ? 16 : 0; i < 32; i++)
+        if (vgic_get_irq(&g->vgic, vcpu, 32 * n + i)->hw)
+            own |= 1u << i;
+    return own;
+}
+
+/*
+ * A direct guest's pending and active bits (GICD_ISPENDR to GICD_ICACTIVER,
+ * GICv2 4.3.7-4.3.10) are the physical distributor's: its interrupts come
+ * through the physical CPU interface, which never sees the model's.  So a
+ * word read gives the hardware's bits of its own interrupts (others read
+ * 0), and a write sets or clears those alone (others are ignored, as a
+ * distributor ignores 0s).  Other sizes go to the model, which refuses them.
+ */
+static bool direct_state(struct guest *g, struct mmio_access *a, uint32_t offset)
+{
+    unsigned int n = (offset % 0x80) / 4;
+    if (32 * n >= g->vgic.nr_irqs)
+        return vgic_dist_handler(&g->vgic, a, offset);     /* past its interrupts */
+    uint32_t own = direct_own(g, a->vcpu, n);
+    if (a->write)
+        gic_state_write(offset, a->value & own);
+    else
+        a->value = gic_state_read(offset) & own;
+    return true;
+}
+
 bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct guest *g = dev;
@@ -81,6 +115,8 @@ bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
         direct_sgi(g, a->value);
         return true;
     }
+    if (offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR && a->size == 4 && !(offset & 3))
+        return direct_state(g, a, offset);
     return vgic_dist_handler(&g->vgic, a, offset);
 }
 

@@ -16,7 +16,7 @@ SPINNING = r"\[%s\] direct: spinning with interrupts masked\r\n"
 
 def life(vm, name, rtc=False, sgi=False, timeout=60):
     """One life of the direct guest: up, its 200 timer interrupts without an
-    exit, its RTC interrupt (with rtc) likewise, 50 SGIs to its vCPU 1 and
+    exit, its RTC interrupt (with rtc) likewise and its pending bits, 50 SGIs to its vCPU 1 and
     their answers, then vCPU 1 off and on and its timer (with sgi), then the
     masked spin."""
     vm.expect(r"\[%s\] direct: up\r\n" % name, timeout=timeout)
@@ -27,6 +27,14 @@ def life(vm, name, rtc=False, sgi=False, timeout=60):
         m = vm.expect(r"\[%s\] direct: RTC (\d+) interrupt\(s\), (\d+) IRQ exits\r\n" % name,
                       timeout=timeout)
         assert (int(m.group(1)), int(m.group(2))) == (1, 0), vm.describe("RTC %s" % (m.groups(),))
+        # GICD_ISPENDR/ICPENDR reach the hardware for its own interrupts
+        # only: the RTC's SPI reads back pending and is taken, an SPI not
+        # its own reads 0, ICPENDR clears it before it is taken
+        m = vm.expect(r"\[%s\] direct: pending read (0x[0-9a-f]+), taken (\w+), after ICPENDR "
+                      r"(0x[0-9a-f]+) and (\d+) taken, (\d+) IRQ exits\r\n" % name,
+                      timeout=timeout)
+        assert m.groups() == ("0x4", "yes", "0x0", "0", "0"), \
+            vm.describe("pending state %s" % (m.groups(),))
     if sgi:
         m = vm.expect(r"\[%s\] direct: SGI (\d+) pings, (\d+) pongs, (\d+) IRQ exits\r\n" % name,
                       timeout=timeout)
