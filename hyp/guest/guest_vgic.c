@@ -93,7 +93,8 @@ static uint32_t direct_own(struct guest *g, unsigned int vcpu, unsigned int n)
  * through the physical CPU interface, which never sees the model's.  So a
  * word read gives the hardware's bits of its own interrupts (others read
  * 0), and a write sets or clears those alone (others are ignored, as a
- * distributor ignores 0s).  Other sizes go to the model, which refuses them.
+ * distributor ignores 0s).  Other sizes go to the model: RAZ/WI, as for
+ * every word-only register (GICv2 4.1.4), or an abort if unaligned.
  */
 static bool direct_state(struct guest *g, struct mmio_access *a, uint32_t offset)
 {
