@@ -144,7 +144,8 @@ static int walk_below(const void *fdt, int node, const char *p, const char *end)
  * specification 3.3), and it is taken only as one.  libfdt 1.6's
  * fdt_path_offset follows a value that is not as another alias, with no
  * limit: an alias naming itself recursed until the stack ran out (found by
- * fuzz_config; a hypervisor fault at boot on such a host DT).
+ * fuzz_config).  The probe runs before the MMU and the stacks' guard pages,
+ * so at boot on such a host DT the hypervisor overwrote its own data.
  */
 static int alias_path(const void *fdt, const char *path, const char *end)
 {
