@@ -86,6 +86,23 @@ extern void secondary_start(void);
 static inline void dsb(void) { __asm__ volatile("dsb sy" ::: "memory"); }
 static inline void isb(void) { __asm__ volatile("isb" ::: "memory"); }
 
+/*
+ * WFI if cond (what an interrupt handler changes) still holds, IRQs unmasked
+ * again after.  cond is tested with IRQs masked, so an interrupt that comes
+ * between the test and the WFI stays pending and ends it (a pending IRQ
+ * wakes WFI whatever CPSR.I says, ARM ARM B1.8.13).  Tested with IRQs
+ * enabled, that interrupt is taken before the WFI, which then waits for
+ * another that may never come: a one-shot timer's tick or an SGI that is
+ * answered before the next is sent hung that way under a busy host.
+ */
+#define WFI_WHILE(cond)                                     \
+    do {                                                    \
+        __asm__ volatile("cpsid i" ::: "memory");           \
+        if (cond)                                           \
+            __asm__ volatile("wfi" ::: "memory");           \
+        __asm__ volatile("cpsie i" ::: "memory");           \
+    } while (0)
+
 /* ---- more of the library (all optional for a guest) ---- */
 
 #define SMCCC_VERSION_FN        0x80000000u

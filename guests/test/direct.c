@@ -97,20 +97,11 @@ static void enable_irq(uint32_t id)
     mmio_write32(GICD_ISENABLER + 4 * (id / 32), 1u << (id % 32));
 }
 
-/*
- * WFI until an interrupt, unless *word already moved on from was: tested
- * with IRQs masked, so that an interrupt that comes between the test and
- * the WFI stays pending and wakes it (a pending IRQ wakes WFI whatever
- * CPSR.I says, ARM ARM B1.8.13).  Tested with IRQs enabled, an answer
- * taken just before the WFI left it asleep for good: nothing else was
- * coming (the SGI test hung once under a busy host).
- */
+/* WFI until an interrupt, unless *word already moved on from was (the SGI
+ * test hung once under a busy host when it tested with IRQs enabled) */
 static void wait_unless_changed(volatile uint32_t *word, uint32_t was)
 {
-    __asm__ volatile("cpsid i" ::: "memory");
-    if (*word == was)
-        __asm__ volatile("wfi");
-    __asm__ volatile("cpsie i" ::: "memory");
+    WFI_WHILE(*word == was);
 }
 
 void guest_secondary(unsigned int cpu)

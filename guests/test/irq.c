@@ -126,7 +126,7 @@ static void test_wfi_sleeps(void)
     timer_set(f / 10, true);               /* 100 ms */
     irq_on();
     while (ticks[cpu] == 0)
-        __asm__ volatile("wfi");
+        WFI_WHILE(ticks[cpu] == 0);         /* one tick: none after it */
     irq_off();
     uint64_t slept = partita_stat(STAT_IDLE) - idle0;
     uint64_t wfis = partita_stat(STAT_TRAP(0)) - wfi0;
@@ -414,7 +414,7 @@ static void secondary_timer_again(unsigned int cpu)
         timer_set(cntfrq() / 200, true);
         uint64_t t0 = cntvct();
         while (ticks[cpu] == t && cntvct() - t0 < 5ull * cntfrq())
-            __asm__ volatile("wfi");
+            WFI_WHILE(ticks[cpu] == t);
     }
     irq_off();
     timer_set(0, false);
@@ -433,7 +433,7 @@ void guest_secondary(unsigned int cpu)
     unsigned int answered = 0;
     for (;;) {
         while (ipis[cpu][0] == answered)
-            __asm__ volatile("wfi");
+            WFI_WHILE(ipis[cpu][0] == answered);    /* the next comes after the answer */
         answered++;
         send_sgi(2, 0);                             /* answer vCPU 0 */
         if (answered == 50)
@@ -441,7 +441,7 @@ void guest_secondary(unsigned int cpu)
     }
     /* stay, interrupts on, for the SGI filter test, then leave */
     while (!all_done)
-        __asm__ volatile("wfi");
+        WFI_WHILE(!all_done);
     irq_off();
 }
 
