@@ -61,6 +61,22 @@ def test_a_hypervisor_line_about_a_named_guest_is_cut_out_when_asked():
                                ignore=shell_cuts(hypervisor_lines("rt")))
     assert m.group(1).replace("\r", "").splitlines()[-1] == "ycles 100"
 
+# what the control-partition test read once: hello halted by itself inside
+# the end marker of the command that started it
+START_SPLIT = "\r\nB1\r\nguest 'echo' started\r\nguest 'echo' started\r\n" \
+              "[echo] hello from guest 2 (1 vCPUs)\r\nEguest 'echo' halted (PSCI SYSTEM_OFF)\r\n" \
+              "1 0\r\n"
+
+
+def test_a_hypervisor_line_inside_the_end_marker():
+    from helpers import hypervisor_lines, shell_cuts
+    with pytest.raises(Timeout):
+        feed(START_SPLIT).expect(SHELL_MARKER, timeout=1, ignore=shell_cuts())
+    m = feed(START_SPLIT).expect(SHELL_MARKER, timeout=5,
+                                 ignore=shell_cuts(hypervisor_lines("echo")))
+    assert m.group(2) == "0"
+
+
 # ---- monitor_rtt: a bound in the system's own time -------------------------
 
 BEATS = ('i=1000; while :; do printf "[rt] tick %d: jitter avg 5 us, worst 9 us\\r\\n" $i; '
