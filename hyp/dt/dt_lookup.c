@@ -101,42 +101,35 @@ static bool name_matches(int i, const char *c, int n)
     return len == n || (name[n] == '@' && !memchr(c, '@', (size_t)n));
 }
 
-/* The node at the path [p, end) below index entry i ("" is entry i itself) */
-static int index_walk(int i, const char *p, const char *end)
+/* node's child named [p, p + n): from the index when it holds the tree
+ * (the hint left on the child, where the walk asks next), else libfdt's */
+static int child_named(const void *fdt, int node, const char *p, int n)
 {
-    for (;;) {
+    if (fdt != dt_ix.fdt)
+        return fdt_subnode_offset_namelen(fdt, node, p, n);
+    int i = find(node);
+    if (i < 0)
+        return -FDT_ERR_BADOFFSET;
+    for (i = dt_ix.node[i].child; i >= 0; i = dt_ix.node[i].next)
+        if (name_matches(i, p, n))
+            return dt_ix.node[hint = i].off;
+    return -FDT_ERR_NOTFOUND;
+}
+
+/* The node at the path [p, end) below node ("" is node itself) */
+static int walk_below(const void *fdt, int node, const char *p, const char *end)
+{
+    while (node >= 0) {
         while (p < end && *p == '/')
             p++;
         if (p == end)
-            return dt_ix.node[hint = i].off;
-        const char *q = memchr(p, '/', (size_t)(end - p));
-        int n = (int)((q ? q : end) - p);
-        for (i = dt_ix.node[i].child; i >= 0; i = dt_ix.node[i].next)
-            if (name_matches(i, p, n))
-                break;
-        if (i < 0)
-            return -FDT_ERR_NOTFOUND;
-        p += n;
-    }
-}
-
-/* The same below node, in any tree: the index's if it holds it, else libfdt's */
-static int walk_below(const void *fdt, int node, const char *p, const char *end)
-{
-    if (fdt == dt_ix.fdt) {
-        int i = find(node);
-        return i < 0 ? -FDT_ERR_BADOFFSET : index_walk(i, p, end);
-    }
-    for (;;) {
-        while (p < end && *p == '/')
-            p++;
-        if (p == end || node < 0)
             return node;
         const char *q = memchr(p, '/', (size_t)(end - p));
         int n = (int)((q ? q : end) - p);
-        node = fdt_subnode_offset_namelen(fdt, node, p, n);
+        node = child_named(fdt, node, p, n);
         p += n;
     }
+    return node;
 }
 
 /*
@@ -167,7 +160,8 @@ int dt_path_offset_namelen(const void *fdt, const char *path, int namelen)
         return alias_path(fdt, path, path + namelen);
     if (fdt != dt_ix.fdt)
         return fdt_path_offset_namelen(fdt, path, namelen);
-    return dt_ix.n == 0 ? -FDT_ERR_NOTFOUND : index_walk(0, path, path + namelen);
+    return dt_ix.n == 0 ? -FDT_ERR_NOTFOUND
+                        : walk_below(fdt, dt_ix.node[0].off, path, path + namelen);
 }
 
 int dt_get_path(const void *fdt, int node, char *buf, int buflen)
