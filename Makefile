@@ -155,8 +155,10 @@ $(BUILD)/images/%.bin: $(BUILD)/images/%.elf
             $(CONFIGS:%=$(BUILD)/images/%.elf)
 
 QEMU_MACHINE ?= virt,virtualization=on
-# QEMU's own escape moves to Ctrl-] so that Ctrl-A reaches Partita
-QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic \
+# QEMU's own escape moves to Ctrl-] so that Ctrl-A reaches Partita.  There
+# is no host audio: QEMU 10 refuses a board with sound (vexpress) when it
+# finds no default audio driver.
+QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic -audio none \
             -echr 0x1d -kernel $(BUILD)/partita.bin $(QEMU_EXTRA)
 
 run: deps
@@ -237,6 +239,14 @@ include tests/bench/bench.mk
 .PHONY: check-layers
 check-layers: $(OBJS)
 	$(Q)/usr/bin/python3 scripts/check-layers.py $(BUILD)/obj $(OBJS)
+
+# the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
+# that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s
+# fixed-count run replays first (tests/unit/fuzz.sh)
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz
+fuzz: deps
+	$(Q)FUZZ_KEEP=1 sh tests/unit/fuzz.sh $(FUZZ_SECONDS)
 
 .PHONY: bench bench-check
 bench: deps bench-build

@@ -8,6 +8,11 @@
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
+#        FUZZ_RUNS=N instead runs N inputs per target and keeps nothing it
+#        finds: with -seed=S the same inputs on every machine, however fast
+#        (what `make test` runs); FUZZ_KEEP=1 after a timed run merges what
+#        it found that adds coverage into tests/unit/corpus/NAME (`make
+#        fuzz`: the long exploratory run, whose finds later runs replay);
 #        FUZZ_TARGETS="config decode vgic net rsp next" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
@@ -53,17 +58,45 @@ build() {    # build NAME SOURCES...
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
+# fuzz NAME WORK_CORPUS KEPT_CORPUS [options...]: one libFuzzer run of
+# build/fuzz/fuzz_NAME, for FUZZ_RUNS inputs or time_s seconds
+fuzz() {
+    name=$1 work=$2 kept=$3; shift 3
+    mkdir -p "$kept"
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        # a fixed number of inputs from the kept corpus alone: what it finds
+        # goes to a scratch folder, emptied first, so every run is the same
+        work="$out/replay-$name"
+        rm -rf "$work"
+        echo "fuzz.sh: fuzzing $name for $FUZZ_RUNS inputs"
+        limit="-runs=$FUZZ_RUNS"
+        # without address randomization: libFuzzer hashes code addresses
+        # into its tables of compared values, so a moved binary mutates
+        # differently from the same seed
+        fixed="setarch $(uname -m) -R"
+    else
+        fixed=""
+        echo "fuzz.sh: fuzzing $name for ${time_s}s"
+        limit="-max_total_time=$time_s"
+    fi
+    mkdir -p "$work"
+    $fixed "$out/fuzz_$name" "$limit" -reload=0 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$out/" "$@" "$work" "$kept"
+    if [ "${FUZZ_KEEP:-0}" = 1 ] && [ -z "${FUZZ_RUNS:-}" ]; then
+        echo "fuzz.sh: keeping what $name found that adds coverage in $kept"
+        "$out/fuzz_$name" -merge=1 -rss_limit_mb=2048 "$@" "$kept" "$work"
+    fi
+}
+
 targets="${FUZZ_TARGETS:-config decode vgic net rsp next}"
 for t in $targets; do
     case "$t" in
     config)
         build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c hyp/dt/dt_reg.c \
             hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/guest/guest_dt.c
-        echo "fuzz.sh: fuzzing config for ${time_s}s (seeds: $(ls "$seeds" | wc -l) fixtures)"
-        FUZZ_FIXTURES="$out/fixtures" "$out/fuzz_config" \
-            -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-            -dict=tests/unit/corpus/config.dict -print_final_stats=1 \
-            -artifact_prefix="$out/" "$@" "$out/corpus" "$seeds"   # seeds include kept crashers, replayed first
+        # seeds include kept crashers, replayed first
+        FUZZ_FIXTURES="$out/fixtures" fuzz config "$out/corpus" "$seeds" \
+            -max_len=65536 -dict=tests/unit/corpus/config.dict "$@"
         ;;
     decode)
         build decode tests/unit/fuzz_decode.c hyp/trap/mmio.c hyp/arch/insn.c hyp/guest/vuart.c
@@ -84,12 +117,7 @@ for t in $targets; do
     *)
         echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp, next)" >&2; exit 2 ;;
     esac
-    if [ "$t" != config ]; then
-        mkdir -p "$out/corpus-$t"
-        echo "fuzz.sh: fuzzing $t for ${time_s}s"
-        kept=""     # inputs that once crashed it, replayed first
-        [ -d "tests/unit/corpus/$t" ] && kept="tests/unit/corpus/$t"
-        "$out/fuzz_$t" -max_total_time="$time_s" -timeout=10 -rss_limit_mb=2048 \
-            -max_len=4096 -print_final_stats=1 -artifact_prefix="$out/" "$@" "$out/corpus-$t" $kept
-    fi
+    # the kept corpus: inputs that once crashed it or that a long run
+    # found, replayed first
+    [ "$t" = config ] || fuzz "$t" "$out/corpus-$t" "tests/unit/corpus/$t" -max_len=4096 "$@"
 done
