@@ -11,8 +11,11 @@ fi
 
 PKGS="make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi device-tree-compiler \
 qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest \
-u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-14-dev \
+u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-dev \
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+# No version is part of a name: each is the release's own (Debian 12 and 13
+# are tested; README, "The two commands").  clang's runtime for libFuzzer
+# and the sanitizers is libclang-rt-dev, which follows the release's clang.
 # armhf packages (after `dpkg --add-architecture armhf` below): Debian's
 # U-Boot for Allwinner boards, booted from an SD card image on QEMU's
 # orangepi-pc by the system tests
@@ -43,5 +46,17 @@ if [ -n "$missing" ] || [ "${need_update:-0}" = 1 ]; then
         echo "setup: apt-get update failed (try $try of 3)" >&2
         [ "$try" = 3 ] || sleep 10
     done
+    # a release that lacks one of them (neither Debian 12 nor 13): say which,
+    # rather than leave apt-get's "Unable to locate package" to be read
+    absent=""
+    for p in $missing; do
+        apt-cache show "$p" >/dev/null 2>&1 || absent="$absent $p"
+    done
+    if [ -n "$absent" ]; then
+        . /etc/os-release 2>/dev/null || true
+        echo "setup: ${PRETTY_NAME:-this system} offers no package named:$absent" >&2
+        echo "setup: Partita is tested on Debian 12 and 13; install the equivalents by hand" >&2
+        exit 1
+    fi
     [ -z "$missing" ] || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
 fi

@@ -306,7 +306,10 @@ class Qemu:
 def qemu_argv(kernel=None, machine="virt,virtualization=on", cpu="cortex-a15", smp=4,
               mem="1G", bios=None, dtb=None, extra=()):
     argv = [QEMU_BIN, "-M", machine, "-cpu", cpu, "-smp", str(smp), "-m", str(mem),
-            "-nographic", "-monitor", "none"]
+            "-nographic", "-monitor", "none",
+            # no host audio: QEMU 10 refuses a board with sound hardware
+            # (vexpress) when it finds no default audio driver; 7.2 agrees
+            "-audio", "none"]
     if bios:
         argv += ["-bios", bios]
     if kernel:
