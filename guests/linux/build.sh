@@ -138,8 +138,13 @@ for d in "$tmp/k/lib/modules/$rel" "$tmp/k/usr/lib/modules/$rel"; do
 	[ -d "$d" ] && moddir=$d
 done
 [ -n "$moddir" ] || die "no modules directory for $rel in $kpkg"
-busybox=$tmp/bb/bin/busybox
-[ -f "$busybox" ] || die "no /bin/busybox in $bbpkg"
+# /bin/busybox in Debian 12's package, /usr/bin/busybox in Debian 13's (the
+# merged /usr)
+busybox=
+for b in "$tmp/bb/bin/busybox" "$tmp/bb/usr/bin/busybox"; do
+	[ -f "$b" ] && busybox=$b
+done
+[ -n "$busybox" ] || die "no /bin/busybox or /usr/bin/busybox in $bbpkg"
 
 # ---- modules and their dependencies --------------------------------------
 
