@@ -10,7 +10,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 PKGS="make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi device-tree-compiler \
-qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest \
+qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest xz-utils zstd \
 u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-dev \
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
 # No version is part of a name: each is the release's own (Debian 12 and 13
