@@ -253,3 +253,7 @@ bench: deps bench-build
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build
 bench-check: deps bench-build
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build --check
+# record the baseline of this compiler and QEMU (tests/bench/baselines/)
+.PHONY: bench-baseline
+bench-baseline: deps bench-build
+	$(Q)/usr/bin/python3 scripts/bench.py --no-build --update-baseline

@@ -23,9 +23,12 @@ nanosecond, so every number is an exact, repeatable instruction count:
 Each configuration runs twice (--runs) and must print the same numbers both
 times.  Prints a table, writes build/bench/results.json (one record per
 metric: name, value, unit, iterations, and native/ratio where there is a
-native value).  --check compares with tests/bench/baseline.json and fails
-when a metric is more than 2% worse (every metric is lower-is-better);
---update-baseline writes that file from this run.
+native value).  --check compares with the baseline recorded with the same
+compiler and QEMU (tests/bench/baselines/gccN-qemuX.Y.json: instruction
+counts depend on both) and fails when a metric is more than 2% worse
+(every metric is lower-is-better); --update-baseline writes that file from
+this run.  A pair with no baseline is said so and not compared: a count
+taken with another compiler or QEMU would pass or fail by accident.
 """
 import argparse
 import json
@@ -43,7 +46,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BUILD = os.environ.get("BUILD", "build")
 QEMU = os.environ.get("QEMU", "qemu-system-arm")
 CROSS = os.environ.get("CROSS", "arm-none-eabi-")
-BASELINE = os.path.join(ROOT, "tests", "bench", "baseline.json")
+BASELINES = os.path.join(ROOT, "tests", "bench", "baselines")
 TOLERANCE = 0.02            # a metric may get this much worse
 QEMU_LIFETIME = 120         # `timeout` kills any QEMU after this many seconds
 ICOUNT = ["-icount", "shift=0,sleep=off"]
@@ -506,6 +509,21 @@ def qemu_version():
     return r.stdout.split("\n")[0].strip()
 
 
+def compiler_version():
+    r = subprocess.run([CROSS + "gcc", "--version"], capture_output=True, text=True)
+    return r.stdout.split("\n")[0].strip()
+
+
+def baseline_pair():
+    """The name of the baseline for this compiler and QEMU: gcc12-qemu7.2"""
+    r = subprocess.run([CROSS + "gcc", "-dumpversion"], capture_output=True, text=True)
+    gcc = r.stdout.strip().split(".")[0]
+    m = re.search(r"version (\d+)\.(\d+)", qemu_version())
+    if not gcc or not m:
+        raise BenchError("cannot tell the versions of %sgcc and %s" % (CROSS, QEMU))
+    return "gcc%s-qemu%s.%s" % (gcc, m.group(1), m.group(2))
+
+
 def check(recs, baseline):
     """Failures (metrics more than TOLERANCE worse, or gone) and notes."""
     fails, notes = [], []
@@ -535,7 +553,7 @@ def check(recs, baseline):
 def write_baseline(path, base):
     """JSON with one line per metric, so that diffs of it read well."""
     lines = ["{"]
-    for k in ("qemu", "icount", "tolerance"):
+    for k in ("compiler", "qemu", "icount", "tolerance"):
         lines.append(" %s: %s," % (json.dumps(k), json.dumps(base[k])))
     lines.append(' "metrics": {')
     items = list(base["metrics"].items())
@@ -550,16 +568,23 @@ def write_baseline(path, base):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true",
-                    help="compare with tests/bench/baseline.json; fail if >2%% worse")
+                    help="compare with this compiler's and QEMU's baseline; fail if >2%% worse")
     ap.add_argument("--update-baseline", action="store_true",
-                    help="write tests/bench/baseline.json from this run")
+                    help="write this compiler's and QEMU's baseline from this run")
     ap.add_argument("--no-build", action="store_true", help="use what is built")
     ap.add_argument("--runs", type=int, default=2,
                     help="run everything this many times; the numbers must agree (default 2)")
-    ap.add_argument("--baseline", default=BASELINE, help="the baseline file (%(default)s)")
+    ap.add_argument("--baseline", help="the baseline file (default: "
+                    "tests/bench/baselines/gccN-qemuX.Y.json for the compiler and QEMU here)")
     ap.add_argument("--json", default=os.path.join(BUILD, "bench", "results.json"))
     args = ap.parse_args()
     os.chdir(ROOT)
+    if not args.baseline:
+        try:
+            args.baseline = os.path.join(BASELINES, baseline_pair() + ".json")
+        except BenchError as e:
+            print("bench: " + str(e), file=sys.stderr)
+            return 2
 
     try:
         if not args.no_build:
@@ -626,22 +651,32 @@ def main():
         if status:
             print("bench: not writing the baseline from a run with errors", file=sys.stderr)
         else:
-            base = {"qemu": result["qemu"], "icount": result["icount"],
+            base = {"compiler": compiler_version(),
+                    "qemu": result["qemu"], "icount": result["icount"],
                     "tolerance": TOLERANCE,
                     "metrics": {r["name"]: {"value": r["value"], "unit": r["unit"]}
                                 for r in recs}}
             write_baseline(args.baseline, base)
             log("baseline written: " + os.path.relpath(args.baseline, ROOT))
 
-    if args.check:
+    if args.check and not os.path.exists(args.baseline):
+        have = sorted(f[:-5] for f in os.listdir(BASELINES) if f.endswith(".json"))
+        log("bench-check: no baseline for this compiler and QEMU (%s; there are: %s): "
+            "not compared.  Record one with `scripts/bench.py --update-baseline` and "
+            "commit it" % (os.path.relpath(args.baseline, ROOT), ", ".join(have) or "none"))
+    elif args.check:
         try:
             with open(args.baseline) as f:
                 baseline = json.load(f)
         except (OSError, ValueError) as e:
             print("bench-check: cannot read %s: %s" % (args.baseline, e), file=sys.stderr)
             return 1
+        log("bench-check: compared with %s (%s; %s)"
+            % (os.path.relpath(args.baseline, ROOT), baseline.get("compiler", "?"),
+               baseline.get("qemu")))
         if baseline.get("qemu") != result["qemu"]:
-            log("bench-check: note: the baseline was taken with %s" % baseline.get("qemu"))
+            log("bench-check: note: the baseline's QEMU was %s, this one is %s"
+                % (baseline.get("qemu"), result["qemu"]))
         fails, notes = check(recs, baseline)
         for n in notes:
             log("bench-check: note: " + n)
