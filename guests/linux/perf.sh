@@ -73,9 +73,14 @@ while [ ${#pending[@]} -gt 0 ]; do
 done
 # the dynamic loader perf names (PT_INTERP)
 interp=$("$READELF" -l "$root/usr/bin/perf" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
-[ -n "$interp" ] && [ -e "$tmp/x$interp" ] || die "no dynamic loader $interp"
+# (Debian 13's libc6 ships it under /usr alone: the merged /usr)
+loader=
+for f in "$tmp/x$interp" "$tmp/x/usr$interp"; do
+	[ -e "$f" ] && { loader=$f; break; }
+done
+[ -n "$interp" ] && [ -n "$loader" ] || die "no dynamic loader $interp"
 mkdir -p "$root$(dirname "$interp")"
-cp -L "$tmp/x$interp" "$root$interp"
+cp -L "$loader" "$root$interp"
 
 epoch=$(stat -c %Y "$OUT/initrd.cpio.gz")
 find "$root" -exec touch -h -d "@$epoch" {} +
