@@ -11,6 +11,7 @@
 # Usage: scripts/in-debian.sh RELEASE [TARGET...]   (default: test)
 #        PARTITA_ROOTS=/var/tmp/partita-roots   where the roots are kept
 #        FRESH=1   make the root anew first
+#        PYTEST_ADDOPTS="-k imx"   passed on to pytest there (make systest)
 # Needs root (chroot, mounts) and mmdebstrap (installed if missing).
 set -eu
 
@@ -58,13 +59,23 @@ for m in proc sys dev dev/pts; do
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
-rm -rf "$root/src/partita"
-mkdir -p "$root/src"
-git clone -q "$top" "$root/src/partita"
-echo "in-debian: make $* in $release ($(. "$root/etc/os-release"; echo "$PRETTY_NAME"))"
+# the committed HEAD, its build folder kept from the last run (make knows
+# what changed), unless FRESH=1 made the root anew
+src=$root/src/partita
+if [ -d "$src/.git" ]; then
+    git -C "$src" fetch -q "$top" HEAD
+    git -C "$src" checkout -q -f FETCH_HEAD
+    git -C "$src" clean -fdxq -e build
+else
+    mkdir -p "$root/src"
+    git clone -q "$top" "$src"
+fi
+echo "in-debian: make $* in $release ($(. "$root/etc/os-release"; echo "$PRETTY_NAME")," \
+     "at $(git -C "$src" log --oneline -1))"
 status=0
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-    LANG=C.UTF-8 TERM=dumb sh -c 'cd /src/partita && make "$@"' make "$@" || status=$?
+    LANG=C.UTF-8 TERM=dumb ${PYTEST_ADDOPTS:+PYTEST_ADDOPTS="$PYTEST_ADDOPTS"} \
+    sh -c 'cd /src/partita && make "$@"' make "$@" || status=$?
 # a baseline recorded there (make bench-baseline) comes back to this tree
 for f in "$root"/src/partita/tests/bench/baselines/*.json; do
     cmp -s "$f" "$top/tests/bench/baselines/${f##*/}" && continue
