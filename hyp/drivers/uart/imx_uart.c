@@ -16,7 +16,13 @@ static void imx_uart_init(struct uart_port *u)
     /* keep the bootloader's baud rate (UFCR.RFDIV, UBIR/UBMR) and format;
      * no interrupts until asked */
     wr(u, IMX_UCR1, rd(u, IMX_UCR1) & ~(IMX_UCR1_RRDYEN | IMX_UCR1_TRDYEN | IMX_UCR1_TXMPTYEN));
-    wr(u, IMX_UCR2, rd(u, IMX_UCR2) & ~IMX_UCR2_ATEN);
+    /* the receiver and transmitter on: a bootloader that only printed may
+     * have left the receiver off, and a disabled receiver ignores the line
+     * (i.MX 6UL reference manual, UCR2.RXEN; QEMU 10 models it, 7.2 did
+     * not).  SRST is active low: writing it 0 would reset the UART, so it
+     * is always written 1, whatever a read returned */
+    wr(u, IMX_UCR2, (rd(u, IMX_UCR2) & ~IMX_UCR2_ATEN) | IMX_UCR2_SRST | IMX_UCR2_RXEN |
+                    IMX_UCR2_TXEN);
 }
 
 static void imx_uart_putc(void *ctx, char c)

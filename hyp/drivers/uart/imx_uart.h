@@ -21,6 +21,9 @@
 #define IMX_UCR1_TXMPTYEN (1 << 6)      /* transmitter empty interrupt */
 #define IMX_UCR1_RRDYEN   (1 << 9)      /* receiver ready interrupt */
 #define IMX_UCR1_TRDYEN   (1 << 13)     /* transmitter ready interrupt */
+#define IMX_UCR2_SRST     (1 << 0)      /* software reset, active low: 0 resets */
+#define IMX_UCR2_RXEN     (1 << 1)      /* receiver enable */
+#define IMX_UCR2_TXEN     (1 << 2)      /* transmitter enable */
 #define IMX_UCR2_ATEN     (1 << 3)      /* aging timer interrupt */
 #define IMX_UFCR_RXTL     0x3f          /* receiver trigger level [5:0] */
 #define IMX_USR1_AGTIM    (1 << 8)      /* aging timer fired, write 1 to clear */

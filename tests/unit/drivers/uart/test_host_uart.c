@@ -56,6 +56,7 @@ static struct model {
     uint32_t ucon, ufcon, uintp, uintm;
     /* i.MX */
     uint32_t ucr1, ucr2, ufcr, usr1;
+    unsigned int imx_resets;    /* UCR2 written with SRST 0 */
     /* STM32 USART */
     uint32_t cr1, cr3, icr_writes;
     bool ore;                   /* overrun: set until ICR.ORECF is written */
@@ -73,6 +74,9 @@ static void model_reset(enum model_kind kind, unsigned int shift, unsigned int w
 
 static void model_receive(const char *s)
 {
+    /* an i.MX receiver that is not enabled ignores the line (UCR2.RXEN) */
+    if (m.kind == MODEL_IMX && !(m.ucr2 & IMX_UCR2_RXEN))
+        return;
     for (; *s; s++) {
         assert_true(m.rx_head + m.rx_len < sizeof(m.rx));
         m.rx[m.rx_head + m.rx_len++] = *s;
@@ -226,7 +230,16 @@ static void write_imx(unsigned int off, uint32_t v)
     switch (off) {
     case IMX_UTXD: tx_push(v); break;
     case IMX_UCR1: m.ucr1 = v; break;
-    case IMX_UCR2: m.ucr2 = v; break;
+    case IMX_UCR2:
+        /* SRST is active low: 0 resets the state machines and FIFOs,
+         * then reads back 1 (i.MX 6UL reference manual, UCR2) */
+        if (!(v & IMX_UCR2_SRST)) {
+            m.imx_resets++;
+            m.rx_len = 0;
+            v |= IMX_UCR2_SRST;
+        }
+        m.ucr2 = v;
+        break;
     case IMX_UFCR: m.ufcr = v; break;
     case IMX_USR1: m.usr1 &= ~v; break;     /* write 1 to clear */
     default: fail_msg("imx: write of offset 0x%x", off);
@@ -493,6 +506,25 @@ static void test_imx_init_tx_rx(void **state)
     assert_string_equal(got, "ls\r");
 }
 
+/* A UART a bootloader (or QEMU 10's reset, which sets UARTEN and TXEN
+ * only) left with its receiver off and SRST reading 0: Partita must turn
+ * the receiver on without a software reset.  Before the driver set RXEN,
+ * typed characters never arrived (test_imx_boot on QEMU 10). */
+static void test_imx_receiver_enabled(void **state)
+{
+    char got[16];
+    model_reset(MODEL_IMX, 0, 4);
+    m.ucr1 = 0x0001;                            /* UARTEN */
+    m.ucr2 = IMX_UCR2_TXEN;                     /* receiver off, SRST 0 */
+    uart_up(UART_IMX, 0, 4);
+    assert_true(m.ucr2 & IMX_UCR2_RXEN);
+    assert_true(m.ucr2 & IMX_UCR2_TXEN);
+    assert_int_equal(m.imx_resets, 0);
+    model_receive("info\r");
+    getc_all(got, sizeof(got));
+    assert_string_equal(got, "info\r");
+}
+
 static void test_imx_irq(void **state)
 {
     model_reset(MODEL_IMX, 0, 4);
@@ -570,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_samsung_rx),
         cmocka_unit_test(test_samsung_irq),
         cmocka_unit_test(test_imx_init_tx_rx),
+        cmocka_unit_test(test_imx_receiver_enabled),
         cmocka_unit_test(test_imx_irq),
         cmocka_unit_test(test_stm32_init_tx_rx),
         cmocka_unit_test(test_stm32_irq_and_overrun),
