@@ -157,8 +157,12 @@ $(BUILD)/images/%.bin: $(BUILD)/images/%.elf
 QEMU_MACHINE ?= virt,virtualization=on
 # QEMU's own escape moves to Ctrl-] so that Ctrl-A reaches Partita.  There
 # is no host audio: QEMU 10 refuses a board with sound (vexpress) when it
-# finds no default audio driver.
-QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic -audio none \
+# finds no default audio driver unless told `-audio none`, which QEMU 7.2
+# refuses (it wants a sound card model there): it takes the first -audiodev
+# as every sound device's backend instead.
+QEMU_NO_AUDIO = $(shell $(QEMU) -M virt,dumpdtb=/dev/null -nographic -monitor none \
+                  -audio none >/dev/null 2>&1 && echo -audio none || echo -audiodev none,id=noaudio)
+QEMU_ARGS = -M $(QEMU_MACHINE) -cpu $(CPU) -smp $(SMP) -m $(MEM) -nographic $(QEMU_NO_AUDIO) \
             -echr 0x1d -kernel $(BUILD)/partita.bin $(QEMU_EXTRA)
 
 run: deps

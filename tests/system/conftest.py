@@ -23,6 +23,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -306,10 +307,7 @@ class Qemu:
 def qemu_argv(kernel=None, machine="virt,virtualization=on", cpu="cortex-a15", smp=4,
               mem="1G", bios=None, dtb=None, extra=()):
     argv = [QEMU_BIN, "-M", machine, "-cpu", cpu, "-smp", str(smp), "-m", str(mem),
-            "-nographic", "-monitor", "none",
-            # no host audio: QEMU 10 refuses a board with sound hardware
-            # (vexpress) when it finds no default audio driver; 7.2 agrees
-            "-audio", "none"]
+            "-nographic", "-monitor", "none"] + no_audio()
     if bios:
         argv += ["-bios", bios]
     if kernel:
@@ -317,6 +315,43 @@ def qemu_argv(kernel=None, machine="virt,virtualization=on", cpu="cortex-a15", s
     if dtb:
         argv += ["-dtb", dtb]
     return argv + list(extra)
+
+
+_NO_AUDIO = []
+
+
+def no_audio():
+    """QEMU's options for no host audio.  QEMU 10 refuses a board with sound
+    hardware (vexpress) when it finds no default audio driver, as on a
+    headless machine, unless told `-audio none`; QEMU 7.2's -audio wants a
+    sound card model too and refuses the plain form, and takes the first
+    -audiodev as every sound device's backend instead.  Asked once: build a
+    board with it and dump its DT, which exits at once."""
+    if not _NO_AUDIO:
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run(["timeout", "30", QEMU_BIN, "-M", "virt,dumpdtb=%s/x.dtb" % d,
+                                "-nographic", "-monitor", "none", "-audio", "none"],
+                               capture_output=True, text=True)
+        _NO_AUDIO.append(["-audio", "none"] if r.returncode == 0 else
+                         ["-audiodev", "none,id=noaudio"])
+    return list(_NO_AUDIO[0])
+
+
+_TAKES_CPU = {}
+
+
+def machine_takes_cpu(machine, cpu):
+    """Does this QEMU build `machine` with `cpu`?  (QEMU 10 gives some boards
+    their CPU only: vexpress-a15 refuses a Cortex-A7.)  Asked once per pair:
+    QEMU builds the board, then waits stopped (-S), or refuses at once; not
+    every board can dump a DT and exit."""
+    key = (machine, cpu)
+    if key not in _TAKES_CPU:
+        r = subprocess.run(["timeout", "5", QEMU_BIN, "-M", machine, "-cpu", cpu, "-S",
+                            "-display", "none", "-monitor", "none", "-serial", "none"]
+                           + no_audio(), capture_output=True, text=True)
+        _TAKES_CPU[key] = "Invalid CPU model" not in r.stderr
+    return _TAKES_CPU[key]
 
 
 # ---- Partita's console, checked ---------------------------------------------

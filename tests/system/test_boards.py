@@ -32,7 +32,7 @@ import time
 
 import pytest
 
-from conftest import (BUILD, PROMPT, QEMU_BIN, boot_to_prompt, check, command,
+from conftest import (BUILD, PROMPT, QEMU_BIN, boot_to_prompt, check, command, machine_takes_cpu,
                       run_info)
 from helpers import IMAGES, check_guest, check_hypervisor_clean, wait_for, wait_halted
 
@@ -71,10 +71,9 @@ def vexpress_dtb():
 
 
 def vexpress(qemu, kernel, dtb, mode, cpu="cortex-a15", lifetime=120, extra=()):
-    # the board's audio codec wants a backend: give it none
+    # the board's audio codec gets no host backend: conftest's `-audio none`
     return qemu(kernel=kernel, machine=VEXPRESS_STARTS[mode], cpu=cpu, smp=VEXPRESS_SMP,
-                mem=VEXPRESS_MEM, dtb=dtb, lifetime=lifetime,
-                extra=["-audiodev", "none,id=snd"] + list(extra))
+                mem=VEXPRESS_MEM, dtb=dtb, lifetime=lifetime, extra=list(extra))
 
 
 def vexpress_boot(vm, mode):
@@ -92,6 +91,10 @@ def vexpress_boot(vm, mode):
 @pytest.mark.parametrize("mode", list(VEXPRESS_STARTS))
 @pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
 def test_vexpress_boot(qemu, partita_bin, vexpress_dtb, cpu, mode):
+    if not machine_takes_cpu(VEXPRESS_STARTS[mode], cpu):
+        # QEMU 10's vexpress-a15 is the board as built, with Cortex-A15s
+        # only; 7.2 took any CPU.  A7s boot on the i.MX and Allwinner boards
+        pytest.skip("this QEMU's vexpress-a15 takes no %s" % cpu)
     vm = vexpress(qemu, partita_bin, vexpress_dtb, mode, cpu=cpu)
     vexpress_boot(vm, mode)
     run_info(vm, VEXPRESS_SMP, mode, VEXPRESS_MEM, ram_base=VEXPRESS_RAM)
