@@ -3,12 +3,14 @@ probe (build/tools/readiness, linking hyp/platform/platform.c) prints for every
 Cortex-A15/A7/A17 board device tree of the Debian kernel package in
 build/dtbs.  Regenerate with `make boards-table` after changing the probe.
 
-The table names the kernel package it was made from.  The build may fetch
-another one (Debian moves on, or another release runs here): the probe's
-verdicts on that package's device trees must still be the committed
-table's, row for row; only the package's name may differ.  A failure names
-both packages, so that it is plain whether Partita's probe or Debian's
-device trees changed.
+Each kernel series has its table (scripts/board-table-path.sh): docs/boards.md
+for the one it names (Debian 12's 6.1), docs/boards-linux-X.Y.md for each
+other (Debian 13's 6.12).  A table names the kernel package it was made
+from.  The build may fetch another package of the series (Debian moves
+on): the probe's verdicts on that package's device trees must still be the
+committed table's, row for row; only the package's name may differ.  A
+failure names both packages, so that it is plain whether Partita's probe
+or Debian's device trees changed.
 """
 import os
 import re
@@ -20,7 +22,6 @@ from conftest import BUILD, ROOT
 
 TOOL = os.path.join(BUILD, "tools", "readiness")
 DTBS = os.path.join(BUILD, "dtbs")
-TABLE = os.path.join(ROOT, "docs", "boards.md")
 
 # the boards issue #8 names, by DTB: each must be in the table with a verdict
 NAMED = ["exynos5250-arndale", "exynos5420-arndale-octa", "exynos5422-odroidxu3",
@@ -55,9 +56,14 @@ MADE_FROM = re.compile(r"Debian's `([^`]+)`")
 
 def test_table_is_current(generated):
     package, out = generated
-    committed = open(TABLE).read()
+    path = subprocess.run(["sh", os.path.join(ROOT, "scripts", "board-table-path.sh"), package],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    assert os.path.exists(os.path.join(ROOT, path)), \
+        "no board table for %s's kernel series: run `make boards-table` and commit %s" \
+        % (package, path)
+    committed = open(os.path.join(ROOT, path)).read()
     m = MADE_FROM.search(committed)
-    assert m, "docs/boards.md does not name the kernel package it was made from"
+    assert m, "%s does not name the kernel package it was made from" % path
     made_from = m.group(1)
     # the same probe on the same trees prints the same file; on another
     # package's trees, the same file but for the package's name
@@ -65,9 +71,9 @@ def test_table_is_current(generated):
     if committed != expected:
         old, new = rows(committed), rows(out)
         changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-        pytest.fail("docs/boards.md (made from %s) differs from what the probe says of %s's "
+        pytest.fail("%s (made from %s) differs from what the probe says of %s's "
                     "device trees (%d rows differ, e.g. %s): run `make boards-table` and "
-                    "commit it" % (made_from, package, len(changed),
+                    "commit it" % (path, made_from, package, len(changed),
                                    ", ".join(changed[:5]) or "the text around the table"))
 
 
