@@ -77,17 +77,21 @@ static void guest_uart_refill(struct guest *g)
     }
 }
 
-/* Typed input into the virtio console's receive buffers (uart_lock held) */
+/* Typed input into the virtio console's receive buffers (uart_lock held):
+ * two calls at most (the ring's end, then its start), each bounded by
+ * VCON_RX_DESCS_PER_CALL; one that takes less than it was given found no
+ * more buffers or its budget spent, and the rest waits for the next
+ * buffers the driver adds */
 static void guest_vcon_refill(struct guest *g)
 {
     while (g->in_count) {
         uint32_t run = sizeof(g->input) - g->in_head;
-        uint32_t took = vcon_input(&g->vcon, &g->input[g->in_head],
-                                   g->in_count < run ? g->in_count : run);
-        if (!took)
-            break;
+        uint32_t want = g->in_count < run ? g->in_count : run;
+        uint32_t took = vcon_input(&g->vcon, &g->input[g->in_head], want);
         g->in_head = (g->in_head + took) % sizeof(g->input);
         g->in_count -= took;
+        if (took < want)
+            break;
     }
 }
 

@@ -315,12 +315,31 @@ static void test_drops_counted(void **state)
     assert_null(receive(RT));
     assert_int_equal(ports[RT].st.rx_dropped, 1);
     assert_int_equal(ports[RT].st.errors, 0);
-    /* a buffer too small for the frame is not used: the next fits */
+    /* a buffer too small for the frame is consumed empty and that frame
+     * dropped (virtio 1.x 5.1.6.3): the next frame takes the next buffer
+     * (it was once put back at the head, and every later frame dropped) */
     give_rx(RT, 1, NET_HDR_LEN + 4);
     give_rx(RT, 1, 0x800);
+    unsigned int before = raised[RT];
     send(LINUX, mac(RT), "three");
-    assert_null(receive(RT));
     assert_int_equal(ports[RT].st.rx_dropped, 2);
+    assert_int_equal(get16(RT, RING(NET_QUEUE_RX) + 0x200 + 2), rx_seen[RT] + 1);
+    unsigned int slot = rx_seen[RT]++ % QN;
+    assert_int_equal(get32(RT, RING(NET_QUEUE_RX) + 0x200 + 8 + 8 * slot), 0);     /* len 0 */
+    assert_int_equal(raised[RT], before + 1);          /* the driver gets it back */
+    send(LINUX, mac(RT), "four");
+    assert_string_equal(receive(RT), "four");
+    assert_int_equal(ports[RT].st.rx_dropped, 2);
+    assert_int_equal(ports[RT].st.rx_frames, 2);
+    /* a whole queue of small buffers: each frame uses one up, none stalls */
+    give_rx(RT, QN, NET_HDR_LEN);
+    for (unsigned int i = 0; i < QN; i++)
+        send(LINUX, mac(RT), "small");
+    assert_int_equal(ports[RT].st.rx_dropped, 2 + QN);
+    give_rx(RT, 1, 0x800);
+    send(LINUX, mac(RT), "five");
+    rx_seen[RT] += QN;
+    assert_string_equal(receive(RT), "five");
     assert_int_equal(rd(RT, VMMIO_STATUS), 0xf);        /* no fault of the driver */
 }
 
@@ -354,6 +373,50 @@ static void test_budget_bounds_one_exit(void **state)
     assert_int_equal(rt->st.tx_frames, 4);
     ((struct guest_net *)rt->cfg)->budget = budget;
     assert_int_equal(ports[LINUX].st.rx_frames, 4);
+}
+
+/* A sender whose every avail entry is one chain of 256 descriptors (the
+ * most a queue can name): one exit stops at NET_TX_DESCS_PER_EXIT however
+ * large its frame-budget; what is left goes on at the ISR read */
+#define BIG_TX   0x14000u       /* desc table; avail +0x1000, used +0x2000 */
+#define BIG_DATA 0x18000u
+
+static void test_descriptor_bound_per_exit(void **state)
+{
+    struct guest_net *gn = (struct guest_net *)ports[RT].cfg;
+    gn->budget = NET_BUDGET_MAX;
+    give_rx(LINUX, QN, 0x800);
+    wr(RT, VMMIO_QUEUE_SEL, NET_QUEUE_TX);
+    wr(RT, VMMIO_QUEUE_READY, 0);
+    wr(RT, VMMIO_QUEUE_NUM, VIRTQ_NUM_MAX);
+    wr(RT, VMMIO_QUEUE_DESC_LOW, RAM_IPA + BIG_TX);
+    wr(RT, VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + BIG_TX + 0x1000);
+    wr(RT, VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + BIG_TX + 0x2000);
+    wr(RT, VMMIO_QUEUE_READY, 1);
+    uint8_t *f = at(RT, BIG_DATA + 0x10);
+    memcpy(f, mac(LINUX), 6);
+    memcpy(f + 6, mac(RT), 6);
+    for (unsigned int i = 0; i < VIRTQ_NUM_MAX; i++) {
+        uint8_t *d = at(RT, BIG_TX + 16 * i);
+        uint64_t addr = RAM_IPA + (i ? BIG_DATA + 0x10 + i - 1 : BIG_DATA);
+        uint32_t len = i ? 1 : NET_HDR_LEN;
+        uint16_t flags = i + 1 < VIRTQ_NUM_MAX ? VIRTQ_DESC_F_NEXT : 0, next = (uint16_t)(i + 1);
+        memcpy(d, &addr, 8);
+        memcpy(d + 8, &len, 4);
+        memcpy(d + 12, &flags, 2);
+        memcpy(d + 14, &next, 2);
+        put16(RT, BIG_TX + 0x1000 + 4 + 2 * i, 0);
+    }
+    put16(RT, BIG_TX + 0x1000 + 2, VIRTQ_NUM_MAX);
+    wr(RT, VMMIO_QUEUE_NOTIFY, NET_QUEUE_TX);
+    assert_int_equal(ports[RT].st.tx_frames, NET_TX_DESCS_PER_EXIT / VIRTQ_NUM_MAX);
+    assert_true(ports[RT].last_descs < NET_TX_DESCS_PER_EXIT + NET_FRAME_DESCS_MAX);
+    assert_true(ports[RT].last_bytes < NET_TX_BYTES_PER_EXIT + NET_FRAME_BYTES_MAX);
+    assert_int_equal(ports[LINUX].st.rx_frames, QN);
+    rd(RT, VMMIO_INTERRUPT_STATUS);                     /* its handler: one more run */
+    assert_int_equal(ports[RT].st.tx_frames, 2 * NET_TX_DESCS_PER_EXIT / VIRTQ_NUM_MAX);
+    assert_int_equal(rd(RT, VMMIO_STATUS), 0xf);
+    gn->budget = 16;
 }
 
 /* frame-rate: a burst of the frame budget, then one a period; the rest dropped */
@@ -529,6 +592,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_drops_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_ready_receives_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_bounds_one_exit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_descriptor_bound_per_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_rate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_avail_idx_runs_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_head_past_table, setup, teardown),
