@@ -204,6 +204,20 @@ void guest_vcon_stop(struct guest *g)
         vcon_detach(&g->vcon);
 }
 
+void guest_vcon_print_stats(const struct guest *g)
+{
+    if (!g->cfg->vcon)
+        return;
+    const struct vcon *v = &g->vcon;
+    /* counters of another CPU's making: a snapshot, each word read once */
+    pr_info("  virtio console: bytes written %lu, received %lu, malformed rings %lu%s\n",
+            (unsigned long)__atomic_load_n(&v->written, __ATOMIC_RELAXED),
+            (unsigned long)__atomic_load_n(&v->received, __ATOMIC_RELAXED),
+            (unsigned long)__atomic_load_n(&v->errors, __ATOMIC_RELAXED),
+            (__atomic_load_n(&v->dev.status, __ATOMIC_RELAXED) & VIRTIO_STATUS_NEEDS_RESET)
+                ? " (needs reset)" : "");
+}
+
 /* The guest's accesses to its PL011 but a lock-free FR read: one at a
  * time with the console's */
 static bool __attribute__((noinline)) guest_uart_locked(struct guest *g, struct mmio_access *a,
