@@ -127,6 +127,9 @@ def test_virtio_hostile_beside_honest_partitions(qemu, image):
     net = re.search(r"network 'lan': member 2, frames sent (\d+), [^\r]* malformed rings (\d+)",
                     out)
     check(vm, net, "stats vhostile: %r" % out)
+    # its second vCPU ran (the resets from another vCPU happened)
+    v1 = re.search(r"vcpu1 exits (\d+)", out)
+    check(vm, v1 and int(v1.group(1)) > 0, "vhostile's vCPU 1 never ran: %r" % out)
     print("vhostile: console %s bytes, %s malformed; network %s frames, %s malformed"
           % (con.group(1), con.group(2), net.group(1), net.group(2)))
     check(vm, int(con.group(1)) >= 8192 and int(con.group(2)) >= 1 and int(net.group(2)) >= 1,
