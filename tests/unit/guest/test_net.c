@@ -381,33 +381,47 @@ static void test_budget_bounds_one_exit(void **state)
 #define BIG_TX   0x14000u       /* desc table; avail +0x1000, used +0x2000 */
 #define BIG_DATA 0x18000u
 
+/* queue q of member g: 256 entries at BIG_TX, every avail entry descriptor
+ * 0 (a whole queue made available); descriptors 0..n-1 one chain of
+ * buffers at addr (offset in its RAM), len bytes each */
+static void big_queue(unsigned int g, unsigned int q, unsigned int n, uint32_t addr, uint32_t len,
+                      uint16_t flags)
+{
+    wr(g, VMMIO_QUEUE_SEL, q);
+    wr(g, VMMIO_QUEUE_READY, 0);
+    wr(g, VMMIO_QUEUE_NUM, VIRTQ_NUM_MAX);
+    wr(g, VMMIO_QUEUE_DESC_LOW, RAM_IPA + BIG_TX);
+    wr(g, VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + BIG_TX + 0x1000);
+    wr(g, VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + BIG_TX + 0x2000);
+    memset(at(g, BIG_TX), 0, 0x3000);
+    wr(g, VMMIO_QUEUE_READY, 1);
+    for (unsigned int i = 0; i < n; i++) {
+        /* readable buffers one after the other, writable ones all the same */
+        uint64_t a = RAM_IPA + addr + (flags & VIRTQ_DESC_F_WRITE ? 0 : i * len);
+        uint16_t fl = (uint16_t)(flags | (i + 1 < n ? VIRTQ_DESC_F_NEXT : 0)), next = (uint16_t)(i + 1);
+        uint8_t *d = at(g, BIG_TX + 16 * i);
+        memcpy(d, &a, 8);
+        memcpy(d + 8, &len, 4);
+        memcpy(d + 12, &fl, 2);
+        memcpy(d + 14, &next, 2);
+    }
+    put16(g, BIG_TX + 0x1000 + 2, VIRTQ_NUM_MAX);
+}
+
 static void test_descriptor_bound_per_exit(void **state)
 {
     struct guest_net *gn = (struct guest_net *)ports[RT].cfg;
     gn->budget = NET_BUDGET_MAX;
     give_rx(LINUX, QN, 0x800);
-    wr(RT, VMMIO_QUEUE_SEL, NET_QUEUE_TX);
-    wr(RT, VMMIO_QUEUE_READY, 0);
-    wr(RT, VMMIO_QUEUE_NUM, VIRTQ_NUM_MAX);
-    wr(RT, VMMIO_QUEUE_DESC_LOW, RAM_IPA + BIG_TX);
-    wr(RT, VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + BIG_TX + 0x1000);
-    wr(RT, VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + BIG_TX + 0x2000);
-    wr(RT, VMMIO_QUEUE_READY, 1);
+    /* a header of 12 bytes, then 255 descriptors of one byte each */
+    big_queue(RT, NET_QUEUE_TX, VIRTQ_NUM_MAX, BIG_DATA + 0x10 - 1, 1, 0);
+    uint32_t hdr_len = NET_HDR_LEN;
+    uint64_t hdr = RAM_IPA + BIG_DATA;
+    memcpy(at(RT, BIG_TX), &hdr, 8);
+    memcpy(at(RT, BIG_TX + 8), &hdr_len, 4);
     uint8_t *f = at(RT, BIG_DATA + 0x10);
     memcpy(f, mac(LINUX), 6);
     memcpy(f + 6, mac(RT), 6);
-    for (unsigned int i = 0; i < VIRTQ_NUM_MAX; i++) {
-        uint8_t *d = at(RT, BIG_TX + 16 * i);
-        uint64_t addr = RAM_IPA + (i ? BIG_DATA + 0x10 + i - 1 : BIG_DATA);
-        uint32_t len = i ? 1 : NET_HDR_LEN;
-        uint16_t flags = i + 1 < VIRTQ_NUM_MAX ? VIRTQ_DESC_F_NEXT : 0, next = (uint16_t)(i + 1);
-        memcpy(d, &addr, 8);
-        memcpy(d + 8, &len, 4);
-        memcpy(d + 12, &flags, 2);
-        memcpy(d + 14, &next, 2);
-        put16(RT, BIG_TX + 0x1000 + 4 + 2 * i, 0);
-    }
-    put16(RT, BIG_TX + 0x1000 + 2, VIRTQ_NUM_MAX);
     wr(RT, VMMIO_QUEUE_NOTIFY, NET_QUEUE_TX);
     assert_int_equal(ports[RT].st.tx_frames, NET_TX_DESCS_PER_EXIT / VIRTQ_NUM_MAX);
     assert_true(ports[RT].last_descs < NET_TX_DESCS_PER_EXIT + NET_FRAME_DESCS_MAX);
@@ -416,6 +430,31 @@ static void test_descriptor_bound_per_exit(void **state)
     rd(RT, VMMIO_INTERRUPT_STATUS);                     /* its handler: one more run */
     assert_int_equal(ports[RT].st.tx_frames, 2 * NET_TX_DESCS_PER_EXIT / VIRTQ_NUM_MAX);
     assert_int_equal(rd(RT, VMMIO_STATUS), 0xf);
+    gn->budget = 16;
+}
+
+/* Largest frames broadcast to two members with a whole queue of buffers
+ * each: one exit stops at NET_TX_BYTES_PER_EXIT */
+static void test_byte_bound_per_exit(void **state)
+{
+    struct guest_net *gn = (struct guest_net *)ports[RT].cfg;
+    gn->budget = NET_BUDGET_MAX;
+    const uint32_t frame = NET_HDR_LEN + NET_FRAME_MAX;
+    big_queue(RT, NET_QUEUE_TX, 1, BIG_DATA, frame, 0);
+    uint8_t *f = at(RT, BIG_DATA + NET_HDR_LEN);
+    memcpy(f, bcast, 6);
+    memcpy(f + 6, mac(RT), 6);
+    big_queue(LINUX, NET_QUEUE_RX, 1, BIG_DATA, 0x800, VIRTQ_DESC_F_WRITE);
+    big_queue(ECHO, NET_QUEUE_RX, 1, BIG_DATA, 0x800, VIRTQ_DESC_F_WRITE);
+    wr(RT, VMMIO_QUEUE_NOTIFY, NET_QUEUE_TX);
+    /* each frame: copied out once, written at two members */
+    uint32_t per_frame = 3 * frame, sent = ports[RT].st.tx_frames;
+    assert_int_equal(sent, (NET_TX_BYTES_PER_EXIT + per_frame - 1) / per_frame);
+    assert_int_equal(ports[RT].last_bytes, sent * per_frame);
+    assert_int_equal(ports[LINUX].st.rx_frames, sent);
+    assert_int_equal(ports[ECHO].st.rx_frames, sent);
+    rd(RT, VMMIO_INTERRUPT_STATUS);                     /* the rest of the queue */
+    assert_int_equal(ports[RT].st.tx_frames, VIRTQ_NUM_MAX);
     gn->budget = 16;
 }
 
@@ -593,6 +632,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_not_ready_receives_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_bounds_one_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_descriptor_bound_per_exit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_byte_bound_per_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_rate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_avail_idx_runs_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_head_past_table, setup, teardown),
