@@ -106,8 +106,10 @@ def restart(vm, hb):
 
 
 @pytest.mark.deadline(420)
-def test_virtio_hostile_beside_honest_partitions(qemu, image):
-    vm = qemu(kernel=image("vhostile"), smp=4, lifetime=400)
+@pytest.mark.parametrize("cpu", ["cortex-a15", "cortex-a7"])
+def test_virtio_hostile_beside_honest_partitions(qemu, image, cpu):
+    vm = qemu(kernel=image("vhostile"), smp=4, cpu=cpu, lifetime=400,
+              name="vhostile-%s" % cpu)
     start = vm.mark()
     vm.expect(PROMPT, 30)       # typed input before the monitor runs is lost
     wait_for(vm, r"\[vhostile\] vhostile: attacking", start, 30)
