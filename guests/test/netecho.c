@@ -19,7 +19,9 @@
  * bench=N it then times N more round trips for `make bench` (a BENCH line:
  * instructions under -icount shift=0, 16 per CNTVCT tick at 62.5 MHz);
  * with sleep=1 it waits for replies in WFI (interrupt-driven) instead of
- * polling.
+ * polling; with canary=1 it fills a quarter of its RAM with a pattern
+ * before it pings and checks it afterwards (nothing wrote into its
+ * memory but its own device, into its own buffers: TEST canary).
  * tests/system/test_network.py (guests/configs/network.dts).
  */
 #include <string.h>
@@ -209,6 +211,39 @@ static void hostile_forever(void)
 
 static bool sleepy;     /* bootargs sleep=1: wait in WFI, not by polling */
 
+/* canary=1: a quarter of its RAM, above its image and below its DT */
+#define CANARY_WORDS(size)  ((size) / 4 / 4)
+static volatile uint32_t *canary;
+
+static uint32_t canary_value(uint32_t i)
+{
+    return 0xca7a0000u ^ (i * 0x9e3779b9u);
+}
+
+static void canary_arm(void)
+{
+    uint32_t v = 0;
+    if (!bootarg_u32("canary", &v) || !v)
+        return;
+    canary = (volatile uint32_t *)(RAM_BASE + guest_dt.mem_size / 2);
+    for (uint32_t i = 0; i < CANARY_WORDS(guest_dt.mem_size); i++)
+        canary[i] = canary_value(i);
+}
+
+static void canary_check(void)
+{
+    if (!canary)
+        return;
+    test_begin("canary");
+    uint32_t bad = 0, first = 0;
+    for (uint32_t i = 0; i < CANARY_WORDS(guest_dt.mem_size); i++)
+        if (canary[i] != canary_value(i) && !bad++)
+            first = i;
+    CHECK(!bad, "%lu words of its RAM changed, the first at 0x%08lx", (unsigned long)bad,
+          (unsigned long)(uint32_t)&canary[first]);
+    test_end();
+}
+
 /* Sleep until the device's interrupt or the virtual timer at `end` (IRQs
  * stay masked: WFI wakes on a pending one, which is then taken off the
  * GIC here).  Under -icount a polling vCPU would hold the one TCG thread
@@ -346,6 +381,7 @@ static void ping(uint32_t peer, uint32_t count)
             "%lu device resets\n", (unsigned long)ok, (unsigned long)count,
             (unsigned long)(us / (count ? count : 1)), (unsigned long)(marks - marks0),
             (unsigned long)resets);
+    canary_check();
     uint32_t n = 0;
     if (bootarg_u32("bench", &n) && n)
         bench(peer, peer_mac, n);
@@ -355,6 +391,7 @@ void guest_main(uint32_t dtb)
 {
     uint32_t peer = 0, count = 100;
     mmu_enable();           /* the device is DMA coherent: cacheable rings */
+    canary_arm();
     test_begin("setup");
     bool up = bootarg_u32("ip", &my_ip) && vnet_setup(&net);
     CHECK(up, "no network device (bootargs net= and ip=)");

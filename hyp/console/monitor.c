@@ -211,6 +211,7 @@ static void stats_guest(struct guest *g)
     }
     channel_print_stats(g);
     network_print_stats(g);
+    guest_vcon_print_stats(g);
 }
 
 static void cmd_stats(int argc, char **argv)

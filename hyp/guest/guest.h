@@ -110,6 +110,8 @@ void guests_service(void);
 const char *guest_state_name(enum guest_state s);
 /* Console input for the guest (it has focus); never waits for the guest */
 void guest_console_input(struct guest *g, char c);
+/* Its virtio console for `stats`: bytes written and received, malformed rings */
+void guest_vcon_print_stats(const struct guest *g);
 /* The guest whose console has input focus, or NULL for the monitor */
 extern struct guest *volatile console_focus;
 /* uptime in seconds, 0 unless running */

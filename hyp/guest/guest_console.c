@@ -77,17 +77,21 @@ static void guest_uart_refill(struct guest *g)
     }
 }
 
-/* Typed input into the virtio console's receive buffers (uart_lock held) */
+/* Typed input into the virtio console's receive buffers (uart_lock held):
+ * two calls at most (the ring's end, then its start), each bounded by
+ * VCON_RX_DESCS_PER_CALL; one that takes less than it was given found no
+ * more buffers or its budget spent, and the rest waits for the next
+ * buffers the driver adds */
 static void guest_vcon_refill(struct guest *g)
 {
     while (g->in_count) {
         uint32_t run = sizeof(g->input) - g->in_head;
-        uint32_t took = vcon_input(&g->vcon, &g->input[g->in_head],
-                                   g->in_count < run ? g->in_count : run);
-        if (!took)
-            break;
+        uint32_t want = g->in_count < run ? g->in_count : run;
+        uint32_t took = vcon_input(&g->vcon, &g->input[g->in_head], want);
         g->in_head = (g->in_head + took) % sizeof(g->input);
         g->in_count -= took;
+        if (took < want)
+            break;
     }
 }
 
@@ -198,6 +202,20 @@ void guest_vcon_stop(struct guest *g)
 {
     if (g->cfg->vcon)
         vcon_detach(&g->vcon);
+}
+
+void guest_vcon_print_stats(const struct guest *g)
+{
+    if (!g->cfg->vcon)
+        return;
+    const struct vcon *v = &g->vcon;
+    /* counters of another CPU's making: a snapshot, each word read once */
+    pr_info("  virtio console: bytes written %lu, received %lu, malformed rings %lu%s\n",
+            (unsigned long)__atomic_load_n(&v->written, __ATOMIC_RELAXED),
+            (unsigned long)__atomic_load_n(&v->received, __ATOMIC_RELAXED),
+            (unsigned long)__atomic_load_n(&v->errors, __ATOMIC_RELAXED),
+            (__atomic_load_n(&v->dev.status, __ATOMIC_RELAXED) & VIRTIO_STATUS_NEEDS_RESET)
+                ? " (needs reset)" : "");
 }
 
 /* The guest's accesses to its PL011 but a lock-free FR read: one at a

@@ -67,41 +67,62 @@ bool vcon_live(struct vcon *v)
     return live;
 }
 
-/* The driver's output, a bounded number of buffers; true: interrupt due */
+/* under lock: may the device take output now? */
+static bool vcon_tx_live(struct vcon *v)
+{
+    return v->attached && vmmio_live(&v->dev) && v->dev.q[VCON_QUEUE_TX].ready;
+}
+
+/* The driver's output within one exit's budget (VCON_TX_*_PER_EXIT): the
+ * chain left unfinished stays in the queue's cursor for the next notify.
+ * True: an interrupt is due. */
 static bool vcon_tx(struct vcon *v)
 {
     struct virtq *q = &v->dev.q[VCON_QUEUE_TX];
+    struct virtq_budget b = { VCON_TX_DESCS_PER_EXIT, VCON_TX_BYTES_PER_EXIT };
     bool irq = false;
+    int r;
     spin_lock(&v->tx_lock);
-    for (unsigned int n = 0; n < VCON_CHAINS_PER_EXIT; n++) {
-        uint16_t head = 0;
+    do {
         spin_lock(&v->lock);
-        int r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
-        if (r < 0)
-            irq |= vcon_fail(v, r);
+        r = vcon_tx_live(v) && b.descs && b.bytes;
+        if (r && !q->partial) {
+            uint16_t head = 0;
+            r = virtq_pop(q, &head);
+            if (r > 0) {
+                virtq_cursor_start(&q->cur, head);
+                q->partial = true;
+            } else if (r < 0) {
+                irq |= vcon_fail(v, r);
+            }
+        }
         /* the walk works on copies: another vCPU of the guest may reset
          * the device meanwhile (its rings are the guest's own memory) */
         struct gmem mem = v->dev.mem;
         struct virtq walk = *q;
+        uint32_t epoch = v->dev.epoch;
         spin_unlock(&v->lock);
         if (r <= 0)
             break;
-        int64_t len = virtq_read_each(&walk, &mem, head, v->ops->out, v->ctx);
+        uint64_t before = walk.cur.total;
+        r = virtq_read_some(&walk, &mem, &walk.cur, &b, v->ops->out, v->ctx);
         spin_lock(&v->lock);
-        if (len < 0) {
-            irq |= vcon_fail(v, (int)len);
-        } else if (q->ready && q->num == walk.num && q->u == walk.u) {    /* not reset */
-            virtq_push(q, head, 0);
-            v->written += (uint32_t)len;
-            if (virtq_wants_interrupt(q)) {
-                v->dev.isr |= VMMIO_INT_VRING;
-                irq = true;
+        v->written += (uint32_t)(walk.cur.total - before);
+        if (v->dev.epoch == epoch) {        /* not reset nor set up again meanwhile */
+            q->cur = walk.cur;
+            q->partial = r == 0;
+            if (r < 0) {
+                irq |= vcon_fail(v, r);
+            } else if (r > 0) {
+                virtq_push(q, walk.cur.head, 0);
+                if (virtq_wants_interrupt(q)) {
+                    v->dev.isr |= VMMIO_INT_VRING;
+                    irq = true;
+                }
             }
         }
         spin_unlock(&v->lock);
-        if (len < 0)
-            break;
-    }
+    } while (r > 0);
     spin_unlock(&v->tx_lock);
     return irq;
 }
@@ -139,28 +160,34 @@ bool vcon_rx_notified(struct vcon *v)
 uint32_t vcon_input(struct vcon *v, const uint8_t *p, uint32_t n)
 {
     struct virtq *q = &v->dev.q[VCON_QUEUE_RX];
-    uint16_t head = 0;
-    uint32_t written = 0;
+    uint32_t taken = 0, descs = 0;
     bool irq = false;
+    int r = 0;
     spin_lock(&v->lock);
-    int r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
-    if (r > 0) {
+    while (taken < n && descs < VCON_RX_DESCS_PER_CALL) {
+        uint16_t head = 0;
+        uint32_t written = 0;
+        r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
+        if (r <= 0)
+            break;
         /* as much as the buffer takes: a short write is no error here */
-        r = virtq_scatter(q, &v->dev.mem, head, p, n, NULL, 0, &written);
-        if (r >= 0 && written) {
-            virtq_push(q, head, written);
-            v->received += written;
-            irq = virtq_wants_interrupt(q);
-            if (irq)
-                v->dev.isr |= VMMIO_INT_VRING;
-        } else if (r >= 0) {
-            virtq_unpop(q);
+        r = virtq_scatter(q, &v->dev.mem, head, p + taken, n - taken, NULL, 0, &written, &descs);
+        if (r < 0)
+            break;
+        /* even a buffer that took nothing goes back (used len 0, virtio
+         * 1.x 2.7.8.2): put back at the head it would stop all input */
+        virtq_push(q, head, written);
+        taken += written;
+        v->received += written;
+        if (virtq_wants_interrupt(q)) {
+            v->dev.isr |= VMMIO_INT_VRING;
+            irq = true;
         }
     }
     if (r < 0)
-        irq = vcon_fail(v, r);
+        irq |= vcon_fail(v, r);
     spin_unlock(&v->lock);
     if (irq)
         v->ops->raise(v->ctx);
-    return r < 0 ? 0 : written;
+    return taken;
 }

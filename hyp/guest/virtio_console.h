@@ -16,7 +16,22 @@
 #define VIRTIO_ID_CONSOLE      3u
 #define VCON_QUEUE_RX          0u       /* receiveq: input for the driver */
 #define VCON_QUEUE_TX          1u       /* transmitq: its output */
-#define VCON_CHAINS_PER_EXIT   64u      /* output buffers taken per notify */
+/*
+ * The work of one exit, whatever the driver put on its queues (README, "A
+ * virtio console"; docs/threat-model.md).  Output: at most
+ * VCON_TX_DESCS_PER_EXIT descriptors visited and VCON_TX_BYTES_PER_EXIT
+ * bytes handed to the console per notify; a chain not finished then is
+ * taken up where it stopped at the driver's next notify of that queue.
+ * The byte bound is two pages: Linux's hvc hands over at most a page per
+ * buffer and spins, without notifying again, until it comes back
+ * (drivers/char/virtio_console.c, __send_to_port), so its buffers always
+ * finish in the exit that notified them.  Input: one vcon_input visits at
+ * most VCON_RX_DESCS_PER_CALL descriptors (plus the rest of the chain it
+ * is in, QueueNum - 1 at most) and moves at most the bytes it is given.
+ */
+#define VCON_TX_DESCS_PER_EXIT 256u
+#define VCON_TX_BYTES_PER_EXIT 8192u
+#define VCON_RX_DESCS_PER_CALL 256u
 
 struct vcon_ops {
     void (*out)(void *ctx, const uint8_t *p, uint32_t len);    /* outside dev's lock */
@@ -43,8 +58,10 @@ bool vcon_mmio(void *dev, struct mmio_access *a, uint32_t off);
 bool vcon_rx_notified(struct vcon *v);
 /* Does the driver take input (DRIVER_OK, receive queue ready)? */
 bool vcon_live(struct vcon *v);
-/* Up to n bytes of input into one receive buffer: how many it took (0: no
- * buffer, or not live) */
+/* Up to n bytes of input into the driver's receive buffers, as many as
+ * each takes, within VCON_RX_DESCS_PER_CALL: how many it took (0: no
+ * buffer, or not live).  A buffer that takes nothing (zero length) is
+ * handed back empty, never left at the head of the queue. */
 uint32_t vcon_input(struct vcon *v, const uint8_t *p, uint32_t n);
 
 #endif

@@ -22,6 +22,7 @@ void vmmio_reset(struct vmmio *d)
     d->driver_features = 0;
     d->notified = 0;
     d->error = 0;
+    d->epoch++;
     for (unsigned int i = 0; i < VMMIO_MAX_QUEUES; i++)
         virtq_reset(&d->q[i]);
 }
@@ -90,6 +91,7 @@ static void write_queue(struct vmmio *d, uint32_t off, uint32_t v)
         return;
     if (off == VMMIO_QUEUE_READY) {
         int r = 0;
+        d->epoch++;
         if (!v)
             q->ready = false;
         else if (!q->ready && (r = virtq_enable(q, &d->mem)) < 0)

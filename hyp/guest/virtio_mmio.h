@@ -77,6 +77,10 @@ struct vmmio {
     uint32_t generation;
     uint32_t notified;                  /* queues notified since the caller last looked */
     int error;                          /* the VQ_ERR_ that set NEEDS_RESET, 0: none */
+    /* bumped by every reset and QueueReady write: a device model that
+     * walks a queue outside its lock checks it is unchanged before it
+     * writes the queue's state back */
+    uint32_t epoch;
     struct virtq q[VMMIO_MAX_QUEUES];
 };
 

@@ -3,9 +3,10 @@
  * its sending and is taken first; a port's lock guards its device and is
  * never held with another: a sender copies the frame out (into its CPU's
  * frame buffer) under its own lock, drops it, then takes each receiver's
- * lock in turn.  Work per exit is bounded by the sender's frame budget;
- * frames left on the queue go out on its next notify or when its driver
- * reads InterruptStatus (which its interrupt handler does first).
+ * lock in turn.  Work per exit is bounded by the sender's frame budget and
+ * NET_TX_DESCS_PER_EXIT / NET_TX_BYTES_PER_EXIT; frames left on the queue
+ * go out on its next notify or when its driver reads InterruptStatus
+ * (which its interrupt handler does first).
  */
 #include <string.h>
 #include "virtio_net.h"
@@ -83,31 +84,45 @@ static bool port_fail(struct net_port *p, int err)
     return first;
 }
 
-/* One frame into p's RX queue: true when p's interrupt is due */
-static bool port_receive(struct net_port *p, const uint8_t *frame, uint32_t len)
+/* Work an exit has done so far (NET_TX_*_PER_EXIT) */
+struct net_work {
+    uint32_t descs, bytes;
+};
+
+/* One frame into p's RX queue: true when p's interrupt is due.  A buffer
+ * too small for the frame (the driver SHOULD give at least 1526 bytes,
+ * virtio 1.x 5.1.6.3.1) is consumed: handed back with used len 0, the
+ * frame dropped and counted; put back at the head, it would stop every
+ * later frame. */
+static bool port_receive(struct net_port *p, const uint8_t *frame, uint32_t len,
+                         struct net_work *w)
 {
     static const uint8_t hdr[NET_HDR_LEN] = { [NET_HDR_NUM_BUFFERS] = 1 };
     struct virtq *q = &p->dev.q[NET_QUEUE_RX];
     uint16_t head = 0;
-    uint32_t written;
-    bool irq = false;
+    uint32_t written = 0;
+    bool irq = false, used = false;
     spin_lock(&p->lock);
     int r = p->attached && vmmio_live(&p->dev) && q->ready ? virtq_pop(q, &head) : 0;
     if (r > 0) {
-        r = virtq_scatter(q, &p->dev.mem, head, hdr, NET_HDR_LEN, frame, len, &written);
-        if (r == 0)
-            virtq_unpop(q);     /* too small for this frame: the next may fit */
+        r = virtq_scatter(q, &p->dev.mem, head, hdr, NET_HDR_LEN, frame, len, &written,
+                          &w->descs);
+        w->bytes += written;
+        if (r >= 0) {
+            virtq_push(q, head, r > 0 ? written : 0);
+            used = true;
+        }
     }
     if (r > 0) {
-        virtq_push(q, head, written);
         p->st.rx_frames++;
-        irq = virtq_wants_interrupt(q);
-        if (irq)
-            p->dev.isr |= VMMIO_INT_VRING;
     } else {
         p->st.rx_dropped++;
         if (r < 0)
             irq = port_fail(p, r);
+    }
+    if (used && virtq_wants_interrupt(q)) {
+        p->dev.isr |= VMMIO_INT_VRING;
+        irq = true;
     }
     spin_unlock(&p->lock);
     return irq;
@@ -129,7 +144,8 @@ static uint32_t destinations(const struct net_switch *sw, unsigned int src, cons
 
 /* Switch the frame of len bytes after the header in buf: the members
  * whose interrupt is due */
-static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len)
+static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len,
+                            struct net_work *w)
 {
     const uint8_t *f = buf + NET_HDR_LEN;
     uint32_t mask = 0, raise = 0, unused;
@@ -147,7 +163,7 @@ static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len
         return 0;
     }
     for (unsigned int m = 0; m < s->sw->n; m++)
-        if ((mask & (1u << m)) && port_receive(s->sw->ports[m], f, len))
+        if ((mask & (1u << m)) && port_receive(s->sw->ports[m], f, len, w))
             raise |= 1u << m;
     return raise;
 }
@@ -155,14 +171,16 @@ static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len
 /* Under s->lock: one chain off s's TX queue into buf.  1: a frame of
  * *len bytes (maybe too short or long: the switch drops it); 0: none left
  * or the device stopped.  *irq: s's own interrupt is due. */
-static int port_take(struct net_port *s, uint8_t *buf, uint32_t *len, bool *irq)
+static int port_take(struct net_port *s, uint8_t *buf, uint32_t *len, bool *irq,
+                     struct net_work *w)
 {
     struct virtq *q = &s->dev.q[NET_QUEUE_TX];
     uint16_t head = 0;
     uint32_t total = 0;
     int r = s->attached && vmmio_live(&s->dev) && q->ready ? virtq_pop(q, &head) : 0;
     if (r > 0) {
-        int g = virtq_gather(q, &s->dev.mem, head, buf, NET_BUF_SIZE, &total);
+        int g = virtq_gather(q, &s->dev.mem, head, buf, NET_BUF_SIZE, &total, &w->descs);
+        w->bytes += total < NET_BUF_SIZE ? total : NET_BUF_SIZE;
         r = g < 0 ? g : r;
     }
     if (r < 0)
@@ -191,18 +209,22 @@ unsigned int net_port_tx(struct net_port *s)
     unsigned int sent = 0;
     uint32_t raise = 0;
     bool own = false;
+    struct net_work w = { 0, 0 };
     uint8_t *buf = s->sw->frame_buffer();
     spin_lock(&s->tx_lock);
-    while (sent < s->cfg->budget) {
+    while (sent < s->cfg->budget && w.descs < NET_TX_DESCS_PER_EXIT &&
+           w.bytes < NET_TX_BYTES_PER_EXIT) {
         uint32_t len = 0;
         spin_lock(&s->lock);
-        int r = port_take(s, buf, &len, &own);
+        int r = port_take(s, buf, &len, &own, &w);
         spin_unlock(&s->lock);
         if (!r)
             break;
-        raise |= port_switch(s, buf, len);
+        raise |= port_switch(s, buf, len, &w);
         sent++;
     }
+    s->last_descs = w.descs;
+    s->last_bytes = w.bytes;
     spin_unlock(&s->tx_lock);
     if (own)
         raise |= 1u << s->cfg->member;

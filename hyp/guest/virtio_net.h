@@ -28,6 +28,24 @@
 #define NET_ETH_HLEN           14u      /* destination, source, type */
 #define NET_FRAME_MAX          1518u    /* 1500 bytes of payload, a VLAN tag */
 #define NET_BUF_SIZE           (NET_HDR_LEN + NET_FRAME_MAX)    /* a TX chain copied out */
+/*
+ * The work of one exit (README, "Bounded work"; docs/threat-model.md): a
+ * notifying member sends frames while it has sent fewer than its
+ * frame-budget, and the descriptors visited and bytes copied - its TX
+ * chains' and its receivers' RX chains' - are under these bounds.  They are
+ * checked between frames, and one frame costs at most VIRTQ_NUM_MAX
+ * descriptors and NET_BUF_SIZE bytes at each of NETWORK_MAX_MEMBERS ports,
+ * so an exit visits fewer than NET_TX_DESCS_PER_EXIT + NET_FRAME_DESCS_MAX
+ * descriptors and copies fewer than NET_TX_BYTES_PER_EXIT +
+ * NET_FRAME_BYTES_MAX bytes.  The frames left go on at the next notify or
+ * InterruptStatus read.  A member's honest frame (a descriptor or two, one
+ * RX buffer at each receiver) never meets the descriptor bound before its
+ * frame-budget; broadcast at the largest frame-budget meets the byte bound.
+ */
+#define NET_TX_DESCS_PER_EXIT  4096u
+#define NET_TX_BYTES_PER_EXIT  (1u << 20)
+#define NET_FRAME_DESCS_MAX    (VIRTQ_NUM_MAX * NETWORK_MAX_MEMBERS)
+#define NET_FRAME_BYTES_MAX    (NET_BUF_SIZE * NETWORK_MAX_MEMBERS)
 /* the configuration space: mac[6], status (5.1.4) */
 #define NET_CONFIG_STATUS      6u
 #define NET_CONFIG_SIZE        8u
@@ -36,7 +54,8 @@ struct net_stats {
     uint32_t tx_frames, rx_frames;
     uint32_t tx_dropped;        /* its frames to nobody, too short or long, spoofed,
                                  * over its frame-rate */
-    uint32_t rx_dropped;        /* frames for it while it had no free RX buffer */
+    uint32_t rx_dropped;        /* frames for it while it had no free RX buffer, or
+                                 * the next was too small (consumed empty) */
     uint32_t errors;            /* malformed rings (NEEDS_RESET) */
 };
 
@@ -51,6 +70,9 @@ struct net_port {
     bool attached;              /* its guest's RAM may be written */
     struct ratelimit rate;      /* its frame-rate (tx_lock) */
     struct net_stats st;
+    /* the work of its last TX run, descriptors and bytes (tx_lock; for
+     * the unit tests and fuzzing, which assert the bounds above) */
+    uint32_t last_descs, last_bytes;
 };
 
 struct net_switch {

@@ -49,6 +49,7 @@ int virtq_enable(struct virtq *q, const struct gmem *m)
         return VQ_ERR_RING;
     q->last_avail = 0;
     q->used_idx = 0;
+    q->partial = false;
     q->ready = true;
     return 0;
 }
@@ -76,11 +77,6 @@ int virtq_pop(struct virtq *q, uint16_t *head)
     return 1;
 }
 
-void virtq_unpop(struct virtq *q)
-{
-    q->last_avail--;
-}
-
 bool virtq_has_avail(const struct virtq *q)
 {
     return q->ready && avail_pending(q) != 0;
@@ -91,7 +87,32 @@ struct seg {
     uint8_t *p;
     uint32_t len;
     bool write;
+    bool more;              /* F_NEXT: next is the chain's next descriptor */
+    uint16_t next;
 };
+
+/* Descriptor i of q's table, read once and checked: 1, or a VQ_ERR_ */
+static int read_desc(const struct virtq *q, const struct gmem *m, uint16_t i, struct seg *s)
+{
+    struct {
+        uint64_t addr;
+        uint32_t len;
+        uint16_t flags, next;
+    } d;
+    memcpy(&d, q->d + (size_t)i * VIRTQ_DESC_SIZE, sizeof(d));    /* read once */
+    if (d.flags & VIRTQ_DESC_F_INDIRECT)
+        return VQ_ERR_INDIRECT;
+    s->p = gmem_ptr(m, d.addr, d.len);
+    if (!s->p)
+        return VQ_ERR_BUFFER;
+    s->len = d.len;
+    s->write = (d.flags & VIRTQ_DESC_F_WRITE) != 0;
+    s->more = (d.flags & VIRTQ_DESC_F_NEXT) != 0;
+    if (s->more && d.next >= q->num)
+        return VQ_ERR_HEAD;
+    s->next = d.next;
+    return 1;
+}
 
 struct walk {
     const struct virtq *q;
@@ -108,34 +129,23 @@ static int walk_next(struct walk *w, struct seg *s)
         return 0;
     if (++w->count > w->q->num)
         return VQ_ERR_LOOP;
-    struct {
-        uint64_t addr;
-        uint32_t len;
-        uint16_t flags, next;
-    } d;
-    memcpy(&d, w->q->d + (size_t)w->next * VIRTQ_DESC_SIZE, sizeof(d));    /* read once */
-    if (d.flags & VIRTQ_DESC_F_INDIRECT)
-        return VQ_ERR_INDIRECT;
-    s->p = gmem_ptr(w->m, d.addr, d.len);
-    if (!s->p)
-        return VQ_ERR_BUFFER;
-    s->len = d.len;
-    s->write = (d.flags & VIRTQ_DESC_F_WRITE) != 0;
-    w->more = (d.flags & VIRTQ_DESC_F_NEXT) != 0;
-    if (w->more && d.next >= w->q->num)
-        return VQ_ERR_HEAD;
-    w->next = d.next;
+    int r = read_desc(w->q, w->m, w->next, s);
+    if (r < 0)
+        return r;
+    w->more = s->more;
+    w->next = s->next;
     return 1;
 }
 
 int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uint8_t *buf,
-                 uint32_t cap, uint32_t *len)
+                 uint32_t cap, uint32_t *len, uint32_t *descs)
 {
     struct walk w = { q, m, head, true, 0 };
     struct seg s;
     uint64_t total = 0;
     int r;
     while ((r = walk_next(&w, &s)) > 0) {
+        ++*descs;
         if (s.write)
             return VQ_ERR_DIRECTION;
         if (total < cap)
@@ -148,32 +158,57 @@ int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uin
     return r;
 }
 
-int64_t virtq_read_each(const struct virtq *q, const struct gmem *m, uint16_t head,
-                        void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx)
+void virtq_cursor_start(struct virtq_cursor *c, uint16_t head)
 {
-    struct walk w = { q, m, head, true, 0 };
-    struct seg s;
-    int64_t total = 0;
-    int r;
-    while ((r = walk_next(&w, &s)) > 0) {
+    *c = (struct virtq_cursor){ .head = head, .next = head };
+}
+
+int virtq_read_some(const struct virtq *q, const struct gmem *m, struct virtq_cursor *c,
+                    struct virtq_budget *b,
+                    void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx)
+{
+    for (;;) {
+        if (!b->descs || !b->bytes)
+            return 0;
+        /* a descriptor visited again after a pause is read (and checked)
+         * again: the guest may have changed it, which hurts only itself */
+        if (!c->off && ++c->count > q->num)
+            return VQ_ERR_LOOP;
+        struct seg s;
+        int r = read_desc(q, m, c->next, &s);
+        if (r < 0)
+            return r;
+        b->descs--;
         if (s.write)
             return VQ_ERR_DIRECTION;
-        fn(ctx, s.p, s.len);
-        total += s.len;
+        if (c->off < s.len) {
+            uint32_t n = s.len - c->off < b->bytes ? s.len - c->off : b->bytes;
+            fn(ctx, s.p + c->off, n);
+            b->bytes -= n;
+            c->off += n;
+            c->total += n;
+            if (c->off < s.len)
+                return 0;       /* the bytes ran out inside this descriptor */
+        }
+        if (!s.more)
+            return 1;
+        c->next = s.next;
+        c->off = 0;
     }
-    return r < 0 ? r : total;
 }
 
 int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
                   const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen,
-                  uint32_t *written)
+                  uint32_t *written, uint32_t *descs)
 {
     struct walk w = { q, m, head, true, 0 };
     struct seg s;
     uint32_t done = 0, total = alen + blen;
-    int r;
+    int r = 0;
     *written = 0;
-    while ((r = walk_next(&w, &s)) > 0) {
+    /* no further than the bytes need: the rest of the chain is not read */
+    while (done < total && (r = walk_next(&w, &s)) > 0) {
+        ++*descs;
         if (!s.write)
             return VQ_ERR_DIRECTION;
         for (uint32_t off = 0; off < s.len && done < total;) {
@@ -185,7 +220,7 @@ int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
             done += n;
         }
     }
-    if (r < 0)
+    if (done < total && r < 0)
         return r;
     *written = done;
     return done == total;

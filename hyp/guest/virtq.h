@@ -57,12 +57,34 @@ enum virtq_error {
 };
 const char *virtq_strerror(int err);
 
+/*
+ * A place inside a chain the device has taken (popped) but not finished:
+ * the descriptor it is at and how many of that descriptor's bytes it used
+ * already.  A device that bounds the work of one exit keeps it across
+ * exits and goes on from there (virtq_read_some).
+ */
+struct virtq_cursor {
+    uint16_t head;              /* the chain's first descriptor (for the used ring) */
+    uint16_t next;              /* the descriptor to visit next */
+    uint32_t off;               /* bytes of it used already */
+    uint32_t count;             /* descriptors of the chain left behind (loop check) */
+    uint64_t total;             /* bytes of the chain used so far */
+};
+
+/* What one exit may still do on a queue: descriptors visited, bytes moved */
+struct virtq_budget {
+    uint32_t descs;
+    uint32_t bytes;
+};
+
 struct virtq {
     uint32_t num;               /* QueueNum */
     bool ready;                 /* QueueReady, once checked */
     uint64_t desc, avail, used; /* IPAs the driver gave */
     uint16_t last_avail;        /* the next avail entry the device takes */
     uint16_t used_idx;          /* the device's copy of used idx */
+    bool partial;               /* cur is a chain taken but not finished */
+    struct virtq_cursor cur;
     /* host addresses of the parts, set by virtq_enable */
     uint8_t *d, *a, *u;
 };
@@ -73,24 +95,35 @@ void virtq_reset(struct virtq *q);
 int virtq_enable(struct virtq *q, const struct gmem *m);
 /* The next chain's head: 1 (taken), 0 (none available), or a VQ_ERR_ */
 int virtq_pop(struct virtq *q, uint16_t *head);
-/* Give the last popped chain back (it was not used after all) */
-void virtq_unpop(struct virtq *q);
+/*
+ * Every walk below visits at most QueueNum descriptors of one chain (more
+ * is a loop) and adds the descriptors it visited to *descs, so its caller
+ * can bound the work of one exit across chains.
+ */
 /* Copy the chain's device-readable buffers into buf (cap bytes); *len is
- * their total length, which may exceed cap (the copy stops there).  0, or
- * a VQ_ERR_ (any device-writable buffer is one). */
+ * their total length, which may exceed cap (the copy stops there: at most
+ * cap bytes are moved).  0, or a VQ_ERR_ (any device-writable buffer is
+ * one). */
 int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uint8_t *buf,
-                 uint32_t cap, uint32_t *len);
-/* Hand each of the chain's device-readable buffers to fn in order (no
- * copy): the total length, or a VQ_ERR_ (buffers before the bad one were
- * handed over already) */
-int64_t virtq_read_each(const struct virtq *q, const struct gmem *m, uint16_t head,
-                        void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx);
+                 uint32_t cap, uint32_t *len, uint32_t *descs);
+/* Start a cursor at the head of a chain just popped */
+void virtq_cursor_start(struct virtq_cursor *c, uint16_t head);
+/* Hand the chain's device-readable buffers from cursor c on to fn in
+ * order (no copy), within budget b (each descriptor visited costs one of
+ * b->descs, each byte handed over one of b->bytes): 1 the chain is done
+ * (c->total bytes in all), 0 the budget ran out first (c says where to go
+ * on), or a VQ_ERR_ (buffers before the bad one were handed over). */
+int virtq_read_some(const struct virtq *q, const struct gmem *m, struct virtq_cursor *c,
+                    struct virtq_budget *b,
+                    void (*fn)(void *ctx, const uint8_t *p, uint32_t len), void *ctx);
 /* Write a (alen bytes) then b (blen) into the chain's device-writable
- * buffers: 1 done, 0 they are too small (nothing counts), or a VQ_ERR_
- * (a device-readable buffer in it, ...).  *written: bytes written. */
+ * buffers, walking no further than needed: 1 done, 0 they are too small
+ * (the bytes written are no frame: the caller hands the chain back with
+ * nothing in it), or a VQ_ERR_ (a device-readable buffer in it, ...).
+ * *written: bytes written. */
 int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
                   const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen,
-                  uint32_t *written);
+                  uint32_t *written, uint32_t *descs);
 /* Return the chain to the driver with len bytes written */
 void virtq_push(struct virtq *q, uint16_t head, uint32_t len);
 /* Does the driver want an interrupt for used buffers (VIRTQ_AVAIL_F_NO_INTERRUPT)? */

@@ -3,8 +3,8 @@
 # the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
 # distributor model (fuzz_vgic.c), the network devices and their switch
-# (fuzz_net.c), the gdb remote protocol (fuzz_rsp.c) and gdb's single-step
-# decoder (fuzz_next.c).
+# (fuzz_net.c), the virtio console (fuzz_vcon.c), the gdb remote protocol
+# (fuzz_rsp.c) and gdb's single-step decoder (fuzz_next.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
@@ -13,7 +13,8 @@
 #        (what `make test` runs); FUZZ_KEEP=1 after a timed run merges what
 #        it found that adds coverage into tests/unit/corpus/NAME (`make
 #        fuzz`: the long exploratory run, whose finds later runs replay);
-#        FUZZ_TARGETS="config decode vgic net rsp next" picks targets.  Run from anywhere.
+#        FUZZ_TARGETS="config decode vgic net vcon rsp next" picks targets.
+#        Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
@@ -88,7 +89,7 @@ fuzz() {
     fi
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net rsp next}"
+targets="${FUZZ_TARGETS:-config decode vgic net vcon rsp next}"
 for t in $targets; do
     case "$t" in
     config)
@@ -108,6 +109,10 @@ for t in $targets; do
         build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \
             hyp/guest/virtq.c hyp/lib/ratelimit.c
         ;;
+    vcon)
+        build vcon tests/unit/fuzz_vcon.c hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c \
+            hyp/guest/virtq.c
+        ;;
     rsp)
         build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
         ;;
@@ -115,7 +120,7 @@ for t in $targets; do
         build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
         ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp, next)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, rsp, next)" >&2; exit 2 ;;
     esac
     # the kept corpus: inputs that once crashed it or that a long run
     # found, replayed first

@@ -5,9 +5,11 @@
  * input a program of driver actions - register accesses of any width,
  * offset and value, bytes written anywhere into a member's RAM (rings,
  * descriptors, indices, frames), a quick correct set-up with queues where
- * the input says, TX runs, detach and attach.  Nothing may crash or touch
- * memory outside the RAMs (ASan/UBSan), and a ready queue's parts always
- * lie inside its member's RAM.
+ * the input says (any QueueNum up to the 256 the device offers, and
+ * invalid ones), TX runs, detach and attach.  Nothing may crash or touch
+ * memory outside the RAMs (ASan/UBSan), a ready queue's parts always lie
+ * inside its member's RAM, and no TX run does more than the per-exit
+ * bounds of virtio_net.h in descriptors and bytes.
  *
  * Built and run by tests/unit/fuzz.sh.
  */
@@ -44,6 +46,14 @@ static void reg(unsigned int g, uint32_t off, unsigned int size, bool write, uin
     net_port_mmio(&ports[g], &a, off);
 }
 
+/* QueueNum: mostly a valid size, 1 to 256 (VIRTIO_NUM_MAX, all of them
+ * reached), else any value (0, too large, no power of 2) */
+static uint32_t queue_num(struct input *in)
+{
+    uint32_t v = take(in, 1);
+    return v & 0x80 ? take(in, 2) : 1u << (v % 9);
+}
+
 /* a driver that does it right, with its rings where the input says */
 static void quick_setup(unsigned int g, struct input *in)
 {
@@ -53,7 +63,7 @@ static void quick_setup(unsigned int g, struct input *in)
     reg(g, VMMIO_STATUS, 4, true, 0xb);
     for (unsigned int q = 0; q < 2; q++) {
         reg(g, VMMIO_QUEUE_SEL, 4, true, q);
-        reg(g, VMMIO_QUEUE_NUM, 4, true, 1u << (take(in, 1) % 6));
+        reg(g, VMMIO_QUEUE_NUM, 4, true, queue_num(in));
         reg(g, VMMIO_QUEUE_DESC_LOW, 4, true, RAM_IPA + (take(in, 2) % RAM_SIZE & ~15u));
         reg(g, VMMIO_QUEUE_DRIVER_LOW, 4, true, RAM_IPA + (take(in, 2) % RAM_SIZE & ~1u));
         reg(g, VMMIO_QUEUE_DEVICE_LOW, 4, true, RAM_IPA + (take(in, 2) % RAM_SIZE & ~3u));
@@ -64,6 +74,10 @@ static void quick_setup(unsigned int g, struct input *in)
 
 static void check(void)
 {
+    for (unsigned int g = 0; g < N; g++) {
+        FUZZ_ASSERT(ports[g].last_descs < NET_TX_DESCS_PER_EXIT + NET_FRAME_DESCS_MAX);
+        FUZZ_ASSERT(ports[g].last_bytes < NET_TX_BYTES_PER_EXIT + NET_FRAME_BYTES_MAX);
+    }
     for (unsigned int g = 0; g < N; g++)
         for (unsigned int q = 0; q < 2; q++) {
             const struct virtq *vq = &ports[g].dev.q[q];
@@ -75,10 +89,35 @@ static void check(void)
         }
 }
 
+/* The most a ready queue can name: its whole table one chain (lengths of
+ * one byte, the whole RAM or the input's), every avail entry its head */
+static void max_chains(unsigned int g, unsigned int qi, struct input *in)
+{
+    const struct virtq *q = &ports[g].dev.q[qi];
+    if (!q->ready)
+        return;
+    uint32_t kind = take(in, 1), len = kind % 3 == 0 ? 1 : kind % 3 == 1 ? RAM_SIZE : take(in, 4);
+    uint16_t flags = (qi == NET_QUEUE_RX ? VIRTQ_DESC_F_WRITE : 0) | VIRTQ_DESC_F_NEXT;
+    for (uint32_t i = 0; i < q->num; i++) {
+        uint8_t *d = q->d + 16 * i;
+        uint64_t addr = RAM_IPA;
+        uint16_t f = i + 1 < q->num ? flags : flags & ~VIRTQ_DESC_F_NEXT, next = (uint16_t)(i + 1);
+        memcpy(d, &addr, 8);
+        memcpy(d + 8, &len, 4);
+        memcpy(d + 12, &f, 2);
+        memcpy(d + 14, &next, 2);
+    }
+    for (uint32_t i = 0; i < q->num; i++)
+        memset(q->a + 4 + 2 * i, 0, 2);
+    uint16_t idx = (uint16_t)(q->last_avail + q->num);
+    memcpy(q->a + 2, &idx, 2);
+}
+
 static void step(struct input *in)
 {
     unsigned int op = take(in, 1), g = take(in, 1) % N;
-    switch (op % 6) {
+    switch (op % 7) {
+    case 6: max_chains(g, op & 0x80 ? NET_QUEUE_TX : NET_QUEUE_RX, in); break;
     case 0: {
         unsigned int size = 1u << (take(in, 1) % 3);
         uint32_t off = take(in, 2) % VIRTIO_MMIO_SIZE;
@@ -91,7 +130,9 @@ static void step(struct input *in)
             ram[g][off + i] = (uint8_t)take(in, 1);
         break;
     }
-    case 2: net_port_tx(&ports[g]); break;
+    case 2:
+        FUZZ_ASSERT(net_port_tx(&ports[g]) <= cfg[g].budget);
+        break;
     case 3: quick_setup(g, in); break;
     case 4:
         if (op & 0x80)
@@ -115,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sw.now = now;
     sw.freq = 1000;
     for (unsigned int g = 0; g < N; g++) {
-        cfg[g] = (struct guest_net){ .id = 0, .member = g, .irq = 48, .budget = 1 + g * 7, .rate = g * 50,
+        cfg[g] = (struct guest_net){ .id = 0, .member = g, .irq = 48, .budget = g == 2 ? NET_BUDGET_MAX : 1 + g * 7, .rate = g * 50,
                                      .mac = { 2, 0, 0, 0, 0, (uint8_t)g } };
         ram[g] = calloc(1, RAM_SIZE);
         net_port_init(&ports[g], &sw, &cfg[g]);

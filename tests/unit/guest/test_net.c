@@ -315,12 +315,31 @@ static void test_drops_counted(void **state)
     assert_null(receive(RT));
     assert_int_equal(ports[RT].st.rx_dropped, 1);
     assert_int_equal(ports[RT].st.errors, 0);
-    /* a buffer too small for the frame is not used: the next fits */
+    /* a buffer too small for the frame is consumed empty and that frame
+     * dropped (virtio 1.x 5.1.6.3): the next frame takes the next buffer
+     * (it was once put back at the head, and every later frame dropped) */
     give_rx(RT, 1, NET_HDR_LEN + 4);
     give_rx(RT, 1, 0x800);
+    unsigned int before = raised[RT];
     send(LINUX, mac(RT), "three");
-    assert_null(receive(RT));
     assert_int_equal(ports[RT].st.rx_dropped, 2);
+    assert_int_equal(get16(RT, RING(NET_QUEUE_RX) + 0x200 + 2), rx_seen[RT] + 1);
+    unsigned int slot = rx_seen[RT]++ % QN;
+    assert_int_equal(get32(RT, RING(NET_QUEUE_RX) + 0x200 + 8 + 8 * slot), 0);     /* len 0 */
+    assert_int_equal(raised[RT], before + 1);          /* the driver gets it back */
+    send(LINUX, mac(RT), "four");
+    assert_string_equal(receive(RT), "four");
+    assert_int_equal(ports[RT].st.rx_dropped, 2);
+    assert_int_equal(ports[RT].st.rx_frames, 2);
+    /* a whole queue of small buffers: each frame uses one up, none stalls */
+    give_rx(RT, QN, NET_HDR_LEN);
+    for (unsigned int i = 0; i < QN; i++)
+        send(LINUX, mac(RT), "small");
+    assert_int_equal(ports[RT].st.rx_dropped, 2 + QN);
+    give_rx(RT, 1, 0x800);
+    send(LINUX, mac(RT), "five");
+    rx_seen[RT] += QN;
+    assert_string_equal(receive(RT), "five");
     assert_int_equal(rd(RT, VMMIO_STATUS), 0xf);        /* no fault of the driver */
 }
 
@@ -354,6 +373,89 @@ static void test_budget_bounds_one_exit(void **state)
     assert_int_equal(rt->st.tx_frames, 4);
     ((struct guest_net *)rt->cfg)->budget = budget;
     assert_int_equal(ports[LINUX].st.rx_frames, 4);
+}
+
+/* A sender whose every avail entry is one chain of 256 descriptors (the
+ * most a queue can name): one exit stops at NET_TX_DESCS_PER_EXIT however
+ * large its frame-budget; what is left goes on at the ISR read */
+#define BIG_TX   0x14000u       /* desc table; avail +0x1000, used +0x2000 */
+#define BIG_DATA 0x18000u
+
+/* queue q of member g: 256 entries at BIG_TX, every avail entry descriptor
+ * 0 (a whole queue made available); descriptors 0..n-1 one chain of
+ * buffers at addr (offset in its RAM), len bytes each */
+static void big_queue(unsigned int g, unsigned int q, unsigned int n, uint32_t addr, uint32_t len,
+                      uint16_t flags)
+{
+    wr(g, VMMIO_QUEUE_SEL, q);
+    wr(g, VMMIO_QUEUE_READY, 0);
+    wr(g, VMMIO_QUEUE_NUM, VIRTQ_NUM_MAX);
+    wr(g, VMMIO_QUEUE_DESC_LOW, RAM_IPA + BIG_TX);
+    wr(g, VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + BIG_TX + 0x1000);
+    wr(g, VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + BIG_TX + 0x2000);
+    memset(at(g, BIG_TX), 0, 0x3000);
+    wr(g, VMMIO_QUEUE_READY, 1);
+    for (unsigned int i = 0; i < n; i++) {
+        /* readable buffers one after the other, writable ones all the same */
+        uint64_t a = RAM_IPA + addr + (flags & VIRTQ_DESC_F_WRITE ? 0 : i * len);
+        uint16_t fl = (uint16_t)(flags | (i + 1 < n ? VIRTQ_DESC_F_NEXT : 0)), next = (uint16_t)(i + 1);
+        uint8_t *d = at(g, BIG_TX + 16 * i);
+        memcpy(d, &a, 8);
+        memcpy(d + 8, &len, 4);
+        memcpy(d + 12, &fl, 2);
+        memcpy(d + 14, &next, 2);
+    }
+    put16(g, BIG_TX + 0x1000 + 2, VIRTQ_NUM_MAX);
+}
+
+static void test_descriptor_bound_per_exit(void **state)
+{
+    struct guest_net *gn = (struct guest_net *)ports[RT].cfg;
+    gn->budget = NET_BUDGET_MAX;
+    give_rx(LINUX, QN, 0x800);
+    /* a header of 12 bytes, then 255 descriptors of one byte each */
+    big_queue(RT, NET_QUEUE_TX, VIRTQ_NUM_MAX, BIG_DATA + 0x10 - 1, 1, 0);
+    uint32_t hdr_len = NET_HDR_LEN;
+    uint64_t hdr = RAM_IPA + BIG_DATA;
+    memcpy(at(RT, BIG_TX), &hdr, 8);
+    memcpy(at(RT, BIG_TX + 8), &hdr_len, 4);
+    uint8_t *f = at(RT, BIG_DATA + 0x10);
+    memcpy(f, mac(LINUX), 6);
+    memcpy(f + 6, mac(RT), 6);
+    wr(RT, VMMIO_QUEUE_NOTIFY, NET_QUEUE_TX);
+    assert_int_equal(ports[RT].st.tx_frames, NET_TX_DESCS_PER_EXIT / VIRTQ_NUM_MAX);
+    assert_true(ports[RT].last_descs < NET_TX_DESCS_PER_EXIT + NET_FRAME_DESCS_MAX);
+    assert_true(ports[RT].last_bytes < NET_TX_BYTES_PER_EXIT + NET_FRAME_BYTES_MAX);
+    assert_int_equal(ports[LINUX].st.rx_frames, QN);
+    rd(RT, VMMIO_INTERRUPT_STATUS);                     /* its handler: one more run */
+    assert_int_equal(ports[RT].st.tx_frames, 2 * NET_TX_DESCS_PER_EXIT / VIRTQ_NUM_MAX);
+    assert_int_equal(rd(RT, VMMIO_STATUS), 0xf);
+    gn->budget = 16;
+}
+
+/* Largest frames broadcast to two members with a whole queue of buffers
+ * each: one exit stops at NET_TX_BYTES_PER_EXIT */
+static void test_byte_bound_per_exit(void **state)
+{
+    struct guest_net *gn = (struct guest_net *)ports[RT].cfg;
+    gn->budget = NET_BUDGET_MAX;
+    const uint32_t frame = NET_HDR_LEN + NET_FRAME_MAX;
+    big_queue(RT, NET_QUEUE_TX, 1, BIG_DATA, frame, 0);
+    uint8_t *f = at(RT, BIG_DATA + NET_HDR_LEN);
+    memcpy(f, bcast, 6);
+    memcpy(f + 6, mac(RT), 6);
+    big_queue(LINUX, NET_QUEUE_RX, 1, BIG_DATA, 0x800, VIRTQ_DESC_F_WRITE);
+    big_queue(ECHO, NET_QUEUE_RX, 1, BIG_DATA, 0x800, VIRTQ_DESC_F_WRITE);
+    wr(RT, VMMIO_QUEUE_NOTIFY, NET_QUEUE_TX);
+    /* each frame: copied out once, written at two members */
+    uint32_t per_frame = 3 * frame, sent = ports[RT].st.tx_frames;
+    assert_int_equal(sent, (NET_TX_BYTES_PER_EXIT + per_frame - 1) / per_frame);
+    assert_int_equal(ports[RT].last_bytes, sent * per_frame);
+    assert_int_equal(ports[LINUX].st.rx_frames, sent);
+    assert_int_equal(ports[ECHO].st.rx_frames, sent);
+    rd(RT, VMMIO_INTERRUPT_STATUS);                     /* the rest of the queue */
+    assert_int_equal(ports[RT].st.tx_frames, VIRTQ_NUM_MAX);
+    gn->budget = 16;
 }
 
 /* frame-rate: a burst of the frame budget, then one a period; the rest dropped */
@@ -529,6 +631,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_drops_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_ready_receives_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_budget_bounds_one_exit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_descriptor_bound_per_exit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_byte_bound_per_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_rate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_avail_idx_runs_ahead, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tx_head_past_table, setup, teardown),
