@@ -89,17 +89,21 @@ void networks_init(const struct system_config *sys)
     }
 }
 
-void network_guest_start(struct guest *g)
+int network_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
     if (!net_sys)
-        return;
+        return 0;
     struct gmem ram = { guest_ram_ipa(c), c->mem_size, (uint8_t *)(uintptr_t)c->mem_base };
     for (unsigned int k = 0; k < c->nnets; k++) {
         struct net_port *p = port_of(g, k);
+        /* on the bus first: a port it cannot reach is never attached */
+        if (guest_mmio_add(g, c->nets[k].name, c->nets[k].ipa, VIRTIO_MMIO_SIZE, net_port_mmio,
+                           p))
+            return -1;
         net_port_attach(p, ram);
-        mmio_register(&g->mmio, c->nets[k].ipa, VIRTIO_MMIO_SIZE, net_port_mmio, p);
     }
+    return 0;
 }
 
 void network_guest_stop(struct guest *g)
