@@ -3,6 +3,7 @@
  * tests/system/test_manage.py test_hostile_control_partition): with two
  * vCPUs it races every management call at once - random (fixed seeds)
  * and boundary registers, buffers outside its RAM and straddling its end,
+ * calls through its management page with both vCPUs writing it at once,
  * load streams whole, torn and malformed, start, stop and restart of its
  * managed guest 'target' from both vCPUs at once - and every answer must
  * be one the ABI defines, every call on a guest not its own refused.
@@ -117,11 +118,34 @@ static void fill_load(uint8_t *b, uint32_t r, uint32_t *len, uint32_t *off)
     }
 }
 
+/* The same calls through its management page (include/partita/manage_abi.h,
+ * PARTITA_MGPAGE_*), which both vCPUs share: each may change the other's
+ * arguments and data words while a call runs - only the answer's form is
+ * checked.  At most PAGE_DATA bytes of the buffer go to the data page. */
+#define MGPAGE    0x090c0000u       /* hyp/config/guest_config.h VBOARD_MANAGE_IPA */
+#define PAGE_DATA 512u
+
+static int32_t page_call(uint32_t fn, uint32_t id, const uint8_t *src, uint32_t len, uint32_t a4)
+{
+    for (uint32_t i = 0; i < len && i < PAGE_DATA; i += 4) {
+        uint32_t w;
+        memcpy(&w, src + i, 4);
+        mmio_write32(MGPAGE + PARTITA_MGPAGE_DATA + i, w);
+    }
+    mmio_write32(MGPAGE + PARTITA_MGPAGE_ARG(1), id);
+    mmio_write32(MGPAGE + PARTITA_MGPAGE_ARG(3), len);
+    mmio_write32(MGPAGE + PARTITA_MGPAGE_ARG(4), a4);
+    mmio_write32(MGPAGE + PARTITA_MGPAGE_CALL, fn);
+    return (int32_t)mmio_read32(MGPAGE + PARTITA_MGPAGE_RET(0));
+}
+
 /* random calls from vCPU cpu: the answers that are not the ABI's counted */
 static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
 {
     uint32_t bad = 0, mine = (uint32_t)bufs[cpu];
     for (uint32_t k = 0; k < n; k++) {
+        if (cpu)
+            v1_calls = k;
         uint32_t r = rand_next(&x), len, off = rand_next(&x), fn, id, buf;
         /* the lifecycle calls and loads on its guest most, then anything */
         static const uint32_t life[] = { PARTITA_MG_START, PARTITA_MG_STOP, PARTITA_MG_RESTART,
@@ -135,6 +159,13 @@ static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
         } else {
             buf = pick_buf(r >> 16, mine, &len);
         }
+        if ((r >> 20) % 4 == 0) {      /* through the shared page */
+            int32_t rc = page_call(fn, id, bufs[cpu], len, off);
+            if (!known(rc) && bad++ < 5)
+                gprintf("race: vCPU %u: page call 0x%08lx: %ld\n", cpu, (unsigned long)fn,
+                        (long)rc);
+            continue;
+        }
         int32_t rc = mg(fn, id, buf, len, off).r0;
         /* on any guest but its own (itself, the honest ones, none) no call
          * but VERSION succeeds - and INFO of itself, which describes it */
@@ -146,8 +177,6 @@ static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
                         (unsigned long)fn, (unsigned long)id, (unsigned long)buf,
                         (unsigned long)len, (long)rc);
         }
-        if (cpu)
-            v1_calls = k + 1;
     }
     return bad;
 }
