@@ -12,8 +12,9 @@
 #include <string.h>
 #include <partita/manage_abi.h>
 #include "guest.h"
+#include "vnet.h"
 
-#define WORKER  1       /* guest ids: configuration order (manage.dts) */
+#define WORKER  worker  /* guest ids: configuration order (manage.dts) */
 #define GUARDED 3
 #define NGUESTS 4
 
@@ -39,6 +40,9 @@ __asm__(".pushsection .rodata\n.balign 4\n.global banner_start\nbanner_start:\n"
         "1: .asciz \"banner: the loaded image runs\\r\\n\"\n"
         ".balign 4\n.global banner_end\nbanner_end:\n.popsection\n");
 
+/* the guest loaded and listened to: manage.dts's worker, or each prey of
+ * managelife.dts in turn */
+static uint32_t worker = 1;
 static uint8_t stream[4096] __attribute__((aligned(8)));
 static char out[4096];
 static uint32_t out_pos;
@@ -84,6 +88,9 @@ static bool worker_says(const char *text, uint32_t ms)
     return false;
 }
 
+/* between the pieces of a load (life mode: a peer's frames) */
+static void (*between_pieces)(void);
+
 /* the banner as a new image of the worker, in two pieces; the result */
 static int32_t load_banner_as(uint32_t kernel_size, uint32_t format)
 {
@@ -97,6 +104,8 @@ static int32_t load_banner_as(uint32_t kernel_size, uint32_t format)
     struct r4 r = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + 8, 0);
     if (r.r0 < 0)
         return r.r0;
+    if (between_pieces)
+        between_pieces();
     r = mg(PARTITA_MG_LOAD, WORKER, stream + sizeof(*h) + 8, n - 8, sizeof(*h) + 8);
     return r.r0;
 }
@@ -290,12 +299,104 @@ static void rogue(void)
     test_end();
 }
 
+
+/*
+ * Life mode (guests/configs/managelife.dts, test_manage.py
+ * test_load_into_every_state): each prey (guests/test/prey.c) aims every
+ * receive buffer of its network device at the top of its RAM, where the
+ * store of an image goes, and ends its life its own way; this control
+ * partition, a member of the same network, loads the banner into it in
+ * that state and sends broadcast frames between the load's pieces and
+ * after it.  The image must boot intact, with the CRC `info` shows.
+ */
+#define PREYS 5
+static const struct { const char *end; int32_t state; } preys[PREYS] = {
+    { "halt", PARTITA_HALTED }, { "crash", PARTITA_CRASHED }, { "stop", PARTITA_STOPPED },
+    { "halt-tx", PARTITA_HALTED }, { "crash-tx", PARTITA_CRASHED },
+};
+static struct vnet net;
+static uint32_t frames_sent;
+
+/* one broadcast frame to every member: every prey's old buffers */
+static void send_frame(void)
+{
+    static uint8_t frame[128];
+    memset(frame, 0xff, 6);
+    memcpy(frame + 6, net.mac, 6);
+    frame[12] = 0x88;
+    frame[13] = 0xb6;
+    memset(frame + 14, 0xe7, sizeof(frame) - 14);      /* undefined instructions */
+    uint8_t rx[64];
+    while (vnet_recv(&net, rx, sizeof(rx)))
+        ;       /* drain: the preys' frames to it */
+    for (int tries = 0; tries < 100 && !vnet_send(&net, frame, sizeof(frame)); tries++)
+        delay_ms(1);
+    frames_sent++;
+    delay_ms(20);       /* switched on the next exit: let it land */
+}
+
+static void test_prey(uint32_t id, const char *end, int32_t want)
+{
+    uint32_t n = (uint32_t)(banner_end - banner_start);
+    worker = id;
+    out_pos = 0;
+    /* "ending" follows "aimed": its buffers are at the top of its RAM */
+    CHECK(worker_says("ending", 10000), "%s: never aimed its buffers: '%s'", end, out);
+    if (want == PARTITA_STOPPED) {
+        CHECK(load_banner(0) == PARTITA_E_STATE, "%s: a load into the running prey", end);
+        CHECK(mg(PARTITA_MG_STOP, id, 0, 0, 0).r0 == 0, "%s: stop", end);
+    }
+    uint64_t until = cntvct() + ms_to_ticks(10000);
+    while (state_of(id) != want && cntvct() < until)
+        delay_ms(5);
+    CHECK(state_of(id) == want, "%s: state %ld, not %ld", end, (long)state_of(id), (long)want);
+    /* its vCPUs may still be leaving: the load is refused until they have */
+    int32_t rc = PARTITA_E_STATE;
+    for (int tries = 0; tries < 100 && rc == PARTITA_E_STATE; tries++) {
+        rc = load_banner(0);
+        if (rc == PARTITA_E_STATE)
+            delay_ms(10);
+    }
+    CHECK(rc > 0 && (rc & PARTITA_LOAD_DONE), "%s: load: %ld", end, (long)rc);
+    send_frame();
+    struct partita_guest_info i;
+    mg(PARTITA_MG_INFO, id, &i, sizeof(i), 0);
+    CHECK(i.image_loaded && i.image_size == n && i.image_crc32 == crc32(banner_start, n),
+          "%s: info after the load: crc 0x%08lx", end, (unsigned long)i.image_crc32);
+    CHECK(mg(PARTITA_MG_START, id, 0, 0, 0).r0 == 0, "%s: start", end);
+    CHECK(worker_says("banner: the loaded image runs", 5000), "%s: the loaded image did not "
+          "boot intact: '%s'", end, out);
+    mg(PARTITA_MG_INFO, id, &i, sizeof(i), 0);
+    CHECK(i.image_crc32 == crc32(banner_start, n), "%s: info once it runs: crc 0x%08lx", end,
+          (unsigned long)i.image_crc32);
+    gprintf("life: %s: loaded, boots intact\n", end);
+}
+
+static void life(void)
+{
+    test_begin("life-setup");
+    mmu_enable();           /* the device is DMA coherent: cacheable rings */
+    CHECK(vnet_setup(&net), "no network device");
+    test_end();
+    between_pieces = send_frame;
+    for (uint32_t k = 0; k < PREYS; k++) {
+        char name[16] = "life-";
+        strncpy(name + 5, preys[k].end, sizeof(name) - 6);
+        test_begin(name);
+        test_prey(1 + k, preys[k].end, preys[k].state);
+        test_end();
+    }
+}
+
 void guest_main(uint32_t dtb)
 {
-    uint32_t role = 0, cycles = 100;
+    uint32_t role = 0, cycles = 100, life_mode = 0;
     bootarg_u32("rogue", &role);
     bootarg_u32("cycles", &cycles);
-    if (role) {
+    bootarg_u32("life", &life_mode);
+    if (life_mode) {
+        life();
+    } else if (role) {
         rogue();
     } else {
         test_version_and_list();

@@ -406,7 +406,9 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     config_check_channels(host, sys, &c);
     config_check_control(blob, root, sys, &c);
     config_check_networks(sys, &c);
-    for (unsigned int i = 0; i < sys->nguests; i++)
+    for (unsigned int i = 0; i < sys->nguests; i++) {
+        config_check_mmio(&sys->guests[i], &c);
         config_check_direct(host, &sys->guests[i], &c);
+    }
     return c.errors;
 }

@@ -379,6 +379,29 @@ void config_check_direct(const struct config_host *h, const struct guest_config 
                 "forwarded: give it pmu = \"off\"");
 }
 
+void config_check_mmio(const struct guest_config *g, struct cfg_ctx *c)
+{
+    /* in the order guest_start registers them: the first that finds the
+     * bus full is the property named */
+    unsigned int n = GUEST_VBOARD_REGIONS + g->nchannels;
+    const char *prop = "channels";
+    if (n <= GUEST_MAX_MMIO_REGIONS && g->control) {
+        n++;
+        prop = "control";
+    }
+    if (n <= GUEST_MAX_MMIO_REGIONS && g->nnets) {
+        n += g->nnets;
+        prop = "networks";
+    }
+    if (n <= GUEST_MAX_MMIO_REGIONS && g->vcon) {
+        n++;
+        prop = "virtio-console";
+    }
+    if (n > GUEST_MAX_MMIO_REGIONS)
+        cfg_msg(c, true, g->name, prop, "its emulated devices need %u MMIO regions, a guest "
+                "has %u", n, GUEST_MAX_MMIO_REGIONS);
+}
+
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     parse_placement(fdt, node, g, c);

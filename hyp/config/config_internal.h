@@ -21,6 +21,8 @@ struct cfg_ctx {
 /* config_guest.c: one guest node into g */
 void config_parse_guest(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 /* config_guest.c: what interrupts = "direct" needs (after channels and networks) */
+/* every emulated device of g has its region on g's MMIO bus */
+void config_check_mmio(const struct guest_config *g, struct cfg_ctx *c);
 void config_check_direct(const struct config_host *h, const struct guest_config *g,
                          struct cfg_ctx *c);
 /* One line: "KIND 'NAME': property 'PROP': what" (PROP may be NULL) */

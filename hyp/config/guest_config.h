@@ -74,6 +74,17 @@
 /* a MAC a member does not configure: 02:50:54:00:<network id>:<member> */
 #define NET_MAC_DERIVED_OUI    0x02, 0x50, 0x54, 0x00
 
+/*
+ * The emulated devices a guest can be given, each a region of its MMIO bus
+ * (hyp/trap/mmio.h sizes the bus by it): the distributor and the UART,
+ * a doorbell page per channel, the management page, its network devices
+ * and its virtio console.  config_check_mmio refuses a guest that would
+ * need more, so a device the configuration accepts is always on the bus.
+ */
+#define GUEST_VBOARD_REGIONS   2u
+#define GUEST_MAX_MMIO_REGIONS (GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u + \
+                                GUEST_MAX_NETS + 1u)
+
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 
 /*

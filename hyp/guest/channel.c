@@ -163,13 +163,15 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
     return true;
 }
 
-void channel_guest_start(struct guest *g)
+int channel_guest_start(struct guest *g)
 {
     for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
         const struct guest_channel *gc = &g->cfg->channels[k];
         received[gc->id][gc->member] = 0;
         sent[gc->id][gc->member] = 0;
-        mmio_register(&g->mmio, (uint64_t)gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE,
-                      channel_mmio, (void *)gc);
+        if (guest_mmio_add(g, "channels", (uint64_t)gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE,
+                           channel_mmio, (void *)gc))
+            return -1;
     }
+    return 0;
 }

@@ -30,7 +30,7 @@ void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint3
 /* Stage-2 entries for the guest's channels (at guest start) */
 int channel_map(const struct guest_config *c, struct stage2 *s2);
 /* The doorbell pages on the guest's MMIO bus, counters reset (at guest start) */
-void channel_guest_start(struct guest *g);
+int channel_guest_start(struct guest *g);
 /* Ring channel id from guest g: 0, or -2 (PSCI_INVALID_PARAMETERS) if g is no member */
 int channel_ring(struct guest *g, uint32_t id);
 /* channel_at, channel_max_doorbell: hyp/config/channel_query.h */

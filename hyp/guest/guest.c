@@ -114,6 +114,56 @@ void guest_kick_all(struct guest *g, uint32_t req)
     }
 }
 
+/* Every region a guest can be given fits its bus (guest_config.h's limits):
+ * the distributor and the UART, the channels' doorbells, the management
+ * page, the network devices and the virtio console */
+_Static_assert(MMIO_MAX_REGIONS >= GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1 +
+               GUEST_MAX_NETS + 1, "the MMIO bus holds every device a guest may have");
+
+int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t size,
+                   mmio_handler_t h, void *dev)
+{
+    if (mmio_register(&g->mmio, base, size, h, dev) == 0)
+        return 0;
+    /* config_check_mmio refuses what would come here: a bug, said so */
+    pr_err("guest '%s': property '%s': no room on its MMIO bus for 0x%llx-0x%llx: "
+           "not started\n", g->cfg->name, prop, (unsigned long long)base,
+           (unsigned long long)(base + size));
+    return -1;
+}
+
+/* Its emulated devices, reset, on a new MMIO bus; -1 (said) if one is not */
+static int guest_attach_devices(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    mmio_bus_init(&g->mmio);
+    vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
+    /* the distributor first: the bus is searched in order, and it is the
+     * device guests touch most (every interrupt enable, every IPI) */
+    int rc;
+    if (c->irq_mode == IRQ_DIRECT)     /* its SGIs are physical ones */
+        rc = guest_mmio_add(g, "interrupts", VBOARD_GICD_IPA, 0x1000, guest_vgic_direct_dist, g);
+    else
+        rc = guest_mmio_add(g, "interrupts", VBOARD_GICD_IPA, 0x1000, vgic_dist_handler,
+                            &g->vgic);
+    if (rc || guest_mmio_add(g, "console", VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g))
+        return -1;
+    g->devices_live = true;     /* the ones below write its RAM for others */
+    if (channel_guest_start(g) || manage_page_start(g) || network_guest_start(g) ||
+        guest_vcon_start(g)) {
+        guest_detach_devices(g);
+        return -1;
+    }
+    return 0;
+}
+
+void guest_detach_devices(struct guest *g)
+{
+    network_guest_stop(g);
+    guest_vcon_stop(g);
+    g->devices_live = false;
+}
+
 int guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
@@ -124,26 +174,17 @@ int guest_start(struct guest *g)
         return -1;
     }
     uint32_t entry, dtb;
-    network_guest_stop(g);      /* no frame lands in RAM being reloaded */
-    guest_vcon_stop(g);
+    guest_detach_devices(g);    /* no frame lands in RAM being reloaded */
+    guest_image_verify(g);      /* the CRC shown is that of the bytes about to boot */
     if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
         pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
         g->state = GUEST_CRASHED;
         return -1;
     }
-    mmio_bus_init(&g->mmio);
-    vuart_init(&g->uart, guest_uart_tx, guest_uart_irq, g);
-    /* the distributor first: the bus is searched in order, and it is the
-     * device guests touch most (every interrupt enable, every IPI) */
-    if (c->irq_mode == IRQ_DIRECT)     /* its SGIs are physical ones */
-        mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, guest_vgic_direct_dist, g);
-    else
-        mmio_register(&g->mmio, VBOARD_GICD_IPA, 0x1000, vgic_dist_handler, &g->vgic);
-    mmio_register(&g->mmio, VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g);
-    channel_guest_start(g);
-    manage_page_start(g);
-    network_guest_start(g);
-    guest_vcon_start(g);
+    if (guest_attach_devices(g) != 0) {
+        g->state = GUEST_CRASHED;
+        return -1;
+    }
     g->in_count = 0;
     g->aborts = 0;
     g->line_len = 0;
@@ -197,8 +238,7 @@ void guest_stop(struct guest *g)
     if (!guest_vcpus_idle(g))
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
     guest_vgic_release(g);
-    network_guest_stop(g);
-    guest_vcon_stop(g);
+    guest_detach_devices(g);
 }
 
 /*
@@ -256,6 +296,12 @@ void guests_service(void)
     manage_service();
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
+        /* its life ended on its own vCPU (halt, crash, reset): once they
+         * have all left, nothing of another partition's writes its RAM
+         * (each vCPU leaving a guest that is not running asks for this
+         * pass, hyp/sched/sched.c) */
+        if (g->devices_live && g->state != GUEST_RUNNING && guest_vcpus_idle(g))
+            guest_detach_devices(g);
         if (g->wd_expired) {
             g->wd_expired = false;
             g->wd_fires++;

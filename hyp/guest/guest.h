@@ -81,6 +81,8 @@ struct guest {
     struct guest_managed *mg;          /* NULL unless a control partition may act on it */
     struct manage_page *mpage;         /* control guests: the management page */
     volatile uint32_t dbg_stopped;     /* gdb: 1 + the vCPU that hit a breakpoint */
+    volatile bool devices_live;        /* its network ports and virtio console may
+                                        * write its RAM (guest_detach_devices) */
 };
 
 extern struct guest guests[GUEST_MAX];
@@ -138,6 +140,18 @@ void guest_debug_stop(struct vcpu *v);
 /* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
 void vcpu_psci_init(struct vcpu *v);
 
+/*
+ * Boot CPU: every device of g that writes its RAM on another partition's
+ * behalf (its network ports, its virtio console) detached, so that nothing
+ * reaches its RAM until guest_start attaches them again.  Every end of its
+ * life comes here: stop and restart at once, halt, crash and reset once its
+ * vCPUs have left (guests_service), a load before its first byte.
+ */
+void guest_detach_devices(struct guest *g);
+/* an emulated device of g on its MMIO bus; -1, with g and prop named, if
+ * the bus cannot take it (guest_start then fails) */
+int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t size,
+                   mmio_handler_t h, void *dev);
 /* a stopped guest (also halted or crashed) off its CPUs, or an error:
  * what the monitor and the control partition both do (lifecycle.c) */
 int guest_op_start(struct guest *g);
@@ -145,6 +159,9 @@ int guest_op_stop(struct guest *g);
 int guest_op_restart(struct guest *g);
 /* the image a guest boots: its size and CRC-32, loaded or configured */
 uint32_t guest_image_crc(struct guest *g);
+/* at a start: a loaded image's CRC-32 taken again from its store, the
+ * bytes about to boot, said if they changed since the load (image.c) */
+void guest_image_verify(struct guest *g);
 static inline bool guest_image_loaded(const struct guest *g)
 {
     return g->mg && g->mg->image.active;

@@ -187,15 +187,18 @@ static bool guest_vcon_mmio(void *dev, struct mmio_access *a, uint32_t offset)
     return ok;
 }
 
-void guest_vcon_start(struct guest *g)
+int guest_vcon_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
     if (!c->vcon)
-        return;
+        return 0;
     vcon_init(&g->vcon, &guest_vcon_ops, g);
+    /* on the bus first: a device it cannot reach is never attached */
+    if (guest_mmio_add(g, "virtio-console", c->vcon_ipa, VIRTIO_MMIO_SIZE, guest_vcon_mmio, g))
+        return -1;
     vcon_attach(&g->vcon, (struct gmem){ guest_ram_ipa(c), c->mem_size,
                                          (uint8_t *)(uintptr_t)c->mem_base });
-    mmio_register(&g->mmio, c->vcon_ipa, VIRTIO_MMIO_SIZE, guest_vcon_mmio, g);
+    return 0;
 }
 
 void guest_vcon_stop(struct guest *g)

@@ -15,7 +15,7 @@ void guest_uart_irq(void *ctx, bool level);
 bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset);
 /* guest_console.c: the virtio console (hvc0), if configured, at a start
  * (reset, on the MMIO bus) and a stop (nothing more written) */
-void guest_vcon_start(struct guest *g);
+int guest_vcon_start(struct guest *g);
 void guest_vcon_stop(struct guest *g);
 /* guest.c: no vCPU of g loaded on a CPU; ask them all to look at req */
 bool guest_vcpus_idle(struct guest *g);

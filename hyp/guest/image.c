@@ -10,6 +10,7 @@
 #include <string.h>
 #include <partita/manage_abi.h>
 #include "guest.h"
+#include "guest_parts.h"
 #include "manage.h"
 #include "hyp/lib/console.h"
 
@@ -43,6 +44,22 @@ uint32_t guest_image_crc(struct guest *g)
     return g->image_crc;
 }
 
+void guest_image_verify(struct guest *g)
+{
+    if (!guest_image_loaded(g))
+        return;
+    const struct guest_config *c = g->cfg;
+    uint32_t was = g->image_crc;
+    g->image_crc_of = 0;
+    uint32_t now = guest_image_crc(g);
+    /* nothing may write the store between the load and here (every
+     * device is detached first): a change is a hypervisor bug, said */
+    if (now != was)
+        pr_err("guest '%s': its loaded image changed since the load: crc32 0x%08lx, now "
+               "0x%08lx (%lu bytes)\n", c->name, (unsigned long)was, (unsigned long)now,
+               (unsigned long)(c->kernel_size + c->initrd_size));
+}
+
 static void report_refusal(void *ctx, bool is_error, const char *msg)
 {
     if (is_error)
@@ -53,14 +70,19 @@ static void report_refusal(void *ctx, bool is_error, const char *msg)
 #define ZIMAGE_MAGIC_OFFSET 0x24
 #define ZIMAGE_MAGIC        0x016f2818u
 
-/* The first piece's kernel bytes (n of them) are a zImage? */
+/* The kernel's first bytes that image_load_piece copies once, checks, and
+ * writes to the store from its copy: a zImage's head up to its magic */
+#define IMAGE_HEAD (ZIMAGE_MAGIC_OFFSET + 4)
+
+/* The first piece's kernel bytes (n of them, k: the hypervisor's copy of
+ * the first IMAGE_HEAD) are a zImage? */
 static bool is_zimage(const struct guest_config *conf, const uint8_t *k, uint32_t n)
 {
     uint32_t magic;
-    if (n < ZIMAGE_MAGIC_OFFSET + 4) {
+    if (n < IMAGE_HEAD) {
         pr_info("load refused: guest '%s': property 'kernel-format': a zImage's first "
                 "piece holds at least its first %u bytes\n", conf->name,
-                ZIMAGE_MAGIC_OFFSET + 4);
+                IMAGE_HEAD);
         return false;
     }
     memcpy(&magic, k + ZIMAGE_MAGIC_OFFSET, 4);
@@ -130,19 +152,33 @@ static int image_begin(struct guest *g, const struct partita_load *h, const uint
     return 0;
 }
 
+/*
+ * The caller's buffer is its own RAM (or its management page's data page),
+ * which another of its vCPUs may write while this runs: every byte is read
+ * from it once - the header and the kernel's head into a copy here, checked
+ * there and stored from there, the rest straight into the store.
+ */
 int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_t off)
 {
     if (!g->mg)
         return PARTITA_E_NOT_SUPPORTED;     /* no control partition's guest */
     struct guest_image *im = &g->mg->image;
-    if (g->state == GUEST_RUNNING || g->restart_pending)
-        return PARTITA_E_STATE;
-    if (off == 0) {
+    if (g->state == GUEST_RUNNING || g->restart_pending || !guest_vcpus_idle(g))
+        return PARTITA_E_STATE;     /* running, or its vCPUs still leaving */
+    /* a halted or crashed guest's devices may still be aimed at its RAM,
+     * the store among it: none may write there from now until it starts */
+    guest_detach_devices(g);
+    struct {
         struct partita_load h;
-        if (len < sizeof(h))
+        uint8_t k[IMAGE_HEAD];
+    } first;
+    uint32_t head = 0;      /* bytes of data taken from first */
+    if (off == 0) {
+        if (len < sizeof(first.h))
             return PARTITA_E_INVALID;
-        memcpy(&h, data, sizeof(h));
-        int rc = image_begin(g, &h, data + sizeof(h), len - sizeof(h));
+        head = len < sizeof(first) ? len : sizeof(first);
+        memcpy(&first, data, head);
+        int rc = image_begin(g, &first.h, first.k, head - sizeof(first.h));
         if (rc)
             return rc;
     } else if (!im->loading || off != im->expect) {
@@ -150,9 +186,16 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
     }
     if (len > im->total - off)
         return PARTITA_E_INVALID;
-    uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0;
+    /* offset off of the stream is store byte off - header; the header is
+     * not stored */
     uint8_t *store = (uint8_t *)(uintptr_t)(g->configured->mem_base + im->store_off);
-    memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
+    if (head > sizeof(first.h))
+        memcpy(store, first.k, head - sizeof(first.h));
+    uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0;
+    if (skip < head)
+        skip = head;
+    if (len > skip)
+        memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
     im->expect = off + len;
     if (im->expect < im->total)
         return (int)len;

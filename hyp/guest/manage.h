@@ -30,6 +30,6 @@ uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint3
 void manage_init(const struct system_config *sys);
 /* the management page of a control guest (manage_page.c) */
 int manage_page_init(struct guest *g);
-void manage_page_start(struct guest *g);
+int manage_page_start(struct guest *g);
 
 #endif

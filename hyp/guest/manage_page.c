@@ -72,10 +72,11 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
     return true;
 }
 
-void manage_page_start(struct guest *g)
+int manage_page_start(struct guest *g)
 {
     if (!g->mpage)
-        return;
+        return 0;
     memset(g->mpage, 0, sizeof(*g->mpage));
-    mmio_register(&g->mmio, VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE, manage_page_mmio, g);
+    return guest_mmio_add(g, "control", VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE, manage_page_mmio,
+                          g);
 }

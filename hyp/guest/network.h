@@ -12,8 +12,9 @@ struct guest;
 
 /* Boot: a port per member, a switch per network, a line each */
 void networks_init(const struct system_config *sys);
-/* The guest starts: its devices reset, over its RAM, on its MMIO bus */
-void network_guest_start(struct guest *g);
+/* The guest starts: its devices reset, over its RAM, on its MMIO bus (-1,
+ * said, if the bus is full) */
+int network_guest_start(struct guest *g);
 /* The guest stops (or is about to be reloaded): nothing more is written
  * into its RAM */
 void network_guest_stop(struct guest *g);

@@ -176,7 +176,9 @@ void pcpu_loop(void)
         if (v->direct && v->guest->state != GUEST_RUNNING)
             direct_quiet(v);
         vcpu_put(v);
-        if (v->guest->restart_pending)
-            sched_cpu0_work();  /* the boot CPU waits for this vCPU to leave */
+        /* the boot CPU waits for this vCPU to leave: to restart its guest,
+         * or to detach its devices once its life has ended */
+        if (v->guest->state != GUEST_RUNNING)
+            sched_cpu0_work();
     }
 }

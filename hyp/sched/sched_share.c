@@ -346,7 +346,7 @@ void sched_share_loop(struct pcpu *c)
         v->share->run_ticks += now - t0;
         v->share->budget -= (int64_t)(now - t0);
         v->share->boost = false;    /* served: back to its turn in the round */
-        if (v->guest->restart_pending)
-            sched_cpu0_work();
+        if (v->guest->state != GUEST_RUNNING)
+            sched_cpu0_work();  /* restart or detach: sched.c */
     }
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <arch/sysregs.h>
+#include "hyp/config/guest_config.h"
 
 /* What a device is asked: the access itself, at the offset into its region
  * the bus passes (mmio_dispatch).  Only what a device needs of the
@@ -85,9 +86,11 @@ struct mmio_region {
     void *dev;
 };
 
-/* the distributor, the UART, 4 channel doorbell pages, 2 network devices,
- * the virtio console */
-#define MMIO_MAX_REGIONS 9
+/* Every emulated device a guest can be given (the configuration's limits,
+ * hyp/config/guest_config.h): the distributor, the UART, a doorbell page
+ * per channel, the management page, the network devices, the virtio
+ * console.  mmio_register refuses one more. */
+#define MMIO_MAX_REGIONS GUEST_MAX_MMIO_REGIONS
 
 /* Set up by mmio_bus_init, then mmio_register adds to it.  The regions
  * first: the bus's address is its first region's */

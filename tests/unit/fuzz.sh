@@ -4,7 +4,8 @@
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
 # distributor model (fuzz_vgic.c), the network devices and their switch
 # (fuzz_net.c), the virtio console (fuzz_vcon.c), the gdb remote protocol
-# (fuzz_rsp.c) and gdb's single-step decoder (fuzz_next.c).
+# (fuzz_rsp.c), gdb's single-step decoder (fuzz_next.c) and the management
+# calls with the load stream (fuzz_manage.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
@@ -13,7 +14,7 @@
 #        (what `make test` runs); FUZZ_KEEP=1 after a timed run merges what
 #        it found that adds coverage into tests/unit/corpus/NAME (`make
 #        fuzz`: the long exploratory run, whose finds later runs replay);
-#        FUZZ_TARGETS="config decode vgic net vcon rsp next" picks targets.
+#        FUZZ_TARGETS="config decode vgic net vcon rsp next manage" picks targets.
 #        Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
@@ -89,7 +90,7 @@ fuzz() {
     fi
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net vcon rsp next}"
+targets="${FUZZ_TARGETS:-config decode vgic net vcon rsp next manage}"
 for t in $targets; do
     case "$t" in
     config)
@@ -119,8 +120,15 @@ for t in $targets; do
     next)
         build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
         ;;
+    manage)
+        build manage tests/unit/fuzz_manage.c hyp/config/config.c hyp/config/config_guest.c \
+            hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c \
+            hyp/config/config_colour.c hyp/config/colour.c hyp/platform/platform.c \
+            hyp/platform/platform_uart.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c \
+            hyp/dt/dt_reg.c hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c
+        ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, rsp, next)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, rsp, next, manage)" >&2; exit 2 ;;
     esac
     # the kept corpus: inputs that once crashed it or that a long run
     # found, replayed first

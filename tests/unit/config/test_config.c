@@ -1989,6 +1989,20 @@ static void test_network_unknown_properties(void **state)
     free(b);
 }
 
+/* a guest with every device it may have is accepted, and needs every
+ * region its MMIO bus holds (config_check_mmio, GUEST_MAX_MMIO_REGIONS) */
+static void test_every_device_fits(void **state)
+{
+    void *b = cfg("config-alldevices");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *g = guest("full");
+    assert_int_equal(g->nchannels, GUEST_MAX_CHANNELS);
+    assert_int_equal(g->nnets, GUEST_MAX_NETS);
+    assert_true(g->vcon && g->control);
+    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1,
+                     GUEST_MAX_MMIO_REGIONS);
+}
+
 static void test_virtio_console(void **state)
 {
     void *b = cfg("config-network");
@@ -2287,6 +2301,7 @@ int main(void)
         cmocka_unit_test(test_network_irq_errors),
         cmocka_unit_test(test_network_two_in_a_guest),
         cmocka_unit_test(test_network_unknown_properties),
+        cmocka_unit_test(test_every_device_fits),
         cmocka_unit_test(test_virtio_console),
         cmocka_unit_test(test_irq_mode_property),
         cmocka_unit_test(test_direct_needs_secure_start),

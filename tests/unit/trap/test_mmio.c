@@ -519,6 +519,41 @@ static void test_register_limit(void **state)
     assert_int_equal(devs[MMIO_MAX_REGIONS].calls, 0);
 }
 
+/*
+ * A guest given every device it may have (hyp/config/guest_config.h's
+ * limits), registered in guest_start's order: the distributor, the UART,
+ * GUEST_MAX_CHANNELS doorbell pages, the management page, GUEST_MAX_NETS
+ * network devices and the virtio console.  The bus used to hold 9 regions:
+ * the console, last, was refused, and its accesses aborted.
+ */
+static void test_bus_holds_every_device(void **state)
+{
+    enum { N = GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1 + GUEST_MAX_NETS + 1 };
+    static struct fake_dev devs[N];
+    uint32_t base[N];
+    unsigned int n = 0;
+    base[n++] = VBOARD_GICD_IPA;
+    base[n++] = VBOARD_UART_IPA;
+    for (unsigned int k = 0; k < GUEST_MAX_CHANNELS; k++)
+        base[n++] = 0x60000000u + k * 0x100000u + 0x10000u;    /* after 64 KiB each */
+    base[n++] = VBOARD_MANAGE_IPA;
+    for (unsigned int k = 0; k < GUEST_MAX_NETS; k++)
+        base[n++] = 0x0a000000u + k * VIRTIO_MMIO_SIZE;
+    base[n++] = 0x0a000000u + GUEST_MAX_NETS * VIRTIO_MMIO_SIZE;   /* the console */
+    assert_int_equal(n, N);
+    struct mmio_bus b;
+    mmio_bus_init(&b);
+    for (unsigned int i = 0; i < N; i++) {
+        devs[i] = (struct fake_dev){ .read_value = 0x100 + i, .answer = true };
+        assert_int_equal(mmio_register(&b, base[i], 0x200, fake_handler, &devs[i]), 0);
+    }
+    for (unsigned int i = 0; i < N; i++) {
+        struct mmio_access a = mk_access(4, false);
+        assert_int_equal(mmio_dispatch(&b, base[i] + 4, &a), MMIO_HANDLED);
+        assert_int_equal(a.value, 0x100 + i);
+    }
+}
+
 /* ---- decode, route and load together ---- */
 
 static void test_guest_ldrsb_from_device(void **state)
@@ -555,6 +590,7 @@ int main(void)
         cmocka_unit_test_setup(test_dispatch_no_owner, bus_setup),
         cmocka_unit_test_setup(test_dispatch_device_answer, bus_setup),
         cmocka_unit_test(test_register_limit),
+        cmocka_unit_test(test_bus_holds_every_device),
         cmocka_unit_test_setup(test_guest_ldrsb_from_device, bus_setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
