@@ -3,12 +3,13 @@
 # the host platform probe and the guest DT writer (tests/unit/fuzz_config.c),
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
 # distributor model (fuzz_vgic.c), the network devices and their switch
-# (fuzz_net.c), the gdb remote protocol (fuzz_rsp.c) and gdb's single-step
-# decoder (fuzz_next.c).
+# (fuzz_net.c), the gdb remote protocol (fuzz_rsp.c), the gdb stub's register
+# and memory writes (fuzz_gdb_regs.c) and gdb's single-step decoder
+# (fuzz_next.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
-#        FUZZ_TARGETS="config decode vgic net rsp next" picks targets.  Run from anywhere.
+#        FUZZ_TARGETS="config decode vgic net rsp gdbregs next" picks targets.  Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
 # goes to build/fuzz.  The seed corpus is every unit-test fixture compiled
@@ -53,7 +54,7 @@ build() {    # build NAME SOURCES...
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net rsp next}"
+targets="${FUZZ_TARGETS:-config decode vgic net rsp gdbregs next}"
 for t in $targets; do
     case "$t" in
     config)
@@ -78,11 +79,15 @@ for t in $targets; do
     rsp)
         build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
         ;;
+    gdbregs)
+        build gdbregs tests/unit/fuzz_gdb_regs.c hyp/console/gdb/gdb_regs.c hyp/console/gdb/rsp.c \
+            hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c
+        ;;
     next)
         build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
         ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp, next)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, rsp, gdbregs, next)" >&2; exit 2 ;;
     esac
     if [ "$t" != config ]; then
         mkdir -p "$out/corpus-$t"
