@@ -29,7 +29,6 @@ registers are put back, gdb detaches, dbg runs on (it is sane), victim's
 page was never changed and its checks went on, rt never stalled, and the
 monitor answers `list`, `stop dbg` and `restart dbg` within the bound.
 """
-import os
 import random
 import re
 import socket
@@ -96,7 +95,6 @@ class Client:
         self.sock.settimeout(0.2)
         self.rx = b""
         self.probes = 0
-        self.probe_addr = None
 
     def raw(self, data):
         self.sock.sendall(data)
@@ -131,13 +129,14 @@ class Client:
 
     def sync(self):
         """Whatever came before (noise, half a packet, replies to it): a
-        probe of its own length gets through and its reply is found."""
+        probe of its own length gets through and its reply is found - the
+        first n characters of the target description, nothing of the
+        guest's (whose state the test changes)."""
         self.probes += 1
-        n = 1 + self.probes % 64
-        self.send("m%x,%x" % (self.probe_addr, n))
+        n = 8 + self.probes % 56
+        self.send("qXfer:features:read:target.xml:0,%x" % n)
         while True:
-            r = self.reply()
-            if re.fullmatch(r"[0-9a-f]{%d}" % (2 * n), r):
+            if re.fullmatch(r"m<\?xml.{%d}" % (n - 5), self.reply()):
                 return
 
     def regs(self):
@@ -238,9 +237,9 @@ def attack_memory(c, ram_top):
     r = c.request("m%x,8" % (ram_top - 4))
     check(vm, re.fullmatch(r"[0-9a-f]{8}", r), "a read across the end of dbg's RAM: %r" % r)
     # too long for one packet, and lengths that do not match
-    check(vm, c.request("m%x,1000" % c.probe_addr) == "E01", "m of 4096 bytes")
-    check(vm, c.request("M%x,4:00" % c.probe_addr) == "E01", "M with 1 byte for 4")
-    check(vm, c.request("M%x,1:0000" % c.probe_addr) == "E01", "M with 2 bytes for 1")
+    check(vm, c.request("m%x,1000" % ram_top) == "E01", "m of 4096 bytes")
+    check(vm, c.request("M%x,4:00" % (ram_top - 8)) == "E01", "M with 1 byte for 4")
+    check(vm, c.request("M%x,1:0000" % (ram_top - 8)) == "E01", "M with 2 bytes for 1")
 
 
 def attack_comparators(c, heartbeat):
@@ -367,7 +366,6 @@ def test_gdb_hostile_client(qemu, image, tmp_path):
     vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART %s" % re.escape(DEBUG_UART),
               timeout=REPLY_TIMEOUT)
     c = Client(vm, port)
-    c.probe_addr = gdb_value
     c.sync()
     orig = c.regs()
     check(vm, (orig[16] & PSR_MODE_MASK) in GUEST_MODES, "dbg's CPSR %08x" % orig[16])
@@ -388,7 +386,6 @@ def test_gdb_hostile_client(qemu, image, tmp_path):
     vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=REPLY_TIMEOUT)
 
     # dbg is sane: it runs on from where it was
-    after = vm.mark()
     vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=60)
     vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
     heartbeat.check(RT_MAX_GAP, RT_LATENESS_HERE)
@@ -405,4 +402,52 @@ def test_gdb_hostile_client(qemu, image, tmp_path):
           "victim's checks did not go on one by one: %s" % checks[:5])
     check(vm, "CHANGED" not in vm.output, "victim's watched page changed")
     check(vm, not re.search(r"\$[^\r\n]*#[0-9a-f]{2}", vm.since(before)), "packets on the console")
+    check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(600)
+def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
+    """The control partition changes the life of the guest gdb holds
+    (vexpress-gdbrace.dts, guests/test/manager.c gdbrace=1): it restarts
+    it - the new life runs, and the stub's next request halts it again
+    before anything of it is read (the control partition sees it held);
+    then it stops it and begins loading an image into it - registers,
+    memory, breakpoints and single step are refused, and so is gdb's kill
+    (as the monitor's start is), while the session goes on."""
+    port = free_port()
+    vm = vexpress(qemu, image("vexpress-gdbrace"), debug_uart_dtb(tmp_path, "serial1"),
+                  "secure", lifetime=540,
+                  extra=["-serial", "stdio", "-serial",
+                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
+    start = vexpress_boot(vm, "secure")
+    m = vm.expect_seen(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+)", timeout=60)
+    gdb_value = int(m.group(1), 16)
+    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    vm.sendline("gdb dbg")
+    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
+    c = Client(vm, port)
+    c.sync()
+    c.regs()
+    # restarted from under gdb: the new life runs until the stub's next
+    # request, which halts it again - the control partition sees it held
+    vm.expect(r"\[boss\] gdbrace: restart 0\r\n", timeout=120)
+    vm.expect(r"\[dbg\] gdbtarget: round 1 value 7", timeout=60)
+    regs = c.regs()
+    check(vm, (regs[16] & PSR_MODE_MASK) in GUEST_MODES, "CPSR %08x" % regs[16])
+    # (before the fix the stub read the live vCPU and left it running: the
+    # control partition never saw it held again)
+    vm.expect(r"\[boss\] gdbrace: worker held again", timeout=120)
+    # stopped and an image being loaded into it: nothing of it is gdb's
+    vm.expect(r"\[boss\] gdbrace: stop 0, load begun \d+\r\n", timeout=60)
+    for body in ["g", "p0", "pf", "p19", "p1a", "P0=00000000", "P19=%s" % le32(regs[16]),
+                 "G" + "".join(le32(v) for v in regs), "m%x,4" % gdb_value,
+                 "M%x,4:00000000" % gdb_value, "Z0,%x,4" % gdb_value, "s", "c%x" % regs[15]]:
+        r = c.request(body)
+        check(vm, r == "E01", "%s on a guest being loaded: %r" % (body, r[:40]))
+    check(vm, c.request("k") == "E01", "gdb's kill while an image is being loaded")
+    check(vm, c.request("?").startswith("T05"), "the session after the refused kill")
+    check(vm, c.request("D") == "OK", "detach")
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=REPLY_TIMEOUT)
+    monitor_rtt(vm, "start dbg", r"start: guest 'dbg' is being loaded", MONITOR_BOUND)
+    monitor_rtt(vm, "list", r"dbg\s+stopped", MONITOR_BOUND)
     check_hypervisor_clean(vm, vm.since(start))
