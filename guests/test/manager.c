@@ -7,7 +7,11 @@
  * and survive a restart, is refused on `guarded` (not in its
  * control-guests) and on buffers outside its RAM, then runs load/start/stop
  * cycles.  Without control (role=rogue) it calls every management
- * hypercall with random arguments: every one must fail.
+ * hypercall with random arguments: every one must fail.  With "gdbrace=1"
+ * (tests/system/test_gdb_hostile.py) it changes the life of the worker
+ * that gdb holds from under gdb: once the worker makes no exit for 5 s
+ * (held), it restarts it; once it is held again (the stub halted it
+ * anew), it stops it and begins loading an image into it, and idles.
  */
 #include <string.h>
 #include <partita/manage_abi.h>
@@ -388,12 +392,63 @@ static void life(void)
     }
 }
 
+/* the worker's exits, all its vCPUs: a guest gdb holds makes none */
+static uint64_t worker_exits(void)
+{
+    static struct partita_guest_stats s;
+    if (mg(PARTITA_MG_STATS, WORKER, &s, sizeof(s), 0).r0 != (int32_t)sizeof(s))
+        return ~0ull;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s.nvcpus && i < PARTITA_INFO_VCPUS; i++)
+        n += s.vcpu[i].exits_lo | (uint64_t)s.vcpu[i].exits_hi << 32;
+    return n;
+}
+
+/* until the worker made no exit for quiet_ms of this guest's time */
+static uint64_t wait_worker_held(uint32_t quiet_ms)
+{
+    uint64_t last = worker_exits(), since = cntvct();
+    for (;;) {
+        delay_ms(100);
+        uint64_t n = worker_exits();
+        if (n != last) {
+            last = n;
+            since = cntvct();
+        } else if (cntvct() - since >= ms_to_ticks(quiet_ms)) {
+            return n;
+        }
+    }
+}
+
+static void gdb_race(void)
+{
+    uint64_t n = wait_worker_held(5000);
+    gprintf("gdbrace: worker held, %lu exits\n", (unsigned long)n);
+    gprintf("gdbrace: restart %ld\n", (long)mg(PARTITA_MG_RESTART, WORKER, 0, 0, 0).r0);
+    n = wait_worker_held(5000);
+    gprintf("gdbrace: worker held again, %lu exits\n", (unsigned long)n);
+    int32_t stop = mg(PARTITA_MG_STOP, WORKER, 0, 0, 0).r0;
+    /* the first piece of the banner's image: the worker is being loaded */
+    struct partita_load *h = (struct partita_load *)stream;
+    memset(h, 0, sizeof(*h));
+    h->magic = PARTITA_LOAD_MAGIC;
+    h->kernel_size = (uint32_t)(banner_end - banner_start);
+    memcpy(stream + sizeof(*h), banner_start, 8);
+    int32_t load = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + 8, 0).r0;
+    gprintf("gdbrace: stop %ld, load begun %ld\n", (long)stop, (long)load);
+    for (;;)
+        delay_ms(1000);
+}
+
 void guest_main(uint32_t dtb)
 {
-    uint32_t role = 0, cycles = 100, life_mode = 0;
+    uint32_t role = 0, cycles = 100, life_mode = 0, race = 0;
     bootarg_u32("rogue", &role);
     bootarg_u32("cycles", &cycles);
     bootarg_u32("life", &life_mode);
+    bootarg_u32("gdbrace", &race);
+    if (race)
+        gdb_race();
     if (life_mode) {
         life();
     } else if (role) {

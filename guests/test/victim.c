@@ -5,6 +5,9 @@
  * that RAM starts zeroed (the hypervisor scrubs it).
  *
  * bootargs: watch=<IPA of the watched page> hold=<ms to keep watching>
+ *           every=<ms>: afterwards, check the page again every <ms> for
+ *           good, each time a line (a heartbeat that the page is intact,
+ *           for tests that attack it while the guest runs on)
  */
 #include "guest.h"
 
@@ -67,4 +70,21 @@ void guest_main(uint32_t dtb)
           (unsigned long)(bad ? *(volatile uint32_t *)first : 0));
     test_end();
     tests_finish();
+    uint32_t every = 0;
+    bootarg_u32("every", &every);
+    for (uint32_t round = 1; every; round++) {
+        uint64_t next = cntvct() + ms_to_ticks(every);
+        while (cntvct() < next)
+            ;
+        bad = 0;
+        for (uint32_t i = 0; i < WATCH_WORDS; i++)
+            if (w[i] != watch_value(i) && !bad++)
+                first = watch + 4 * i;
+        if (bad) {
+            gprintf("victim: watch page CHANGED, %lu words, the first at 0x%08lx\n",
+                    (unsigned long)bad, (unsigned long)first);
+            return;
+        }
+        gprintf("victim: watch page intact, check %lu\n", (unsigned long)round);
+    }
 }

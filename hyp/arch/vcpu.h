@@ -193,7 +193,7 @@ void vcpu_inject_undef(struct vcpu *v);
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write);
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va);
 
-/* A debugger's view of a vCPU loaded on no CPU (hyp/arch/vcpu_access.c):
+/* A debugger's view of a vCPU loaded on no CPU (hyp/arch/vcpu_reg.c, vcpu_access.c):
  * Rn (0-15) in its current mode in the saved state, and a virtual address
  * translated through its stage 1 and Stage-2 on this CPU (false: a fault) */
 uint32_t *vcpu_saved_reg(struct vcpu *v, unsigned int n);

@@ -130,6 +130,9 @@ struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
  * returns the bytes done, which stop at the first page that faults.
  */
 bool guest_debug_halt(struct guest *g);
+/* are they halted still: every vCPU asked to stay off its CPU and off it?
+ * (false after a halt that timed out, or a restart from under gdb) */
+bool guest_debug_held(struct guest *g);
 void guest_debug_resume(struct guest *g);
 /* only v runs again (a single step), the others stay halted */
 void guest_debug_resume_vcpu(struct vcpu *v);

@@ -22,6 +22,18 @@ bool guest_debug_halt(struct guest *g)
     return guest_vcpus_idle(g);
 }
 
+bool guest_debug_held(struct guest *g)
+{
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        struct vcpu *v = &g->vcpu[i];
+        if (!(__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_HALT) ||
+            __atomic_load_n(&v->loaded, __ATOMIC_SEQ_CST))
+            return false;
+    }
+    dsb_ish();      /* as after a halt: their saved registers from here */
+    return true;
+}
+
 void guest_debug_resume(struct guest *g)
 {
     dsb_ish();      /* what the debugger wrote, before the vCPUs look */

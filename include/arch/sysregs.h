@@ -372,6 +372,17 @@ static inline void irq_restore(uint32_t f)
 #define PSR_A          (1 << 8)
 #define PSR_E          (1 << 9)       /* big-endian data */
 #define PSR_NZCVQ      0xf8000000     /* the condition flags and Q */
+/* the other fields of a CPSR/SPSR (ARM ARM B1.3.3, "Program Status
+ * Registers (PSRs)"): IT[1:0] in [26:25], J in [24], [23:20] reserved,
+ * GE[3:0] in [19:16], IT[7:2] in [15:10] */
+#define PSR_IT_LO_SHIFT 25
+#define PSR_IT_LO_MASK (3 << PSR_IT_LO_SHIFT)        /* IT[1:0] */
+#define PSR_J          (1 << 24)      /* with T: Jazelle (T=0) or ThumbEE (T=1) */
+#define PSR_RESERVED   0x00f00000     /* [23:20]: reserved, UNK/SBZP */
+#define PSR_GE_MASK    0x000f0000
+#define PSR_IT_HI_SHIFT 10
+#define PSR_IT_HI_MASK (0x3f << PSR_IT_HI_SHIFT)     /* IT[7:2] */
+#define PSR_IT_MASK    (PSR_IT_LO_MASK | PSR_IT_HI_MASK)
 
 #define SCTLR_M        (1 << 0)
 #define SCTLR_A        (1 << 1)

@@ -4,8 +4,9 @@
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
 # distributor model (fuzz_vgic.c), the network devices and their switch
 # (fuzz_net.c), the virtio console (fuzz_vcon.c), the gdb remote protocol
-# (fuzz_rsp.c), gdb's single-step decoder (fuzz_next.c) and the management
-# calls with the load stream (fuzz_manage.c).
+# (fuzz_rsp.c), the gdb stub's register and memory writes (fuzz_gdb_regs.c),
+# gdb's single-step decoder (fuzz_next.c) and the management calls with the
+# load stream (fuzz_manage.c).
 #
 # Usage: tests/unit/fuzz.sh [SECONDS] [extra libFuzzer options...]
 #        SECONDS per target (default 60; FUZZ_TIME=N works too);
@@ -14,7 +15,7 @@
 #        (what `make test` runs); FUZZ_KEEP=1 after a timed run merges what
 #        it found that adds coverage into tests/unit/corpus/NAME (`make
 #        fuzz`: the long exploratory run, whose finds later runs replay);
-#        FUZZ_TARGETS="config decode vgic net vcon rsp next manage" picks targets.
+#        FUZZ_TARGETS="config decode vgic net vcon rsp gdbregs next manage" picks targets.
 #        Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
@@ -90,7 +91,7 @@ fuzz() {
     fi
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net vcon rsp next manage}"
+targets="${FUZZ_TARGETS:-config decode vgic net vcon rsp gdbregs next manage}"
 for t in $targets; do
     case "$t" in
     config)
@@ -117,6 +118,10 @@ for t in $targets; do
     rsp)
         build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
         ;;
+    gdbregs)
+        build gdbregs tests/unit/fuzz_gdb_regs.c hyp/console/gdb/gdb_regs.c hyp/console/gdb/rsp.c \
+            hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c
+        ;;
     next)
         build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
         ;;
@@ -128,7 +133,7 @@ for t in $targets; do
             hyp/dt/dt_reg.c hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c
         ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, rsp, next, manage)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, rsp, gdbregs, next, manage)" >&2; exit 2 ;;
     esac
     # the kept corpus: inputs that once crashed it or that a long run
     # found, replayed first

@@ -45,3 +45,4 @@ UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/gues
 UNIT_SRCS_vcon        := hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c
 UNIT_SRCS_rsp         := hyp/console/gdb/rsp.c
 UNIT_SRCS_arm_next    := hyp/console/gdb/arm_next.c hyp/arch/insn.c
+UNIT_SRCS_gdb_regs    := hyp/console/gdb/gdb_regs.c hyp/console/gdb/rsp.c hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c

@@ -67,6 +67,12 @@ void gdb_bp_remove_all(struct vcpu *v)
             gdb_bp_remove(v, bp[i].addr);
 }
 
+void gdb_bp_forget_all(void)
+{
+    memset(bp, 0, sizeof(bp));
+    step_bp.size = 0;
+}
+
 bool gdb_bp_step_insert(struct vcpu *v, uint32_t addr)
 {
     gdb_bp_step_remove();

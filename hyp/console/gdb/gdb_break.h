@@ -18,6 +18,9 @@ const char *gdb_bp_insert(struct vcpu *v, uint32_t addr, uint32_t kind);
 const char *gdb_bp_remove(struct vcpu *v, uint32_t addr);
 /* every one out (the session ends) */
 void gdb_bp_remove_all(struct vcpu *v);
+/* every one dropped, nothing written: the session ends on a guest whose
+ * memory is no longer gdb's (stopped or restarted from under it) */
+void gdb_bp_forget_all(void);
 
 /* a Z or z request: Z0 BKPTs (above), Z1-Z4 gdb's comparators in the
  * debug registers (hyp/arch/debug.h: the highest-numbered ones); gdb's

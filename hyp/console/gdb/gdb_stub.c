@@ -9,16 +9,13 @@
 #include <arch/sysregs.h>
 #include "gdb_stub.h"
 #include "rsp.h"
+#include "gdb_regs.h"
 #include "gdb_break.h"
 #include "gdb_step.h"
 #include "gdb_vfp.h"
 #include "gdb_port.h"
 #include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
-
-/* gdb's numbering with our target description: r0-r15, then CPSR at 25 */
-#define GDB_NCORE     16
-#define GDB_REG_CPSR  25
 
 static const char target_xml[] =
     "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
@@ -91,63 +88,36 @@ static int thread_vcpu(int thread)
     return thread - 1;
 }
 
-static uint32_t *reg_at(unsigned int n)
+/*
+ * Are the guest's vCPUs all off their CPUs and kept there, so that their
+ * saved registers and its memory are gdb's?  The halt that ended a continue
+ * may have timed out (a vCPU kept in Hyp mode by long work), or its control
+ * partition restarted it from under gdb: then the halt is tried again, and
+ * if it fails the request is refused - nothing of a live vCPU is touched.
+ * Never once the guest is not running (stopped, an image being loaded).
+ */
+static bool vcpus_held(void)
 {
-    if (n < GDB_NCORE)
-        return vcpu_saved_reg(cur_vcpu(), n);
-    if (n == GDB_REG_CPSR)
-        return &cur_vcpu()->regs.cpsr;
-    return NULL;
-}
-
-/* a CPSR gdb may write: never a mode the guest cannot be in */
-static bool reg_write(unsigned int n, uint32_t val)
-{
-    uint32_t *r = reg_at(n);
-    if (!r)
+    if (s.g->state != GUEST_RUNNING)
         return false;
-    if (n == GDB_REG_CPSR) {
-        uint32_t mode = val & PSR_MODE_MASK;
-        if (mode == PSR_MODE_HYP || mode == PSR_MODE_MON || !(mode & 0x10))
-            return false;
-    }
-    *r = val;
-    return true;
+    return guest_debug_held(s.g) || guest_debug_halt(s.g);
 }
 
 static void do_read_regs(void)
 {
     rsp_tx_begin(&s.tx);
-    for (unsigned int n = 0; n < GDB_NCORE; n++)
-        rsp_tx_reg32(&s.tx, *reg_at(n));
-    rsp_tx_reg32(&s.tx, *reg_at(GDB_REG_CPSR));
+    gdb_regs_read(cur_vcpu(), &s.tx);
     send_reply();
 }
 
 static void do_write_regs(const struct rsp_cmd *c)
 {
-    unsigned int nregs = (unsigned int)(c->data_len / 8);
-    uint32_t val[GDB_NCORE + 1];
-    if (nregs > GDB_NCORE + 1) {
-        reply("E01");
-        return;
-    }
-    for (unsigned int i = 0; i < nregs; i++)
-        if (!rsp_hex_reg32(c->data + 8 * i, &val[i])) {
-            reply("E01");
-            return;
-        }
-    for (unsigned int i = 0; i < nregs; i++)
-        if (!reg_write(i < GDB_NCORE ? i : GDB_REG_CPSR, val[i])) {
-            reply("E01");
-            return;
-        }
-    reply("OK");
+    reply(gdb_regs_write(cur_vcpu(), c->data, c->data_len) ? "OK" : "E01");
 }
 
 static void do_read_reg(const struct rsp_cmd *c)
 {
-    uint32_t *r = reg_at(c->reg);
+    uint32_t *r = gdb_reg_at(cur_vcpu(), c->reg);
     rsp_tx_begin(&s.tx);
     if (r)
         rsp_tx_reg32(&s.tx, *r);
@@ -161,7 +131,8 @@ static void do_read_reg(const struct rsp_cmd *c)
 static void do_write_reg(const struct rsp_cmd *c)
 {
     int vfp = gdb_vfp_write(cur_vcpu(), c);
-    reply(vfp > 0 || (vfp < 0 && !c->wide && reg_write(c->reg, c->value)) ? "OK" : "E01");
+    bool ok = vfp > 0 || (vfp < 0 && !c->wide && gdb_reg_write(cur_vcpu(), c->reg, c->value));
+    reply(ok ? "OK" : "E01");
 }
 
 static void do_read_mem(const struct rsp_cmd *c)
@@ -255,9 +226,11 @@ static void do_current_thread(void)
  * entry: they are halted now), and its breakpoints out when it goes */
 static void debug_traps(bool on)
 {
-    if (!on) {
+    if (!on && vcpus_held()) {
         gdb_bp_step_remove();
         gdb_bp_remove_all(cur_vcpu());
+    } else if (!on) {
+        gdb_bp_forget_all();    /* not gdb's memory any more: nothing written */
     }
     gdb_hw_release(s.g);
     for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
@@ -279,9 +252,9 @@ static void session_end(const char *how)
  * a single step's BKPT out */
 static void stop_all(void)
 {
-    guest_debug_halt(s.g);
     s.running = false;
-    gdb_bp_step_remove();
+    if (vcpus_held())
+        gdb_bp_step_remove();
 }
 
 /* the vCPU c and s resume: Hc's, or (all) the current one */
@@ -324,18 +297,25 @@ static void do_detach(void)
     guest_debug_resume(s.g);
 }
 
-/* kill: what the guest's on-crash policy says, restart or stop */
+/*
+ * kill: what the guest's on-crash policy says, restart or stop, by the
+ * operator's own calls (lifecycle.c: the monitor's stop and start, the
+ * control partition's), so with their checks: refused (E01, the session
+ * goes on) while an image is being loaded into the guest - its control
+ * partition stopped it from under gdb and loads it - as a start is.
+ */
 static void do_kill(void)
 {
     struct guest *g = s.g;
+    if (guest_image_loading(g)) {
+        reply("E01");
+        return;
+    }
     session_end("killed");
-    guest_stop(g);
-    g->state = GUEST_STOPPED;
+    guest_op_stop(g);           /* already stopped (its control partition): no matter */
     guest_debug_resume(g);      /* no longer held: a start runs it */
-    if (g->cfg->on_crash == ON_CRASH_RESTART && guest_start(g) == 0)
-        pr_info("guest '%s' restarted\n", g->cfg->name);
-    else
-        pr_info("guest '%s' stopped\n", g->cfg->name);
+    if (g->cfg->on_crash == ON_CRASH_RESTART && guest_op_start(g) != 0)
+        pr_info("gdb: guest '%s' could not be started again\n", g->cfg->name);
 }
 
 /* requests that are answered from the session alone */
@@ -374,10 +354,29 @@ static bool dispatch_query(const struct rsp_cmd *c)
     }
 }
 
+/* requests that read or write a vCPU's registers or the guest's memory */
+static bool touches_guest(const struct rsp_cmd *c)
+{
+    switch (c->kind) {
+    case RSP_CMD_READ_REGS: case RSP_CMD_WRITE_REGS: case RSP_CMD_READ_REG:
+    case RSP_CMD_WRITE_REG: case RSP_CMD_READ_MEM: case RSP_CMD_WRITE_MEM:
+    case RSP_CMD_INSERT_BP: case RSP_CMD_REMOVE_BP: case RSP_CMD_STEP:
+        return true;
+    case RSP_CMD_CONTINUE:
+        return c->has_addr;
+    default:
+        return false;
+    }
+}
+
 static void dispatch(const struct rsp_cmd *c)
 {
     if (dispatch_query(c))
         return;
+    if (touches_guest(c) && !vcpus_held()) {
+        reply("E01");
+        return;
+    }
     switch (c->kind) {
     case RSP_CMD_STATUS:     reply_stop(5); break;
     case RSP_CMD_READ_REGS:  do_read_regs(); break;
