@@ -5,7 +5,8 @@ GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffre
                  -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I. -Iinclude
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
-GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c guests/lib/vnet.c
+GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c guests/lib/vnet.c \
+                 guests/lib/manage_client.c
 GUEST_NAMES   := $(patsubst guests/test/%.c,%,$(wildcard guests/test/*.c))
 GUEST_BINS    := $(GUEST_NAMES:%=$(BUILD)/guests/%.bin)
 
@@ -46,7 +47,8 @@ board-dtbs: $(BOARD_DTBS)/.extracted
 .PHONY: board-dtbs
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h \
-                       guests/lib/chan_ring.h guests/lib/vnet.h guests/lib/guest.ld
+                       guests/lib/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
+                       guests/lib/manage_client.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) $(GUEST_LIB) $< -o $@ -lc -lgcc

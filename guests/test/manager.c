@@ -16,23 +16,16 @@
 #include <string.h>
 #include <partita/manage_abi.h>
 #include "guest.h"
+#include "manage_client.h"
 #include "vnet.h"
 
 #define WORKER  worker  /* guest ids: configuration order (manage.dts) */
 #define GUARDED 3
 #define NGUESTS 4
 
-struct r4 { int32_t r0; uint32_t r1, r2, r3; };
-
 static struct r4 mg(uint32_t fn, uint32_t id, const void *buf, uint32_t len, uint32_t a4)
 {
-    register uint32_t r0 __asm__("r0") = fn;
-    register uint32_t r1 __asm__("r1") = id;
-    register uint32_t r2 __asm__("r2") = (uint32_t)buf;
-    register uint32_t r3 __asm__("r3") = len;
-    register uint32_t r4 __asm__("r4") = a4;
-    __asm__ volatile("hvc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : "r"(r4) : "memory");
-    return (struct r4){ (int32_t)r0, r1, r2, r3 };
+    return mg_call(fn, id, (uint32_t)buf, len, a4);
 }
 
 /* A raw image for the worker: prints its banner on its UART, then sleeps */
@@ -51,17 +44,6 @@ static uint8_t stream[4096] __attribute__((aligned(8)));
 static char out[4096];
 static uint32_t out_pos;
 
-static uint32_t crc32(const uint8_t *p, uint32_t n)
-{
-    uint32_t crc = 0xffffffffu;
-    while (n--) {
-        crc ^= *p++;
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (crc & 1 ? 0xedb88320u : 0);
-    }
-    return ~crc;
-}
-
 static int32_t state_of(uint32_t id)
 {
     struct partita_guest_info i;
@@ -72,24 +54,7 @@ static int32_t state_of(uint32_t id)
 /* wait up to ms for text in the worker's console output (from out_pos) */
 static bool worker_says(const char *text, uint32_t ms)
 {
-    uint64_t end = cntvct() + ms_to_ticks(ms);
-    uint32_t have = 0;
-    out[0] = '\0';
-    while (cntvct() < end) {
-        struct r4 r = mg(PARTITA_MG_CONSOLE_READ, WORKER, out + have,
-                         sizeof(out) - 1 - have, out_pos);
-        if (r.r0 > 0) {
-            have += (uint32_t)r.r0;
-            out_pos = r.r1;
-            out[have] = '\0';
-            if (strstr(out, text))
-                return true;
-        }
-        if (have > sizeof(out) / 2)
-            have = 0;
-        delay_ms(5);
-    }
-    return false;
+    return mg_console_says(WORKER, out, sizeof(out), &out_pos, text, ms);
 }
 
 /* between the pieces of a load (life mode: a peer's frames) */
@@ -226,7 +191,7 @@ static void test_load(void)
     struct partita_guest_info i;
     uint32_t n = (uint32_t)(banner_end - banner_start);
     mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
-    CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == crc32(banner_start, n),
+    CHECK(i.image_loaded == 1 && i.image_size == n && i.image_crc32 == mg_crc32(banner_start, n),
           "info: loaded %lu size %lu crc 0x%08lx", (unsigned long)i.image_loaded,
           (unsigned long)i.image_size, (unsigned long)i.image_crc32);
     /* a refused load leaves the loaded image as it was */
@@ -243,7 +208,7 @@ static void test_load(void)
     int32_t rc2 = mg(PARTITA_MG_LOAD, WORKER, stream, sizeof(*h) + n + 4, 0).r0;
     mg(PARTITA_MG_INFO, WORKER, &i, sizeof(i), 0);
     CHECK(rc2 > 0 && i.image_size == n + 4 &&
-          i.image_crc32 == crc32(stream + sizeof(*h), n + 4), "a second image: %ld, crc 0x%08lx",
+          i.image_crc32 == mg_crc32(stream + sizeof(*h), n + 4), "a second image: %ld, crc 0x%08lx",
           (long)rc2, (unsigned long)i.image_crc32);
     /* the Linux format: a zImage, or refused; placed at RAM + 32 KiB and
      * entered with r2 = its DTB (the banner is position independent: a
@@ -365,13 +330,13 @@ static void test_prey(uint32_t id, const char *end, int32_t want)
     send_frame();
     struct partita_guest_info i;
     mg(PARTITA_MG_INFO, id, &i, sizeof(i), 0);
-    CHECK(i.image_loaded && i.image_size == n && i.image_crc32 == crc32(banner_start, n),
+    CHECK(i.image_loaded && i.image_size == n && i.image_crc32 == mg_crc32(banner_start, n),
           "%s: info after the load: crc 0x%08lx", end, (unsigned long)i.image_crc32);
     CHECK(mg(PARTITA_MG_START, id, 0, 0, 0).r0 == 0, "%s: start", end);
     CHECK(worker_says("banner: the loaded image runs", 5000), "%s: the loaded image did not "
           "boot intact: '%s'", end, out);
     mg(PARTITA_MG_INFO, id, &i, sizeof(i), 0);
-    CHECK(i.image_crc32 == crc32(banner_start, n), "%s: info once it runs: crc 0x%08lx", end,
+    CHECK(i.image_crc32 == mg_crc32(banner_start, n), "%s: info once it runs: crc 0x%08lx", end,
           (unsigned long)i.image_crc32);
     gprintf("life: %s: loaded, boots intact\n", end);
 }

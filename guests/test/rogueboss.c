@@ -16,6 +16,7 @@
 #include <string.h>
 #include <partita/manage_abi.h>
 #include "guest.h"
+#include "manage_client.h"
 
 #define SELF     0      /* guest ids: configuration order (managehostile.dts) */
 #define TARGET   1
@@ -25,18 +26,6 @@
 #define PSCI_CPU_ON_32 0x84000003u
 #define BUF      4096u
 
-struct r4 { int32_t r0; uint32_t r1, r2, r3; };
-
-static struct r4 mg(uint32_t fn, uint32_t id, uint32_t buf, uint32_t len, uint32_t a4)
-{
-    register uint32_t r0 __asm__("r0") = fn;
-    register uint32_t r1 __asm__("r1") = id;
-    register uint32_t r2 __asm__("r2") = buf;
-    register uint32_t r3 __asm__("r3") = len;
-    register uint32_t r4 __asm__("r4") = a4;
-    __asm__ volatile("hvc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : "r"(r4) : "memory");
-    return (struct r4){ (int32_t)r0, r1, r2, r3 };
-}
 
 /* three raw images for the target: the banner (prints, sleeps), one that
  * powers itself off (PSCI SYSTEM_OFF), one that crashes (its vectors at
@@ -57,17 +46,6 @@ __asm__(".pushsection .rodata\n.balign 4\n"
         "  movw r0, #0\n  movt r0, #0x7f00\n  mcr p15, 0, r0, c12, c0, 0\n  isb\n"
         "  ldr r1, [r0]\n5: b 5b\n"
         ".global crasher_end\ncrasher_end:\n.popsection\n");
-
-static uint32_t crc32(const uint8_t *p, uint32_t n)
-{
-    uint32_t crc = 0xffffffffu;
-    while (n--) {
-        crc ^= *p++;
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (crc & 1 ? 0xedb88320u : 0);
-    }
-    return ~crc;
-}
 
 static bool known(int32_t rc)
 {
@@ -166,7 +144,7 @@ static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
                         (long)rc);
             continue;
         }
-        int32_t rc = mg(fn, id, buf, len, off).r0;
+        int32_t rc = mg_call(fn, id, buf, len, off).r0;
         /* on any guest but its own (itself, the honest ones, none) no call
          * but VERSION succeeds - and INFO of itself, which describes it */
         bool on_guest = fn >= PARTITA_MG_FIRST && fn <= PARTITA_MG_LAST &&
@@ -217,7 +195,7 @@ static uint32_t out_pos;
 static int32_t state_of(uint32_t id)
 {
     struct partita_guest_info i;
-    struct r4 r = mg(PARTITA_MG_INFO, id, (uint32_t)&i, sizeof(i), 0);
+    struct r4 r = mg_call(PARTITA_MG_INFO, id, (uint32_t)&i, sizeof(i), 0);
     return r.r0 < 0 ? r.r0 : (int32_t)i.state;
 }
 
@@ -225,7 +203,7 @@ static int32_t state_of(uint32_t id)
 static void skip_output(void)
 {
     for (int k = 0; k < 64; k++) {
-        struct r4 r = mg(PARTITA_MG_CONSOLE_READ, TARGET, (uint32_t)out, sizeof(out) - 1, out_pos);
+        struct r4 r = mg_call(PARTITA_MG_CONSOLE_READ, TARGET, (uint32_t)out, sizeof(out) - 1, out_pos);
         if (r.r0 <= 0)
             return;
         out_pos = r.r1;
@@ -234,23 +212,7 @@ static void skip_output(void)
 
 static bool target_says(const char *text, uint32_t ms)
 {
-    uint64_t end = cntvct() + ms_to_ticks(ms);
-    uint32_t have = 0;
-    while (cntvct() < end) {
-        struct r4 r = mg(PARTITA_MG_CONSOLE_READ, TARGET, (uint32_t)out + have,
-                         sizeof(out) - 1 - have, out_pos);
-        if (r.r0 > 0) {
-            have += (uint32_t)r.r0;
-            out_pos = r.r1;
-            out[have] = '\0';
-            if (strstr(out, text))
-                return true;
-        }
-        if (have > sizeof(out) / 2)
-            have = 0;
-        delay_ms(5);
-    }
-    return false;
+    return mg_console_says(TARGET, out, sizeof(out), &out_pos, text, ms);
 }
 
 /* an image into the target, in one piece; refused while its vCPUs leave */
@@ -263,7 +225,7 @@ static int32_t load(const uint8_t *img, uint32_t n)
     memcpy(bufs[0] + sizeof(*h), img, n);
     int32_t rc = PARTITA_E_STATE;
     for (int tries = 0; tries < 200 && rc == PARTITA_E_STATE; tries++) {
-        rc = mg(PARTITA_MG_LOAD, TARGET, (uint32_t)bufs[0], sizeof(*h) + n, 0).r0;
+        rc = mg_call(PARTITA_MG_LOAD, TARGET, (uint32_t)bufs[0], sizeof(*h) + n, 0).r0;
         if (rc == PARTITA_E_STATE)
             delay_ms(10);
     }
@@ -285,14 +247,14 @@ static void banner_boots(const char *name)
     int32_t rc = load(banner_start, n);
     CHECK(rc > 0 && (rc & PARTITA_LOAD_DONE), "%s: load: %ld", name, (long)rc);
     struct partita_guest_info i;
-    mg(PARTITA_MG_INFO, TARGET, (uint32_t)&i, sizeof(i), 0);
-    CHECK(i.image_loaded && i.image_crc32 == crc32(banner_start, n), "%s: crc 0x%08lx", name,
+    mg_call(PARTITA_MG_INFO, TARGET, (uint32_t)&i, sizeof(i), 0);
+    CHECK(i.image_loaded && i.image_crc32 == mg_crc32(banner_start, n), "%s: crc 0x%08lx", name,
           (unsigned long)i.image_crc32);
     skip_output();
-    CHECK(mg(PARTITA_MG_START, TARGET, 0, 0, 0).r0 == 0, "%s: start", name);
+    CHECK(mg_call(PARTITA_MG_START, TARGET, 0, 0, 0).r0 == 0, "%s: start", name);
     CHECK(target_says("banner: the loaded image runs", 5000), "%s: no banner: '%s'", name, out);
-    mg(PARTITA_MG_INFO, TARGET, (uint32_t)&i, sizeof(i), 0);
-    CHECK(i.image_crc32 == crc32(banner_start, n), "%s: crc once running 0x%08lx", name,
+    mg_call(PARTITA_MG_INFO, TARGET, (uint32_t)&i, sizeof(i), 0);
+    CHECK(i.image_crc32 == mg_crc32(banner_start, n), "%s: crc once running 0x%08lx", name,
           (unsigned long)i.image_crc32);
     gprintf("every-state: %s: loaded, boots intact\n", name);
 }
@@ -302,21 +264,21 @@ static void end_with(const uint8_t *img, uint32_t n, int32_t state, const char *
 {
     int32_t rc = load(img, n);
     CHECK(rc > 0 && (rc & PARTITA_LOAD_DONE), "%s: its image: %ld", name, (long)rc);
-    CHECK(mg(PARTITA_MG_START, TARGET, 0, 0, 0).r0 == 0, "%s: start", name);
+    CHECK(mg_call(PARTITA_MG_START, TARGET, 0, 0, 0).r0 == 0, "%s: start", name);
     CHECK(wait_state(state), "%s: state %ld", name, (long)state_of(TARGET));
 }
 
 static void test_every_state(void)
 {
     test_begin("every-state");
-    mg(PARTITA_MG_STOP, TARGET, 0, 0, 0);       /* whatever the race left */
+    mg_call(PARTITA_MG_STOP, TARGET, 0, 0, 0);       /* whatever the race left */
     CHECK(wait_state(PARTITA_STOPPED), "not stopped: %ld", (long)state_of(TARGET));
     banner_boots("stopped");
     CHECK(load(banner_start, 8) == PARTITA_E_STATE, "a load into the running target");
-    CHECK(mg(PARTITA_MG_STOP, TARGET, 0, 0, 0).r0 == 0, "stop");
+    CHECK(mg_call(PARTITA_MG_STOP, TARGET, 0, 0, 0).r0 == 0, "stop");
     end_with(halter_start, (uint32_t)(halter_end - halter_start), PARTITA_HALTED, "halted");
     banner_boots("halted");
-    CHECK(mg(PARTITA_MG_STOP, TARGET, 0, 0, 0).r0 == 0, "stop");
+    CHECK(mg_call(PARTITA_MG_STOP, TARGET, 0, 0, 0).r0 == 0, "stop");
     end_with(crasher_start, (uint32_t)(crasher_end - crasher_start), PARTITA_CRASHED,
              "crashed");
     banner_boots("crashed");

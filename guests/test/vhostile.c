@@ -25,24 +25,10 @@
  */
 #include <string.h>
 #include "guest.h"
+#include "virtio_mmio_regs.h"
 
-#define R_QUEUE_SEL    0x030
-#define R_QUEUE_NUM    0x038
-#define R_QUEUE_READY  0x044
-#define R_NOTIFY       0x050
-#define R_ISR          0x060
-#define R_ISR_ACK      0x064
-#define R_STATUS       0x070
-#define R_DESC_LO      0x080
-#define R_DRIVER_LO    0x090
-#define R_DEVICE_LO    0x0a0
-#define R_DRV_FEAT     0x020
-#define R_DRV_FEAT_SEL 0x024
-#define R_CONFIG       0x100
 #define R_SPACE        0x200        /* the device's register window */
-#define ST_ACK_DRIVER  3u
-#define ST_FEATURES_OK 8u
-#define ST_DRIVER_OK   4u
+#define ST_ACK_DRIVER  (ST_ACK | ST_DRIVER)
 #define F_VERSION_1    1u           /* high word: bit 32 */
 #define D_NEXT         1u
 #define D_WRITE        2u
