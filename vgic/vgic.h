@@ -30,6 +30,12 @@ struct vgic_irq {
     bool hw;                    /* hardware-linked: the guest's EOI deactivates hwirq */
     bool group1;
     bool in_lr;
+    /* a passthrough SPI the guest cleared pending (ICPENDR) while a list
+     * register holds it pending: its owner's flush takes it back */
+    bool unpend;
+    /* a passthrough SPI made pending by the guest (ISPENDR): pending until
+     * the guest takes it or clears it, whatever its line does (4.3.7) */
+    bool latched;
 };
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */
@@ -47,6 +53,10 @@ struct vgic_lr_ops {
     void *ctx;
 };
 
+/* queued's bit for a flush that only looks again (hw_watch); not work a
+ * WFI should wake for */
+#define VGIC_QUEUED_WATCH 2u
+
 struct vgic_vcpu_stats {
     uint32_t injected, maintenance, sgis_sent, overflow;
 };
@@ -54,7 +64,8 @@ struct vgic_vcpu_stats {
 struct vgic_cpu {
     /* something waits to go into a list register.  A word, and first: the
      * guest entry (hyp/arch/entry.S) loads it with the vCPU's requests
-     * before it in one LDRD */
+     * before it in one LDRD.  VGIC_QUEUED_WATCH alone: nothing waits, but
+     * the next entry flushes to look at a passthrough SPI again */
     uint32_t queued;
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
@@ -71,6 +82,9 @@ struct vgic_cpu {
      * written by that CPU only, taken in under the lock by its next flush
      * or sync.  In what was padding: the vCPU's size stays */
     uint16_t ppi_fired;
+    /* a list register holds a passthrough SPI pending (not yet taken): its
+     * physical state is looked at again at every flush (VGIC_QUEUED_WATCH) */
+    bool hw_watch;
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];
@@ -89,6 +103,12 @@ struct vgic_env {
     void (*hw_update)(void *ctx, unsigned int intid, const struct vgic_irq *irq,
                       unsigned int target_vcpu);
     void *ctx;
+    /* The physical distributor's pending and active banks (GICD_ISPENDR to
+     * GICD_ICACTIVER, off a word offset there): a word read, or bits set or
+     * cleared.  A passthrough SPI's pending and active state is the
+     * physical interrupt's (GICv2 5.2.1); with none given, the model's */
+    uint32_t (*hw_read)(void *ctx, uint32_t off);
+    void (*hw_write)(void *ctx, uint32_t off, uint32_t bits);
 };
 
 struct vgic {
