@@ -23,6 +23,7 @@ struct vgic_irq {
     uint8_t priority;
     uint8_t targets;            /* ITARGETSR byte (SPIs) */
     uint8_t sgi_src;            /* SGIs: source vCPUs with a pending request */
+    uint8_t pt;                 /* a passthrough SPI's VGIC_PT_* (vgic_pt.c) */
     uint16_t hwirq;             /* physical INTID when hw */
     bool enabled, pending, active;
     bool edge;                  /* ICFGR: edge-triggered */
@@ -30,13 +31,16 @@ struct vgic_irq {
     bool hw;                    /* hardware-linked: the guest's EOI deactivates hwirq */
     bool group1;
     bool in_lr;
-    /* a passthrough SPI the guest cleared pending (ICPENDR) while a list
-     * register holds it pending: its owner's flush takes it back */
-    bool unpend;
-    /* a passthrough SPI made pending by the guest (ISPENDR): pending until
-     * the guest takes it or clears it, whatever its line does (4.3.7) */
-    bool latched;
 };
+
+/* made pending by the guest (ISPENDR): pending until the guest takes it
+ * or clears it, whatever its line does (4.3.7); TAKEN once a list register
+ * holds it (the physical latch is then spent) */
+#define VGIC_PT_LATCHED 1u
+#define VGIC_PT_TAKEN   2u
+/* cleared pending by the guest (ICPENDR) while a list register holds it
+ * pending: its owner's flush takes it back */
+#define VGIC_PT_UNPEND  4u
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */
 struct vgic_lr_ops {
@@ -53,8 +57,8 @@ struct vgic_lr_ops {
     void *ctx;
 };
 
-/* queued's bit for a flush that only looks again (hw_watch); not work a
- * WFI should wake for */
+/* queued's bit for a flush that only looks again at a passthrough SPI a
+ * list register holds pending (hw_withdraw); not work a WFI wakes for */
 #define VGIC_QUEUED_WATCH 2u
 
 struct vgic_vcpu_stats {
@@ -82,9 +86,6 @@ struct vgic_cpu {
      * written by that CPU only, taken in under the lock by its next flush
      * or sync.  In what was padding: the vCPU's size stays */
     uint16_t ppi_fired;
-    /* a list register holds a passthrough SPI pending (not yet taken): its
-     * physical state is looked at again at every flush (VGIC_QUEUED_WATCH) */
-    bool hw_watch;
     /* GICH state while the vCPU is away from its physical CPU */
     uint32_t hcr, vmcr, apr;
     uint32_t lrs[VGIC_MAX_LRS];

@@ -58,7 +58,6 @@ static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsign
 static inline void lr_ended(struct vgic_irq *irq)
 {
     irq->in_lr = false;
-    irq->latched = false;   /* taken */
     if (!irq->edge && !irq->hw && irq->level)
         irq->pending = true;
 }
@@ -89,17 +88,13 @@ static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
     return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
 }
 
-static inline uint32_t lr_value(struct vgic_cpu *c, struct vgic_irq *irq, unsigned int intid)
+static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
 {
     uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
     if (irq->group1)
         v |= LR_GROUP1;
     if (irq->hw) {
         irq->pending = false;   /* the list register owns it now */
-        irq->unpend = false;
-        /* a passthrough SPI: looked at again until the guest takes it */
-        if (irq_passthrough(c->dist, irq, intid))
-            c->hw_watch = true;
         v |= LR_HW | LR_PHYSID(irq->hwirq);
         /* never pending and active with HW set (GICv2 5.3.13; KVM's
          * populate_lr alike): a guest that wrote ISACTIVER gets it active */
@@ -205,7 +200,7 @@ lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
         irq->active = false;
         lr_ended(irq);
         if (refill && (d->ctlr & 1) && irq_wants_lr_of(d, vcpu, irq, intid)) {
-            lr->write_lr(lr->ctx, i, lr_value(c, irq, intid));
+            lr->write_lr(lr->ctx, i, lr_value(irq, intid));
             irq->in_lr = true;
             c->stats.injected++;
             /* nothing to look for (and no word, if that was its last) */
@@ -357,7 +352,7 @@ static inline void lr_evict(struct vgic *d, unsigned int vcpu, const struct vgic
 static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, unsigned int i,
                             struct vgic_irq *irq, unsigned int intid)
 {
-    lr->write_lr(lr->ctx, i, lr_value(c, irq, intid));
+    lr->write_lr(lr->ctx, i, lr_value(irq, intid));
     irq->in_lr = true;
     c->lr_intid[i] = (uint16_t)intid;
     c->lr_used |= 1u << i;
@@ -438,10 +433,12 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
 {
     struct vgic_cpu *c = d->cpu[vcpu];
     spin_lock(&d->lock);
-    lr_take_fired(c);
-    c->hw_watch = false;    /* the sync and placement say again if one is held */
-    uint32_t stale = c->lr_used ? lr_sync_ended(d, vcpu, c, lr, true) : 0;
+    /* cleared first: what the sync asks for stays (a passthrough SPI held
+     * pending to look at again, VGIC_QUEUED_WATCH; an ended one that wants
+     * a list register again but got none: one more look) */
     c->queued = false;
+    lr_take_fired(c);
+    uint32_t stale = c->lr_used ? lr_sync_ended(d, vcpu, c, lr, true) : 0;
     bool left = false;
     if ((d->ctlr & 1) && c->maybe_words) {
         /* every list register we do not hold is empty or in stale: sync
@@ -471,8 +468,6 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
     }
     if (left)
         c->queued = true;
-    else if (c->hw_watch)
-        c->queued = VGIC_QUEUED_WATCH;
     spin_unlock(&d->lock);
 }
 

@@ -35,7 +35,8 @@ bool vgic_irq_pending(struct vgic *d, const struct vgic_irq *irq, unsigned int i
     bool virt = irq->pending || (irq->in_lr && !irq->active) || (intid < 16 && irq->sgi_src);
     if (!irq_passthrough(d, irq, intid))
         return virt;
-    return phys_pending(d, irq) || ((irq->edge || irq->latched) && virt);
+    bool latched = irq->pt & (VGIC_PT_LATCHED | VGIC_PT_TAKEN);
+    return phys_pending(d, irq) || ((irq->edge || latched) && virt);
 }
 
 /* A passthrough SPI's, or a direct guest's hardware interrupt's; a PPI of
@@ -56,7 +57,7 @@ bool hw_set_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
     if (!irq_passthrough(d, irq, intid))
         return false;
     phys_write(d, irq, GICD_ISPENDR);
-    irq->latched = true;
+    irq->pt |= VGIC_PT_LATCHED;
     return true;
 }
 
@@ -84,12 +85,12 @@ bool hw_clear_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
     if (!irq_passthrough(d, irq, intid))
         return false;
     phys_write(d, irq, GICD_ICPENDR);
-    irq->latched = false;
+    irq->pt &= (uint8_t)~(VGIC_PT_LATCHED | VGIC_PT_TAKEN);
     if (irq->pending && !irq->in_lr) {
         irq->pending = false;
         phys_write(d, irq, GICD_ICACTIVER);
     } else if (irq->in_lr && !irq->active) {
-        irq->unpend = true;
+        irq->pt |= VGIC_PT_UNPEND;
         hw_recheck(d, irq, intid);
     }
     return true;
@@ -117,19 +118,30 @@ void hw_set_active(struct vgic *d, struct vgic_irq *irq, unsigned int intid, boo
 bool hw_withdraw(struct vgic *d, struct vgic_cpu *c, struct vgic_irq *irq, uint32_t lr)
 {
     if (lr & LR_ACTIVE)
-        irq->latched = false;   /* taken */
+        irq->pt &= VGIC_PT_LATCHED;     /* taken; a new latch waits for the next */
     if ((lr & LR_STATE_MASK) != LR_PENDING)
         return false;
-    bool level_gone = !irq->edge && !irq->latched && !phys_pending(d, irq);
-    if (irq->enabled && !irq->unpend && !level_gone) {
-        c->hw_watch = true;
+    bool latched = irq->pt & (VGIC_PT_LATCHED | VGIC_PT_TAKEN);
+    bool unpend = irq->pt & VGIC_PT_UNPEND;
+    bool level_gone = !irq->edge && !latched && !phys_pending(d, irq);
+    if (irq->enabled && !unpend && !level_gone) {
+        c->queued |= VGIC_QUEUED_WATCH;
         return false;
     }
-    if ((irq->edge || irq->latched) && !irq->unpend)
+    if ((irq->edge || latched) && !unpend)
         phys_write(d, irq, GICD_ISPENDR);
-    irq->unpend = irq->latched = false;
+    irq->pt = 0;
     irq->pending = false;
     irq->in_lr = false;
     phys_write(d, irq, GICD_ICACTIVER);
     return true;
+}
+
+void vgic_hw_acked(struct vgic *d, unsigned int intid)
+{
+    spin_lock(&d->lock);
+    struct vgic_irq *irq = vgic_get_irq(d, 0, intid);
+    if (irq && irq_passthrough(d, irq, intid))
+        irq->pt = irq->pt & VGIC_PT_LATCHED ? VGIC_PT_TAKEN : 0;
+    spin_unlock(&d->lock);
 }

@@ -36,12 +36,16 @@ void hw_set_active(struct vgic *d, struct vgic_irq *irq, unsigned int intid, boo
 /* The guest disabled it: a list register holding it pending is looked at */
 void hw_recheck(struct vgic *d, struct vgic_irq *irq, unsigned int intid);
 /*
- * A list register holding passthrough SPI irq, as sync read it (lr): true
- * when it is withdrawn (the caller frees the list register) - pending, not
- * yet taken, and the guest disabled it or cleared its pending state, or it
- * is level-sensitive and its line dropped: a GIC would no longer signal it
- * (4.3.5, 4.3.8, 3.2.4).  Kept pending, c's next entry looks again.
+ * A list register holding passthrough SPI irq, as the sync read it (lr):
+ * true when it is withdrawn (the caller frees the list register) - pending,
+ * not yet taken, and the guest disabled it or cleared its pending state,
+ * or it is level-sensitive and its line dropped: a GIC would no longer
+ * signal it (4.3.5, 4.3.8, 3.2.4).  Kept pending, c's next entry looks
+ * again (VGIC_QUEUED_WATCH).
  */
 bool hw_withdraw(struct vgic *d, struct vgic_cpu *c, struct vgic_irq *irq, uint32_t lr);
-
+/* The hypervisor acknowledged passthrough SPI intid (before injecting it):
+ * a new instance, so what was latched or withdrawn before is over, and a
+ * latch the guest wrote is spent on this one.  Takes the lock */
+void vgic_hw_acked(struct vgic *d, unsigned int intid);
 #endif

@@ -11,6 +11,7 @@
 #include "hyp/sched/sched.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
+#include "vgic/vgic_pt.h"
 
 /* A passthrough SPI: taken on the physical CPU of its target vCPU */
 static bool passthrough_irq(unsigned int irq, void *arg)
@@ -18,6 +19,7 @@ static bool passthrough_irq(unsigned int irq, void *arg)
     struct guest *g = arg;
     if (g->state != GUEST_RUNNING)
         return true;
+    vgic_hw_acked(&g->vgic, irq);
     vgic_inject_edge(&g->vgic, 0, irq);
     return false;
 }

@@ -168,6 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (nirqs > 48 && !PHYS.active && (PHYS.line || PHYS.latch)) {
                     PHYS.latch = false;
                     PHYS.active = true;
+                    vgic_hw_acked(&D, 48);
                     vgic_inject_edge(&D, 0, 48);
                 }
                 break;

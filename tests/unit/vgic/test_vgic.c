@@ -124,6 +124,7 @@ static bool phys_take(void)
         return false;
     PSET(72, PHYS.latch, 0);
     PSET(72, PHYS.active, 1);
+    vgic_hw_acked(&D, 40);
     vgic_inject_edge(&D, 0, 40);
     return true;
 }
@@ -1170,7 +1171,11 @@ static void test_passthrough_pending_is_the_line(void **s)
     flush(0);
     assert_true((LRS[0].lr[0] & (LR_HW | LR_STATE_MASK)) == (LR_HW | LR_PENDING));
     assert_int_equal(pend40(), 1);
-    assert_true(D.cpu[0]->queued);                  /* looked at again */
+    flush(0);                                       /* held: looked at at every entry */
+    assert_int_equal(D.cpu[0]->queued, VGIC_QUEUED_WATCH);
+    LRS[0].vmcr = 0;                                /* masked by the guest: no WFI wake */
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
+    LRS[0].vmcr = 0x1fu << 27;
     PSET(72, PHYS.line, 0);                         /* the device quietened */
     assert_int_equal(pend40(), 0);
     flush(0);                                       /* withdrawn, not taken */
