@@ -42,8 +42,9 @@ bool gic_irq_active(unsigned int irq);
 void gic_irq_activate(unsigned int irq);
 /* A word of the pending and active banks (GICD_ISPENDR..GICD_ICACTIVER,
  * off a word offset there): read, or bits written (1s set or clear, 0s do
- * nothing, 4.3.7-4.3.10); a direct guest's own interrupts' state is the
- * hardware's.  Bank 0 is this CPU's (banked). */
+ * nothing, 4.3.7-4.3.10); a direct guest's own interrupts' state, and any
+ * guest's passthrough SPIs' (vgic/vgic_pt.c), is the hardware's.  Bank 0
+ * is this CPU's (banked). */
 uint32_t gic_state_read(uint32_t off);
 void gic_state_write(uint32_t off, uint32_t bits);
 /* the hypervisor control interface (GICH), mapped by gic_init */

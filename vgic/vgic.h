@@ -23,6 +23,7 @@ struct vgic_irq {
     uint8_t priority;
     uint8_t targets;            /* ITARGETSR byte (SPIs) */
     uint8_t sgi_src;            /* SGIs: source vCPUs with a pending request */
+    uint8_t pt;                 /* a passthrough SPI's VGIC_PT_* (vgic_pt.c) */
     uint16_t hwirq;             /* physical INTID when hw */
     bool enabled, pending, active;
     bool edge;                  /* ICFGR: edge-triggered */
@@ -31,6 +32,15 @@ struct vgic_irq {
     bool group1;
     bool in_lr;
 };
+
+/* made pending by the guest (ISPENDR): pending until the guest takes it
+ * or clears it, whatever its line does (4.3.7); TAKEN once a list register
+ * holds it (the physical latch is then spent) */
+#define VGIC_PT_LATCHED 1u
+#define VGIC_PT_TAKEN   2u
+/* cleared pending by the guest (ICPENDR) while a list register holds it
+ * pending: its owner's flush takes it back */
+#define VGIC_PT_UNPEND  4u
 
 /* The list registers of the physical CPU a vCPU runs on, or a model of them */
 struct vgic_lr_ops {
@@ -47,6 +57,10 @@ struct vgic_lr_ops {
     void *ctx;
 };
 
+/* queued's bit for a flush that only looks again at a passthrough SPI a
+ * list register holds pending (hw_withdraw); not work a WFI wakes for */
+#define VGIC_QUEUED_WATCH 2u
+
 struct vgic_vcpu_stats {
     uint32_t injected, maintenance, sgis_sent, overflow;
 };
@@ -54,7 +68,8 @@ struct vgic_vcpu_stats {
 struct vgic_cpu {
     /* something waits to go into a list register.  A word, and first: the
      * guest entry (hyp/arch/entry.S) loads it with the vCPU's requests
-     * before it in one LDRD */
+     * before it in one LDRD.  VGIC_QUEUED_WATCH alone: nothing waits, but
+     * the next entry flushes to look at a passthrough SPI again */
     uint32_t queued;
     struct vgic_irq priv[VGIC_NR_PRIVATE];
     uint32_t lr_used;           /* list registers holding our interrupts */
@@ -89,6 +104,12 @@ struct vgic_env {
     void (*hw_update)(void *ctx, unsigned int intid, const struct vgic_irq *irq,
                       unsigned int target_vcpu);
     void *ctx;
+    /* The physical distributor's pending and active banks (GICD_ISPENDR to
+     * GICD_ICACTIVER, off a word offset there): a word read, or bits set or
+     * cleared.  A passthrough SPI's pending and active state is the
+     * physical interrupt's (GICv2 5.2.1); with none given, the model's */
+    uint32_t (*hw_read)(void *ctx, uint32_t off);
+    void (*hw_write)(void *ctx, uint32_t off, uint32_t bits);
 };
 
 struct vgic {

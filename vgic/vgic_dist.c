@@ -55,6 +55,11 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
     d->nr_irqs = nr_irqs > VGIC_MAX_IRQS ? VGIC_MAX_IRQS : (nr_irqs + 31) & ~31u;
     d->nr_vcpus = nr_vcpus > VGIC_MAX_VCPUS ? VGIC_MAX_VCPUS : nr_vcpus;
     d->env = *env;
+    /* a uniprocessor distributor's SPIs all target its one CPU, and its
+     * GICD_ITARGETSRs are read-only (GICv2 4.3.12) */
+    if (d->nr_vcpus == 1)
+        for (unsigned int j = 0; j < d->nr_irqs - VGIC_NR_PRIVATE; j++)
+            d->spi[j].targets = 1;
     /* ITLinesNumber, CPUNumber, no SecurityExtn (GICv2 4.3.2) */
     d->typer = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
     for (unsigned int i = 0; i < d->nr_vcpus; i++) {
@@ -208,7 +213,7 @@ struct vgic_reg {
 
 FIELD_RD(rd_group, irq->group1)
 FIELD_RD(rd_enable, irq->enabled)
-FIELD_RD(rd_pending, irq->pending || (irq->in_lr && !irq->active) || (intid < 16 && irq->sgi_src))
+FIELD_RD(rd_pending, vgic_irq_pending(d, irq, intid))
 FIELD_RD(rd_active, irq->active)
 FIELD_RD(rd_priority, irq->priority)
 FIELD_RD(rd_config, irq->edge ? 2u : 0u)
@@ -232,18 +237,6 @@ static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
     d->cpu[owner]->queued = true;
     if (d->env.kick)
         d->env.kick(d->env.ctx, (unsigned int)owner);
-}
-
-/* A passthrough SPI's, or a direct guest's hardware interrupt's, state as
- * the guest set it, to the physical distributor; a PPI of a guest with a
- * virtual interface is left to its list registers */
-static inline void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
-{
-    if (intid < VGIC_NR_PRIVATE && !d->direct)
-        return;
-    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->hw && d->env.hw_update)
-        d->env.hw_update(d->env.ctx, intid, irq, (unsigned int)spi_target(d, irq));
 }
 
 /* A bank word's bits that are not SGIs' (bank 0's low half): those are
@@ -281,12 +274,18 @@ BANK_WR(wr_set_enable, NOT_SGIS(first), if (!irq[i].enabled) {
 BANK_WR(wr_clear_enable, NOT_SGIS(first), if (irq[i].enabled) {
     irq[i].enabled = false;
     hw_mirror(d, BANK_VCPU(irq, first), first + i);
+    hw_recheck(d, &irq[i], first + i);
 })
-BANK_WR(wr_set_pending, NOT_SGIS(first), irq[i].pending = true;
-        irq_queue(d, BANK_VCPU(irq, first), first + i))
-BANK_WR(wr_clear_pending, NOT_SGIS(first), irq[i].pending = false)
-BANK_WR(wr_set_active, ~0u, irq[i].active = true)
-BANK_WR(wr_clear_active, ~0u, irq[i].active = false)
+BANK_WR(wr_set_pending, NOT_SGIS(first), if (!hw_set_pending(d, &irq[i], first + i)) {
+    irq[i].pending = true;
+    irq_queue(d, BANK_VCPU(irq, first), first + i);
+})
+BANK_WR(wr_clear_pending, NOT_SGIS(first), if (!hw_clear_pending(d, &irq[i], first + i))
+        irq[i].pending = false)
+BANK_WR(wr_set_active, ~0u, hw_set_active(d, &irq[i], first + i, true);
+        irq[i].active = true)
+BANK_WR(wr_clear_active, ~0u, hw_set_active(d, &irq[i], first + i, false);
+        irq[i].active = false)
 
 static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
@@ -301,8 +300,8 @@ static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, u
 
 static void wr_targets(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
-    if (intid < VGIC_NR_PRIVATE)
-        return;             /* read-only for SGIs and PPIs */
+    if (intid < VGIC_NR_PRIVATE || d->nr_vcpus == 1)
+        return;             /* read-only for SGIs and PPIs, and uniprocessors' */
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
     irq->targets = (uint8_t)(v & ((1u << d->nr_vcpus) - 1));
     hw_mirror(d, vcpu, intid);

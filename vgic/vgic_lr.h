@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include "vgic.h"
+#include "vgic_pt.h"
 
 /* The vCPU an SPI is delivered to: the lowest one in its target list */
 static inline int spi_target(struct vgic *d, const struct vgic_irq *irq)
@@ -147,6 +148,11 @@ static __attribute__((noinline)) void lr_sync_busy(struct vgic *d, struct vgic_c
         unsigned int intid = LR_VIRTID(v);
         struct vgic_irq *irq = lr_irq(d, c, intid);
         irq->active = (v & LR_ACTIVE) != 0;
+        if ((v & LR_HW) && irq_passthrough(d, irq, intid) && hw_withdraw(d, c, irq, v)) {
+            lr->write_lr(lr->ctx, i, 0);
+            c->lr_used &= ~(1u << i);
+            continue;
+        }
         if (v & LR_STATE_MASK) {
             /* still pending or active in the hardware; if it came again
              * meanwhile, hear when the guest ends this one (EOI maintenance,
@@ -427,9 +433,12 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
 {
     struct vgic_cpu *c = d->cpu[vcpu];
     spin_lock(&d->lock);
+    /* cleared first: what the sync asks for stays (a passthrough SPI held
+     * pending to look at again, VGIC_QUEUED_WATCH; an ended one that wants
+     * a list register again but got none: one more look) */
+    c->queued = false;
     lr_take_fired(c);
     uint32_t stale = c->lr_used ? lr_sync_ended(d, vcpu, c, lr, true) : 0;
-    c->queued = false;
     bool left = false;
     if ((d->ctlr & 1) && c->maybe_words) {
         /* every list register we do not hold is empty or in stale: sync
@@ -466,7 +475,7 @@ static inline bool vgic_has_pending_with(struct vgic *d, unsigned int vcpu,
                                          const struct vgic_lr_ops *lr)
 {
     struct vgic_cpu *c = d->cpu[vcpu];
-    if (c->queued)
+    if (c->queued & ~VGIC_QUEUED_WATCH)
         return true;
     /* a pending list register above the guest's priority mask (VMCR.VMPriMask) */
     uint32_t pmr = (lr->vmcr(lr->ctx) >> 27) & 0x1f;

@@ -11,6 +11,7 @@
  *     interrupts as Partita raised, and Partita raised one per ring.
  *   member 2, the reader (access = "ro"): sees what the sender wrote, and
  *     its write to the memory is refused with a data abort.
+ * The sender also reads a hostile member's ring with junk= (junk_reader).
  */
 #include "chan.h"
 
@@ -85,6 +86,50 @@ static void sender(void)
           (unsigned long)count);
     gprintf("chanflood: receiver: %lu messages, %lu doorbells raised, %lu interrupts taken\n",
             (unsigned long)buf[0], (unsigned long)buf[1], (unsigned long)buf[2]);
+    test_end();
+}
+
+/*
+ * With bootargs junk=IPA,SIZE (guests/configs/chanhostile.dts) the sender
+ * is also a member of a channel whose other member is hostile: it reads
+ * that member's ring while the hostile one rewrites it (indices, lengths
+ * out of range), a bounded number of times.  Whatever the ring says, a
+ * message read is at most CHAN_MSG_BYTES long and lands in the buffer
+ * given, nothing past it: the consumer's checks (chan_get) hold against a
+ * member that breaks the protocol.
+ */
+#define JUNK_READS 20000u
+#define CANARY     0xa5u
+
+static void junk_reader(void)
+{
+    uint32_t junk[2];
+    if (bootarg_u32s("junk", junk, 2) != 2)
+        return;
+    test_begin("hostile_ring_read");
+    /* the hostile one is member 0 there: its ring is ring 0 */
+    volatile struct chan_ring *r = chan_ring_of((volatile void *)junk[0], 0);
+    struct {
+        uint32_t buf[CHAN_MSG_WORDS];
+        uint8_t canary[64];
+    } m;
+    for (unsigned int i = 0; i < sizeof(m.canary); i++)
+        m.canary[i] = CANARY;
+    uint32_t got = 0, longest = 0, len, seq;
+    for (uint32_t i = 0; i < JUNK_READS; i++) {
+        if (chan_get(r, m.buf, &len, &seq)) {
+            got++;
+            if (len > longest)
+                longest = len;
+        }
+    }
+    bool intact = true;
+    for (unsigned int i = 0; i < sizeof(m.canary); i++)
+        intact = intact && m.canary[i] == CANARY;
+    CHECK(longest <= CHAN_MSG_BYTES, "a message of %lu bytes", (unsigned long)longest);
+    CHECK(intact, "the bytes past the message buffer were written");
+    gprintf("chanflood: read %lu messages of the hostile ring, the longest %lu bytes\n",
+            (unsigned long)got, (unsigned long)longest);
     test_end();
 }
 
@@ -169,8 +214,10 @@ void guest_main(uint32_t dtb)
     bootarg_u32("count", &count);
     gprintf("chanflood: channel %u member %u of %u%s\n", ch.id, ch.member, ch.nmembers,
             ch.read_only ? " (read-only)" : "");
-    if (ch.member == 0)
+    if (ch.member == 0) {
         sender();
+        junk_reader();
+    }
     else if (ch.member == 1)
         receiver();
     else

@@ -11,6 +11,7 @@
 #include "hyp/sched/sched.h"
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
+#include "vgic/vgic_pt.h"
 
 /* A passthrough SPI: taken on the physical CPU of its target vCPU */
 static bool passthrough_irq(unsigned int irq, void *arg)
@@ -18,6 +19,7 @@ static bool passthrough_irq(unsigned int irq, void *arg)
     struct guest *g = arg;
     if (g->state != GUEST_RUNNING)
         return true;
+    vgic_hw_acked(&g->vgic, irq);
     vgic_inject_edge(&g->vgic, 0, irq);
     return false;
 }
@@ -46,6 +48,17 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
         gic_irq_enable(intid, 0);
     else
         gic_irq_disable(intid);
+}
+
+/* A passthrough SPI's physical pending and active state (vgic_env) */
+static uint32_t env_hw_read(void *ctx, uint32_t off)
+{
+    return gic_state_read(off);
+}
+
+static void env_hw_write(void *ctx, uint32_t off, uint32_t bits)
+{
+    gic_state_write(off, bits);
 }
 
 /*
@@ -133,7 +146,8 @@ void guest_vgic_init(struct guest *g)
     struct vgic_cpu *cpus[VGIC_MAX_VCPUS];
     for (unsigned int i = 0; i < c->ncpus; i++)
         cpus[i] = &g->vcpu[i].vgic;
-    struct vgic_env env = { env_kick, env_hw_update, g };
+    struct vgic_env env = { .kick = env_kick, .hw_update = env_hw_update, .ctx = g,
+                            .hw_read = env_hw_read, .hw_write = env_hw_write };
     vgic_init(&g->vgic, nr, c->ncpus, cpus, &env);
     g->vgic.direct = c->irq_mode == IRQ_DIRECT;
     for (unsigned int i = 0; i < c->ncpus; i++) {

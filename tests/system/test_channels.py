@@ -13,8 +13,18 @@
       the channel found in the DT, messages sent through /dev/mem and the
       doorbell page, replies woken by the doorbell interrupt (gpio-keys
       key events), 500 round trips each checked.
+  test_hostile_member         guests/configs/chanhostile.dts (issue 27): a
+      hostile member (chanhostile.c) shares a second channel with the honest
+      sender while the flood runs: it trashes that memory (indices, lengths
+      out of range, changed while read), floods the sender with doorbells,
+      rings channels it is no member of and every word of its doorbell page,
+      halts mid-flood, is restarted and floods again, while the honest pair
+      is restarted and runs again.  The flood's 20000 messages arrive intact
+      and in order both times, nothing crashes, and the monitor answers
+      list, stop and restart within HOSTILE_BOUND.
 """
 import re
+import time
 
 import pytest
 
@@ -25,6 +35,7 @@ from helpers import (boot_image, check_guest, check_hypervisor_clean, monitor_an
 FLOOD = {"sender": 3, "receiver": 1, "reader": 2}
 COUNT = 20000
 LINUX_BOOT = 240
+HOSTILE_BOUND = 10.0        # s of wall clock from a monitor command to its answer
 
 
 @pytest.mark.deadline(180)
@@ -93,3 +104,64 @@ def test_linux_round_trip(qemu, image):
     vm.expect(r"guest 'linux' halted \(PSCI SYSTEM_OFF\)", timeout=60)
     check(vm, "crashed" not in vm.output and "abort injected" not in vm.output,
           "a guest crashed or faulted")
+
+
+def timed(vm, cmd, pattern):
+    """A monitor command answered within HOSTILE_BOUND (wall clock)."""
+    start = vm.mark()
+    t0 = time.monotonic()
+    vm.sendline(cmd)
+    vm.expect(pattern, timeout=HOSTILE_BOUND + 20)
+    took = time.monotonic() - t0
+    check(vm, took <= HOSTILE_BOUND, "%r answered in %.1f s" % (cmd, took))
+    return vm.since(start)
+
+
+@pytest.mark.deadline(300)
+def test_hostile_member(qemu, image):
+    vm, start = boot_image(qemu, image, "chanhostile", "cortex-a15")
+    wait_for(vm, r"\[hostile\] chanhostile: life 1, channel 1 member 0 of 2", start, 60)
+    # the honest pair: every message, once, in order, while it attacks
+    wait_for(vm, r"\[sender\] RESULT", start, 180)
+    wait_halted(vm, ["sender", "receiver"], start, settle=False)
+    text = vm.since(start)
+    check_guest(vm, "sender", 4, text)
+    check_guest(vm, "receiver", 1, text)
+    m = re.search(r"\[receiver\] chanflood: received (\d+) messages; (\d+) doorbells raised",
+                  text)
+    check(vm, m and int(m.group(1)) == COUNT and int(m.group(2)) == COUNT,
+          "the receiver: %s" % (m and m.group(0)))
+    # the hostile member halted itself mid-flood; restarted, it floods again
+    wait_for(vm, r"guest 'hostile' halted \(PSCI SYSTEM_OFF\)", start, 120)
+    # its own rings all taken, every foreign channel id refused, its
+    # doorbell page's words read and written without an abort (writes to
+    # read-only words ignored)
+    rounds = re.findall(r"\[hostile\] chanhostile: round \d+: 20000 rings \((\d+) refused\), "
+                        r"(\d+) of (\d+) foreign ids refused, (\d+) doorbell page accesses "
+                        r"aborted", vm.since(start))
+    check(vm, len(rounds) == 3 and all(r[0] == "0" and r[1] == r[2] and r[3] == "0"
+                                       for r in rounds), "hostile rounds: %s" % rounds)
+    timed(vm, "list", r"hostile\s+halted")
+    mark = vm.mark()
+    timed(vm, "restart hostile", r"guest 'hostile' restarted")
+    wait_for(vm, r"\[hostile\] chanhostile: life 2", mark, 60)
+    wait_for(vm, r"\[hostile\] chanhostile: round 2:", mark, 120)
+    timed(vm, "list", r"hostile\s+running")
+    # the honest pair again, restarted while the flood goes on: a doorbell
+    # may meet a guest coming back to life; their data still arrives whole
+    again = vm.mark()
+    timed(vm, "restart receiver", r"guest 'receiver' restarted")
+    timed(vm, "restart sender", r"guest 'sender' restarted")
+    wait_halted(vm, ["sender", "receiver"], again, settle=False)
+    text = vm.since(again)
+    check_guest(vm, "sender", 4, text)
+    check_guest(vm, "receiver", 1, text)
+    m = re.search(r"\[receiver\] chanflood: received (\d+) messages", text)
+    check(vm, m and int(m.group(1)) == COUNT, "the receiver again: %s" % (m and m.group(0)))
+    timed(vm, "list", r"hostile\s+running")
+    timed(vm, "stop hostile", r"guest 'hostile' stopped")
+    timed(vm, "list", r"hostile\s+stopped")
+    text = vm.since(start)
+    check(vm, "abort injected" not in text, "an abort was injected")
+    check_hypervisor_clean(vm, text)
+    monitor_answers(vm)

@@ -105,7 +105,7 @@ for t in $targets; do
         build decode tests/unit/fuzz_decode.c hyp/trap/mmio.c hyp/arch/insn.c hyp/guest/vuart.c
         ;;
     vgic)
-        build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c
+        build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c vgic/vgic_pt.c
         ;;
     net)
         build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \

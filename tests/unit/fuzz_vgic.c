@@ -8,7 +8,8 @@
  * and after every step the bookkeeping must match the list registers:
  * each one the model believes it uses holds an interrupt marked in a list
  * register, none outside the bank is ever touched, and none with HW set is
- * pending and active at once.
+ * pending and active at once.  Passthrough SPI 48 has a physical side
+ * (its line, latch and active bit) in half of the inputs.
  *
  * Built and run by tests/unit/fuzz.sh.
  */
@@ -31,6 +32,28 @@ static void e_kick(void *ctx, unsigned int vcpu) { FAKE_ASSERT(vcpu < D.nr_vcpus
 static void e_hw(void *ctx, unsigned int intid, const struct vgic_irq *irq, unsigned int t)
 {
     FAKE_ASSERT(intid >= VGIC_NR_PRIVATE && intid < D.nr_irqs);
+}
+
+/* The physical distributor's side of passthrough SPI 48 (vgic/vgic_pt.c):
+ * its line, pending latch and active bit; nothing else may be asked for */
+static struct { bool line, latch, active; } PHYS;
+
+static uint32_t e_hw_read(void *ctx, uint32_t off)
+{
+    FAKE_ASSERT(off == GICD_ISPENDR + 4);
+    return (uint32_t)(PHYS.line || PHYS.latch) << 16;
+}
+
+static void e_hw_write(void *ctx, uint32_t off, uint32_t bits)
+{
+    FAKE_ASSERT(bits == 1u << 16 && (off & 0x7f) == 4 && off >= GICD_ISPENDR &&
+                off <= GICD_ICACTIVER + 4);
+    switch (off & ~0x7fu) {
+    case GICD_ISPENDR: PHYS.latch = true; break;
+    case GICD_ICPENDR: PHYS.latch = false; break;
+    case GICD_ISACTIVER: PHYS.active = true; break;
+    default: PHYS.active = false; break;
+    }
 }
 
 static void check_bookkeeping(void)
@@ -76,7 +99,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         OPS[i] = (struct vgic_lr_ops){ f_lr_mask, f_read_lr, f_write_lr, f_elrsr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
-    struct vgic_env env = { e_kick, e_hw, NULL };
+    struct vgic_env env = { .kick = e_kick, .hw_update = e_hw };
+    memset(&PHYS, 0, sizeof(PHYS));
+    if (take(&in, 1) & 1) {                     /* 48's state is the physical one's */
+        env.hw_read = e_hw_read;
+        env.hw_write = e_hw_write;
+    }
     vgic_init(&D, nirqs, nvcpus, cpus, &env);
     vgic_set_hw(&D, 0, 27, 27);                 /* a hardware-linked timer */
     if (nirqs > 48)
@@ -126,10 +154,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             LRS[c].vmcr = (LRS[c].vmcr & ~(0x1fu << 27)) | ((take(&in, 1) & 0x1fu) << 27);
             break;
         case 14:
-            if (take(&in, 1) & 1)               /* the hardware timer, on its CPU */
+            switch (take(&in, 1) % 4) {
+            case 0:                             /* the hardware timer, on its CPU */
                 vgic_ppi_fired(&CPU[c], 27);
-            else
+                break;
+            case 1:
                 (void)vgic_has_pending_with(&D, c, &OPS[c]);
+                break;
+            case 2:                             /* SPI 48's line moves */
+                PHYS.line = !PHYS.line;
+                break;
+            default:                            /* and the hypervisor takes it */
+                if (nirqs > 48 && !PHYS.active && (PHYS.line || PHYS.latch)) {
+                    PHYS.latch = false;
+                    PHYS.active = true;
+                    vgic_hw_acked(&D, 48);
+                    vgic_inject_edge(&D, 0, 48);
+                }
+                break;
+            }
             break;
         default:                                /* CPU_OFF/ON: the vCPU and its LRs reset */
             vgic_vcpu_reset(&D, c);

@@ -67,8 +67,66 @@ static void setup_n(unsigned int nr_irqs, unsigned int nr_vcpus, unsigned int nl
         OPS[i] = (struct vgic_lr_ops){ f_lr_mask, f_read_lr, f_write_lr, f_elrsr,
                                        f_set_underflow, f_vmcr, &LRS[i] };
     }
-    struct vgic_env env = { e_kick, e_hw_update, &ENV };
+    struct vgic_env env = { .kick = e_kick, .hw_update = e_hw_update, .ctx = &ENV };
     vgic_init(&D, nr_irqs, nr_vcpus, cpus, &env);
+}
+
+/* A physical distributor's pending and active banks, as QEMU's GIC keeps
+ * them: a level interrupt is pending while its line is high or its latch
+ * (ISPENDR) is set; the hypervisor's acknowledgement clears the latch and
+ * makes it active (GICv2 3.2.4) */
+static struct {
+    uint32_t line[8], latch[8], active[8];
+} PHYS;
+
+static uint32_t e_hw_read(void *ctx, uint32_t off)
+{
+    unsigned int w = (off % 0x80) / 4;
+    assert_true(w < 8);
+    if (off >= 0x200 && off < 0x300)
+        return PHYS.line[w] | PHYS.latch[w];
+    assert_true(off >= 0x300 && off < 0x400);
+    return PHYS.active[w];
+}
+
+static void e_hw_write(void *ctx, uint32_t off, uint32_t bits)
+{
+    unsigned int w = (off % 0x80) / 4;
+    assert_true(w < 8);
+    switch (off & ~0x7fu) {
+    case 0x200: PHYS.latch[w] |= bits; break;
+    case 0x280: PHYS.latch[w] &= ~bits; break;
+    case 0x300: PHYS.active[w] |= bits; break;
+    case 0x380: PHYS.active[w] &= ~bits; break;
+    default: fail();
+    }
+}
+
+#define PBIT(n, a) (((a)[(n) / 32] >> ((n) % 32)) & 1)
+#define PSET(n, a, v) ((a)[(n) / 32] = ((a)[(n) / 32] & ~(1u << ((n) % 32))) | ((uint32_t)(v) << ((n) % 32)))
+
+/* One vCPU, SPI 40 passed through from physical 72, with a physical side */
+static void setup_passthrough(void)
+{
+    setup_n(128, 1, 4);
+    memset(&PHYS, 0, sizeof(PHYS));
+    D.env.hw_read = e_hw_read;
+    D.env.hw_write = e_hw_write;
+    vgic_set_hw(&D, 0, 40, 72);
+}
+
+/* The hypervisor takes physical 72 if it is enabled and pending, not active
+ * (gic_handle_irq, passthrough_irq): acknowledged, and the guest's */
+static bool phys_take(void)
+{
+    if (!D.spi[40 - 32].enabled || PBIT(72, PHYS.active) ||
+        !(PBIT(72, PHYS.line) || PBIT(72, PHYS.latch)))
+        return false;
+    PSET(72, PHYS.latch, 0);
+    PSET(72, PHYS.active, 1);
+    vgic_hw_acked(&D, 40);
+    vgic_inject_edge(&D, 0, 40);
+    return true;
 }
 
 static void setup(void) { setup_n(128, 2, 4); }
@@ -1081,6 +1139,119 @@ static void test_ppi_fired_pending_at_next_flush(void **s)
 
 /* The list registers the sync freed are written 0 unless one is reused at
  * once; with more than one candidate, nothing stale is left either */
+/* ================= passthrough SPIs (issue 27 item 6) ================= */
+
+static void test_uniprocessor_spis_target_its_cpu(void **s)
+{
+    setup_n(128, 1, 4);
+    assert_int_equal(rd(0, 0x828, 1), 0x01);        /* SPI 40: the one CPU */
+    wr(0, 0x828, 1, 0);                             /* read-only (4.3.12) */
+    assert_int_equal(rd(0, 0x828, 1), 0x01);
+    wr32(0, 0, 1);
+    wr(0, 0x400 + 40, 1, 0xa0);
+    wr32(0, 0x104, 1u << 8);
+    wr32(0, 0x204, 1u << 8);
+    flush(0);
+    assert_int_equal(LR_VIRTID(LRS[0].lr[0]), 40);  /* delivered, never targeted */
+}
+
+static uint32_t pend40(void) { return (rd32(0, 0x204) >> 8) & 1; }
+
+static void test_passthrough_pending_is_the_line(void **s)
+{
+    setup_passthrough();
+    wr32(0, 0, 1);
+    wr(0, 0x400 + 40, 1, 0xa0);
+    PSET(72, PHYS.line, 1);                         /* asserted, SPI disabled */
+    assert_int_equal(pend40(), 1);
+    assert_false(phys_take());
+    wr32(0, 0x104, 1u << 8);                        /* enabled: taken, forwarded */
+    assert_true(ENV.nhw > 0 && ENV.hw[ENV.nhw - 1].enabled);
+    assert_true(phys_take());
+    flush(0);
+    assert_true((LRS[0].lr[0] & (LR_HW | LR_STATE_MASK)) == (LR_HW | LR_PENDING));
+    assert_int_equal(pend40(), 1);
+    flush(0);                                       /* held: looked at at every entry */
+    assert_int_equal(D.cpu[0]->queued, VGIC_QUEUED_WATCH);
+    LRS[0].vmcr = 0;                                /* masked by the guest: no WFI wake */
+    assert_false(vgic_has_pending_with(&D, 0, &OPS[0]));
+    LRS[0].vmcr = 0x1fu << 27;
+    PSET(72, PHYS.line, 0);                         /* the device quietened */
+    assert_int_equal(pend40(), 0);
+    flush(0);                                       /* withdrawn, not taken */
+    assert_int_equal(LRS[0].lr[0] & LR_STATE_MASK, 0);
+    assert_int_equal(PBIT(72, PHYS.active), 0);
+    assert_int_equal(guest_ack(0), -1);
+    assert_false(D.cpu[0]->queued);
+    /* asserted again: taken, ended by the guest, not pending after */
+    PSET(72, PHYS.line, 1);
+    assert_true(phys_take());
+    flush(0);
+    int i = guest_ack(0);
+    assert_true(i >= 0);
+    flush(0);
+    assert_int_equal(rd32(0, 0x304) >> 8 & 1, 1);   /* active */
+    PSET(72, PHYS.line, 0);
+    guest_eoi(0, i);
+    PSET(72, PHYS.active, 0);                       /* the hardware-linked EOI */
+    flush(0);                                       /* as a read does (vgic_hw.c) */
+    assert_int_equal(pend40(), 0);
+    assert_int_equal(rd32(0, 0x304) >> 8 & 1, 0);
+}
+
+static void test_passthrough_disable_withdraws(void **s)
+{
+    setup_passthrough();
+    wr32(0, 0, 1);
+    wr32(0, 0x104, 1u << 8);
+    PSET(72, PHYS.line, 1);
+    assert_true(phys_take());
+    flush(0);
+    assert_int_equal(lrs_in_state(0, LR_PENDING), 1);
+    wr32(0, 0x184, 1u << 8);                        /* ICENABLER */
+    assert_true(ENV.nhw > 0 && !ENV.hw[ENV.nhw - 1].enabled);
+    assert_true(D.cpu[0]->queued);
+    flush(0);
+    assert_int_equal(lrs_in_state(0, LR_PENDING), 0);
+    assert_int_equal(PBIT(72, PHYS.active), 0);     /* pending in the distributor again */
+    assert_int_equal(pend40(), 1);
+    wr32(0, 0x104, 1u << 8);
+    assert_true(phys_take());
+    flush(0);
+    assert_int_equal(lrs_in_state(0, LR_PENDING), 1);
+}
+
+static void test_passthrough_set_and_clear_pending(void **s)
+{
+    setup_passthrough();
+    wr32(0, 0, 1);
+    wr32(0, 0x204, 1u << 8);                        /* ISPENDR, disabled: the latch */
+    assert_int_equal(PBIT(72, PHYS.latch), 1);
+    assert_int_equal(pend40(), 1);
+    wr32(0, 0x284, 1u << 8);                        /* ICPENDR */
+    assert_int_equal(pend40(), 0);
+    wr32(0, 0x104, 1u << 8);
+    assert_false(phys_take());
+    wr32(0, 0x204, 1u << 8);                        /* enabled: taken, the line low */
+    assert_true(phys_take());
+    flush(0);
+    assert_int_equal(pend40(), 1);                  /* until the guest takes it */
+    flush(0);
+    assert_int_equal(lrs_in_state(0, LR_PENDING), 1);
+    wr32(0, 0x284, 1u << 8);                        /* cleared before it is taken */
+    flush(0);
+    assert_int_equal(lrs_in_state(0, LR_PENDING), 0);
+    assert_int_equal(PBIT(72, PHYS.active), 0);
+    assert_int_equal(pend40(), 0);
+    /* hostile: every pending and active bit set and cleared at once */
+    wr32(0, 0x204, ~0u);
+    wr32(0, 0x304, ~0u);
+    assert_int_equal(PBIT(72, PHYS.active), 1);
+    wr32(0, 0x384, ~0u);
+    wr32(0, 0x284, ~0u);
+    assert_int_equal(PBIT(72, PHYS.active) | PBIT(72, PHYS.latch), 0);
+}
+
 static void test_freed_lrs_written_zero(void **s)
 {
     setup();
@@ -1150,6 +1321,10 @@ int main(void)
         cmocka_unit_test(test_enable_rewrite_changes_nothing),
         cmocka_unit_test(test_ppi_fired_pending_at_next_flush),
         cmocka_unit_test(test_freed_lrs_written_zero),
+        cmocka_unit_test(test_uniprocessor_spis_target_its_cpu),
+        cmocka_unit_test(test_passthrough_pending_is_the_line),
+        cmocka_unit_test(test_passthrough_disable_withdraws),
+        cmocka_unit_test(test_passthrough_set_and_clear_pending),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
