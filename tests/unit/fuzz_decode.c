@@ -20,7 +20,6 @@
 #include "hyp/guest/vuart.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz_decode: %s\n", #c); abort(); } } while (0)
-#define PSR_IT_MASK ((3u << 25) | (0x3fu << 10))
 
 static void tx(void *ctx, char c) { (void)ctx; (void)c; }
 static void irq(void *ctx, bool level) { (void)ctx; (void)level; }
