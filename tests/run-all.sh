@@ -6,7 +6,7 @@
 cd "$(dirname "$0")/.." || exit 1
 MAKE=${MAKE:-make}
 PYTHON=/usr/bin/python3         # Debian's, with python3-pytest (not a pyenv one)
-SYSTEST_TIMEOUT=${SYSTEST_TIMEOUT:-1200}
+SYSTEST_TIMEOUT=${SYSTEST_TIMEOUT:-1800}
 export PYTHONDONTWRITEBYTECODE=1
 
 tmp=$(mktemp -d) || exit 1
