@@ -56,7 +56,13 @@ ICOUNT = ["-icount", "shift=0,sleep=off"]
 # instructions in 3.6 billion (Partita's own runs are exact).  Its numbers
 # must agree to this fraction instead of exactly (0.1%: the ratio is
 # printed to four places, and a change of 1e-5 can move the last one).
-NEAR_METRICS = {"linux_boot": 1e-3, "linux_boot_ratio": 1e-3}
+NEAR_METRICS = {"linux_boot": 5e-3, "linux_boot_ratio": 5e-3}
+# QEMU 10 (Debian 13) moves it by up to 0.3% between runs, 7.2 by 0.01%.
+# Native numbers beside a metric of Partita's own (its "native" and "ratio"
+# keys) are a reference, and on QEMU 10 a native ACK+EOI of a virtual SGI
+# read 2.13 and 2.0 in two runs: they must agree to this fraction, while
+# Partita's own values stay exact.
+NATIVE_TOLERANCE = 0.1
 
 # metrics also measured natively, where the ratio is worth a metric of its own
 RATIO_METRICS = ("cpu_int", "cpu_mem", "linux_boot")
@@ -479,14 +485,16 @@ def same(r1, r2):
     """Two runs' records of one metric agree: exactly, or to NEAR_METRICS"""
     if r1 == r2:
         return True
-    tol = NEAR_METRICS.get(r2["name"]) if r1 else None
-    if tol is None or set(r1) != set(r2):
+    if not r1 or set(r1) != set(r2):
         return False
+    near = NEAR_METRICS.get(r2["name"])
     for key in ("value", "native", "ratio"):
+        tol = near if key == "value" or near is not None else NATIVE_TOLERANCE
         x, y = r1.get(key), r2.get(key)
-        if x != y and (x is None or y is None or abs(x - y) > tol * max(abs(x), abs(y))):
+        if x != y and (tol is None or x is None or y is None or
+                       abs(x - y) > tol * max(abs(x), abs(y))):
             return False
-    return True
+    return all(r1[k] == r2[k] for k in r1 if k not in ("value", "native", "ratio"))
 
 
 def print_table(recs):
