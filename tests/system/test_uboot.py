@@ -109,6 +109,14 @@ def make_disk(path, files, size_mib=16, spl=None):
     return path
 
 
+# U-Boot finding a boot file on the disk: Debian 12's qemu_arm build (and
+# Debian 13's sunxi one) runs the distro boot scripts ("Found FILE");
+# Debian 13's qemu_arm (2025.01) the standard boot's bootflow scan, which
+# lists the file on a bootflow's line ("extlinux ready ... FILE")
+def found_line(path):
+    return r"(?:Found (?:U-Boot script )?%s|(?:extlinux|script) +ready .*%s)" % (path, path)
+
+
 def boot_script(text, tmp_path):
     """A U-Boot script image (boot.scr) made with mkimage."""
     src, out = tmp_path / "boot.cmd", tmp_path / "boot.scr"
@@ -136,10 +144,10 @@ def boot_files(kind, image, tmp_path, extlinux, boot_cmd):
     if kind == "extlinux-uImage":
         files = {"extlinux/extlinux.conf": extlinux.encode(),
                  "partita.uImage": open(image("smp", "uImage"), "rb").read()}
-        return files, r"Found /extlinux/extlinux.conf", r"## Booting kernel from Legacy Image"
+        return files, found_line(r"/extlinux/extlinux\.conf"), r"## Booting kernel from Legacy Image"
     files = {"boot.scr": boot_script(boot_cmd, tmp_path),
              "partita.itb": open(image("smp", "itb"), "rb").read()}
-    return files, r"Found U-Boot script /boot.scr", r"## Loading kernel from FIT Image"
+    return files, found_line(r"/boot\.scr"), r"## Loading kernel from FIT Image"
 
 
 def sd_card(kind, image, tmp_path):
@@ -158,7 +166,7 @@ def test_sd_card(qemu, image, tmp_path, kind):
               extra=["-drive", "if=none,file=%s,format=raw,id=sd" % disk,
                      "-device", "virtio-blk-device,drive=sd", "-nic", "none"])
     vm.expect(r"U-Boot 20\d\d", BOOT_TIMEOUT)
-    vm.expect(r"Scanning virtio 0:1\.\.\.", BOOT_TIMEOUT)
+    vm.expect(r"Scanning (virtio 0:1\.\.\.|bootdev 'virtio-blk[^']*')", BOOT_TIMEOUT)
     vm.expect(found, BOOT_TIMEOUT)
     vm.expect(loaded, BOOT_TIMEOUT)
     vm.expect(r"Verifying (Checksum|Hash Integrity) \.\.\. (sha256\+ )?OK", BOOT_TIMEOUT)
