@@ -175,9 +175,11 @@ def rt_ticks(text):
 # accepts.  The virtual counter follows the host's clock, so a vCPU thread
 # the host does not run for a while sees its timer late by that much: 261 ms
 # was seen with the hostile guest on a 2-core host at load 5 (other QEMUs
-# running).  A hypervisor that stops serving rt shows as seconds, or as
-# ticks lost, which Heartbeat.check counts.
-RT_LATENESS_BOUND = 1000000
+# running), 1.4 s with a second whole test suite running beside it.  A
+# hypervisor that stops serving rt shows as ticks lost, which Heartbeat.check
+# counts, or as a silence longer than its max_gap; this bound only catches a
+# timer served far too late, and is no measure of speed.
+RT_LATENESS_BOUND = 5000000
 
 TICK = re.compile(r"\[(\w+)\] tick (\d+): jitter avg (\d+) us, worst (\d+) us\r\n")
 
