@@ -25,6 +25,7 @@ LAYERS = [
     "hyp/drivers/uart",  # the host UART drivers behind struct uart_driver
     "hyp/config",        # the configuration parser and validator
     "mm",                # page allocator, HYP tables, Stage-2, caches
+    "hyp/vdev",          # MMIO bus, virtio transport and devices, vUART
     "vgic",              # host GIC driver, distributor model, list registers
     "timer",             # the counter, HYP timer, virtual timer state
     "hyp/arch",          # vectors, world switch, vCPU registers, VFP

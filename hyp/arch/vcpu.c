@@ -7,7 +7,7 @@
 #include <arch/sysregs.h>
 #include "vcpu.h"
 #include "hyp/guest/guest.h"
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 #include "insn.h"
 #include "pmu.h"
 #include "hyp/platform/percpu.h"

@@ -28,7 +28,7 @@
 #include "debug.h"
 #include "vfp.h"
 #include "hyp/trap/psci.h"
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
 struct vcpu_regs {

@@ -5,11 +5,11 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "hyp/config/guest_config.h"
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 #include "hyp/arch/vcpu.h"
 #include "hyp/lib/ratelimit.h"
-#include "vuart.h"
-#include "virtio_console.h"
+#include "hyp/vdev/vuart.h"
+#include "hyp/vdev/virtio_console.h"
 #include "mm/stage2.h"
 #include "vgic/vgic.h"
 

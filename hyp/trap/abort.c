@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <arch/sysregs.h>
 #include "handlers.h"
-#include "mmio.h"
+#include "hyp/vdev/mmio.h"
 #include "hyp/guest/guest.h"     /* struct guest: the faulting vCPU's */
 #include "hyp/config/channel_query.h"
 #include "hyp/lib/console.h"

@@ -102,18 +102,18 @@ for t in $targets; do
             -max_len=65536 -dict=tests/unit/corpus/config.dict "$@"
         ;;
     decode)
-        build decode tests/unit/fuzz_decode.c hyp/trap/mmio.c hyp/arch/insn.c hyp/guest/vuart.c
+        build decode tests/unit/fuzz_decode.c hyp/vdev/mmio.c hyp/arch/insn.c hyp/vdev/vuart.c
         ;;
     vgic)
         build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c vgic/vgic_pt.c
         ;;
     net)
-        build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \
-            hyp/guest/virtq.c hyp/lib/ratelimit.c
+        build net tests/unit/fuzz_net.c hyp/vdev/virtio_net.c hyp/vdev/virtio_mmio.c \
+            hyp/vdev/virtq.c hyp/lib/ratelimit.c
         ;;
     vcon)
-        build vcon tests/unit/fuzz_vcon.c hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c \
-            hyp/guest/virtq.c
+        build vcon tests/unit/fuzz_vcon.c hyp/vdev/virtio_console.c hyp/vdev/virtio_mmio.c \
+            hyp/vdev/virtq.c
         ;;
     rsp)
         build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the emulated PL011 (hyp/guest/vuart.c), driven the way the
+ * Host unit tests for the emulated PL011 (hyp/vdev/vuart.c), driven the way the
  * trap handler drives it: one struct mmio_access per guest load or store,
  * routed to vuart_mmio with the offset into the UART's page.
  * Register map and reset values: ARM DDI 0183 (PL011 TRM) chapter 3.
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
-#include "hyp/guest/vuart.h"
+#include "hyp/vdev/vuart.h"
 #include "hyp/drivers/uart/pl011.h"
 
 #define FR_RXFE  (1u << 4)

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 #include "virtq.h"
 
 /* the registers (4.2.2, table "MMIO Device Register Layout") */

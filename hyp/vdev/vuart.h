@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 #include "hyp/drivers/uart/pl011.h"
 
 #define VUART_FIFO 16

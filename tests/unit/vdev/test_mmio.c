@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the data-abort decoder and the MMIO bus (hyp/trap/mmio.c).
+ * Host unit tests for the data-abort decoder and the MMIO bus (hyp/vdev/mmio.c).
  *
  * Syndromes are built here from the ISS encoding of a data abort taken to
  * Hyp mode (ARM ARM B3.13.6): EC[31:26] = 0x24 (from a lower level),
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <stdbool.h>
 #include <string.h>
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 
 #define DFSC_TRANS_L2 0x06u     /* long-descriptor translation fault, level 2 */
 #define DFSC_TRANS_L3 0x07u

@@ -1,6 +1,6 @@
 /*
  * Host unit tests for the virtio network devices and their switch
- * (hyp/guest/virtio_net.c over hyp/guest/virtio_mmio.c and virtq.c): a fake
+ * (hyp/vdev/virtio_net.c over hyp/vdev/virtio_mmio.c and virtq.c): a fake
  * driver per member, written from the virtio 1.x spec, sets its device up
  * through the registers in a fake guest RAM, and frames go between the
  * members of config-network.dts as the real parser reads it.  Then hostile
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <libfdt.h>
 #include "fixture.h"
-#include "hyp/guest/virtio_net.h"
+#include "hyp/vdev/virtio_net.h"
 #include "hyp/platform/platform.h"
 
 #define RAM_IPA   0x40000000u

@@ -1,5 +1,5 @@
 /*
- * Host unit tests for the virtio console (hyp/guest/virtio_console.c over
+ * Host unit tests for the virtio console (hyp/vdev/virtio_console.c over
  * virtio_mmio.c and virtq.c): a fake driver sets it up in a fake guest RAM;
  * what it writes reaches the owner's output at the notify, in order; input
  * fills its receive buffers (as much as each takes); a malformed ring puts
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyp/guest/virtio_console.h"
+#include "hyp/vdev/virtio_console.h"
 
 #define RAM_IPA   0x40000000u
 #define RAM_SIZE  0x10000u
