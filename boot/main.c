@@ -11,7 +11,7 @@
 #include "version.h"
 #include "hyp/dt/hostdt.h"
 #include "hyp/console/monitor.h"
-#include "hyp/console/gdb/gdb_port.h"
+#include "hyp/gdb/gdb_port.h"
 #include "hyp/drivers/uart/host_uart.h"
 #include "hyp/platform/percpu.h"
 #include "smp.h"
@@ -22,6 +22,7 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp/guest/guest.h"
+#include "hyp/gdb/gdb_guest.h"
 #include "hyp/config/guest_config.h"
 #include "hyp/sched/sched.h"
 #include "hyp/trap/traps.h"
@@ -321,7 +322,7 @@ static void boot_cpu_housekeeping(void)
 static void layers_connect(void)
 {
     static const struct trap_hooks hooks = { .wait = vcpu_wait, .crash = guest_crash,
-                                             .debug_stop = guest_debug_stop };
+                                             .debug_hit = gdb_debug_hit };
     trap_set_hooks(&hooks);
     sched_set_housekeeping(boot_cpu_housekeeping);
 }

@@ -31,8 +31,9 @@ LAYERS = [
     "hyp/arch",          # vectors, world switch, vCPU registers, VFP
     "hyp/trap",          # the exception-class table, CP15, MMIO, SMCCC
     "hyp/sched",         # exclusive and shared scheduling
-    "hyp/guest",         # lifecycle, loader, guest DT, channels, vUART, PSCI
-    "hyp/console",       # escape and the monitor
+    "hyp/guest",         # lifecycle, loader, guest DT, channels, PSCI
+    "hyp/gdb",           # the gdb stub, breakpoints, stepping, guest memory
+    "hyp/console",       # escape, input routing and the monitor
     "boot",              # entry, secure monitor, early MMU, main, SMP
 ]
 

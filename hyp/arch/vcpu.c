@@ -40,7 +40,7 @@
  * reach the guest's own view of its breakpoints and watchpoints, which the
  * hardware gets filtered (hyp/arch/debug.c); TDE is 0, so its debug
  * exceptions are its own aborts, unless gdb is attached to it
- * (hyp/console/gdb): then its BKPTs and debug events come to Hyp mode.
+ * (hyp/gdb): then its BKPTs and debug events come to Hyp mode.
  * Performance monitor accesses (TPM, TPMCR) trap and are carried out on the
  * real PMU for the guest (hyp/arch/pmu.c), HPMN giving it every counter
  * pmu_init() allows. */

@@ -113,7 +113,7 @@ struct vcpu {
 
 #define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */
 #define VCPU_REQ_STOP      (1u << 1)   /* leave the physical CPU at once */
-/* held off its CPU by gdb (hyp/console/gdb): unlike the others, it stays
+/* held off its CPU by gdb (hyp/gdb): unlike the others, it stays
  * set, and the vCPU is not runnable, until gdb lets it go */
 #define VCPU_REQ_HALT      (1u << 2)
 

@@ -1,6 +1,6 @@
 /*
  * A debugger's access to a vCPU that is loaded on no CPU (its guest is
- * halted for gdb, hyp/console/gdb): its virtual addresses translated the
+ * halted for gdb, hyp/gdb): its virtual addresses translated the
  * way its own accesses are (its registers: vcpu_reg.c).
  */
 #include <arch/sysregs.h>

@@ -121,25 +121,6 @@ uint64_t guest_uptime_s(const struct guest *g);
 /* PARTITA_HC_WATCHDOG: push the guest's watchdog deadline; -1 if it has none */
 int guest_watchdog_feed(struct guest *g);
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
-/*
- * gdb's hold on a guest (hyp/guest/guest_debug.c, used by hyp/console/gdb):
- * halt takes every vCPU of g off its CPU and keeps it off (false: one did
- * not leave in a second); resume lets them run again.  While halted, a
- * debugger reads and writes n bytes at virtual address va as vCPU v sees
- * them (its stage 1, the guest's Stage-2), only in the guest's own RAM:
- * returns the bytes done, which stop at the first page that faults.
- */
-bool guest_debug_halt(struct guest *g);
-/* are they halted still: every vCPU asked to stay off its CPU and off it?
- * (false after a halt that timed out, or a restart from under gdb) */
-bool guest_debug_held(struct guest *g);
-void guest_debug_resume(struct guest *g);
-/* only v runs again (a single step), the others stay halted */
-void guest_debug_resume_vcpu(struct vcpu *v);
-uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write);
-/* v hit a breakpoint with gdb attached (its own CPU, the trap hook): the
- * whole guest halts, dbg_stopped names v, and the boot CPU is told */
-void guest_debug_stop(struct vcpu *v);
 /* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
 void vcpu_psci_init(struct vcpu *v);
 

@@ -116,14 +116,14 @@ for t in $targets; do
             hyp/vdev/virtq.c
         ;;
     rsp)
-        build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
+        build rsp tests/unit/fuzz_rsp.c hyp/gdb/rsp.c
         ;;
     gdbregs)
-        build gdbregs tests/unit/fuzz_gdb_regs.c hyp/console/gdb/gdb_regs.c hyp/console/gdb/rsp.c \
+        build gdbregs tests/unit/fuzz_gdb_regs.c hyp/gdb/gdb_regs.c hyp/gdb/rsp.c \
             hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c
         ;;
     next)
-        build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
+        build next tests/unit/fuzz_next.c hyp/arch/arm_next.c hyp/arch/insn.c
         ;;
     manage)
         build manage tests/unit/fuzz_manage.c hyp/config/config.c hyp/config/config_guest.c \

@@ -1,6 +1,6 @@
 /*
  * The GDB Remote Serial Protocol: framing, encoding and request decoding
- * (rsp.h).  No hardware here; tests/unit/console/test_rsp.c and
+ * (rsp.h).  No hardware here; tests/unit/gdb/test_rsp.c and
  * tests/unit/fuzz_rsp.c drive it on the host.
  */
 #include <string.h>

@@ -13,7 +13,7 @@
 #define HYP_CONSOLE_GDB_VFP_H
 
 #include <stdbool.h>
-#include "hyp/guest/guest.h"
+#include "gdb_guest.h"
 #include "rsp.h"
 
 #define GDB_REG_D0     26

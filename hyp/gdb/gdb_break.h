@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include "hyp/guest/guest.h"
+#include "gdb_guest.h"
 #include "rsp.h"
 
 /* kind 4: an ARM BKPT; 2 or 3: a Thumb one (in the first halfword of a

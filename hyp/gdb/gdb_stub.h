@@ -17,7 +17,7 @@
 #define HYP_CONSOLE_GDB_STUB_H
 
 #include <stdbool.h>
-#include "hyp/guest/guest.h"
+#include "gdb_guest.h"
 
 /* Start a session on g (from the monitor, when none is on); false: it
  * is not running */

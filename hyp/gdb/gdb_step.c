@@ -1,7 +1,7 @@
 /* gdb's single step of a vCPU (gdb_step.h). */
 #include "gdb_step.h"
 #include "gdb_break.h"
-#include "arm_next.h"
+#include "hyp/arch/arm_next.h"
 
 static bool read_guest(void *arg, uint32_t addr, uint32_t n, uint32_t *val)
 {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gdb_break.h"
-#include "hyp/arch/debug.h"
+#include "debug_gdb.h"
 
 /* BKPT #0 (ARM ARM A8.8.24): with HDCR.TDE it traps to Partita */
 #define GDB_MAX_BREAKPOINTS 32

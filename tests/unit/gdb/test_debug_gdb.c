@@ -1,4 +1,4 @@
-/* gdb's comparators (hyp/arch/debug_gdb.c) and the DBGDSCR merge of a
+/* gdb's comparators (hyp/gdb/debug_gdb.c) and the DBGDSCR merge of a
  * guest's write (debug_dscr_merge). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <arch/sysregs.h>
-#include "hyp/arch/debug.h"
+#include "hyp/gdb/debug_gdb.h"
 
 #define CTRL (DBGxCR_E | DBGxCR_PL_MASK | DBGxCR_SSC_NS)
 

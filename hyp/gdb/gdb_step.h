@@ -10,7 +10,7 @@
 #define HYP_CONSOLE_GDB_STEP_H
 
 #include <stdbool.h>
-#include "hyp/guest/guest.h"
+#include "gdb_guest.h"
 
 /* the step's BKPT in: false if the next instruction cannot be told (the
  * PC unreadable, an exception return): gdb gets an E reply */

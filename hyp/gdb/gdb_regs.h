@@ -4,7 +4,7 @@
  * p and written for G and P.  A write is checked whole before anything is
  * written: a CPSR only as hyp/arch/psr.h allows it (never Hyp, Monitor or
  * a reserved mode), a G all or nothing.  No hardware here: the host unit
- * test (tests/unit/console/test_gdb_regs.c) and the fuzz target
+ * test (tests/unit/gdb/test_gdb_regs.c) and the fuzz target
  * (tests/unit/fuzz_gdb_regs.c) drive it on a vCPU of their own.
  */
 #ifndef HYP_CONSOLE_GDB_REGS_H

@@ -1,12 +1,13 @@
 /*
- * gdb's hold on a guest (guest.h): its vCPUs kept off their CPUs, and its
+ * gdb's hold on a guest (gdb_guest.h): its vCPUs kept off their CPUs, and its
  * memory read and written as one of its vCPUs sees it.  The stub itself
- * (the protocol, the session) is hyp/console/gdb.
+ * (the protocol, the session) is hyp/gdb.
  */
 #include <string.h>
 #include <arch/sysregs.h>
-#include "guest.h"
-#include "guest_parts.h"
+#include "gdb_guest.h"
+#include "debug_gdb.h"
+#include "hyp/guest/guest_parts.h"
 #include "hyp/lib/console.h"
 #include "mm/cache.h"
 #include "timer/timer.h"
@@ -100,4 +101,23 @@ uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, 
         done += chunk;
     }
     return done;
+}
+
+/*
+ * A BKPT stops the guest for gdb (its breakpoints, and the guest's own
+ * BKPTs, which a debugger should see), as does a hit of one of gdb's
+ * comparators (hyp/arch/debug.h: debug_gdb).
+ */
+bool gdb_debug_hit(struct vcpu *v, uint32_t hsr, uint32_t far, bool data)
+{
+    uint32_t ec = HSR_EC(hsr);
+    bool bkpt = ec == HSR_EC_BKPT32 ||
+                (ec == HSR_EC_PABT &&
+                 (sysreg_read_dbgdscrint() & DBGDSCR_MOE_MASK) == DBGDSCR_MOE_BKPT);
+    int wp = data ? debug_gdb_wp_match(&debug_gdb, far) : -1;
+    if (!bkpt && wp < 0 && (data || debug_gdb_bp_match(&debug_gdb, far) < 0))
+        return false;
+    v->dbg_watch = (uint32_t)(wp + 1);
+    guest_debug_stop(v);
+    return true;
 }

@@ -1,10 +1,10 @@
 /*
  * gdb's comparators (debug.h, struct debug_gdb): which one a Z1-Z4 takes,
  * the hardware value it gets, and whether a debug event was one of them.
- * Pure: unit-tested on the host (tests/unit/arch/test_debug_gdb.c).
+ * Pure: unit-tested on the host (tests/unit/gdb/test_debug_gdb.c).
  */
 #include <arch/sysregs.h>
-#include "debug.h"
+#include "debug_gdb.h"
 
 /* matched in the Non-secure PL0 and PL1 modes: where the guest runs, never
  * in Hyp mode (HMC 0) - as the filter makes the guest's own (C3.8.1) */
@@ -135,9 +135,4 @@ enum debug_gdb_watch debug_gdb_wp_type(const struct debug_gdb *g, int n)
     uint32_t lsc = g->wcr[n] & (DBGWCR_LSC_LOAD | DBGWCR_LSC_STORE);
     return lsc == DBGWCR_LSC_STORE ? DEBUG_WATCH_WRITE
          : lsc == DBGWCR_LSC_LOAD ? DEBUG_WATCH_READ : DEBUG_WATCH_ACCESS;
-}
-
-uint32_t debug_dscr_merge(uint32_t hw, uint32_t bits, uint32_t mask)
-{
-    return (hw & ~mask) | (bits & mask);
 }

@@ -1,5 +1,5 @@
 /*
- * The gdb stub's register writes (hyp/console/gdb/gdb_regs.c, with the
+ * The gdb stub's register writes (hyp/gdb/gdb_regs.c, with the
  * CPSR check of hyp/arch/psr.c) on a vCPU of the test's own: every register
  * number with boundary values, every CPSR mode number 0..0x1f, the CPSR's
  * other fields, and G packets that are refused whole - nothing of the vCPU
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <arch/sysregs.h>
-#include "hyp/console/gdb/gdb_regs.h"
+#include "hyp/gdb/gdb_regs.h"
 #include "hyp/arch/psr.h"
 
 static const uint32_t boundary[] = { 0, 1, 2, 3, 0x7fffffffu, 0x80000000u, 0xfffffffeu,

@@ -1,4 +1,4 @@
-/* The next instruction for gdb's single step (hyp/console/gdb/arm_next.c):
+/* The next instruction for gdb's single step (hyp/arch/arm_next.c):
  * encodings from GNU as (arm-none-eabi, linked at 0x1000), conditions
  * from the flags and the IT block, loads of the PC from a memory model. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <arch/sysregs.h>
-#include "hyp/console/gdb/arm_next.h"
+#include "hyp/arch/arm_next.h"
 
 #define BASE  0x1000u
 #define SIZE  0x1000u

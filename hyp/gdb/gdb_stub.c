@@ -14,7 +14,6 @@
 #include "gdb_step.h"
 #include "gdb_vfp.h"
 #include "gdb_port.h"
-#include "hyp/console/console_escape.h"
 #include "hyp/lib/console.h"
 
 static const char target_xml[] =

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "hyp/console/gdb/rsp.h"
+#include "hyp/gdb/rsp.h"
 
 /* Feed a whole string; returns the last event that was not NONE */
 static enum rsp_event feed(struct rsp_rx *rx, const char *s, size_t n)
