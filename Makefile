@@ -24,7 +24,7 @@ LIBFDT  := $(BUILD)/libfdt
 # A15 and A7 alike (and the A15 tuning's LDRD/STRD prologues take more
 # instructions than PUSH/POP for no gain on either core)
 ARCHFLAGS := -mcpu=cortex-a15 -mtune=generic-armv7-a -marm -mfloat-abi=soft -mgeneral-regs-only
-CFLAGS  := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-common \
+CFLAGS  := $(ARCHFLAGS) -std=gnu11 -fms-extensions -O2 -g -ffreestanding -fno-common \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
            -Wframe-larger-than=1024 -Wno-unused-parameter \
            -Iinclude -I. -I$(LIBFDT)/include -I$(BUILD)/include
@@ -191,7 +191,7 @@ debug-guest: deps
 
 # ---- tests ----
 HOSTCC     ?= gcc
-UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
+UNIT_CFLAGS := -std=gnu11 -fms-extensions -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
                -fsanitize=address,undefined -fno-sanitize-recover=all \
                -Iinclude -I. -Itests/unit -DHOST_TEST
 UNIT_LIBS   := -lcmocka -lfdt

@@ -15,6 +15,7 @@
 #include "hyp/drivers/uart/host_uart.h"
 #include "hyp/platform/percpu.h"
 #include "smp.h"
+#include "rooms.h"
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "timer/hyp_timer.h"
@@ -316,8 +317,8 @@ static void boot_cpu_housekeeping(void)
 
 /*
  * Connect the layers that call upward through a pointer: the trap layer's
- * WFI and crash hooks, the scheduler's housekeeping.  Before any CPU can
- * enter a guest.
+ * WFI, crash and debug hooks, the scheduler's housekeeping, the rooms of
+ * what a guest may have.  Before any CPU can enter a guest.
  */
 static void layers_connect(void)
 {
@@ -325,6 +326,7 @@ static void layers_connect(void)
                                              .debug_hit = gdb_debug_hit };
     trap_set_hooks(&hooks);
     sched_set_housekeeping(boot_cpu_housekeeping);
+    rooms_connect();
 }
 
 void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)

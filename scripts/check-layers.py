@@ -32,6 +32,7 @@ LAYERS = [
     "hyp/trap",          # the exception-class table, CP15, MMIO, SMCCC
     "hyp/sched",         # exclusive and shared scheduling
     "hyp/guest",         # lifecycle, loader, guest DT, channels, PSCI
+    "hyp/manage",        # management calls and page, run-time images
     "hyp/gdb",           # the gdb stub, breakpoints, stepping, guest memory
     "hyp/console",       # escape, input routing and the monitor
     "boot",              # entry, secure monitor, early MMU, main, SMP

@@ -18,6 +18,7 @@
 #include "timer/timer.h"
 #include "vgic/gic.h"
 #include "hyp/guest/guest.h"
+#include "hyp/manage/manage.h"
 #include "console_escape.h"
 #include "hyp/gdb/gdb_stub.h"
 #include "hyp/gdb/gdb_port.h"

@@ -53,7 +53,7 @@ void guest_debug_resume_vcpu(struct vcpu *v)
 
 void guest_debug_stop(struct vcpu *v)
 {
-    struct guest *g = v->guest;
+    struct guest *g = guest_of(v);
     uint32_t none = 0;
     /* the first vCPU to stop is the one gdb hears of */
     __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1, false, __ATOMIC_SEQ_CST,
@@ -66,7 +66,7 @@ void guest_debug_stop(struct vcpu *v)
  * the guest's RAM (a device, a channel: not for the debugger) */
 static bool access_page(struct vcpu *v, uint32_t va, uint8_t *buf, uint32_t n, bool write)
 {
-    const struct guest_config *c = v->guest->cfg;
+    const struct guest_config *c = v->vm->cfg;
     uint64_t pa;
     /* translated for reading, written too: a debugger writes breakpoints
      * into code the guest's stage 1 maps read-only (Linux's kernel text),

@@ -6,14 +6,12 @@
 #include <stdbool.h>
 #include "hyp/config/guest_config.h"
 #include "hyp/vdev/mmio.h"
-#include "hyp/arch/vcpu.h"
+#include "hyp/arch/vm.h"
 #include "hyp/lib/ratelimit.h"
 #include "hyp/vdev/vuart.h"
 #include "hyp/vdev/virtio_console.h"
 #include "mm/stage2.h"
 #include "vgic/vgic.h"
-
-enum guest_state { GUEST_STOPPED, GUEST_RUNNING, GUEST_HALTED, GUEST_CRASHED };
 
 struct guest_crash {
     uint32_t pc, cpsr, hsr, far;
@@ -42,20 +40,13 @@ struct guest_managed {
     struct guest_image image;
 };
 
+/*
+ * A guest: first what arch, trap and sched see of it (struct vm, its
+ * members reached as the guest's own: an unnamed member, -fms-extensions),
+ * then the rest, the guest layer's and its rooms'.
+ */
 struct guest {
-    /* first: the MMIO path reaches its regions at the guest's address */
-    struct mmio_bus mmio;
-    const struct guest_config *cfg;    /* the configuration it boots with */
-    const struct guest_config *configured; /* the system configuration's */
-    unsigned int id;
-    uint8_t vmid;
-    volatile enum guest_state state;
-    volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
-    struct stage2 s2;
-    struct vcpu vcpu[GUEST_MAX_VCPUS];
-    struct vuart uart;
-    struct vcon vcon;                  /* its virtio console, if configured */
-    struct vgic vgic;
+    struct vm;
     spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
     struct ratelimit life_log;         /* its lifecycle lines on the console */
     struct ratelimit tx_budget;        /* its own output, in characters */
@@ -67,11 +58,9 @@ struct guest {
     unsigned int line_len;
     uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
     unsigned int in_head, in_count;
-    uint32_t aborts;                   /* aborts injected (bad accesses) */
     volatile uint64_t wd_deadline;     /* watchdog: counter value, 0 = off */
     volatile bool wd_expired;
     uint32_t wd_fires;
-    uint64_t cntvoff;
     uint64_t start_ticks;
     uint32_t starts;
     uint32_t dtb_ipa;
@@ -84,6 +73,17 @@ struct guest {
     volatile bool devices_live;        /* its network ports and virtio console may
                                         * write its RAM (guest_detach_devices) */
 };
+
+/* the guest a vCPU is of, and a guest's part that arch, trap and sched see:
+ * struct vm begins struct guest */
+static inline struct guest *guest_of(const struct vcpu *v)
+{
+    return (struct guest *)v->vm;
+}
+static inline struct vm *guest_vm(struct guest *g)
+{
+    return (struct vm *)g;
+}
 
 extern struct guest guests[GUEST_MAX];
 extern unsigned int nguests;
@@ -141,11 +141,11 @@ int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t si
 int guest_op_start(struct guest *g);
 int guest_op_stop(struct guest *g);
 int guest_op_restart(struct guest *g);
-/* the image a guest boots: its size and CRC-32, loaded or configured */
-uint32_t guest_image_crc(struct guest *g);
-/* at a start: a loaded image's CRC-32 taken again from its store, the
- * bytes about to boot, said if they changed since the load (image.c) */
-void guest_image_verify(struct guest *g);
+/* guest_console.c: input for g from a buffer; the bytes taken */
+uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len);
+/* guest_console.c: its recent output from position pos (see PARTITA_MG_CONSOLE_READ) */
+uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
+                              uint32_t *lost);
 static inline bool guest_image_loaded(const struct guest *g)
 {
     return g->mg && g->mg->image.active;

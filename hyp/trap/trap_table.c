@@ -8,7 +8,7 @@
 #include <arch/sysregs.h>
 #include "handlers.h"
 #include "hyp/arch/vfp.h"
-#include "hyp/sched/sched_share.h"   /* struct vcpu_share: v->share->vfp */
+#include "hyp/arch/vcpu_share.h"
 #include "vgic/gic.h"
 
 struct trap_hooks trap_hooks;

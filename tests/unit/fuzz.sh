@@ -57,7 +57,7 @@ build() {    # build NAME SOURCES...
     name=$1; shift
     echo "fuzz.sh: building $out/fuzz_$name"
     "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
+        -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fms-extensions -Wno-microsoft-anon-tag \
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 

@@ -4,7 +4,7 @@
  * timer so that it cannot fire for a vCPU that is not here.
  */
 #include <arch/sysregs.h>
-#include "hyp/arch/vcpu.h"
+#include "vcpu.h"
 
 void vtimer_save(struct vcpu_timer *t)
 {

@@ -1,5 +1,5 @@
 /*
- * The management calls and run-time images (hyp/guest/manage.c, image.c,
+ * The management calls and run-time images (hyp/manage/manage.c, image.c,
  * lifecycle.c) over the model of manage_harness.h: a load into a guest
  * whose life ended on its own vCPU (halt, crash) detaches its devices
  * before a byte of the store is written, and is refused while its vCPUs
@@ -14,15 +14,15 @@
 #include <cmocka.h>
 
 #define H_FAIL(...) do { print_error(__VA_ARGS__); fail(); } while (0)
-#include "guest/manage_harness.h"
+#include "manage/manage_harness.h"
 
 #define memcpy h_memcpy
-#include "hyp/guest/image.c"
-#include "hyp/guest/manage.c"
+#include "hyp/manage/image.c"
+#include "hyp/manage/manage.c"
 #include "hyp/guest/lifecycle.c"
-#include "hyp/guest/manage_ops.c"
+#include "hyp/manage/manage_ops.c"
 #undef memcpy
-#include "guest/manage_program.h"
+#include "manage/manage_program.h"
 
 /* a stream in the boss's RAM at offset 0x1000: header, then kernel bytes */
 #define STREAM 0x1000u

@@ -3,8 +3,8 @@
  * park this CPU only; the others go on.
  */
 #include <arch/sysregs.h>
-#include "hyp/arch/frame.h"
-#include "console.h"
+#include "frame.h"
+#include "hyp/lib/console.h"
 #include "hyp/platform/percpu.h"
 
 static const char *const kind_names[] = {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include <partita/manage_abi.h>
-#include "guest.h"
+#include "hyp/guest/guest.h"
 #include "manage.h"
 #include "mm/page_alloc.h"
 #include "hyp/platform/percpu.h"
@@ -31,7 +31,7 @@ static void page_call(struct guest *g, struct manage_page *p, uint32_t fn)
     uint32_t r[5] = { fn, p->arg[1], 0, p->arg[3], p->arg[4] };
     uint32_t len = r[3] < DATA_SIZE ? r[3] : DATA_SIZE;
     struct vcpu *v = this_cpu()->vcpu;
-    if (v && v->guest == g)
+    if (v && guest_of(v) == g)
         manage_call(v, r, p->data, len);
     else
         r[0] = (uint32_t)PARTITA_E_BUSY;

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <partita/manage_abi.h>
-#include "guest.h"
-#include "guest_parts.h"
+#include "hyp/guest/guest.h"
+#include "hyp/guest/guest_parts.h"
 #include "manage.h"
 #include "hyp/lib/console.h"
 

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include <partita/manage_abi.h>
-#include "guest.h"
+#include "hyp/guest/guest.h"
 #include "manage.h"
 #include "manage_ops.h"
 #include "hyp/platform/percpu.h"
@@ -131,7 +131,7 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
             r[0] = (uint32_t)PARTITA_E_BUSY;
             return;
         }
-    mailbox.caller = v->guest;
+    mailbox.caller = guest_of(v);
     memcpy(mailbox.r, r, sizeof(mailbox.r));
     mailbox.buf = buf;
     mailbox.len = len;
@@ -151,14 +151,14 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 
 void manage_call(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
-    if (!v->guest->cfg->control) {
+    if (!v->vm->cfg->control) {
         /* counted (its vCPUs may call at once), nothing else looked at */
-        __atomic_add_fetch(&v->guest->manage_denied, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
         r[0] = (uint32_t)PARTITA_E_DENIED;
         return;
     }
     if (this_cpu()->index == 0)
-        manage_execute(v->guest, r, buf, len);
+        manage_execute(guest_of(v), r, buf, len);
     else
         manage_post(v, r, buf, len);
 }
@@ -187,8 +187,8 @@ void manage_hypercall(struct vcpu *v, uint32_t *r)
 {
     uint64_t pa = 0;
     uint8_t *buf = NULL;
-    if (v->guest->cfg->control && call_has_buffer(r[0])) {
-        if (!guest_config_buffer(v->guest->cfg, r[2], r[3], &pa)) {
+    if (v->vm->cfg->control && call_has_buffer(r[0])) {
+        if (!guest_config_buffer(v->vm->cfg, r[2], r[3], &pa)) {
             r[0] = (uint32_t)PARTITA_E_ADDRESS;
             return;
         }

@@ -3,7 +3,7 @@
 #define HYP_MANAGE_OPS_H
 
 #include <partita/manage_abi.h>
-#include "guest.h"
+#include "hyp/guest/guest.h"
 
 void manage_fill_info(struct guest *g, struct partita_guest_info *o);
 void manage_fill_stats(struct guest *g, struct partita_guest_stats *o);

@@ -3,7 +3,7 @@
  * manage_harness.h (tests/unit/fuzz_manage.c's inputs, and test_manage.c's
  * fixed-seed ones): each step is a load piece, any call with any
  * registers, the managed guest ending its own life, the boot CPU's
- * service pass, or start/stop/restart.  Included after hyp/guest/image.c
+ * service pass, or start/stop/restart.  Included after hyp/manage/image.c
  * and manage.c (their constants), with tests/unit/fuzz_input.h.
  */
 #ifndef TESTS_UNIT_GUEST_MANAGE_PROGRAM_H

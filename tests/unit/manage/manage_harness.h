@@ -1,6 +1,6 @@
 /*
- * The management calls on the host (tests/unit/guest/test_manage.c,
- * tests/unit/fuzz_manage.c): hyp/guest/manage.c, image.c, lifecycle.c and
+ * The management calls on the host (tests/unit/manage/test_manage.c,
+ * tests/unit/fuzz_manage.c): hyp/manage/manage.c, image.c, lifecycle.c and
  * manage_ops.c compiled in, with the real configuration checks, over three
  * guests whose RAM is host memory below 4 GiB (so a caller's buffer is
  * checked and reached as on the target: identity mapped), each followed
@@ -34,7 +34,7 @@
 #include "hyp/platform/percpu.h"
 #pragma GCC diagnostic pop
 #include "hyp/guest/guest.h"
-#include "hyp/guest/manage.h"
+#include "hyp/manage/manage.h"
 #include "hyp/guest/channel.h"
 #include "hyp/lib/console.h"
 
@@ -213,7 +213,7 @@ static void h_setup(void)
         g->id = i;
         g->state = GUEST_RUNNING;
         g->devices_live = true;
-        g->vcpu[0].guest = g;
+        g->vcpu[0].vm = guest_vm(g);
     }
     h_sys.guests[H_BOSS].control = CONTROL_ALL;
     h_sys.guests[H_BOSS].control_guests = 1u << H_WORKER;

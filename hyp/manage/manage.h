@@ -7,7 +7,7 @@
 #define HYP_MANAGE_H
 
 #include <stdint.h>
-#include "guest.h"
+#include "hyp/guest/guest.h"
 
 /*
  * A management call of vCPU v: r[0] the ID, r[1..4] its arguments; results
@@ -21,11 +21,12 @@ void manage_hypercall(struct vcpu *v, uint32_t *r);
 void manage_service(void);
 /* a piece of a new image for stopped guest g (image.c) */
 int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_t off);
-/* guest_console.c: input for g from a buffer; the bytes taken */
-uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len);
-/* guest_console.c: its recent output from position pos (see PARTITA_MG_CONSOLE_READ) */
-uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
-                              uint32_t *lost);
+/* the image a guest boots: its size and CRC-32, loaded or configured
+ * (image.c) */
+uint32_t guest_image_crc(struct guest *g);
+/* at a start: a loaded image's CRC-32 taken again from its store, the
+ * bytes about to boot, said if they changed since the load */
+void guest_image_verify(struct guest *g);
 /* at boot: the management pages and what the guests they act on keep */
 void manage_init(const struct system_config *sys);
 /* the management page of a control guest (manage_page.c) */

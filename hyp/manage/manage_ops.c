@@ -4,9 +4,10 @@
  */
 #include <string.h>
 #include <partita/manage_abi.h>
-#include "guest.h"
+#include "hyp/guest/guest.h"
 #include "manage_ops.h"
-#include "channel.h"
+#include "manage.h"
+#include "hyp/guest/channel.h"
 #include "hyp/sched/sched_share.h"
 #include "timer/timer.h"
 
