@@ -242,7 +242,7 @@ include tests/bench/bench.mk
 # dependencies between the layers run one way (scripts/check-layers.py)
 .PHONY: check-layers
 check-layers: $(OBJS)
-	$(Q)/usr/bin/python3 scripts/check-layers.py $(BUILD)/obj $(OBJS)
+	$(Q)/usr/bin/python3 scripts/check-layers.py --src . $(BUILD)/obj $(OBJS)
 
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
 # that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s
