@@ -218,21 +218,6 @@ lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
     return stale;
 }
 
-static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    lr_take_fired(c);
-    lr_zero(lr, lr_sync_ended(d, vcpu, c, lr, false));
-}
-
-static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
-                                   const struct vgic_lr_ops *lr)
-{
-    spin_lock(&d->lock);
-    lr_sync_locked(d, vcpu, lr);
-    spin_unlock(&d->lock);
-}
-
 struct candidate {
     unsigned int intid;
     struct vgic_irq *irq;
