@@ -59,6 +59,15 @@ SRC_DIRS := boot $(sort $(dir $(wildcard hyp/*/ hyp/*/*/))) vgic timer mm
 SRCS_C := $(filter-out hyp/arch/asm-offsets.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.c)))
 SRCS_S := $(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.S))
 SRCS_S := $(filter-out hyp/config/config_blob.S,$(SRCS_S))
+# the debugger (hyp/gdb/, with the next-instruction decoder it steps by):
+# in unless `make GDB=n`, which links hyp/gdb/gdb_none.c in its place
+GDB ?= y
+ifeq ($(GDB),n)
+SRCS_C := $(filter-out hyp/gdb/%.c hyp/arch/arm_next.c,$(SRCS_C)) hyp/gdb/gdb_none.c
+else
+SRCS_C := $(filter-out hyp/gdb/gdb_none.c,$(SRCS_C))
+endif
+GDB_STAMP := $(BUILD)/config/gdb
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
 
@@ -108,12 +117,15 @@ $(CONFIG_DTB): $(CONFIG) guests-build
 $(CONFIG_OBJ): hyp/config/config_blob.S $(CONFIG_DTB)
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
 
-# relink when another configuration is selected
+# relink when another configuration is selected, or the debugger is in or out
 $(CONFIG_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo "$(CONFIG)" | cmp -s - $@ || echo "$(CONFIG)" > $@
+$(GDB_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo "GDB=$(GDB)" | cmp -s - $@ || echo "GDB=$(GDB)" > $@
 
-$(BUILD)/partita.elf: $(OBJS) $(CONFIG_OBJ) $(CONFIG_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+$(BUILD)/partita.elf: $(OBJS) $(CONFIG_OBJ) $(CONFIG_STAMP) $(GDB_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(CONFIG_OBJ) \
 	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@ -Wl,-Map,$(BUILD)/partita.map
@@ -143,7 +155,7 @@ $(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
 $(BUILD)/config/%.o: hyp/config/config_blob.S $(BUILD)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
 
-$(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+$(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(GDB_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(BUILD)/config/$*.o \
