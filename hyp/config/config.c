@@ -376,7 +376,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     config_parse_hyp_colours(blob, root, sys, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
-        if (config_is_channel(blob, node) || config_is_network(blob, node))
+        if (config_is_channel(blob, node) || config_is_network(blob, node) ||
+            config_is_disk(blob, node))
             continue;       /* after the guests, whose names they use */
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
             cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
@@ -396,6 +397,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
             config_parse_channel(blob, node, sys, &c);
         else if (config_is_network(blob, node))
             config_parse_network(blob, node, sys, &c);
+        else if (config_is_disk(blob, node))
+            config_parse_disk(blob, node, sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
         config_check_colours(sys, i, &c);
@@ -406,6 +409,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     config_check_channels(host, sys, &c);
     config_check_control(blob, root, sys, &c);
     config_check_networks(sys, &c);
+    config_check_disks(sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         config_check_mmio(&sys->guests[i], &c);
         config_check_direct(host, &sys->guests[i], &c);

@@ -397,6 +397,10 @@ void config_check_mmio(const struct guest_config *g, struct cfg_ctx *c)
         n++;
         prop = "virtio-console";
     }
+    if (n <= GUEST_MAX_MMIO_REGIONS && g->ndisks) {
+        n += g->ndisks;
+        prop = "disks";
+    }
     if (n > GUEST_MAX_MMIO_REGIONS)
         cfg_msg(c, true, g->name, prop, "its emulated devices need %u MMIO regions, a guest "
                 "has %u", n, GUEST_MAX_MMIO_REGIONS);

@@ -86,5 +86,20 @@ void config_parse_network(const void *fdt, int node, struct system_config *sys,
                           struct cfg_ctx *c);
 /* after the channels' checks: a device collides with channels, not the other way */
 void config_check_networks(struct system_config *sys, struct cfg_ctx *c);
+/* A virtio device of g at ipa raising irq, against everything of the guest
+ * but its network devices from k on, its virtio console and its disks */
+void cfg_check_virtio_device(const struct system_config *sys, const struct guest_config *g,
+                             uint32_t ipa, uint32_t irq, unsigned int k, const char *pipa,
+                             const char *pirq, struct cfg_ctx *c);
+/* What of g's interrupts (its network devices' before k only) irq is, or NULL */
+const char *cfg_irq_clash(const struct system_config *sys, const struct guest_config *g,
+                          uint32_t irq, unsigned int k, char *what, size_t n);
+
+/* hyp/config/config_disk.c: the disk nodes, after every guest is parsed,
+ * checked after the networks (a disk's device collides with them) */
+bool config_is_disk(const void *fdt, int node);
+void config_parse_disk(const void *fdt, int node, struct system_config *sys,
+                       struct cfg_ctx *c);
+void config_check_disks(struct system_config *sys, struct cfg_ctx *c);
 
 #endif

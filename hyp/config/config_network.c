@@ -174,7 +174,7 @@ static const char *window_clash(const struct system_config *sys, const struct gu
 
 /* What of the guest's interrupts irq already is (its network devices'
  * before k only), or NULL */
-static const char *irq_clash(const struct system_config *sys, const struct guest_config *g,
+const char *cfg_irq_clash(const struct system_config *sys, const struct guest_config *g,
                              uint32_t irq, unsigned int k, char *what, size_t n)
 {
     if (irq == VBOARD_UART_IRQ)
@@ -197,7 +197,7 @@ static const char *irq_clash(const struct system_config *sys, const struct guest
 
 /* A virtio device of g at ipa raising irq, beside its network devices
  * before k; pipa and pirq name the properties in the error lines */
-static void check_device(const struct system_config *sys, const struct guest_config *g,
+void cfg_check_virtio_device(const struct system_config *sys, const struct guest_config *g,
                          uint32_t ipa32, uint32_t irq32, unsigned int k, const char *pipa,
                          const char *pirq, struct cfg_ctx *c)
 {
@@ -213,7 +213,7 @@ static void check_device(const struct system_config *sys, const struct guest_con
     if (irq < 32 || irq > CHANNEL_SPI_MAX)
         cfg_msg(c, true, g->name, pirq, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 irq, CHANNEL_SPI_MAX);
-    else if ((clash = irq_clash(sys, g, irq32, k, what, sizeof(what))))
+    else if ((clash = cfg_irq_clash(sys, g, irq32, k, what, sizeof(what))))
         cfg_msg(c, true, g->name, pirq, "interrupt %lu is %s", irq, clash);
 }
 
@@ -222,7 +222,7 @@ static void check_member(const struct system_config *sys, const struct guest_con
 {
     const struct guest_net *gn = &g->nets[k];
     char pipa[GUEST_NAME_MAX + 16], pirq[GUEST_NAME_MAX + 16];
-    check_device(sys, g, gn->ipa, gn->irq, k, cfg_member_prop(pipa, sizeof(pipa), gn->name, "ipa"),
+    cfg_check_virtio_device(sys, g, gn->ipa, gn->irq, k, cfg_member_prop(pipa, sizeof(pipa), gn->name, "ipa"),
                  cfg_member_prop(pirq, sizeof(pirq), gn->name, "interrupt"), c);
 }
 
@@ -264,7 +264,7 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
                 check_member(sys, g, k, c);
         /* the virtio console: beside every network device of the guest */
         if (g->vcon)
-            check_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
+            cfg_check_virtio_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
                          "virtio-console", c);
     }
 }

@@ -74,16 +74,19 @@
 /* a MAC a member does not configure: 02:50:54:00:<network id>:<member> */
 #define NET_MAC_DERIVED_OUI    0x02, 0x50, 0x54, 0x00
 
+#define GUEST_DISK_NAME_MAX    GUEST_NAME_MAX
+#include "disk_config.h"
+
 /*
  * The emulated devices a guest can be given, each a region of its MMIO bus
  * (hyp/vdev/mmio.h sizes the bus by it): the distributor and the UART,
  * a doorbell page per channel, the management page, its network devices
- * and its virtio console.  config_check_mmio refuses a guest that would
+ * its virtio console and its disks.  config_check_mmio refuses a guest that would
  * need more, so a device the configuration accepts is always on the bus.
  */
 #define GUEST_VBOARD_REGIONS   2u
 #define GUEST_MAX_MMIO_REGIONS (GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u + \
-                                GUEST_MAX_NETS + 1u)
+                                GUEST_MAX_NETS + 1u + GUEST_MAX_DISKS)
 
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 
@@ -173,6 +176,8 @@ struct guest_config {
     bool vcon;                              /* a virtio console (hvc0) at: */
     uint32_t vcon_ipa, vcon_irq;            /* its registers (0x200 bytes), its SPI */
     enum irq_mode irq_mode;                 /* interrupts = "virtual" / "direct" */
+    unsigned int ndisks;                    /* disks it is a frontend of */
+    struct guest_disk disks[GUEST_MAX_DISKS];
 };
 
 struct channel_member {
@@ -201,6 +206,8 @@ struct system_config {
     struct channel_config channels[CHANNEL_MAX];
     unsigned int nnetworks;
     struct network_config networks[NETWORK_MAX];
+    unsigned int ndisks;
+    struct disk_config disks[DISK_MAX];
     struct colour_list hyp_colours;         /* /partita colors; n 0: not coloured */
 };
 

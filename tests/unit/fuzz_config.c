@@ -84,12 +84,54 @@ static void report(void *ctx, bool is_error, const char *msg)
     struct tally *t = ctx;
     size_t n = strlen(msg);
     CHECK(n > 0 && n < 256);
-    /* one line naming what is at fault: a guest, a channel, a network or
-     * the /partita node itself */
+    /* one line naming what is at fault: a guest, a channel, a network, a
+     * disk or the /partita node itself */
     CHECK(strncmp(msg, "guest '", 7) == 0 || strncmp(msg, "channel '", 9) == 0 ||
-          strncmp(msg, "network '", 9) == 0 || strncmp(msg, "node '/partita'", 15) == 0);
+          strncmp(msg, "network '", 9) == 0 || strncmp(msg, "disk '", 6) == 0 ||
+          strncmp(msg, "node '/partita'", 15) == 0);
     CHECK(!strchr(msg, '\n'));
     t->errors += is_error;
+}
+
+/* what an accepted configuration promises the disks: a driver with a
+ * queue of whole pages inside its RAM, frontends that are not it, each
+ * device an aligned window raising an SPI, a capacity whose bytes fit
+ * 64 bits and a backing name that is a printable word */
+static void check_disks(void)
+{
+    CHECK(sys.ndisks <= DISK_MAX);
+    for (unsigned int i = 0; i < sys.ndisks; i++) {
+        const struct disk_config *d = &sys.disks[i];
+        CHECK(!d->parse_error && d->driver >= 0 && (unsigned int)d->driver < sys.nguests);
+        const struct guest_config *dg = &sys.guests[d->driver];
+        CHECK(!(d->queue_ipa % DISK_QUEUE_ALIGN) && d->queue_size >= DISK_QUEUE_MIN &&
+              d->queue_size <= DISK_QUEUE_MAX && !(d->queue_size % DISK_QUEUE_ALIGN));
+        CHECK(d->queue_ipa >= guest_ram_ipa(dg) &&
+              (uint64_t)d->queue_ipa + d->queue_size <= guest_ram_ipa(dg) + dg->mem_size);
+        CHECK(d->irq >= 32 && d->irq <= CHANNEL_SPI_MAX);
+        CHECK(d->nfrontends >= 1 && d->nfrontends <= DISK_MAX_FRONTENDS);
+        for (unsigned int m = 0; m < d->nfrontends; m++) {
+            CHECK(d->frontends[m].guest != (unsigned int)d->driver);
+            const struct guest_config *g = &sys.guests[d->frontends[m].guest];
+            CHECK(d->frontends[m].slot < g->ndisks);
+            CHECK(g->disks[d->frontends[m].slot].id == i);
+        }
+    }
+    for (unsigned int i = 0; i < sys.nguests; i++) {
+        const struct guest_config *g = &sys.guests[i];
+        CHECK(g->ndisks <= GUEST_MAX_DISKS);
+        for (unsigned int k = 0; k < g->ndisks; k++) {
+            const struct guest_disk *gd = &g->disks[k];
+            CHECK(!gd->parse_error && !(gd->ipa % VIRTIO_MMIO_SIZE));
+            CHECK(gd->irq >= 32 && gd->irq <= CHANNEL_SPI_MAX);
+            CHECK(gd->capacity >= 1 && gd->capacity <= UINT64_MAX / DISK_SECTOR_SIZE);
+            size_t n = strnlen(gd->backing, DISK_BACKING_MAX);
+            CHECK(n >= 1 && n < DISK_BACKING_MAX);
+            for (size_t j = 0; j < n; j++)
+                CHECK(gd->backing[j] > ' ' && gd->backing[j] < 0x7f);
+            CHECK(!guest_config_ipa_is_ram(g, gd->ipa));
+        }
+    }
 }
 
 /* what an accepted configuration promises the loader */
@@ -138,6 +180,7 @@ static void check_accepted(const struct config_host *h, const uint8_t *blob, siz
     CHECK(sys.nchannels <= CHANNEL_MAX);
     for (unsigned int i = 0; i < sys.nchannels; i++)
         CHECK(sys.channels[i].nmembers >= 2 && sys.channels[i].nmembers <= CHANNEL_MAX_MEMBERS);
+    check_disks();
 }
 
 static void write_guest_dts(const void *host_fdt)

@@ -71,6 +71,9 @@ static bool line_matches(const struct line *l, const struct want *w)
     } else if (strncmp(name, "network:", 8) == 0) {
         kind = "network";
         name += 8;
+    } else if (strncmp(name, "disk:", 5) == 0) {
+        kind = "disk";
+        name += 5;
     } else if (strcmp(name, "/partita") == 0) {
         kind = "node";
     }
@@ -93,6 +96,7 @@ static void expect_lines(bool errors, const struct want *w)
         if (strncmp(lines[i].text, "guest '", 7) != 0 &&
             strncmp(lines[i].text, "channel '", 9) != 0 &&
             strncmp(lines[i].text, "network '", 9) != 0 &&
+            strncmp(lines[i].text, "disk '", 6) != 0 &&
             strncmp(lines[i].text, "node '/partita'", 15) != 0)
             fail_msg("a report line that names no guest or channel: \"%s\"", lines[i].text);
         have += lines[i].error == errors;
@@ -1989,6 +1993,224 @@ static void test_network_unknown_properties(void **state)
     free(b);
 }
 
+/* ---- disks ---- */
+
+static void test_disk_parsed(void **state)
+{
+    void *b = cfg("config-disk");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.ndisks, 1);
+    const struct disk_config *d = &sys.disks[0];
+    assert_string_equal(d->name, "store");
+    assert_int_equal(d->driver, 0);
+    assert_int_equal(d->queue_ipa, 0x40f00000);
+    assert_int_equal(d->queue_size, 0x100000);
+    assert_int_equal(d->irq, 60);
+    assert_int_equal(d->nfrontends, 2);
+    assert_int_equal(sys.nguests, 3);                   /* no disk node is a guest */
+    const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *ec = guest("echo");
+    assert_int_equal(lx->ndisks, 0);
+    assert_int_equal(rt->ndisks, 1);
+    assert_string_equal(rt->disks[0].name, "store");
+    assert_int_equal(rt->disks[0].ipa, 0x0a000400);
+    assert_int_equal(rt->disks[0].irq, 50);
+    assert_int_equal(rt->disks[0].capacity, 0x8000);
+    assert_false(rt->disks[0].read_only);
+    assert_string_equal(rt->disks[0].backing, "/srv/rt.img");
+    assert_int_equal(ec->disks[0].member, 1);
+    assert_int_equal(ec->disks[0].capacity, 0x100000000ull);     /* two cells */
+    assert_true(ec->disks[0].read_only);
+    assert_int_equal(d->frontends[1].guest, 2);
+    assert_int_equal(d->frontends[1].slot, 0);
+}
+
+static void test_disk_driver_errors(void **state)
+{
+    void *b = cfg("config-disk");
+    set_str(b, "store", "driver", "nosuch");
+    EXPECT(load_free(b), { "disk:store", "driver", "no guest 'nosuch'" });
+
+    b = cfg("config-disk");
+    del(b, "store", "driver");
+    EXPECT(load_free(b), { "disk:store", "driver", "missing" });
+
+    b = cfg("config-disk");
+    del(b, "store", "queue");
+    set_cells(b, "store", "interrupt", 2, 60, 61);
+    EXPECT(load_free(b),
+           { "linux", "store/queue", "missing" },
+           { "linux", "store/interrupt", "must be one 32-bit cell" });
+
+    /* a frontend that is its own backend */
+    b = cfg("config-disk");
+    set_str(b, "store", "driver", "rt");
+    EXPECT(load_free(b),
+           { "rt", "store", "the driver partition of disk 'store' cannot be its frontend" });
+
+    /* a disk nobody uses */
+    b = cfg("config-disk");
+    del_node(b, "store/rt");
+    del_node(b, "store/echo");
+    EXPECT(load_free(b), { "disk:store", NULL, "has no frontend guest" });
+}
+
+static void test_disk_queue_errors(void **state)
+{
+    void *b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40f00800, 0x100000);
+    EXPECT(load_free(b), { "linux", "store/queue", "is not in whole 4 KiB pages" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40f00000, 0x1000);
+    EXPECT(load_free(b), { "linux", "store/queue", "4 KiB: give 128 KiB to 16 MiB" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40f80000, 0x100000);     /* past its 16 MiB */
+    EXPECT(load_free(b), { "linux", "store/queue", "is not inside its RAM" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0xfff00000, 0x100000);
+    EXPECT(load_free(b), { "linux", "store/queue", "is not inside its RAM" });
+}
+
+static void test_disk_interrupt_errors(void **state)
+{
+    void *b = cfg("config-disk");
+    set_cells(b, "store", "interrupt", 1, 48);               /* its network device's */
+    EXPECT(load_free(b),
+           { "linux", "store/interrupt", "interrupt 48 is the interrupt of network 'lan'" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "interrupt", 1, 64);
+    EXPECT(load_free(b),
+           { "linux", "store/interrupt", "interrupt 64 is the doorbell of channel 'chan0'" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "interrupt", 1, 16);
+    EXPECT(load_free(b), { "linux", "store/interrupt", "interrupt 16 is not an SPI" });
+
+    b = cfg("config-disk");
+    set_cells(b, "linux", "virtio-console", 2, 0x0a000600, 60);
+    EXPECT(load_free(b),
+           { "linux", "store/interrupt", "interrupt 60 is the interrupt of its virtio console" });
+}
+
+static void test_disk_frontend_errors(void **state)
+{
+    void *b = cfg("config-disk");
+    assert_true(fdt_add_subnode(b, gnode(b, "store"), "nosuch") >= 0);
+    del(b, "store/rt", "ipa");
+    del(b, "store/echo", "capacity");
+    EXPECT(load_free(b),
+           { "disk:store", "nosuch", "no guest of that name" },
+           { "rt", "store/ipa", "missing" },
+           { "echo", "store/capacity", "missing" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store/rt", "capacity", 1, 0);
+    set_cells(b, "store/echo", "capacity", 3, 0, 0, 1);
+    EXPECT(load_free(b),
+           { "rt", "store/capacity", "0 sectors: give 1 to" },
+           { "echo", "store/capacity", "must be one or two 32-bit cells" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store/rt", "capacity", 2, 0x00800000, 0);      /* 2^55 sectors: 2^64 bytes */
+    del(b, "store/echo", "backing");
+    EXPECT(load_free(b),
+           { "rt", "store/capacity", "36028797018963968 sectors" },
+           { "echo", "store/backing", "missing" });
+
+    b = cfg("config-disk");
+    set_str(b, "store/rt", "backing", "my disk");
+    set_str(b, "store/echo", "backing", "");
+    EXPECT(load_free(b),
+           { "rt", "store/backing", "printable characters without spaces" },
+           { "echo", "store/backing", "printable characters without spaces" });
+}
+
+static void test_disk_device_clashes(void **state)
+{
+    void *b = cfg("config-disk");
+    set_cells(b, "store/rt", "ipa", 1, 0x0a000200);          /* its network device */
+    set_cells(b, "store/echo", "ipa", 1, 0x40000000);        /* its RAM */
+    EXPECT(load_free(b),
+           { "rt", "store/ipa", "collides with the device of network 'lan'" },
+           { "echo", "store/ipa", "collides with the guest's own RAM" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store/rt", "ipa", 1, 0x0a000600);          /* its virtio console */
+    set_cells(b, "store/echo", "interrupt", 1, 33);
+    EXPECT(load_free(b),
+           { "rt", "store/ipa", "collides with its virtio console" },
+           { "echo", "store/interrupt", "interrupt 33 is the guest's own emulated UART" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store/rt", "interrupt", 1, 51);            /* its virtio console's */
+    set_cells(b, "store/echo", "interrupt", 1, 300);
+    EXPECT(load_free(b),
+           { "rt", "store/interrupt", "interrupt 51 is the interrupt of its virtio console" },
+           { "echo", "store/interrupt", "interrupt 300 is not an SPI" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store/rt", "interrupt", 1, 40);            /* chan0's doorbell */
+    set_cells(b, "store/rt", "ipa", 1, 0x60000000);          /* chan0's memory */
+    EXPECT(load_free(b),
+           { "rt", "store/ipa", "collides with channel 'chan0'" },
+           { "rt", "store/interrupt", "interrupt 40 is the doorbell of channel 'chan0'" });
+}
+
+/* a second disk: its devices clash with the first's in the same guest,
+ * and a driver's two queues and interrupts must differ */
+static void test_disk_two_disks(void **state)
+{
+    void *b = cfg("config-disk");
+    int root = fdt_path_offset(b, "/partita");
+    int n = fdt_add_subnode(b, root, "scratch");
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop_string(b, n, "compatible", "partita,disk"), 0);
+    assert_int_equal(fdt_setprop_string(b, n, "driver", "linux"), 0);
+    fdt32_t q[2] = { cpu_to_fdt32(0x40f80000), cpu_to_fdt32(0x20000) };
+    assert_int_equal(fdt_setprop(b, n, "queue", q, sizeof(q)), 0);
+    assert_int_equal(fdt_setprop_u32(b, n, "interrupt", 60), 0);
+    int m = fdt_add_subnode(b, n, "rt");
+    assert_true(m >= 0);
+    assert_int_equal(fdt_setprop_u32(b, m, "ipa", 0x0a000400), 0);
+    assert_int_equal(fdt_setprop_u32(b, m, "interrupt", 50), 0);
+    assert_int_equal(fdt_setprop_u32(b, m, "capacity", 8), 0);
+    assert_int_equal(fdt_setprop_string(b, m, "backing", "/srv/scratch.img"), 0);
+    /* scratch comes first (fdt_add_subnode), so store's are the second */
+    EXPECT(load_free(b),
+           { "linux", "store/queue", "overlaps the queue of disk 'scratch'" },
+           { "linux", "store/interrupt", "the request interrupt of disk 'scratch'" },
+           { "rt", "store/ipa", "collides with the device of disk 'scratch'" },
+           { "rt", "store/interrupt", "interrupt 50 is the interrupt of disk 'scratch'" });
+}
+
+/* two frontends on one store: only when neither writes */
+static void test_disk_shared_backing(void **state)
+{
+    void *b = cfg("config-disk");
+    set_str(b, "store/echo", "backing", "/srv/rt.img");
+    EXPECT(load_free(b), { "echo", "store/backing",
+                           "'/srv/rt.img' is already the store of guest 'rt'" });
+
+    b = cfg("config-disk");
+    set_str(b, "store/echo", "backing", "/srv/rt.img");
+    assert_int_equal(fdt_setprop(b, gnode(b, "store/rt"), "read-only", NULL, 0), 0);
+    EXPECT_OK(load_free(b));
+}
+
+static void test_disk_unknown_properties(void **state)
+{
+    void *b = cfg("config-disk");
+    set_cells(b, "store", "cache", 1, 1);
+    set_cells(b, "store/rt", "irq", 1, 40);
+    EXPECT_OK(load(b));
+    EXPECT_WARNINGS({ "disk:store", "cache", "unknown property" },
+                    { "rt", NULL, "store/irq: unknown property" });
+    free(b);
+}
+
 /* a guest with every device it may have is accepted, and needs every
  * region its MMIO bus holds (config_check_mmio, GUEST_MAX_MMIO_REGIONS) */
 static void test_every_device_fits(void **state)
@@ -1998,8 +2220,9 @@ static void test_every_device_fits(void **state)
     const struct guest_config *g = guest("full");
     assert_int_equal(g->nchannels, GUEST_MAX_CHANNELS);
     assert_int_equal(g->nnets, GUEST_MAX_NETS);
+    assert_int_equal(g->ndisks, GUEST_MAX_DISKS);
     assert_true(g->vcon && g->control);
-    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1,
+    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1 + g->ndisks,
                      GUEST_MAX_MMIO_REGIONS);
 }
 
@@ -2301,6 +2524,15 @@ int main(void)
         cmocka_unit_test(test_network_irq_errors),
         cmocka_unit_test(test_network_two_in_a_guest),
         cmocka_unit_test(test_network_unknown_properties),
+        cmocka_unit_test(test_disk_parsed),
+        cmocka_unit_test(test_disk_driver_errors),
+        cmocka_unit_test(test_disk_queue_errors),
+        cmocka_unit_test(test_disk_interrupt_errors),
+        cmocka_unit_test(test_disk_frontend_errors),
+        cmocka_unit_test(test_disk_device_clashes),
+        cmocka_unit_test(test_disk_two_disks),
+        cmocka_unit_test(test_disk_shared_backing),
+        cmocka_unit_test(test_disk_unknown_properties),
         cmocka_unit_test(test_every_device_fits),
         cmocka_unit_test(test_virtio_console),
         cmocka_unit_test(test_irq_mode_property),
