@@ -158,6 +158,22 @@ int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uin
     return r;
 }
 
+int virtq_segments(const struct virtq *q, const struct gmem *m, uint16_t head,
+                   struct virtq_seg *out, uint32_t max, uint32_t *n, uint32_t *descs)
+{
+    struct walk w = { q, m, head, true, 0 };
+    struct seg s;
+    uint32_t count = 0;
+    int r;
+    while ((r = walk_next(&w, &s)) > 0) {
+        ++*descs;
+        out[count < max ? count : max - 1] = (struct virtq_seg){ s.p, s.len, s.write };
+        count++;
+    }
+    *n = count;
+    return r;
+}
+
 void virtq_cursor_start(struct virtq_cursor *c, uint16_t head)
 {
     *c = (struct virtq_cursor){ .head = head, .next = head };

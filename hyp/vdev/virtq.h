@@ -124,6 +124,19 @@ int virtq_read_some(const struct virtq *q, const struct gmem *m, struct virtq_cu
 int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
                   const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen,
                   uint32_t *written, uint32_t *descs);
+/* One buffer of a chain as virtq_segments hands it over: checked against
+ * the guest's RAM, its direction from the descriptor's F_WRITE */
+struct virtq_seg {
+    uint8_t *p;
+    uint32_t len;
+    bool write;
+};
+/* The chain's buffers, in order, into out (max > 0 entries): *n is how
+ * many the chain has; when that is more than max, out holds the first
+ * max - 1 and the chain's last in out[max - 1] (a device that takes only
+ * max can still find where its answer goes).  0, or a VQ_ERR_. */
+int virtq_segments(const struct virtq *q, const struct gmem *m, uint16_t head,
+                   struct virtq_seg *out, uint32_t max, uint32_t *n, uint32_t *descs);
 /* Return the chain to the driver with len bytes written */
 void virtq_push(struct virtq *q, uint16_t head, uint32_t len);
 /* Does the driver want an interrupt for used buffers (VIRTQ_AVAIL_F_NO_INTERRUPT)? */
