@@ -18,9 +18,10 @@
 #define DISK_BACKING_MAX       64       /* the backing-store name, with its NUL */
 #define DISK_SECTOR_SIZE       512u     /* virtio 1.x 5.2.4: capacity in 512-byte sectors */
 /* the queue region in the driver partition's RAM: whole pages, and room
- * for at least one request of the largest size a frontend may send */
+ * for at least one request of the largest size a frontend may send (its
+ * layout: include/partita/blk_queue.h) */
 #define DISK_QUEUE_ALIGN       0x1000u
-#define DISK_QUEUE_MIN         0x20000u
+#define DISK_QUEUE_MIN         0x21000u
 #define DISK_QUEUE_MAX         0x1000000u
 
 /* One guest's view of a disk it is a frontend of */

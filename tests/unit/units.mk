@@ -45,6 +45,7 @@ UNIT_SRCS_net         := hyp/vdev/virtio_net.c hyp/vdev/virtio_mmio.c hyp/vdev/v
 UNIT_SRCS_vcon        := hyp/vdev/virtio_console.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c
 UNIT_SRCS_blk_req     := hyp/vdev/blk_req.c hyp/vdev/virtq.c
 UNIT_SRCS_vblk        := hyp/vdev/virtio_blk.c hyp/vdev/blk_req.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c
+UNIT_SRCS_blk_backend := hyp/vdev/blk_backend.c hyp/vdev/virtio_blk.c hyp/vdev/blk_req.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c
 UNIT_SRCS_rsp         := hyp/gdb/rsp.c
 UNIT_SRCS_arm_next    := hyp/arch/arm_next.c hyp/arch/insn.c
 UNIT_SRCS_gdb_regs    := hyp/gdb/gdb_regs.c hyp/gdb/rsp.c hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c

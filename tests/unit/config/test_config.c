@@ -2062,7 +2062,7 @@ static void test_disk_queue_errors(void **state)
 
     b = cfg("config-disk");
     set_cells(b, "store", "queue", 2, 0x40f00000, 0x1000);
-    EXPECT(load_free(b), { "linux", "store/queue", "4 KiB: give 128 KiB to 16 MiB" });
+    EXPECT(load_free(b), { "linux", "store/queue", "4 KiB: give 132 KiB to 16 MiB" });
 
     b = cfg("config-disk");
     set_cells(b, "store", "queue", 2, 0x40f80000, 0x100000);     /* past its 16 MiB */
@@ -2169,7 +2169,7 @@ static void test_disk_two_disks(void **state)
     assert_true(n >= 0);
     assert_int_equal(fdt_setprop_string(b, n, "compatible", "partita,disk"), 0);
     assert_int_equal(fdt_setprop_string(b, n, "driver", "linux"), 0);
-    fdt32_t q[2] = { cpu_to_fdt32(0x40f80000), cpu_to_fdt32(0x20000) };
+    fdt32_t q[2] = { cpu_to_fdt32(0x40f80000), cpu_to_fdt32(0x21000) };
     assert_int_equal(fdt_setprop(b, n, "queue", q, sizeof(q)), 0);
     assert_int_equal(fdt_setprop_u32(b, n, "interrupt", 60), 0);
     int m = fdt_add_subnode(b, n, "rt");
