@@ -3,8 +3,8 @@
  * through (hyp/guest/guest_rooms.h).  The order is the MMIO bus's search
  * order after the distributor and the UART, and the order of the rooms'
  * set-up at boot: the channels first (the management page and the
- * networks look at them), then the management page, the networks and the
- * virtio console.
+ * networks look at them), then the management page, the networks, the
+ * virtio console and the disks.
  */
 #include "rooms.h"
 #include "hyp/guest/guest.h"
@@ -12,6 +12,7 @@
 #include "hyp/guest/guest_rooms.h"
 #include "hyp/guest/channel.h"
 #include "hyp/guest/network.h"
+#include "hyp/guest/disk.h"
 #include "hyp/manage/manage.h"
 
 static const struct guest_room rooms[] = {
@@ -21,6 +22,8 @@ static const struct guest_room rooms[] = {
     { .name = "networks", .init = networks_init, .attach = network_guest_start,
       .detach = network_guest_stop },
     { .name = "virtio console", .attach = guest_vcon_start, .detach = guest_vcon_stop },
+    { .name = "disks", .init = disks_init, .attach = disk_guest_start,
+      .detach = disk_guest_stop },
 };
 
 void rooms_connect(void)

@@ -29,6 +29,9 @@ struct psci_env {
     bool (*stat)(void *ctx, uint32_t n, uint64_t *value);
     int (*watchdog_feed)(void *ctx);
     int (*doorbell)(void *ctx, uint32_t channel);       /* 0 or PSCI_INVALID_PARAMETERS */
+    /* answers in the queue of the caller's disk-th disk: how many are left
+     * unread, or PSCI_INVALID_PARAMETERS */
+    int (*blk_done)(void *ctx, uint32_t disk);
     /* a management call, r[0..4] in, r[0..3] out; NULL: none (NOT_SUPPORTED) */
     void (*manage)(void *ctx, uint32_t *r);
     uint32_t guest_id;

@@ -311,13 +311,15 @@ static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *lab
     return fdt_end_node(fdt);
 }
 
-/* the network devices and the virtio console */
+/* the network devices, the virtio console and the disks' devices */
 static int write_nets(void *fdt, const struct guest_config *cfg)
 {
     for (unsigned int k = 0; k < cfg->nnets; k++)
         TRY(write_virtio(fdt, cfg->nets[k].ipa, cfg->nets[k].irq, cfg->nets[k].name));
     if (cfg->vcon)
         TRY(write_virtio(fdt, cfg->vcon_ipa, cfg->vcon_irq, "console"));
+    for (unsigned int k = 0; k < cfg->ndisks; k++)
+        TRY(write_virtio(fdt, cfg->disks[k].ipa, cfg->disks[k].irq, cfg->disks[k].name));
     return 0;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "guest.h"
 #include "channel.h"
+#include "disk.h"
 #include "guest_rooms.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
@@ -84,6 +85,11 @@ static int env_doorbell(void *ctx, uint32_t channel)
     return channel_ring(guest_of((struct vcpu *)ctx), channel);
 }
 
+static int env_blk_done(void *ctx, uint32_t disk)
+{
+    return disk_done(guest_of((struct vcpu *)ctx), disk);
+}
+
 static void env_manage(void *ctx, uint32_t *r)
 {
     guest_manage_call(ctx, r);
@@ -98,6 +104,7 @@ void vcpu_psci_init(struct vcpu *v)
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
         .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
+        .blk_done = env_blk_done,
         .manage = guest_manage_call ? env_manage : NULL,
         .guest_id = v->vm->id, .ctx = v,
     };

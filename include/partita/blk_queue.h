@@ -20,7 +20,10 @@
  * counted), copies a read's data to the frontend, and frees the slot
  * (state = PARTITA_BLKQ_FREE).  The frontend's own addresses never appear
  * here.  A driver partition that restarts finds a new header (generation
- * bumped) and every request it had not answered given again.
+ * bumped) and every request it had not answered given again.  Requests
+ * may be in the slots before its first interrupt: it looks at every slot
+ * when it starts.  Both sides use the region as normal memory, cacheable
+ * and inner shareable, like virtio rings.
  */
 #ifndef PARTITA_BLK_QUEUE_H
 #define PARTITA_BLK_QUEUE_H
@@ -36,10 +39,10 @@
 #define PARTITA_BLKQ_FRONTENDS_MAX 4u
 #define PARTITA_BLKQ_BACKING_MAX   64u
 
-/* the call: r1 = the disk's index among those the caller drives (in
- * configuration order); r0 = done slots left unread (call again), or
- * PARTITA_E_INVALID for no such disk */
-#define PARTITA_HC_BLK_DONE     0x86000010u
+/* the call (PARTITA_HC_BLK_DONE, include/partita/hvc.h): r1 = the disk's
+ * index among those the caller drives (in configuration order); r0 = done
+ * slots left unread (call again), or -2 (PSCI_INVALID_PARAMETERS) for no
+ * such disk */
 
 /* request types: virtio 1.x 5.2.6's */
 #define PARTITA_BLKQ_T_IN       0u      /* read: len bytes from sector */

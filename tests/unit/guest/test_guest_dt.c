@@ -858,6 +858,22 @@ static void test_virtio_console_node(void **state)
     STRINGS(n, "label", "console");
 }
 
+static void test_disk_device_node(void **state)
+{
+    struct guest_config c = make_cfg("g", 1);
+    struct guest_dt_info info = make_info();
+    c.ndisks = 1;
+    snprintf(c.disks[0].name, sizeof(c.disks[0].name), "store");
+    c.disks[0].ipa = 0x0a000400;
+    c.disks[0].irq = 50;
+    build(&c, &info);
+    int n = node("/virtio_mmio@a000400");
+    STRINGS(n, "compatible", "virtio,mmio");
+    CELLS(n, "reg", 0x0a000400, VIRTIO_MMIO_SIZE);
+    CELLS(n, "interrupts", 0, 50 - 32, 1);
+    STRINGS(n, "label", "store");
+}
+
 static void test_no_network_devices(void **state)
 {
     struct guest_config c = make_cfg("g", 1);
@@ -877,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_network_devices),
         cmocka_unit_test(test_no_network_devices),
         cmocka_unit_test(test_virtio_console_node),
+        cmocka_unit_test(test_disk_device_node),
         cmocka_unit_test(test_longest_name),
         cmocka_unit_test(test_chosen_stdout_is_the_uart),
         cmocka_unit_test(test_chosen_bootargs),

@@ -458,6 +458,28 @@ static void test_partita_doorbell(void **state)
     expect_no_side_effects();
 }
 
+static uint32_t blk_disk;
+static int fake_blk_done(void *ctx, uint32_t disk)
+{
+    blk_disk = disk;
+    return disk == 1 ? 3 : PSCI_INVALID_PARAMETERS;
+}
+
+static void test_partita_blk_done(void **state)
+{
+    /* a guest that drives no disk (no callback): invalid, never a crash */
+    assert_int_equal(call1(PARTITA_HC_BLK_DONE, 0, SENTINEL2, SENTINEL3),
+                     PSCI_INVALID_PARAMETERS);
+    /* r1 = the disk; r0 = the answers left unread, or invalid */
+    env.blk_done = fake_blk_done;
+    assert_int_equal(call1(PARTITA_HC_BLK_DONE, 1, SENTINEL2, SENTINEL3), 3);
+    assert_int_equal(call1(PARTITA_HC_BLK_DONE, 7, SENTINEL2, SENTINEL3),
+                     PSCI_INVALID_PARAMETERS);
+    assert_int_equal(blk_disk, 7);
+    env.blk_done = NULL;
+    expect_no_side_effects();
+}
+
 static uint32_t manage_fn, manage_calls;
 static void fake_manage(void *ctx, uint32_t *rr)
 {
@@ -469,19 +491,19 @@ static void fake_manage(void *ctx, uint32_t *rr)
 static void test_partita_manage_calls(void **state)
 {
     /* without the callback (not a control partition's vCPU): NOT_SUPPORTED */
-    for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_LAST; fn++)
+    for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_MANAGE_LAST; fn++)
         assert_int_equal(call1(fn, 1, 2, 3), PSCI_NOT_SUPPORTED);
     /* with it: every management ID reaches it, and nothing else does */
     env.manage = fake_manage;
-    for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_LAST; fn++) {
+    for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_MANAGE_LAST; fn++) {
         assert_true(call(fn, 1, 2, 3));
         assert_int_equal(manage_fn, fn);
         assert_int_equal(r[0], 0x1234);
     }
-    assert_int_equal(manage_calls, PARTITA_HC_LAST - PARTITA_HC_MANAGE_FIRST + 1);
+    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 1);
     assert_int_equal(call1(PARTITA_HC_LAST + 1, 1, 2, 3), PSCI_NOT_SUPPORTED);
     assert_int_equal(call1(PARTITA_HC_DOORBELL, 2, 2, 3), PSCI_SUCCESS);
-    assert_int_equal(manage_calls, PARTITA_HC_LAST - PARTITA_HC_MANAGE_FIRST + 1);
+    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 1);
     env.manage = NULL;
     fake.doorbell_calls = 0;
     expect_no_side_effects();
@@ -557,6 +579,7 @@ int main(void)
         cmocka_unit_test_setup(test_partita_version, setup),
         cmocka_unit_test_setup(test_partita_guest_info, setup),
         cmocka_unit_test_setup(test_partita_doorbell, setup),
+        cmocka_unit_test_setup(test_partita_blk_done, setup),
         cmocka_unit_test_setup(test_partita_manage_calls, setup),
         cmocka_unit_test_setup(test_partita_general_queries, setup),
         cmocka_unit_test_setup(test_unknown_ids, setup),

@@ -1,0 +1,153 @@
+/*
+ * Disks at run time: the owner of every frontend's device and every
+ * disk's backend (disk.h).  A guest's RAM is contiguous in the identity
+ * map unless it is coloured; a driver partition's queue is reached only
+ * where guest_config_buffer finds it contiguous, else its frontends wait
+ * (said once at its start).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arch/sysregs.h>
+#include <partita/hvc.h>
+#include "disk.h"
+#include "guest.h"
+#include "hyp/vdev/blk_backend.h"
+#include "hyp/lib/console.h"
+#include "vgic/vgic.h"
+
+static const struct system_config *disk_sys;
+static struct blk_backend backends[DISK_MAX];
+static struct vblk devs[GUEST_MAX][GUEST_MAX_DISKS];
+
+/* where a frontend's device is: its guest and slot, its disk, its index there */
+struct fe_where {
+    uint8_t guest, slot, disk, fi;
+};
+static struct fe_where where[GUEST_MAX][GUEST_MAX_DISKS];
+
+static void inject(struct guest *g, uint32_t irq)
+{
+    if (g->state != GUEST_RUNNING)
+        return;     /* its restart sets the device or the queue up again */
+    /* the used ring, the slot and the data are visible before it (A3.8.3) */
+    dsb_ish();
+    vgic_inject_edge(&g->vgic, 0, irq);
+}
+
+static void fe_submit(void *ctx, struct vblk *b, uint32_t tag)
+{
+    const struct fe_where *w = ctx;
+    blk_backend_submit(&backends[w->disk], w->fi, tag);
+}
+
+static void fe_dropped(void *ctx, struct vblk *b)
+{
+    const struct fe_where *w = ctx;
+    blk_backend_dropped(&backends[w->disk], w->fi);
+}
+
+static void fe_raise(void *ctx)
+{
+    const struct fe_where *w = ctx;
+    inject(&guests[w->guest], disk_sys->guests[w->guest].disks[w->slot].irq);
+}
+
+static void fe_report(void *ctx, const char *why)
+{
+    const struct fe_where *w = ctx;
+    struct guest *g = &guests[w->guest];
+    guest_log(g, "guest '%s': disk '%s': device needs reset: %s\n", g->cfg->name,
+              g->cfg->disks[w->slot].name, why);
+}
+
+static const struct vblk_ops fe_ops = { fe_submit, fe_dropped, fe_raise, fe_report };
+
+static void be_raise(void *ctx)
+{
+    const struct disk_config *d = ctx;
+    inject(&guests[d->driver], d->irq);
+}
+
+static void be_report(void *ctx, const char *why)
+{
+    const struct disk_config *d = ctx;
+    struct guest *g = &guests[d->driver];
+    guest_log(g, "guest '%s': disk '%s': %s\n", g->cfg->name, d->name, why);
+}
+
+static const struct blk_backend_ops be_ops = { be_raise, be_report };
+
+void disks_init(const struct system_config *sys)
+{
+    disk_sys = sys;
+    for (unsigned int i = 0; i < sys->ndisks; i++) {
+        const struct disk_config *d = &sys->disks[i];
+        struct blk_backend *be = &backends[i];
+        blk_backend_init(be, &be_ops, (void *)d);
+        char line[240];
+        int n = snprintf(line, sizeof(line), "disk '%s': driver %s, queue 0x%08lx+0x%lx (SPI %lu):",
+                         d->name, sys->guests[d->driver].name, (unsigned long)d->queue_ipa,
+                         (unsigned long)d->queue_size, (unsigned long)d->irq);
+        for (unsigned int m = 0; m < d->nfrontends; m++) {
+            unsigned int gi = d->frontends[m].guest, k = d->frontends[m].slot;
+            const struct guest_disk *gd = &sys->guests[gi].disks[k];
+            struct fe_where *w = &where[gi][k];
+            *w = (struct fe_where){ (uint8_t)gi, (uint8_t)k, (uint8_t)i, (uint8_t)m };
+            vblk_init(&devs[gi][k], &fe_ops, w, gd->capacity, gd->read_only);
+            struct partita_blkq_frontend info = { gd->capacity, gd->read_only, gi, { 0 } };
+            memcpy(info.backing, gd->backing, sizeof(info.backing));
+            blk_backend_add(be, &devs[gi][k], &info);
+            if (n > 0 && n < (int)sizeof(line))
+                n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu)%s",
+                              m ? "," : "", sys->guests[gi].name, (unsigned long)gd->ipa,
+                              (unsigned long)gd->irq, gd->read_only ? " read-only" : "");
+        }
+        pr_info("%s\n", line);
+    }
+}
+
+int disk_guest_start(struct guest *g)
+{
+    const struct guest_config *c = g->cfg;
+    if (!disk_sys)
+        return 0;
+    struct gmem ram = { guest_ram_ipa(c), c->mem_size, (uint8_t *)(uintptr_t)c->mem_base };
+    for (unsigned int k = 0; k < c->ndisks; k++) {
+        if (guest_mmio_add(g, c->disks[k].name, c->disks[k].ipa, VIRTIO_MMIO_SIZE, vblk_mmio,
+                           &devs[g->id][k]))
+            return -1;
+        vblk_attach(&devs[g->id][k], ram);
+    }
+    for (unsigned int i = 0; i < disk_sys->ndisks; i++) {
+        const struct disk_config *d = &disk_sys->disks[i];
+        uint64_t pa;
+        if (d->driver != (int)g->id)
+            continue;
+        if (!guest_config_buffer(c, d->queue_ipa, d->queue_size, &pa)) {
+            guest_log(g, "guest '%s': disk '%s': queue is not contiguous memory: its "
+                      "frontends wait\n", c->name, d->name);
+            continue;
+        }
+        blk_backend_attach(&backends[i], (uint8_t *)(uintptr_t)pa, d->queue_size);
+    }
+    return 0;
+}
+
+void disk_guest_stop(struct guest *g)
+{
+    if (!disk_sys)
+        return;
+    for (unsigned int k = 0; k < g->cfg->ndisks; k++)
+        vblk_detach(&devs[g->id][k]);
+    for (unsigned int i = 0; i < disk_sys->ndisks; i++)
+        if (disk_sys->disks[i].driver == (int)g->id)
+            blk_backend_detach(&backends[i]);
+}
+
+int disk_done(struct guest *g, uint32_t disk)
+{
+    for (unsigned int i = 0; disk_sys && i < disk_sys->ndisks; i++)
+        if (disk_sys->disks[i].driver == (int)g->id && disk-- == 0)
+            return (int)blk_backend_done(&backends[i]);
+    return PSCI_INVALID_PARAMETERS;
+}
