@@ -6,6 +6,7 @@ GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffre
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
 GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c guests/lib/vnet.c \
+                 guests/lib/blkfront.c \
                  guests/lib/manage_client.c
 GUEST_NAMES   := $(patsubst guests/test/%.c,%,$(wildcard guests/test/*.c))
 GUEST_BINS    := $(GUEST_NAMES:%=$(BUILD)/guests/%.bin)
@@ -48,6 +49,7 @@ board-dtbs: $(BOARD_DTBS)/.extracted
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h include/partita/hvc.h \
                        include/partita/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
+                       guests/lib/blkfront.h include/partita/blk_queue.h \
                        guests/lib/manage_client.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")

@@ -1,0 +1,112 @@
+/*
+ * A bare-metal frontend of a Partita disk (docs/disks.md) over the driver
+ * of guests/lib/blkfront.c.  bootargs "blk=BASE,INTID seed=S sectors=N
+ * rounds=R": each round writes the first N sectors with pseudo-random data
+ * of its seed and round (32 KiB requests), flushes, reads them all back
+ * and compares the checksum of what it read with what it wrote; then a
+ * read and a write past the capacity and across its end must be I/O
+ * errors.  With ro=1 the disk is read-only: a write must be an I/O error,
+ * a read must work.  Prints a line per round, TEST lines, powers off.
+ * tests/system/test_disk.py (guests/configs/disk*.dts).
+ */
+#include <string.h>
+#include "blkfront.h"
+
+#define SECTOR 512u
+
+static struct blkfront blk;
+static uint8_t buf[BLKFRONT_MAX] __attribute__((aligned(64)));
+
+/* the data of a chunk: its seed, round and first sector decide it */
+static uint32_t fill(uint32_t seed, uint32_t round, uint32_t sector, uint32_t len)
+{
+    uint32_t st = seed * 2654435761u ^ round * 40503u ^ sector * 97u ^ 1u;
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < len; i += 4) {
+        uint32_t v = rand_next(&st);
+        memcpy(buf + i, &v, 4);
+        sum = sum * 31 + v;
+    }
+    return sum;
+}
+
+static uint32_t sum_of(uint32_t len)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < len; i += 4) {
+        uint32_t v;
+        memcpy(&v, buf + i, 4);
+        sum = sum * 31 + v;
+    }
+    return sum;
+}
+
+static bool round_trip(uint32_t seed, uint32_t round, uint32_t sectors)
+{
+    uint32_t wrote = 0, read = 0;
+    uint32_t per = BLKFRONT_MAX / SECTOR;
+    for (uint32_t s = 0; s < sectors; s += per) {
+        uint32_t n = sectors - s < per ? sectors - s : per;
+        wrote += fill(seed, round, s, n * SECTOR);
+        uint8_t st = blkfront_rw(&blk, BLKFRONT_T_OUT, s, buf, n * SECTOR);
+        test_check(st == BLKFRONT_S_OK, "write of sector %lu: status %u", (unsigned long)s, st);
+    }
+    test_check(blkfront_rw(&blk, BLKFRONT_T_FLUSH, 0, buf, 0) == BLKFRONT_S_OK, "flush");
+    for (uint32_t s = 0; s < sectors; s += per) {
+        uint32_t n = sectors - s < per ? sectors - s : per;
+        memset(buf, 0, n * SECTOR);
+        uint8_t st = blkfront_rw(&blk, BLKFRONT_T_IN, s, buf, n * SECTOR);
+        test_check(st == BLKFRONT_S_OK, "read of sector %lu: status %u", (unsigned long)s, st);
+        read += sum_of(n * SECTOR);
+    }
+    gprintf("blkrw: round %lu: %lu KiB written and read back, checksums 0x%08lx 0x%08lx\n",
+            (unsigned long)round, (unsigned long)(sectors / 2), (unsigned long)wrote,
+            (unsigned long)read);
+    return wrote == read;
+}
+
+void guest_main(uint32_t dtb)
+{
+    uint32_t seed = 1, sectors = 256, rounds = 1, ro = 0;
+    bootarg_u32("seed", &seed);
+    bootarg_u32("sectors", &sectors);
+    bootarg_u32("rounds", &rounds);
+    bootarg_u32("ro", &ro);
+    mmu_enable();
+    test_begin("setup");
+    bool up = blkfront_setup(&blk);
+    test_check(up, "no disk");
+    test_end();
+    if (!up) {
+        tests_finish();
+        guest_poweroff();
+    }
+    gprintf("blkrw: disk of %lu sectors%s\n", (unsigned long)blk.capacity,
+            blk.features & BLKFRONT_F_RO ? ", read-only" : "");
+    if (ro) {
+        test_begin("read-only");
+        test_check(blk.features & BLKFRONT_F_RO, "no VIRTIO_BLK_F_RO");
+        test_check(blkfront_rw(&blk, BLKFRONT_T_OUT, 0, buf, SECTOR) == BLKFRONT_S_IOERR,
+                   "a write was not refused");
+        test_check(blkfront_rw(&blk, BLKFRONT_T_IN, 0, buf, SECTOR) == BLKFRONT_S_OK,
+                   "a read failed");
+        test_end();
+    } else {
+        test_begin("write-read");
+        for (uint32_t r = 0; r < rounds; r++)
+            test_check(round_trip(seed, r, sectors), "round %lu: checksums differ",
+                       (unsigned long)r);
+        test_end();
+    }
+    test_begin("past-capacity");
+    uint64_t cap = blk.capacity;
+    test_check(blkfront_rw(&blk, BLKFRONT_T_IN, cap, buf, SECTOR) == BLKFRONT_S_IOERR,
+               "a read past the capacity");
+    test_check(blkfront_rw(&blk, BLKFRONT_T_IN, cap - 1, buf, 2 * SECTOR) == BLKFRONT_S_IOERR,
+               "a read across the end");
+    test_check(blkfront_rw(&blk, BLKFRONT_T_OUT, cap, buf, SECTOR) == BLKFRONT_S_IOERR,
+               "a write past the capacity");
+    test_end();
+    tests_finish();
+    guest_poweroff();
+}
