@@ -6,7 +6,12 @@
  * and compares the checksum of what it read with what it wrote; then a
  * read and a write past the capacity and across its end must be I/O
  * errors.  With ro=1 the disk is read-only: a write must be an I/O error,
- * a read must work.  Prints a line per round, TEST lines, powers off.
+ * a read must work.  With retries=N a request that fails is tried again
+ * up to N times (beside a hostile driver partition, which fails some on
+ * purpose), and the errors are counted.  Prints a line per round, TEST
+ * lines, powers off.  With hostile=N it instead writes N rounds of random
+ * descriptors, ring indices, sectors and registers into its own device,
+ * setting it up again whenever Partita stopped it, then powers off.
  * tests/system/test_disk.py (guests/configs/disk*.dts).
  */
 #include <string.h>
@@ -16,6 +21,50 @@
 
 static struct blkfront blk;
 static uint8_t buf[BLKFRONT_MAX] __attribute__((aligned(64)));
+static uint32_t retries, ioerrs;
+
+/* a request, tried again while it fails and retries are left */
+static uint8_t rw(uint32_t type, uint64_t sector, void *p, uint32_t len)
+{
+    uint8_t st = blkfront_rw(&blk, type, sector, p, len);
+    for (uint32_t k = 0; st != BLKFRONT_S_OK && k < retries; k++) {
+        ioerrs++;
+        st = blkfront_rw(&blk, type, sector, p, len);
+    }
+    return st;
+}
+
+/* random descriptors (anywhere, any length and flags), ring indices,
+ * sectors and register writes into its own device; NEEDS_RESET: set up
+ * again.  Never waits for an answer. */
+static void hostile(uint32_t rounds)
+{
+    uint32_t st = 0x1234567u, resets = 0;
+    for (uint32_t r = 0; r < rounds; r++) {
+        for (unsigned int d = 0; d < BLKFRONT_QN; d++) {
+            uint32_t a = rand_next(&st);
+            blk.desc[d].addr = a & 1 ? (uint32_t)buf + (a >> 8) % sizeof(buf) : a;
+            blk.desc[d].len = rand_next(&st) % 0x3000;
+            blk.desc[d].flags = (uint16_t)(rand_next(&st) & 7);
+            blk.desc[d].next = (uint16_t)(rand_next(&st) % (BLKFRONT_QN + 2));
+            blk.avail[2 + d] = (uint16_t)(rand_next(&st) % (BLKFRONT_QN + 2));
+        }
+        blk.hdr.type = rand_next(&st) % 10;
+        blk.hdr.sector = rand_next(&st) % (blk.capacity + 16);
+        blk.avail[1] = (uint16_t)(blk.avail[1] + rand_next(&st) % 20);
+        dsb();
+        mmio_write32(blk.base + 0x050, 0);
+        if ((rand_next(&st) & 15) == 0)
+            mmio_write32(blk.base + (rand_next(&st) % 0x40) * 4, rand_next(&st));
+        if ((mmio_read32(blk.base + 0x070) & 0x40) || (rand_next(&st) & 63) == 0) {
+            resets++;
+            if (!blkfront_setup(&blk))
+                break;
+        }
+    }
+    gprintf("blkrw: hostile: %lu rounds, %lu resets\n", (unsigned long)rounds,
+            (unsigned long)resets);
+}
 
 /* the data of a chunk: its seed, round and first sector decide it */
 static uint32_t fill(uint32_t seed, uint32_t round, uint32_t sector, uint32_t len)
@@ -48,14 +97,14 @@ static bool round_trip(uint32_t seed, uint32_t round, uint32_t sectors)
     for (uint32_t s = 0; s < sectors; s += per) {
         uint32_t n = sectors - s < per ? sectors - s : per;
         wrote += fill(seed, round, s, n * SECTOR);
-        uint8_t st = blkfront_rw(&blk, BLKFRONT_T_OUT, s, buf, n * SECTOR);
+        uint8_t st = rw(BLKFRONT_T_OUT, s, buf, n * SECTOR);
         test_check(st == BLKFRONT_S_OK, "write of sector %lu: status %u", (unsigned long)s, st);
     }
-    test_check(blkfront_rw(&blk, BLKFRONT_T_FLUSH, 0, buf, 0) == BLKFRONT_S_OK, "flush");
+    test_check(rw(BLKFRONT_T_FLUSH, 0, buf, 0) == BLKFRONT_S_OK, "flush");
     for (uint32_t s = 0; s < sectors; s += per) {
         uint32_t n = sectors - s < per ? sectors - s : per;
         memset(buf, 0, n * SECTOR);
-        uint8_t st = blkfront_rw(&blk, BLKFRONT_T_IN, s, buf, n * SECTOR);
+        uint8_t st = rw(BLKFRONT_T_IN, s, buf, n * SECTOR);
         test_check(st == BLKFRONT_S_OK, "read of sector %lu: status %u", (unsigned long)s, st);
         read += sum_of(n * SECTOR);
     }
@@ -67,11 +116,13 @@ static bool round_trip(uint32_t seed, uint32_t round, uint32_t sectors)
 
 void guest_main(uint32_t dtb)
 {
-    uint32_t seed = 1, sectors = 256, rounds = 1, ro = 0;
+    uint32_t seed = 1, sectors = 256, rounds = 1, ro = 0, hostile_rounds = 0;
     bootarg_u32("seed", &seed);
     bootarg_u32("sectors", &sectors);
     bootarg_u32("rounds", &rounds);
     bootarg_u32("ro", &ro);
+    bootarg_u32("retries", &retries);
+    bootarg_u32("hostile", &hostile_rounds);
     mmu_enable();
     test_begin("setup");
     bool up = blkfront_setup(&blk);
@@ -83,6 +134,10 @@ void guest_main(uint32_t dtb)
     }
     gprintf("blkrw: disk of %lu sectors%s\n", (unsigned long)blk.capacity,
             blk.features & BLKFRONT_F_RO ? ", read-only" : "");
+    if (hostile_rounds) {
+        hostile(hostile_rounds);
+        guest_poweroff();
+    }
     if (ro) {
         test_begin("read-only");
         test_check(blk.features & BLKFRONT_F_RO, "no VIRTIO_BLK_F_RO");
@@ -97,6 +152,8 @@ void guest_main(uint32_t dtb)
             test_check(round_trip(seed, r, sectors), "round %lu: checksums differ",
                        (unsigned long)r);
         test_end();
+        if (retries)
+            gprintf("blkrw: %lu I/O errors retried\n", (unsigned long)ioerrs);
     }
     test_begin("past-capacity");
     uint64_t cap = blk.capacity;

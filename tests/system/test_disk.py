@@ -11,13 +11,20 @@ partition that never maps their memory.
       middle of the write loops with requests in its slots, it is
       restarted, and its second life gets them again: no frontend sees an
       error, every checksum matches.
+  test_disk_hostile_partners   guests/configs/diskhostile.dts: the driver
+      partition answers every third request wrongly and marks slots it was
+      never given done; 'vandal' writes random descriptors, indices,
+      sectors and registers into its own device.  The honest frontends
+      see those requests fail (I/O errors, tried again) and their data
+      intact; Partita reports each wrong answer, stops only the vandal's
+      device, and its monitor still answers.
 """
 import re
 
 import pytest
 
 from conftest import check, command
-from helpers import boot_image, check_guest, wait_for, wait_halted
+from helpers import boot_image, check_guest, check_hypervisor_clean, wait_for, wait_halted
 
 WAIT_FIRST = 3      # seconds the frontends wait for a driver partition
 
@@ -50,3 +57,33 @@ def test_disk_frontends(qemu, image):
         check(vm, len(rounds) == 4 and all(a == b for a, b in rounds),
               "guest %s: rounds %s" % (g, rounds))
     check(vm, "device needs reset" not in text, "a frontend's device was stopped")
+    # the one crash is the driver partition's first life, on purpose
+    crashes = re.findall(r"guest '(\w+)' crashed", text)
+    check(vm, crashes == ["store"], "crashes: %s" % crashes)
+    check_hypervisor_clean(vm, text.replace("guest 'store' crashed", "guest 'store' stopped"))
+
+
+@pytest.mark.deadline(240)
+def test_disk_hostile_partners(qemu, image):
+    vm, start = boot_image(qemu, image, "diskhostile", "cortex-a15")
+    wait_halted(vm, ["one", "two"], start, settle=False)
+    wait_for(vm, r"\[vandal\] blkrw: hostile: 3000 rounds, \d+ resets", start, 120)
+    text = vm.since(start)
+    for g in ("one", "two"):
+        check_guest(vm, g, 3, text)
+        rounds = re.findall(r"\[%s\] blkrw: round \d+: 512 KiB written and read back, "
+                            r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)" % g, text)
+        check(vm, len(rounds) == 3 and all(a == b for a, b in rounds),
+              "guest %s: rounds %s" % (g, rounds))
+        m = re.search(r"\[%s\] blkrw: (\d+) I/O errors retried" % g, text)
+        check(vm, m and int(m.group(1)) > 0, "guest %s: no failed request retried" % g)
+    # each kind of wrong answer reported, on the driver partition's name
+    for why in ("an answer in a slot that holds no request",
+                "an answer with a wrong tag, length or status"):
+        check(vm, "guest 'store': disk 'vd': %s" % why in text, "not reported: %s" % why)
+    stopped = set(re.findall(r"guest '(\w+)': disk 'vd': device needs reset: ", text))
+    check(vm, stopped <= {"vandal"}, "devices stopped: %s" % stopped)
+    check_hypervisor_clean(vm, text)
+    # the driver partition serves on, and the monitor answers
+    check(vm, any(line.split()[:2] == ["store", "running"] for line in command(vm, "list")),
+          "the monitor does not answer, or the driver partition stopped")
