@@ -4,7 +4,7 @@
 # the trap decoders and the emulated UART (fuzz_decode.c), the virtual
 # distributor model (fuzz_vgic.c), the network devices and their switch
 # (fuzz_net.c), the virtio console (fuzz_vcon.c), the block request
-# parser (fuzz_blk.c), the gdb remote protocol
+# parser (fuzz_blk.c), a disk's devices and queue (fuzz_blkq.c), the gdb remote protocol
 # (fuzz_rsp.c), the gdb stub's register and memory writes (fuzz_gdb_regs.c),
 # gdb's single-step decoder (fuzz_next.c) and the management calls with the
 # load stream (fuzz_manage.c).
@@ -16,7 +16,7 @@
 #        (what `make test` runs); FUZZ_KEEP=1 after a timed run merges what
 #        it found that adds coverage into tests/unit/corpus/NAME (`make
 #        fuzz`: the long exploratory run, whose finds later runs replay);
-#        FUZZ_TARGETS="config decode vgic net vcon blk rsp gdbregs next manage" picks targets.
+#        FUZZ_TARGETS="config decode vgic net vcon blk blkq rsp gdbregs next manage" picks targets.
 #        Run from anywhere.
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev), dtc and
 # the host libfdt-dev.  Independent of the Makefile; everything it builds
@@ -92,7 +92,7 @@ fuzz() {
     fi
 }
 
-targets="${FUZZ_TARGETS:-config decode vgic net vcon blk rsp gdbregs next manage}"
+targets="${FUZZ_TARGETS:-config decode vgic net vcon blk blkq rsp gdbregs next manage}"
 for t in $targets; do
     case "$t" in
     config)
@@ -119,6 +119,10 @@ for t in $targets; do
     blk)
         build blk tests/unit/fuzz_blk.c hyp/vdev/blk_req.c
         ;;
+    blkq)
+        build blkq tests/unit/fuzz_blkq.c hyp/vdev/blk_backend.c hyp/vdev/virtio_blk.c \
+            hyp/vdev/blk_req.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c
+        ;;
     rsp)
         build rsp tests/unit/fuzz_rsp.c hyp/gdb/rsp.c
         ;;
@@ -137,7 +141,7 @@ for t in $targets; do
             hyp/dt/dt_reg.c hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c
         ;;
     *)
-        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, blk, rsp, gdbregs, next, manage)" >&2; exit 2 ;;
+        echo "fuzz.sh: no target '$t' (config, decode, vgic, net, vcon, blk, blkq, rsp, gdbregs, next, manage)" >&2; exit 2 ;;
     esac
     # the kept corpus: inputs that once crashed it or that a long run
     # found, replayed first
