@@ -14,7 +14,10 @@
 #define VIRTIO_ID_BLOCK 2
 
 static uint32_t rd(const struct blkfront *b, uint32_t off) { return mmio_read32(b->base + off); }
-static void wr(const struct blkfront *b, uint32_t off, uint32_t v) { mmio_write32(b->base + off, v); }
+static void wr(const struct blkfront *b, uint32_t off, uint32_t v)
+{
+    mmio_write32(b->base + off, v);
+}
 
 static bool negotiate(struct blkfront *b)
 {

@@ -84,15 +84,6 @@ static bool parse_backing(const void *fdt, int node, const char *g, const char *
     return false;
 }
 
-static bool parse_cell(const void *fdt, int node, const char *prop, const char *g,
-                       const char *p, const char *missing, uint32_t *out, struct cfg_ctx *c)
-{
-    int r = cfg_get_u32(fdt, node, prop, out);
-    if (r <= 0)
-        cfg_msg(c, true, g, p, r < 0 ? "must be one 32-bit cell" : "missing: %s", missing);
-    return r > 0;
-}
-
 static void parse_frontend(const void *fdt, int node, struct system_config *sys,
                            struct disk_config *d, struct cfg_ctx *c)
 {
@@ -118,11 +109,12 @@ static void parse_frontend(const void *fdt, int node, struct system_config *sys,
     gd->id = (unsigned int)(d - sys->disks);
     gd->member = d->nfrontends;
     gd->read_only = dt_getprop(fdt, node, "read-only", NULL) != NULL;
-    bool ok = parse_cell(fdt, node, "ipa", g->name, cfg_member_prop(p, sizeof(p), d->name, "ipa"),
-                         "where the guest sees the device", &gd->ipa, c);
-    ok &= parse_cell(fdt, node, "interrupt", g->name,
-                     cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
-                     "the SPI (INTID) the device raises", &gd->irq, c);
+    bool ok = cfg_parse_cell(fdt, node, "ipa", g->name,
+                             cfg_member_prop(p, sizeof(p), d->name, "ipa"),
+                             "where the guest sees the device", &gd->ipa, c);
+    ok &= cfg_parse_cell(fdt, node, "interrupt", g->name,
+                         cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
+                         "the SPI (INTID) the device raises", &gd->irq, c);
     ok &= parse_capacity(fdt, node, g->name, cfg_member_prop(p, sizeof(p), d->name, "capacity"),
                          &gd->capacity, c);
     ok &= parse_backing(fdt, node, g->name, cfg_member_prop(p, sizeof(p), d->name, "backing"),
@@ -163,8 +155,9 @@ static void parse_driver(const void *fdt, int node, const struct system_config *
         d->queue_ipa = fdt32_ld(q);
         d->queue_size = fdt32_ld(q + 1);
     }
-    ok &= parse_cell(fdt, node, "interrupt", g, cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
-                     "the SPI (INTID) that tells the driver of requests", &d->irq, c);
+    ok &= cfg_parse_cell(fdt, node, "interrupt", g,
+                         cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
+                         "the SPI (INTID) that tells the driver of requests", &d->irq, c);
     d->parse_error = !ok;
 }
 

@@ -86,6 +86,10 @@ void config_parse_network(const void *fdt, int node, struct system_config *sys,
                           struct cfg_ctx *c);
 /* after the channels' checks: a device collides with channels, not the other way */
 void config_check_networks(struct system_config *sys, struct cfg_ctx *c);
+/* A member's required cell prop: false when it is missing (the line says
+ * what it is for: missing) or malformed, reported on guest g, property p */
+bool cfg_parse_cell(const void *fdt, int node, const char *prop, const char *g,
+                    const char *p, const char *missing, uint32_t *out, struct cfg_ctx *c);
 /* A virtio device of g at ipa raising irq, against everything of the guest
  * but its network devices from k on, its virtio console and its disks */
 void cfg_check_virtio_device(const struct system_config *sys, const struct guest_config *g,

@@ -56,8 +56,7 @@ static bool parse_mac(const void *fdt, int node, const char *g, const char *p,
     return true;
 }
 
-/* a required cell: false when it is missing or malformed (reported) */
-static bool parse_cell(const void *fdt, int node, const char *prop, const char *g,
+bool cfg_parse_cell(const void *fdt, int node, const char *prop, const char *g,
                        const char *p, const char *missing, uint32_t *out, struct cfg_ctx *c)
 {
     int r = cfg_get_u32(fdt, node, prop, out);
@@ -104,11 +103,12 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     gn->member = net->nmembers;
     gn->budget = NET_BUDGET_DEFAULT;
 
-    bool ok = parse_cell(fdt, node, "ipa", g->name, cfg_member_prop(p, sizeof(p), net->name, "ipa"),
-                         "where the guest sees the device", &gn->ipa, c);
-    ok &= parse_cell(fdt, node, "interrupt", g->name,
-                     cfg_member_prop(p, sizeof(p), net->name, "interrupt"),
-                     "the SPI (INTID) the device raises", &gn->irq, c);
+    bool ok = cfg_parse_cell(fdt, node, "ipa", g->name,
+                             cfg_member_prop(p, sizeof(p), net->name, "ipa"),
+                             "where the guest sees the device", &gn->ipa, c);
+    ok &= cfg_parse_cell(fdt, node, "interrupt", g->name,
+                         cfg_member_prop(p, sizeof(p), net->name, "interrupt"),
+                         "the SPI (INTID) the device raises", &gn->irq, c);
     ok &= parse_mac(fdt, node, g->name, cfg_member_prop(p, sizeof(p), net->name, "mac"), gn, c);
     ok &= parse_count(fdt, node, "frame-budget", g->name,
                       cfg_member_prop(p, sizeof(p), net->name, "frame-budget"), "", NET_BUDGET_MAX,

@@ -13,11 +13,15 @@
 #include "guest.h"
 #include "hyp/vdev/blk_backend.h"
 #include "hyp/lib/console.h"
+#include "mm/page_alloc.h"
 #include "vgic/vgic.h"
 
 static const struct system_config *disk_sys;
 static struct blk_backend backends[DISK_MAX];
-static struct vblk devs[GUEST_MAX][GUEST_MAX_DISKS];
+/* a frontend's device keeps the buffers of every request in flight: from
+ * the page pool, for the frontends a configuration has only */
+static struct vblk *devs[GUEST_MAX][GUEST_MAX_DISKS];
+#define VBLK_PAGES ((sizeof(struct vblk) + 0xfffu) / 0x1000u)
 
 /* where a frontend's device is: its guest and slot, its disk, its index there */
 struct fe_where {
@@ -77,8 +81,23 @@ static void be_report(void *ctx, const char *why)
 
 static const struct blk_backend_ops be_ops = { be_raise, be_report };
 
+/* a device for every frontend, or none (said) */
+static bool alloc_devices(const struct system_config *sys)
+{
+    for (unsigned int i = 0; i < sys->nguests; i++)
+        for (unsigned int k = 0; k < sys->guests[i].ndisks; k++)
+            if (!(devs[i][k] = page_alloc(VBLK_PAGES, 1))) {
+                pr_err("disks: out of hypervisor memory for the frontends' devices: no "
+                       "disks\n");
+                return false;
+            }
+    return true;
+}
+
 void disks_init(const struct system_config *sys)
 {
+    if (!sys->ndisks || !alloc_devices(sys))
+        return;
     disk_sys = sys;
     for (unsigned int i = 0; i < sys->ndisks; i++) {
         const struct disk_config *d = &sys->disks[i];
@@ -93,10 +112,10 @@ void disks_init(const struct system_config *sys)
             const struct guest_disk *gd = &sys->guests[gi].disks[k];
             struct fe_where *w = &where[gi][k];
             *w = (struct fe_where){ (uint8_t)gi, (uint8_t)k, (uint8_t)i, (uint8_t)m };
-            vblk_init(&devs[gi][k], &fe_ops, w, gd->capacity, gd->read_only);
+            vblk_init(devs[gi][k], &fe_ops, w, gd->capacity, gd->read_only);
             struct partita_blkq_frontend info = { gd->capacity, gd->read_only, gi, { 0 } };
             memcpy(info.backing, gd->backing, sizeof(info.backing));
-            blk_backend_add(be, &devs[gi][k], &info);
+            blk_backend_add(be, devs[gi][k], &info);
             if (n > 0 && n < (int)sizeof(line))
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu)%s",
                               m ? "," : "", sys->guests[gi].name, (unsigned long)gd->ipa,
@@ -114,9 +133,9 @@ int disk_guest_start(struct guest *g)
     struct gmem ram = { guest_ram_ipa(c), c->mem_size, (uint8_t *)(uintptr_t)c->mem_base };
     for (unsigned int k = 0; k < c->ndisks; k++) {
         if (guest_mmio_add(g, c->disks[k].name, c->disks[k].ipa, VIRTIO_MMIO_SIZE, vblk_mmio,
-                           &devs[g->id][k]))
+                           devs[g->id][k]))
             return -1;
-        vblk_attach(&devs[g->id][k], ram);
+        vblk_attach(devs[g->id][k], ram);
     }
     for (unsigned int i = 0; i < disk_sys->ndisks; i++) {
         const struct disk_config *d = &disk_sys->disks[i];
@@ -138,7 +157,7 @@ void disk_guest_stop(struct guest *g)
     if (!disk_sys)
         return;
     for (unsigned int k = 0; k < g->cfg->ndisks; k++)
-        vblk_detach(&devs[g->id][k]);
+        vblk_detach(devs[g->id][k]);
     for (unsigned int i = 0; i < disk_sys->ndisks; i++)
         if (disk_sys->disks[i].driver == (int)g->id)
             blk_backend_detach(&backends[i]);

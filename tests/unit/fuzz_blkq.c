@@ -43,7 +43,10 @@ static void fe_submit(void *ctx, struct vblk *b, uint32_t tag)
 {
     blk_backend_submit(&be, *(unsigned int *)ctx, tag);
 }
-static void fe_dropped(void *ctx, struct vblk *b) { blk_backend_dropped(&be, *(unsigned int *)ctx); }
+static void fe_dropped(void *ctx, struct vblk *b)
+{
+    blk_backend_dropped(&be, *(unsigned int *)ctx);
+}
 static void nothing(void *ctx) { }
 static void report(void *ctx, const char *why) { }
 static const struct vblk_ops fe_ops = { fe_submit, fe_dropped, nothing, report };
