@@ -18,6 +18,10 @@ partition that never maps their memory.
       see those requests fail (I/O errors, tried again) and their data
       intact; Partita reports each wrong answer, stops only the vandal's
       device, and its monitor still answers.
+  test_linux_vda   guests/configs/linuxdisk.dts: Debian's unmodified
+      kernel with its own virtio_mmio and virtio_blk finds its disk as
+      /dev/vda, of the configured size; 256 KiB written through it, the
+      page cache dropped, read back the same.
 """
 import re
 
@@ -87,3 +91,15 @@ def test_disk_hostile_partners(qemu, image):
     # the driver partition serves on, and the monitor answers
     check(vm, any(line.split()[:2] == ["store", "running"] for line in command(vm, "list")),
           "the monitor does not answer, or the driver partition stopped")
+
+
+@pytest.mark.deadline(400)
+def test_linux_vda(qemu, image):
+    vm = qemu(kernel=image("linuxdisk"), smp=4, lifetime=400)
+    m = vm.expect_seen(r"VDA(\d+)\r\n", 240)
+    check(vm, m.group(1) == "4096", "/dev/vda has %s sectors" % m.group(1))
+    m = vm.expect_seen(r"PARTITA-CMD-EXIT (\d+)", 120)
+    check(vm, m.group(1) == "0", "the command exited %s" % m.group(1))
+    check(vm, "VDA-SAME" in vm.output, "the data read back differs")
+    check(vm, "needs reset" not in vm.output, "the device was stopped")
+    check_hypervisor_clean(vm, vm.output)
