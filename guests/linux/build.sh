@@ -24,8 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # modules' own "depends=" info and loaded first. crc32c_generic: ext4 and jbd2
 # ask the crypto API for "crc32c" (metadata_csum, journal checksums).
 # evdev: channel doorbells reach partita-chan as key events (gpio-keys).
-# virtio_net: the device of a Partita network (README, "Networks");
-# virtio_console: hvc0, a guest's virtio-console (README, "Networks").
+# virtio_net: the device of a Partita network (docs/networks.md);
+# virtio_console: hvc0, a guest's virtio-console (docs/networks.md).
 MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev virtio_net virtio_console"
 
 log() { echo "linux-guest: $*" >&2; }

@@ -1,6 +1,6 @@
 /*
  * partita-chan: talk over a Partita channel from Linux user space, with
- * Debian's kernel as it is (README, "Channels").
+ * Debian's kernel as it is (docs/channels.md).
  *
  *   partita-chan list                         the channels in the device tree
  *   partita-chan send [-c CH] [-t MS] TEXT... each TEXT as a message; print the replies

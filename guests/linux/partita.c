@@ -1,6 +1,6 @@
 /*
  * partita: manage the other partitions from a control partition's Linux
- * (README, "The control partition"), with Debian's kernel as it is.
+ * (docs/control-partition.md), with Debian's kernel as it is.
  *
  * User space cannot issue an HVC (UNDEFINED at PL0) and the stock kernel
  * gets no new module, so the tool uses Partita's management page: the

@@ -7,8 +7,8 @@
  *     is full; then it waits for the receiver's summary.
  *   member 1, the receiver: drains the ring after every doorbell
  *     interrupt; every message must come, once, in order.  Doorbells
- *     coalesce while one is pending (README), so it takes at most as many
- *     interrupts as Partita raised, and Partita raised one per ring.
+ *     coalesce while one is pending (docs/channels.md), so it takes at most
+ *     as many interrupts as Partita raised, and Partita raised one per ring.
  *   member 2, the reader (access = "ro"): sees what the sender wrote, and
  *     its write to the memory is refused with a data abort.
  * The sender also reads a hostile member's ring with junk= (junk_reader).

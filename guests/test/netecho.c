@@ -1,5 +1,5 @@
 /*
- * A bare-metal member of a Partita network (README, "Networks") over the
+ * A bare-metal member of a Partita network (docs/networks.md) over the
  * virtio-mmio driver of guests/lib/vnet.c.  bootargs: "net=BASE,INTID
  * ip=ADDR" (an IPv4 link-local address as a number, 169.254.0.0/16) and
  *   peer=ADDR count=N   ping: polled; ARP for the peer, then N ICMP echo

@@ -44,10 +44,10 @@
 #define VBOARD_MANAGE_SIZE 0x2000u
 
 /*
- * Channels: shared memory between guests with a doorbell each (README,
- * "Channels").  A member maps the region at its own IPA; the 4 KiB page
- * right after it is the doorbell page Partita emulates (a write rings the
- * other members).  The doorbell is a virtual SPI in each member.
+ * Channels: shared memory between guests with a doorbell each
+ * (docs/channels.md).  A member maps the region at its own IPA; the 4 KiB
+ * page right after it is the doorbell page Partita emulates (a write rings
+ * the other members).  The doorbell is a virtual SPI in each member.
  */
 #define CHANNEL_MAX            8
 #define CHANNEL_MAX_MEMBERS    4
@@ -59,7 +59,7 @@
 
 /*
  * Networks: a virtio-mmio network device per member guest, frames switched
- * by Partita between members (README, "Networks").  Each member sees a
+ * by Partita between members (docs/networks.md).  Each member sees a
  * virtio 1.x (modern, version 2 register layout) device of 0x200 bytes at
  * its own IPA, raising its own virtual SPI.
  */
@@ -88,7 +88,7 @@
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 
 /*
- * The control capability (README, "The control partition"): what a guest
+ * The control capability (docs/control-partition.md): what a guest
  * with `control` may do to the guests in its `control-guests` (by default
  * every other guest).  One bit per right; `control;` alone gives them all.
  */
@@ -105,10 +105,10 @@ enum control_right {
 extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
 /*
- * How a guest gets its interrupts (README, "Direct interrupts"): through
- * the hypervisor and the GIC's virtual CPU interface (the default), or
- * straight from the physical GIC on CPUs it owns alone ("direct";
- * docs/direct-interrupts.md).
+ * How a guest gets its interrupts (docs/configuration.md, "Direct
+ * interrupts"): through the hypervisor and the GIC's virtual CPU interface
+ * (the default), or straight from the physical GIC on CPUs it owns alone
+ * ("direct"; docs/direct-interrupts.md).
  */
 enum irq_mode { IRQ_VIRTUAL, IRQ_DIRECT };
 

@@ -1,10 +1,10 @@
 /*
- * The management calls of a control partition (README, "The control
- * partition"): the caller's rights checked against its configuration, then
- * the call carried out on the boot CPU, which owns every guest's lifecycle
- * (the monitor's commands run there too, so the two never race).  A call
- * from another CPU is posted in a one-slot mailbox and the calling vCPU
- * waits in Hyp for the answer.
+ * The management calls of a control partition (docs/control-partition.md):
+ * the caller's rights checked against its configuration, then the call
+ * carried out on the boot CPU, which owns every guest's lifecycle (the
+ * monitor's commands run there too, so the two never race).  A call from
+ * another CPU is posted in a one-slot mailbox and the calling vCPU waits in
+ * Hyp for the answer.
  */
 #include <string.h>
 #include <partita/manage_abi.h>

@@ -1,9 +1,9 @@
 /*
  * Shared physical CPUs: the loop, the choice of the next vCPU, blocking in
- * WFI and waking (the policy is described in sched_share.h and the README).
- * Everything here runs on the shared CPU itself with IRQs masked, except
- * vcpu_kick (hyp/sched/sched.h), which other CPUs call: it only sets a
- * flag and kicks.
+ * WFI and waking (the policy is described in sched_share.h and
+ * docs/configuration.md). Everything here runs on the shared CPU itself with
+ * IRQs masked, except vcpu_kick (hyp/sched/sched.h), which other CPUs call:
+ * it only sets a flag and kicks.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * Partita's management ABI (README, "The control partition"), version 1.0:
+ * Partita's management ABI (docs/control-partition.md), version 1.0:
  * the calls a guest with the `control` capability makes on the other
  * guests, as hypercalls (SMC32 fast calls, owning entity 6) and through the
  * management page.  Shared by the hypervisor and guest tools (plain C99).

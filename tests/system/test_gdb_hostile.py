@@ -2,7 +2,8 @@
 
 The Versatile Express with /chosen/partita,debug-uart = "serial1"
 (guests/configs/vexpress-gdbhostile.dts): `gdb dbg` at the monitor hands
-uart@a0000 to a client written here against the README's promises - not
+uart@a0000 to a client written here against the promises of docs/debugging.md
+and docs/threat-model.md - not
 gdb, which would never send most of this - while `victim` (sharing dbg's
 CPU) checks its watched page every 200 ms and `rt` (beside the monitor)
 keeps its heartbeat.  The client speaks the remote protocol straight on

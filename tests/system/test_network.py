@@ -16,7 +16,7 @@ frames switched by Partita.
       modules pings the bare-metal echo guest.
   test_tcp_between_two_linux   guests/configs/linuxtcp.dts: 4 MiB over TCP
       between two Linux partitions, checksums compared end to end.
-  test_network_demo   guests/configs/netdemo.dts: the demo as the README
+  test_network_demo   guests/configs/netdemo.dts: the demo as docs/networks.md
       shows it, typed at the two Linux shells.
   test_linux_hvc0   guests/configs/linuxhvc.dts: Linux's hvc0 on the
       guest's virtio console, output and typed input.
@@ -118,7 +118,7 @@ def test_tcp_between_two_linux(qemu, image):
 
 @pytest.mark.deadline(600)
 def test_network_demo(qemu, image):
-    """guests/configs/netdemo.dts as the README tells a user to try it: at
+    """guests/configs/netdemo.dts as docs/networks.md tells a user to try it: at
     linux0's shell ping the echo guest, at linux1's listen with nc, from
     linux0 send a line to it and ping linux1."""
     vm = qemu(kernel=image("netdemo"), smp=4, lifetime=560)

@@ -17,8 +17,7 @@ Its watchdog (5 s, never fed) restarts it in the middle of its attack,
 at least twice during the test (`stats`: started 3 times or more).
 The monitor answers `list` and `stats` within MONITOR_BOUND throughout,
 and `restart` of the hostile guest in the middle of its attack, then
-`stop`, `restart` and `stop` again within LIFECYCLE_BOUND each: one exit of the hostile guest is bounded (README,
-"Bounded work"), so its vCPUs leave their CPU at once.  Before the bound
+`stop`, `restart` and `stop` again within LIFECYCLE_BOUND each: one exit of the hostile guest is bounded (docs/networks.md, "Bounded work"), so its vCPUs leave their CPU at once.  Before the bound
 (issue 27 item 2) the first console notify kept its vCPU in Hyp mode for
 hours and `stop` answered "a vCPU did not leave its CPU".
 """
