@@ -49,7 +49,7 @@ ifeq ($(MKCONFIG),failed)
 $(error cannot make a configuration for IMAGE=$(IMAGE) (see above))
 endif
 endif
-CONFIG  ?= guests/configs/demo.dts
+CONFIG  ?= guests/demo/demo.dts
 CONFIG_DTB := $(BUILD)/config/$(notdir $(CONFIG:.dts=.dtb))
 CONFIG_OBJ := $(CONFIG_DTB:.dtb=.o)
 CONFIG_STAMP := $(BUILD)/config/selected
@@ -100,10 +100,17 @@ $(BUILD)/linker.lds: linker.ld include/arch/layout.h
 	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLER__ $< -o $@
 
 # ---- the configuration: one device tree, guest images inside (/incbin/) ----
-$(CONFIG_DTB): $(CONFIG) guests-build
+# dtc's list of the files a configuration reads, kept as $@.deps with an
+# empty rule for each (as gcc's -MP), so that a file moved or removed does
+# not stop make
+define config_dtb
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  DTC     $<")
 	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
+	@awk '{ print; for (i = 2; i <= NF; i++) print $$i ":" }' $@.d > $@.deps && rm -f $@.d
+endef
+$(CONFIG_DTB): $(CONFIG) guests-build
+	$(config_dtb)
 
 $(CONFIG_OBJ): hyp/config/config_blob.S $(CONFIG_DTB)
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
@@ -130,15 +137,22 @@ $(BUILD)/partita.bin: $(BUILD)/partita.elf
 	@$(if $(Q),echo "  MKIMAGE $@")
 	$(Q)sh scripts/mkbootimg.sh fit $< $@
 
-# every configuration in guests/configs as its own image (the system tests'),
-# and the U-Boot images the bootloader tests boot from a disk
-CONFIGS := $(patsubst guests/configs/%.dts,%,$(wildcard guests/configs/*.dts))
+# every configuration as its own image, the demos' (guests/demo) and the
+# system tests' (tests/system/configs), named after its file, and the U-Boot
+# images the bootloader tests boot from a disk
+CONFIG_DIRS := guests/demo tests/system/configs
+CONFIG_DTS  := $(foreach d,$(CONFIG_DIRS),$(wildcard $(d)/*.dts))
+CONFIGS := $(basename $(notdir $(CONFIG_DTS)))
+ifneq ($(words $(CONFIGS)),$(words $(sort $(CONFIGS))))
+$(error two configurations of one name in $(CONFIG_DIRS): build/images/NAME.bin would be both)
+endif
 IMAGES  := $(CONFIGS:%=$(BUILD)/images/%.bin) $(BUILD)/images/smp.uImage $(BUILD)/images/smp.itb
 images: $(IMAGES) board-dtbs
 
-$(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
-	@mkdir -p $(dir $@)
-	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
+$(BUILD)/config/%.dtb: guests/demo/%.dts guests-build
+	$(config_dtb)
+$(BUILD)/config/%.dtb: tests/system/configs/%.dts guests-build
+	$(config_dtb)
 
 $(BUILD)/config/%.o: hyp/config/config_blob.S $(BUILD)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
@@ -233,7 +247,7 @@ test: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(CONFIG_DTB).d $(wildcard $(BUILD)/config/*.dtb.d)
+-include $(OBJS:.o=.d) $(CONFIG_DTB).deps $(wildcard $(BUILD)/config/*.dtb.deps)
 include guests/guests.mk
 
 # ---- benchmarks: instruction counts under -icount (tests/bench/README.md) ----

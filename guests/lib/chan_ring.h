@@ -1,8 +1,8 @@
 /*
  * The message ring of a Partita channel (docs/channels.md, "The ring
  * protocol"), shared by the bare-metal guests and the Linux program
- * guests/linux/partita-chan.c.  Header only, no library calls, so that both
- * toolchains compile it.
+ * guests/linux/tools/partita-chan.c.  Header only, no library calls, so that
+ * both toolchains compile it.
  *
  * A two-member channel's memory holds two rings: member k produces into
  * ring k (at k * CHAN_RING_STRIDE) and consumes the other one.  A ring is

@@ -1,6 +1,7 @@
 /*
- * Channel tests (tests/system/test_channels.py, guests/configs/channel.dts):
- * one image, three roles by member index on the channel.
+ * Channel tests (tests/system/test_channels.py,
+ * tests/system/configs/channel.dts): one image, three roles by member index
+ * on the channel.
  *
  *   member 0, the sender: COUNT messages, a doorbell after each (by
  *     hypercall and by the doorbell page in turn), waiting when the ring
@@ -90,7 +91,7 @@ static void sender(void)
 }
 
 /*
- * With bootargs junk=IPA,SIZE (guests/configs/chanhostile.dts) the sender
+ * With bootargs junk=IPA,SIZE (tests/system/configs/chanhostile.dts) the sender
  * is also a member of a channel whose other member is hostile: it reads
  * that member's ring while the hostile one rewrites it (indices, lengths
  * out of range), a bounded number of times.  Whatever the ring says, a

@@ -3,7 +3,7 @@
  * message from the other member with the same text in capitals and the
  * same sequence number, and rings back (chan_answer in guests/lib/chan.c).
  * The peer of the Linux program partita-chan in
- * tests/system/test_channels.py (guests/configs/linuxchan.dts).
+ * tests/system/test_channels.py (tests/system/configs/linuxchan.dts).
  */
 #include "chan.h"
 

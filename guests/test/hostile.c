@@ -2,7 +2,7 @@
  * A hostile guest: it attacks the hypervisor on purpose, on two vCPUs, and
  * checks only that it gets architected answers (an abort, an undefined
  * instruction, an error code) while the hypervisor and the guest beside it
- * go on (guests/configs/hostile.dts, tests/system/test_hostile.py):
+ * go on (tests/system/configs/hostile.dts, tests/system/test_hostile.py):
  *   ipa_sweep      every unmapped and device region of the 4 GiB IPA space
  *                  with every access size, LDM/STM, LDRD/STRD, exclusives
  *                  (LDREX[BHD]/STREX[BHD]) and writeback forms

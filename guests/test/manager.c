@@ -1,6 +1,6 @@
 /*
  * The management calls from a bare-metal guest (tests/system/test_manage.py,
- * guests/configs/manage.dts).  With bootargs "role=control" it is the
+ * tests/system/configs/manage.dts).  With bootargs "role=control" it is the
  * control partition: it lists the guests, stops, starts and restarts
  * `worker` (the echo guest), talks to its console, loads a new image into
  * it (refused while it runs, when too big, when malformed), sees it boot
@@ -270,7 +270,7 @@ static void rogue(void)
 
 
 /*
- * Life mode (guests/configs/managelife.dts, test_manage.py
+ * Life mode (tests/system/configs/managelife.dts, test_manage.py
  * test_load_into_every_state): each prey (guests/test/prey.c) aims every
  * receive buffer of its network device at the top of its RAM, where the
  * store of an image goes, and ends its life its own way; this control

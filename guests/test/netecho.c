@@ -22,7 +22,7 @@
  * polling; with canary=1 it fills a quarter of its RAM with a pattern
  * before it pings and checks it afterwards (nothing wrote into its
  * memory but its own device, into its own buffers: TEST canary).
- * tests/system/test_network.py (guests/configs/network.dts).
+ * tests/system/test_network.py (tests/system/configs/network.dts).
  */
 #include <string.h>
 #include "vnet.h"

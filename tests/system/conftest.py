@@ -504,7 +504,8 @@ def partita_elf():
 
 @pytest.fixture(scope="session")
 def image():
-    """image("NAME") -> build/images/NAME.bin, built from guests/configs/NAME.dts."""
+    """image("NAME") -> build/images/NAME.bin, built from NAME.dts in
+    tests/system/configs/ or guests/demo/ (the Makefile's CONFIG_DIRS)."""
     return lambda name, ext="bin": _artifact("images/%s.%s" % (name, ext))
 
 

@@ -11,7 +11,7 @@ import time
 from conftest import PROMPT, check
 from helpers import Heartbeat, monitor_rtt
 
-BURST, RATE = 8192, 2000       # guests/configs/flood.dts console-rate
+BURST, RATE = 8192, 2000       # tests/system/configs/flood.dts console-rate
 FLOOD_S = 4
 
 

@@ -1,7 +1,7 @@
 """A hostile debugger on the debug UART (issue 27): the gdb stub holds.
 
 The Versatile Express with /chosen/partita,debug-uart = "serial1"
-(guests/configs/vexpress-gdbhostile.dts): `gdb dbg` at the monitor hands
+(tests/system/configs/vexpress-gdbhostile.dts): `gdb dbg` at the monitor hands
 uart@a0000 to a client written here against the promises of docs/debugging.md
 and docs/threat-model.md - not
 gdb, which would never send most of this - while `victim` (sharing dbg's

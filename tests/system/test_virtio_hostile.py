@@ -1,5 +1,5 @@
 """A hostile virtio driver beside honest partitions (issue 27 item 5):
-guests/configs/vhostile.dts.
+tests/system/configs/vhostile.dts.
 
 'vhostile' (guests/test/vhostile.c) names the most work its queues can -
 the console flood of 256 avail entries of one 256-descriptor chain of
