@@ -190,7 +190,7 @@ debug: deps
 	@echo "  gdb-multiarch $(BUILD)/partita.elf -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_ARGS) -S -gdb tcp::1234
 
-# gdb for a guest (issue 19): the console on a local TCP port, where first a
+# gdb for a guest: the console on a local TCP port, where first a
 # terminal types `gdb NAME` at the monitor and then gdb attaches
 GDB_PORT ?= 4444
 debug-guest: deps
@@ -257,6 +257,12 @@ include tests/bench/bench.mk
 .PHONY: check-layers
 check-layers: $(OBJS)
 	$(Q)/usr/bin/python3 scripts/check-layers.py $(BUILD)/obj $(OBJS)
+
+# comments cite specifications and files of the repository, nothing outside
+# it (scripts/check-citations.py)
+.PHONY: check-citations
+check-citations:
+	$(Q)/usr/bin/python3 scripts/check-citations.py .
 
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
 # that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s

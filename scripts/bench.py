@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Partita's benchmarks (issue 7): `make bench` and `make bench-check`.
+"""Partita's benchmarks: `make bench` and `make bench-check`.
 
 Builds the benchmark guest (tests/bench/) and its Partita images, then runs
 QEMU under `-icount shift=0,sleep=off`, where one instruction is one virtual

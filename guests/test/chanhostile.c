@@ -1,5 +1,5 @@
 /*
- * A hostile channel member (issue 27, tests/system/test_channels.py,
+ * A hostile channel member (tests/system/test_channels.py,
  * tests/system/configs/chanhostile.dts).  It shares the channel 'junk' with the
  * honest sender of the channel 'flood' and, while that pair moves its
  * messages, it:

@@ -1,5 +1,5 @@
 /*
- * The debug registers for a guest (issue 15 item 2), from the guest's side:
+ * The debug registers for a guest, from the guest's side:
  * hardware breakpoints and watchpoints in monitor debug-mode, taken as the
  * guest's own prefetch and data aborts (IFSR/DFSR "debug event").
  *

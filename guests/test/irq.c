@@ -1,5 +1,5 @@
 /*
- * Interrupt tests (issue 4): the virtual timer, IPIs among all vCPUs,
+ * Interrupt tests: the virtual timer, IPIs among all vCPUs,
  * priorities and masking, pending/active state through the distributor,
  * an emulated level interrupt, WFI sleeping, and EOI without a trap.
  */

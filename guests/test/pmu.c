@@ -1,5 +1,5 @@
 /*
- * The PMU for a guest (issue 15 item 1), from the guest's side.
+ * The PMU for a guest, from the guest's side.
  *
  * bootargs pmu=1: the CPU's PMUv2 is this guest's - ID_DFR0 says so, PMCR
  * gives event counters, the cycle counter counts, an event counter counts

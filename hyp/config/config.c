@@ -1,5 +1,5 @@
 /*
- * The configuration device tree (brief section 5): parsed with libfdt and
+ * The configuration device tree (docs/configuration.md): parsed with libfdt and
  * checked as a whole before any guest starts.  Each problem is one line
  * naming the guest and the property.
  */

@@ -1,5 +1,5 @@
 /*
- * One guest node of the configuration (brief section 5): every property
+ * One guest node of the configuration (docs/configuration.md): every property
  * read and checked on its own; an unknown one is reported, never silently
  * taken.  Checks against the host and the other guests are config.c's.
  */

@@ -1,5 +1,6 @@
 /*
- * A guest as the configuration device tree describes it (brief section 5).
+ * A guest as the configuration device tree describes it
+ * (docs/configuration.md).
  * Parsing and validation are pure, so host unit tests cover every error.
  */
 #ifndef HYP_GUEST_CONFIG_H
@@ -28,7 +29,7 @@
 #define GUEST_SLICE_MIN_US 100u
 #define GUEST_SLICE_MAX_US 1000000u
 
-/* the virtual board (brief section 4), mirroring QEMU virt */
+/* the virtual board (docs/virtual-board.md), mirroring QEMU virt */
 #define VBOARD_RAM_IPA     0x40000000u
 #define VBOARD_GICD_IPA    0x08000000u
 #define VBOARD_GICC_IPA    0x08010000u

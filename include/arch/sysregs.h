@@ -600,7 +600,7 @@ static inline void irq_restore(uint32_t f)
 #define FAULT_PAGE_OFFSET 0xfffu
 #define FAULT_IPA(far, hpfar) (HPFAR_IPA(hpfar) | ((far) & FAULT_PAGE_OFFSET))
 
-/* Start modes recorded per CPU (seed mail: monitor, HYP, kernel). */
+/* Start modes recorded per CPU (boot/entry.S; docs/booting.md) */
 #define START_MODE_NS_HYP     1
 #define START_MODE_SECURE     2   /* secure SVC or monitor */
 #define START_MODE_NS_SVC     3   /* no access to HYP: fatal */

@@ -1,5 +1,5 @@
 /*
- * The benchmark guest (issue 7): the cost of each virtualization path in
+ * The benchmark guest: the cost of each virtualization path in
  * instructions, read through the guest's own counters under
  * `-icount shift=0,sleep=off` (one instruction = one virtual ns; CNTVCT at
  * 62.5 MHz ticks every 16 instructions).  The same image runs under Partita

@@ -1,4 +1,4 @@
-"""Channels (issue 10): shared memory between guests with doorbells.
+"""Channels: shared memory between guests with doorbells.
 
   test_flood_and_read_only   tests/system/configs/channel.dts: chanflood.c three
       times on one channel.  The sender puts 20000 messages in the ring and
@@ -13,7 +13,7 @@
       the channel found in the DT, messages sent through /dev/mem and the
       doorbell page, replies woken by the doorbell interrupt (gpio-keys
       key events), 500 round trips each checked.
-  test_hostile_member         tests/system/configs/chanhostile.dts (issue 27): a
+  test_hostile_member         tests/system/configs/chanhostile.dts: a
       hostile member (chanhostile.c) shares a second channel with the honest
       sender while the flood runs: it trashes that memory (indices, lengths
       out of range, changed while read), floods the sender with doorbells,

@@ -1,4 +1,4 @@
-"""Console floods (issue 9 item 4): two guests print as fast as they can
+"""Console floods: two guests print as fast as they can
 for 4 s (guests/test/flood.c).  Each guest's output is held to its budget
 (its configuration's console-rate, here a burst of 8 KiB, then 2000 a
 second): the polite one, which

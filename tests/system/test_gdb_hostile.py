@@ -1,4 +1,4 @@
-"""A hostile debugger on the debug UART (issue 27): the gdb stub holds.
+"""A hostile debugger on the debug UART: the gdb stub holds.
 
 The Versatile Express with /chosen/partita,debug-uart = "serial1"
 (tests/system/configs/vexpress-gdbhostile.dts): `gdb dbg` at the monitor hands

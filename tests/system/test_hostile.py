@@ -1,4 +1,4 @@
-"""A hostile guest (issue 9 item 1): 'hostile' (guests/test/hostile.c)
+"""A hostile guest: 'hostile' (guests/test/hostile.c)
 attacks the hypervisor from CPUs 1 and 2 - the whole IPA space with every
 access kind, every distributor register, SGI floods, bad PSCI calls and
 CPU_ON races, random hypercalls, every trapped coprocessor encoding,

@@ -1,4 +1,4 @@
-"""Virtual interrupts (issue 4): the irq test guest under Partita with one,
+"""Virtual interrupts: the irq test guest under Partita with one,
 two and four vCPUs on cortex-a15 and cortex-a7.  The guest checks the
 virtual timer rate, WFI sleeping, EOI without a trap, pending/active state,
 priorities and masking, an emulated level interrupt, IPI counts and the SGI

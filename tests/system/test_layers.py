@@ -1,4 +1,4 @@
-"""The layer check (issue 14): scripts/check-layers.py must pass on the
+"""The layer check: scripts/check-layers.py must pass on the
 real build and fail, naming both files, on objects that call into a later
 layer - shown on small objects compiled here into a scratch tree laid out
 like the build's."""

@@ -1,4 +1,4 @@
-"""Networks (issue 17): virtio-mmio network devices between partitions,
+"""Networks: virtio-mmio network devices between partitions,
 frames switched by Partita.
 
   test_ping_beside_a_hostile_member   tests/system/configs/network.dts: netecho.c

@@ -1,4 +1,4 @@
-"""The PMU for guests (issue 15 item 1): guests/test/pmu.c on a CPU of its
+"""The PMU for guests: guests/test/pmu.c on a CPU of its
 own with the PMU (cycle counter, instructions retired, Hyp mode never
 counted even when asked for, the overflow interrupt), and beside it a guest
 configured with pmu = "off" (PMU registers UNDEFINED, ID registers still

@@ -1,4 +1,4 @@
-"""A hostile virtio driver beside honest partitions (issue 27 item 5):
+"""A hostile virtio driver beside honest partitions:
 tests/system/configs/vhostile.dts.
 
 'vhostile' (guests/test/vhostile.c) names the most work its queues can -
@@ -18,7 +18,7 @@ at least twice during the test (`stats`: started 3 times or more).
 The monitor answers `list` and `stats` within MONITOR_BOUND throughout,
 and `restart` of the hostile guest in the middle of its attack, then
 `stop`, `restart` and `stop` again within LIFECYCLE_BOUND each: one exit of the hostile guest is bounded (docs/networks.md, "Bounded work"), so its vCPUs leave their CPU at once.  Before the bound
-(issue 27 item 2) the first console notify kept its vCPU in Hyp mode for
+the first console notify kept its vCPU in Hyp mode for
 hours and `stop` answered "a vCPU did not leave its CPU".
 """
 import re

@@ -1,6 +1,6 @@
 /*
  * hwbp: a hardware watchpoint and breakpoint set through ptrace, as gdb
- * does for `watch` and `hbreak` (issue 15): Linux's hw_breakpoint driver
+ * does for `watch` and `hbreak`: Linux's hw_breakpoint driver
  * on the guest's own debug registers.  A child stops; its parent arms a
  * store watchpoint on a variable and a breakpoint on a function
  * (PTRACE_SETHBPREGS, arch/arm/kernel/ptrace.c) and checks that each

@@ -1,7 +1,7 @@
 /*
  * perfstat: what `perf stat -e cycles,instructions` shows, for a loop of
  * N iterations (argument, default 1000000): Linux's PMU driver counting
- * on the guest's own PMU through perf_event_open (issue 15).  Prints
+ * on the guest's own PMU through perf_event_open.  Prints
  * "cycles C instructions I" and exits 0 when both counters opened.
  */
 #include <linux/perf_event.h>

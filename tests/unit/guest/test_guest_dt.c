@@ -3,7 +3,7 @@
  *
  * Each test writes a guest's DTB and reads it back with libfdt the way a
  * guest kernel would: by path, phandle and property, checking the virtual
- * board of brief section 4 (QEMU virt's addresses and interrupts).  The
+ * board of docs/virtual-board.md (QEMU virt's addresses and interrupts).  The
  * passthrough tests use QEMU virt's own tree (fixtures/qemu-virt.dts) as the
  * host's; the runner starts us in build/unit, where the fixtures are.
  */

@@ -4,7 +4,7 @@
  * whose life ended on its own vCPU (halt, crash) detaches its devices
  * before a byte of the store is written, and is refused while its vCPUs
  * are leaving; every byte of the caller's buffer is read once, so what is
- * checked is what is stored (issue 27 items 4 and 7); the CRC a loaded
+ * checked is what is stored; the CRC a loaded
  * image starts with is taken from its store.
  */
 #include <stdarg.h>

@@ -250,7 +250,7 @@ static void notify_tx(void)
     wr(VMMIO_QUEUE_NOTIFY, VCON_QUEUE_TX);
 }
 
-/* The flood of issue 27: every avail entry the same chain of 256
+/* The flood of a hostile driver: every avail entry the same chain of 256
  * descriptors, each the whole RAM (64 GiB a chain).  One notify once ran
  * for hours; now it hands over VCON_TX_BYTES_PER_EXIT bytes and returns,
  * and the next goes on where it stopped. */
