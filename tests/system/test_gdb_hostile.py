@@ -76,6 +76,11 @@ OUTSIDE = [
     (0x00000000, "address 0"),
     (0xfffff000, "the top page"),
 ]
+# gdbtarget's first line, to its end: the addresses are read only once the
+# whole line is there (a pattern that ends at the first address can match
+# while the line is still arriving: "0x4" of 0x4000bb48, and gdb's read of
+# address 4 is rightly E01)
+READY = r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+) \(alias (0x[0-9a-f]+)\)\r\n"
 DEBUG_UART = "/bus@8000000/motherboard-bus@8000000/iofpga-bus@300000000/serial@a0000"
 
 
@@ -355,8 +360,7 @@ def test_gdb_hostile_client(qemu, image, tmp_path):
                   extra=["-serial", "stdio", "-serial",
                          "tcp:127.0.0.1:%d,server=on,wait=off" % port])
     start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+) \(alias (0x[0-9a-f]+)\)",
-                  timeout=60)
+    m = vm.expect_seen(READY, timeout=60)
     gdb_value, alias = int(m.group(1), 16), int(m.group(2), 16) & ~0xfffff
     vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
     vm.expect_seen(r"\[victim\] victim: watch page intact, check \d+", timeout=120)
@@ -421,13 +425,15 @@ def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
                   extra=["-serial", "stdio", "-serial",
                          "tcp:127.0.0.1:%d,server=on,wait=off" % port])
     start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+)", timeout=60)
+    m = vm.expect_seen(READY, timeout=60)
     gdb_value = int(m.group(1), 16)
     vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
     vm.sendline("gdb dbg")
     vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
     c = Client(vm, port)
-    c.sync()
+    # the session's first request reads dbg's own RAM (no sync first)
+    r = c.request("m%x,4" % gdb_value)
+    check(vm, r == le32(7), "the first read of gdb_value: %r" % r)
     c.regs()
     # restarted from under gdb: the new life runs until the stub's next
     # request, which halts it again - the control partition sees it held
@@ -452,3 +458,5 @@ def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
     monitor_rtt(vm, "start dbg", r"start: guest 'dbg' is being loaded", MONITOR_BOUND)
     monitor_rtt(vm, "list", r"dbg\s+stopped", MONITOR_BOUND)
     check_hypervisor_clean(vm, vm.since(start))
+
+
