@@ -460,3 +460,53 @@ def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
     check_hypervisor_clean(vm, vm.since(start))
 
 
+
+RESTARTS = 30               # vexpress-gdbrestarts.dts: boss's gdbrestarts=30
+
+
+@pytest.mark.deadline(600)
+def test_gdb_reads_only_a_restarted_life(qemu, image, tmp_path):
+    """gdb holds dbg (alone on CPU 1) while boss, its control partition on
+    the boot CPU, restarts it again and again (vexpress-gdbrestarts.dts),
+    and gdb's requests stream in.  A start leaves the vCPU for its own CPU
+    to reset (hyp/sched/sched.c vcpu_take_requests); until then what is
+    saved of it is the last life's - its registers, and a stage 1 over the
+    RAM the start scrubbed.  Each request after a restart halts the new life
+    again: a read of gdb_value (which answered E01 when it came before the
+    reset: the old stage 1's tables were gone) gives the image's 7, and the
+    registers are a guest's."""
+    port = free_port()
+    vm = vexpress(qemu, image("vexpress-gdbrestarts"), debug_uart_dtb(tmp_path, "serial1"),
+                  "secure", lifetime=540,
+                  extra=["-serial", "stdio", "-serial",
+                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
+    start = vexpress_boot(vm, "secure")
+    m = vm.expect_seen(READY, timeout=60)
+    gdb_value = int(m.group(1), 16)
+    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    vm.sendline("gdb dbg")
+    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
+    c = Client(vm, port)
+    # no sync first: the session's first request is the memory read
+    r = c.request("m%x,4" % gdb_value)
+    check(vm, r == le32(7), "the first read of gdb_value: %r" % r)
+    vm.expect(r"\[boss\] gdbrestarts: worker held", timeout=120)
+    reads = 0
+    while "gdbrestarts: done" not in vm.since(start):
+        c.send("m%x,4" % gdb_value)
+        c.send("g")
+        r = c.reply()
+        check(vm, r == le32(7), "read %d of gdb_value: %r" % (reads, r))
+        r = c.reply()
+        check(vm, re.fullmatch(r"[0-9a-f]{136}", r), "g %d: %r" % (reads, r))
+        cpsr = struct.unpack("<I", bytes.fromhex(r[128:136]))[0]
+        check(vm, (cpsr & PSR_MODE_MASK) in GUEST_MODES, "g %d: CPSR %08x" % (reads, cpsr))
+        reads += 1
+        check(vm, vm.alive() and reads < 100000, "boss's restarts did not end")
+    restarts = re.findall(r"gdbrestarts: restart \d+: (-?\d+)", vm.since(start))
+    check(vm, restarts == ["0"] * RESTARTS, "boss's restarts: %s" % restarts)
+    check(vm, c.request("D") == "OK", "detach")
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=REPLY_TIMEOUT)
+    vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    monitor_rtt(vm, "list", r"dbg\s+running", MONITOR_BOUND)
+    check_hypervisor_clean(vm, vm.since(start))
