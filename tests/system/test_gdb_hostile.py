@@ -510,3 +510,81 @@ def test_gdb_reads_only_a_restarted_life(qemu, image, tmp_path):
     vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
     monitor_rtt(vm, "list", r"dbg\s+running", MONITOR_BOUND)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+
+STAY_TRIES = 200            # requests sent while spin runs, until refusals are seen
+
+
+def stay_request(c, body, want):
+    """Continue spin, then send body while it runs: the stub halts it
+    first.  The answer is `want` (spin held) or E01 (it stayed)."""
+    c.send("c")
+    c.vm.expect(r"\[spin\] mgspin: \d+ calls", timeout=60)
+    r = c.request(body)
+    check(c.vm, r in ("E01", want) or (want is None and re.fullmatch(r"[0-9a-f]{136}", r)),
+          "%s while spin stays in Hyp mode: %r" % (body, r[:40]))
+    return r == "E01"
+
+
+@pytest.mark.deadline(900)
+def test_gdb_refused_while_a_vcpu_stays(qemu, image, tmp_path):
+    """gdb debugs `spin` (vexpress-gdbstay.dts), a control partition whose
+    vCPU makes management calls back to back, each a wait in Hyp mode for
+    the boot CPU (hyp/guest/manage.c) - which cannot serve it while its
+    stub waits for that vCPU to leave.  A register or memory read sent
+    while spin runs halts it first; when the halt finds it in a call it
+    times out (GUEST_DEBUG_HALT_US) and the read is refused (E01), never
+    answered with stale or other data; once the boot CPU has served the
+    call the vCPU leaves, and the next request has it.  Whether a halt
+    finds spin in a call is the two CPUs' race: requests are sent until
+    both a refused register read and a refused memory read are seen.  The
+    monitor answers meanwhile and victim runs on (CPU 1's other partition);
+    after detach `stop` and `restart` answer within the bound.  (No guest
+    shares the boot CPU: spin's calls, served there, would starve it.)"""
+    port = free_port()
+    vm = vexpress(qemu, image("vexpress-gdbstay"), debug_uart_dtb(tmp_path, "serial1"),
+                  "secure", lifetime=840,
+                  extra=["-serial", "stdio", "-serial",
+                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
+    start = vexpress_boot(vm, "secure")
+    m = vm.expect_seen(r"\[spin\] mgspin: ready, go at (0x[0-9a-f]+)\r\n", timeout=60)
+    go = int(m.group(1), 16)
+    vm.expect_seen(r"\[victim\] victim: watch page intact, check \d+", timeout=120)
+    before = vm.mark()
+    vm.sendline("gdb spin")
+    vm.expect(r"\[partita: guest 'spin' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
+    c = Client(vm, port)
+    check(vm, c.request("M%x,4:%s" % (go, le32(1))) == "OK", "mgspin_go set")
+    refused = {"g": 0, "m": 0}
+    for i in range(STAY_TRIES):
+        if stay_request(c, "g", None):
+            refused["g"] += 1
+        if stay_request(c, "m%x,4" % go, le32(1)):
+            refused["m"] += 1
+        if i % 10 == 9:
+            monitor_rtt(vm, "list", r"spin\s+running", MONITOR_BOUND)
+        if refused["g"] and refused["m"]:
+            break
+    check(vm, refused["g"] and refused["m"], "refused while spin stayed in Hyp mode: %s" % refused)
+    # held now: its registers are a guest's, its memory as gdb wrote it
+    regs = c.regs()
+    check(vm, (regs[16] & PSR_MODE_MASK) in GUEST_MODES, "spin's CPSR %08x" % regs[16])
+    check(vm, c.request("m%x,4" % go) == le32(1), "mgspin_go once spin is held")
+    monitor_rtt(vm, "list", r"spin\s+running", MONITOR_BOUND)
+    check(vm, "mgspin: call" not in vm.since(before), "a management call of spin failed")
+    check(vm, c.request("D") == "OK", "detach")
+    vm.expect(r"\[partita: gdb detached from guest 'spin'\]", timeout=REPLY_TIMEOUT)
+    vm.expect(r"\[spin\] mgspin: \d+ calls", timeout=60)
+    vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
+    monitor_rtt(vm, "list", r"spin\s+running", MONITOR_BOUND)
+    monitor_rtt(vm, "stop spin", r"guest 'spin' stopped", MONITOR_BOUND)
+    monitor_rtt(vm, "restart spin", r"guest 'spin' restarted", MONITOR_BOUND)
+    vm.expect(r"\[spin\] mgspin: ready", timeout=60)
+    vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
+    checks = [int(n) for n in re.findall(r"victim: watch page intact, check (\d+)",
+                                         vm.since(before))]
+    check(vm, checks and checks == list(range(checks[0], checks[0] + len(checks))),
+          "victim's checks did not go on one by one: %s" % checks[:5])
+    check(vm, "CHANGED" not in vm.output, "victim's watched page changed")
+    check_hypervisor_clean(vm, vm.since(start))
