@@ -157,6 +157,32 @@ class Client:
         return self.request("G" + "".join(le32(v) for v in regs))
 
 
+def debug_uart_vm(qemu, image, tmp_path, config, lifetime):
+    """The Versatile Express with `config` and its debug UART (serial1) on
+    a socket of its own: (vm, the boot's mark, the socket's port)"""
+    port = free_port()
+    vm = vexpress(qemu, image(config), debug_uart_dtb(tmp_path, "serial1"),
+                  "secure", lifetime=lifetime,
+                  extra=["-serial", "stdio", "-serial",
+                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
+    return vm, vexpress_boot(vm, "secure"), port
+
+
+def attach(vm, port, guest):
+    """`gdb GUEST` at the monitor, halted: a client on the debug UART"""
+    vm.sendline("gdb %s" % guest)
+    vm.expect(r"\[partita: guest '%s' halted for gdb: the debug UART %s"
+              % (guest, re.escape(DEBUG_UART)), timeout=REPLY_TIMEOUT)
+    return Client(vm, port)
+
+
+def dbg_ready(vm):
+    """gdbtarget's gdb_value address and its alias, once it has run two rounds"""
+    m = vm.expect_seen(READY, timeout=60)
+    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    return int(m.group(1), 16), int(m.group(2), 16)
+
+
 def cpsr_allowed(old, val):
     """What the stub must take (hyp/arch/psr.c), for the values sent here"""
     if (val & PSR_MODE_MASK) not in GUEST_MODES or val & PSR_RESERVED & ~old:
@@ -354,23 +380,14 @@ def attack_random(c, rnd, avoid, orig, heartbeat):
 
 @pytest.mark.deadline(900)
 def test_gdb_hostile_client(qemu, image, tmp_path):
-    port = free_port()
-    vm = vexpress(qemu, image("vexpress-gdbhostile"), debug_uart_dtb(tmp_path, "serial1"),
-                  "secure", lifetime=840,
-                  extra=["-serial", "stdio", "-serial",
-                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
-    start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(READY, timeout=60)
-    gdb_value, alias = int(m.group(1), 16), int(m.group(2), 16) & ~0xfffff
-    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbhostile", 840)
+    gdb_value, alias = dbg_ready(vm)
+    alias &= ~0xfffff
     vm.expect_seen(r"\[victim\] victim: watch page intact, check \d+", timeout=120)
     vm.expect_seen(r"\[rt\] tick \d+", timeout=60)
     heartbeat = Heartbeat(vm)
     before = vm.mark()
-    vm.sendline("gdb dbg")
-    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART %s" % re.escape(DEBUG_UART),
-              timeout=REPLY_TIMEOUT)
-    c = Client(vm, port)
+    c = attach(vm, port, "dbg")
     c.sync()
     orig = c.regs()
     check(vm, (orig[16] & PSR_MODE_MASK) in GUEST_MODES, "dbg's CPSR %08x" % orig[16])
@@ -419,18 +436,9 @@ def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
     then it stops it and begins loading an image into it - registers,
     memory, breakpoints and single step are refused, and so is gdb's kill
     (as the monitor's start is), while the session goes on."""
-    port = free_port()
-    vm = vexpress(qemu, image("vexpress-gdbrace"), debug_uart_dtb(tmp_path, "serial1"),
-                  "secure", lifetime=540,
-                  extra=["-serial", "stdio", "-serial",
-                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
-    start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(READY, timeout=60)
-    gdb_value = int(m.group(1), 16)
-    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
-    vm.sendline("gdb dbg")
-    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
-    c = Client(vm, port)
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbrace", 540)
+    gdb_value, _ = dbg_ready(vm)
+    c = attach(vm, port, "dbg")
     # the session's first request reads dbg's own RAM (no sync first)
     r = c.request("m%x,4" % gdb_value)
     check(vm, r == le32(7), "the first read of gdb_value: %r" % r)
@@ -475,18 +483,9 @@ def test_gdb_reads_only_a_restarted_life(qemu, image, tmp_path):
     again: a read of gdb_value (which answered E01 when it came before the
     reset: the old stage 1's tables were gone) gives the image's 7, and the
     registers are a guest's."""
-    port = free_port()
-    vm = vexpress(qemu, image("vexpress-gdbrestarts"), debug_uart_dtb(tmp_path, "serial1"),
-                  "secure", lifetime=540,
-                  extra=["-serial", "stdio", "-serial",
-                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
-    start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(READY, timeout=60)
-    gdb_value = int(m.group(1), 16)
-    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
-    vm.sendline("gdb dbg")
-    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
-    c = Client(vm, port)
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbrestarts", 540)
+    gdb_value, _ = dbg_ready(vm)
+    c = attach(vm, port, "dbg")
     # no sync first: the session's first request is the memory read
     r = c.request("m%x,4" % gdb_value)
     check(vm, r == le32(7), "the first read of gdb_value: %r" % r)
@@ -542,19 +541,12 @@ def test_gdb_refused_while_a_vcpu_stays(qemu, image, tmp_path):
     monitor answers meanwhile and victim runs on (CPU 1's other partition);
     after detach `stop` and `restart` answer within the bound.  (No guest
     shares the boot CPU: spin's calls, served there, would starve it.)"""
-    port = free_port()
-    vm = vexpress(qemu, image("vexpress-gdbstay"), debug_uart_dtb(tmp_path, "serial1"),
-                  "secure", lifetime=840,
-                  extra=["-serial", "stdio", "-serial",
-                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
-    start = vexpress_boot(vm, "secure")
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbstay", 840)
     m = vm.expect_seen(r"\[spin\] mgspin: ready, go at (0x[0-9a-f]+)\r\n", timeout=60)
     go = int(m.group(1), 16)
     vm.expect_seen(r"\[victim\] victim: watch page intact, check \d+", timeout=120)
     before = vm.mark()
-    vm.sendline("gdb spin")
-    vm.expect(r"\[partita: guest 'spin' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
-    c = Client(vm, port)
+    c = attach(vm, port, "spin")
     check(vm, c.request("M%x,4:%s" % (go, le32(1))) == "OK", "mgspin_go set")
     refused = {"g": 0, "m": 0}
     for i in range(STAY_TRIES):
