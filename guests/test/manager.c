@@ -405,13 +405,48 @@ static void gdb_race(void)
         delay_ms(1000);
 }
 
+static void gdb_restarts(uint32_t count)
+{
+    uint64_t n = wait_worker_held(2000);
+    gprintf("gdbrestarts: worker held, %lu exits\n", (unsigned long)n);
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t rc = mg(PARTITA_MG_RESTART, WORKER, 0, 0, 0).r0;
+        gprintf("gdbrestarts: restart %lu: %ld\n", (unsigned long)i, (long)rc);
+        delay_ms(200);
+    }
+    gprintf("gdbrestarts: done\n");
+    for (;;)
+        delay_ms(1000);
+}
+
+volatile uint32_t mgspin_go;
+
+static void mg_spin(void)
+{
+    gprintf("mgspin: ready, go at 0x%08lx\n", (unsigned long)&mgspin_go);
+    while (!mgspin_go)
+        delay_ms(50);
+    for (uint32_t n = 1;; n++) {
+        if (mg(PARTITA_MG_VERSION, 0, 0, 0, 0).r0 < 0)
+            gprintf("mgspin: call %lu failed\n", (unsigned long)n);
+        if (n % 200 == 0)
+            gprintf("mgspin: %lu calls\n", (unsigned long)n);
+    }
+}
+
 void guest_main(uint32_t dtb)
 {
-    uint32_t role = 0, cycles = 100, life_mode = 0, race = 0;
+    uint32_t role = 0, cycles = 100, life_mode = 0, race = 0, restarts = 0, spin = 0;
     bootarg_u32("rogue", &role);
     bootarg_u32("cycles", &cycles);
     bootarg_u32("life", &life_mode);
     bootarg_u32("gdbrace", &race);
+    bootarg_u32("gdbrestarts", &restarts);
+    bootarg_u32("mgspin", &spin);
+    if (spin)
+        mg_spin();
+    if (restarts)
+        gdb_restarts(restarts);
     if (race)
         gdb_race();
     if (life_mode) {

@@ -71,7 +71,9 @@ void vcpu_take_requests(struct vcpu *v)
         vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
         if (v->share)
             sched_share_reset(v);
-        v->power = VCPU_ON;
+        /* after its state is written: gdb's stub reads that state once
+         * the vCPU is no longer VCPU_ON_PENDING (hyp/guest/guest_debug.c) */
+        __atomic_store_n(&v->power, VCPU_ON, __ATOMIC_RELEASE);
     }
 }
 

@@ -38,6 +38,9 @@ UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/confi
 # manage_ops.c itself, over the model of tests/unit/guest/manage_harness.h)
 UNIT_SRCS_manage      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+# (test_guest_debug.c includes hyp/guest/guest_debug.c itself, over a model
+# of the vCPUs' own CPUs)
+UNIT_SRCS_guest_debug :=
 UNIT_SRCS_escape      := hyp/console/console_escape.c
 UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c hyp/lib/ratelimit.c \
                          hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
