@@ -27,6 +27,7 @@ ARCHFLAGS := -mcpu=cortex-a15 -mtune=generic-armv7-a -marm -mfloat-abi=soft -mge
 CFLAGS  := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-common \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
            -Wframe-larger-than=1024 -Wno-unused-parameter \
+           -fstack-usage -fcallgraph-info=su \
            -Iinclude -I. -I$(LIBFDT)/include -I$(BUILD)/include
 ASFLAGS := $(ARCHFLAGS) -Iinclude -I. -I$(BUILD)/include -D__ASSEMBLER__
 LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
@@ -243,6 +244,14 @@ include tests/bench/bench.mk
 .PHONY: check-layers
 check-layers: $(OBJS)
 	$(Q)/usr/bin/python3 scripts/check-layers.py $(BUILD)/obj $(OBJS)
+
+# the deepest stack of every entry against the stack it runs on, from the
+# compiler's -fstack-usage and the call graph (scripts/stack/stack-check.py;
+# indirect calls resolved by scripts/stack/indirect.txt)
+.PHONY: stack-check
+stack-check: $(BUILD)/partita.elf
+	$(Q)/usr/bin/python3 scripts/stack/stack-check.py $(BUILD)/partita.elf $(BUILD)/obj \
+	    scripts/stack/indirect.txt include/arch/layout.h
 
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
 # that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s
