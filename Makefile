@@ -270,3 +270,16 @@ bench-check: deps bench-build
 .PHONY: bench-baseline
 bench-baseline: deps bench-build
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build --update-baseline
+
+# MISRA C:2012: cppcheck's MISRA addon over everything that runs in Hyp mode
+# (libfdt, Debian's, is not analysed), one line per rule; --check fails on a
+# mandatory rule's finding or on more findings than tests/misra/baseline.json
+# (docs/misra.md)
+MISRA_DIRS := $(sort $(foreach d,$(SRC_DIRS),$(firstword $(subst /, ,$(d)))))
+.PHONY: misra misra-check misra-baseline
+misra: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py $(BUILD) $(MISRA_DIRS)
+misra-check: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py --check $(BUILD) $(MISRA_DIRS)
+misra-baseline: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py --update-baseline $(BUILD) $(MISRA_DIRS)
