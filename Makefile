@@ -283,3 +283,24 @@ misra-check: $(ASM_OFFSETS) $(BUILD)/include/version.h
 	$(Q)/usr/bin/python3 scripts/misra/misra.py --check $(BUILD) $(MISRA_DIRS)
 misra-baseline: $(ASM_OFFSETS) $(BUILD)/include/version.h
 	$(Q)/usr/bin/python3 scripts/misra/misra.py --update-baseline $(BUILD) $(MISRA_DIRS)
+
+# coverage of the hypervisor (scripts/coverage/coverage.py): the system
+# tests (COVERAGE_TESTS, all by default) with every QEMU logging the
+# translation blocks of the hypervisor's text, and the unit tests built with
+# gcov; per-folder percentages, and $(BUILD)/coverage/report.txt lists every
+# function never executed, with its reason
+COV := $(BUILD)/coverage
+COVERAGE_TESTS ?= tests/system
+.PHONY: coverage
+coverage: deps all images
+	$(Q)rm -rf $(COV)/qemu && mkdir -p $(COV)/qemu
+	$(Q)find $(COV)/host -name '*.gcda' -delete 2>/dev/null || true
+	$(Q)$(MAKE) --no-print-directory unit BUILD=$(COV)/host HOSTCC="$(HOSTCC) --coverage" \
+	    || echo "coverage: some unit tests failed (counted as they ran)"
+	$(Q)range=$$($(CROSS)nm $(BUILD)/partita.elf | \
+	    awk '$$3 == "__text_start" { s = $$1 } $$3 == "__text_end" { e = $$1 } END { print "0x" s "..0x" e }'); \
+	  PARTITA_COVERAGE=$(abspath $(COV))/qemu PARTITA_COVERAGE_RANGE=$$range \
+	    /usr/bin/python3 -m pytest -q -p no:cacheprovider $(COVERAGE_TESTS) \
+	    || echo "coverage: some system tests failed (counted as they ran)"
+	$(Q)/usr/bin/python3 scripts/coverage/coverage.py $(BUILD)/partita.elf $(COV)/qemu \
+	    $(COV)/host/unit $(COV)/report.txt
