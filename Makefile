@@ -27,6 +27,7 @@ ARCHFLAGS := -mcpu=cortex-a15 -mtune=generic-armv7-a -marm -mfloat-abi=soft -mge
 CFLAGS  := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-common \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
            -Wframe-larger-than=1024 -Wno-unused-parameter \
+           -fstack-usage -fcallgraph-info=su \
            -Iinclude -I. -I$(LIBFDT)/include -I$(BUILD)/include
 ASFLAGS := $(ARCHFLAGS) -Iinclude -I. -I$(BUILD)/include -D__ASSEMBLER__
 LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
@@ -264,6 +265,14 @@ check-layers: $(OBJS)
 check-citations:
 	$(Q)/usr/bin/python3 scripts/check-citations.py .
 
+# the deepest stack of every entry against the stack it runs on, from the
+# compiler's -fstack-usage and the call graph (scripts/stack/stack-check.py;
+# indirect calls resolved by scripts/stack/indirect.txt)
+.PHONY: stack-check
+stack-check: $(BUILD)/partita.elf
+	$(Q)/usr/bin/python3 scripts/stack/stack-check.py $(BUILD)/partita.elf $(BUILD)/obj \
+	    scripts/stack/indirect.txt include/arch/layout.h
+
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
 # that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s
 # fixed-count run replays first (tests/unit/fuzz.sh)
@@ -281,3 +290,37 @@ bench-check: deps bench-build
 .PHONY: bench-baseline
 bench-baseline: deps bench-build
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build --update-baseline
+
+# MISRA C:2012: cppcheck's MISRA addon over everything that runs in Hyp mode
+# (libfdt, Debian's, is not analysed), one line per rule; --check fails on a
+# mandatory rule's finding or on more findings than tests/misra/baseline.json
+# (docs/misra.md)
+MISRA_DIRS := $(sort $(foreach d,$(SRC_DIRS),$(firstword $(subst /, ,$(d)))))
+.PHONY: misra misra-check misra-baseline
+misra: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py $(BUILD) $(MISRA_DIRS)
+misra-check: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py --check $(BUILD) $(MISRA_DIRS)
+misra-baseline: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py --update-baseline $(BUILD) $(MISRA_DIRS)
+
+# coverage of the hypervisor (scripts/coverage/coverage.py): the system
+# tests (COVERAGE_TESTS, all by default) with every QEMU logging the
+# translation blocks of the hypervisor's text, and the unit tests built with
+# gcov; per-folder percentages, and $(BUILD)/coverage/report.txt lists every
+# function never executed, with its reason
+COV := $(BUILD)/coverage
+COVERAGE_TESTS ?= tests/system
+.PHONY: coverage
+coverage: deps all images
+	$(Q)rm -rf $(COV)/qemu && mkdir -p $(COV)/qemu
+	$(Q)find $(COV)/host -name '*.gcda' -delete 2>/dev/null || true
+	$(Q)$(MAKE) --no-print-directory unit BUILD=$(COV)/host HOSTCC="$(HOSTCC) --coverage" \
+	    || echo "coverage: some unit tests failed (counted as they ran)"
+	$(Q)range=$$($(CROSS)nm $(BUILD)/partita.elf | \
+	    awk '$$3 == "__text_start" { s = $$1 } $$3 == "__text_end" { e = $$1 } END { print "0x" s "..0x" e }'); \
+	  PARTITA_COVERAGE=$(abspath $(COV))/qemu PARTITA_COVERAGE_RANGE=$$range \
+	    /usr/bin/python3 -m pytest -q -p no:cacheprovider $(COVERAGE_TESTS) \
+	    || echo "coverage: some system tests failed (counted as they ran)"
+	$(Q)/usr/bin/python3 scripts/coverage/coverage.py $(BUILD)/partita.elf $(COV)/qemu \
+	    $(COV)/host/unit $(COV)/report.txt
