@@ -256,6 +256,11 @@ include tests/bench/bench.mk
 check-layers: $(OBJS)
 	$(Q)/usr/bin/python3 scripts/check-layers.py --src . $(BUILD)/obj $(OBJS)
 
+# what each optional room costs in text and read-only data (scripts/room-sizes.py)
+.PHONY: room-sizes
+room-sizes: $(OBJS)
+	$(Q)/usr/bin/python3 scripts/room-sizes.py $(BUILD)/obj $(OBJS)
+
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
 # that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s
 # fixed-count run replays first (tests/unit/fuzz.sh)
