@@ -24,7 +24,7 @@ LIBFDT  := $(BUILD)/libfdt
 # A15 and A7 alike (and the A15 tuning's LDRD/STRD prologues take more
 # instructions than PUSH/POP for no gain on either core)
 ARCHFLAGS := -mcpu=cortex-a15 -mtune=generic-armv7-a -marm -mfloat-abi=soft -mgeneral-regs-only
-CFLAGS  := $(ARCHFLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-common \
+CFLAGS  := $(ARCHFLAGS) -std=gnu11 -fms-extensions -O2 -g -ffreestanding -fno-common \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
            -Wframe-larger-than=1024 -Wno-unused-parameter \
            -fstack-usage -fcallgraph-info=su \
@@ -60,6 +60,15 @@ SRC_DIRS := boot $(sort $(dir $(wildcard hyp/*/ hyp/*/*/))) vgic timer mm
 SRCS_C := $(filter-out hyp/arch/asm-offsets.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.c)))
 SRCS_S := $(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.S))
 SRCS_S := $(filter-out hyp/config/config_blob.S,$(SRCS_S))
+# the debugger (hyp/gdb/, with the next-instruction decoder it steps by):
+# in unless `make GDB=n`, which links hyp/gdb/gdb_none.c in its place
+GDB ?= y
+ifeq ($(GDB),n)
+SRCS_C := $(filter-out hyp/gdb/%.c hyp/arch/arm_next.c,$(SRCS_C)) hyp/gdb/gdb_none.c
+else
+SRCS_C := $(filter-out hyp/gdb/gdb_none.c,$(SRCS_C))
+endif
+GDB_STAMP := $(BUILD)/config/gdb
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
 
@@ -116,12 +125,15 @@ $(CONFIG_DTB): $(CONFIG) guests-build
 $(CONFIG_OBJ): hyp/config/config_blob.S $(CONFIG_DTB)
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
 
-# relink when another configuration is selected
+# relink when another configuration is selected, or the debugger is in or out
 $(CONFIG_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo "$(CONFIG)" | cmp -s - $@ || echo "$(CONFIG)" > $@
+$(GDB_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo "GDB=$(GDB)" | cmp -s - $@ || echo "GDB=$(GDB)" > $@
 
-$(BUILD)/partita.elf: $(OBJS) $(CONFIG_OBJ) $(CONFIG_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+$(BUILD)/partita.elf: $(OBJS) $(CONFIG_OBJ) $(CONFIG_STAMP) $(GDB_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(CONFIG_OBJ) \
 	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@ -Wl,-Map,$(BUILD)/partita.map
@@ -158,7 +170,7 @@ $(BUILD)/config/%.dtb: tests/system/configs/%.dts guests-build
 $(BUILD)/config/%.o: hyp/config/config_blob.S $(BUILD)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
 
-$(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+$(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(GDB_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(BUILD)/config/$*.o \
@@ -206,7 +218,7 @@ debug-guest: deps
 
 # ---- tests ----
 HOSTCC     ?= gcc
-UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
+UNIT_CFLAGS := -std=gnu11 -fms-extensions -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter \
                -fsanitize=address,undefined -fno-sanitize-recover=all \
                -Iinclude -I. -Itests/unit -DHOST_TEST
 UNIT_LIBS   := -lcmocka -lfdt
@@ -257,7 +269,12 @@ include tests/bench/bench.mk
 # dependencies between the layers run one way (scripts/check-layers.py)
 .PHONY: check-layers
 check-layers: $(OBJS)
-	$(Q)/usr/bin/python3 scripts/check-layers.py $(BUILD)/obj $(OBJS)
+	$(Q)/usr/bin/python3 scripts/check-layers.py --src . $(BUILD)/obj $(OBJS)
+
+# what each optional room costs in text and read-only data (scripts/room-sizes.py)
+.PHONY: room-sizes
+room-sizes: $(OBJS)
+	$(Q)/usr/bin/python3 scripts/room-sizes.py $(BUILD)/obj $(OBJS)
 
 # comments cite specifications and files of the repository, nothing outside
 # it (scripts/check-citations.py)

@@ -11,10 +11,11 @@
 #include "version.h"
 #include "hyp/dt/hostdt.h"
 #include "hyp/console/monitor.h"
-#include "hyp/console/gdb/gdb_port.h"
+#include "hyp/gdb/gdb_port.h"
 #include "hyp/drivers/uart/host_uart.h"
 #include "hyp/platform/percpu.h"
 #include "smp.h"
+#include "rooms.h"
 #include "mm/hyp_mmu.h"
 #include "timer/timer.h"
 #include "timer/hyp_timer.h"
@@ -22,6 +23,7 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 #include "hyp/guest/guest.h"
+#include "hyp/gdb/gdb_guest.h"
 #include "hyp/config/guest_config.h"
 #include "hyp/sched/sched.h"
 #include "hyp/trap/traps.h"
@@ -315,15 +317,16 @@ static void boot_cpu_housekeeping(void)
 
 /*
  * Connect the layers that call upward through a pointer: the trap layer's
- * WFI and crash hooks, the scheduler's housekeeping.  Before any CPU can
- * enter a guest.
+ * WFI, crash and debug hooks, the scheduler's housekeeping, the rooms of
+ * what a guest may have.  Before any CPU can enter a guest.
  */
 static void layers_connect(void)
 {
     static const struct trap_hooks hooks = { .wait = vcpu_wait, .crash = guest_crash,
-                                             .debug_stop = guest_debug_stop };
+                                             .debug_hit = gdb_debug_hit };
     trap_set_hooks(&hooks);
     sched_set_housekeeping(boot_cpu_housekeeping);
+    rooms_connect();
 }
 
 void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)

@@ -3,7 +3,7 @@
 # linked at its RAM (IPA 0x40000000) and loaded as raw images.
 GUEST_CC      := $(CROSS)gcc
 GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffreestanding \
-                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -I. -Iinclude
+                 -fno-common -Wall -Wextra -Werror -Wno-unused-parameter -Iguests/lib -Iinclude
 GUEST_LDFLAGS := -nostartfiles -static -T guests/lib/guest.ld -Wl,--no-warn-execstack \
                  -Wl,--build-id=none -Wl,--no-warn-mismatch
 GUEST_LIB     := guests/lib/start.S guests/lib/guestlib.c guests/lib/chan.c guests/lib/vnet.c \
@@ -23,7 +23,7 @@ LINUX_IMAGES  := $(BUILD)/guests/hello.bin $(BUILD)/guests/echo.bin
 LINUX_TOOLS   := $(addprefix guests/linux/tools/,partita.c partita-chan.c partita-net cntvct.c \
                                                  perfstat.c hwbp.c)
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown $(LINUX_TOOLS) \
-                     include/partita/manage_abi.h guests/lib/chan_ring.h $(LINUX_IMAGES)
+                     include/partita/manage_abi.h include/partita/chan_ring.h $(LINUX_IMAGES)
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)PARTITA_IMAGES="$(LINUX_IMAGES)" bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@
@@ -47,8 +47,8 @@ $(BOARD_DTBS)/.extracted: $(LINUX_DIR)/.built scripts/board-dtbs.sh
 board-dtbs: $(BOARD_DTBS)/.extracted
 .PHONY: board-dtbs
 
-$(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h \
-                       guests/lib/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
+$(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h include/partita/hvc.h \
+                       include/partita/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
                        guests/lib/manage_client.h guests/lib/guest.ld
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")

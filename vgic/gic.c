@@ -27,7 +27,6 @@ static uint8_t cpu_if_mask[MAX_CPUS];
 static inline uint32_t d_rd(uint32_t off) { return *(volatile uint32_t *)(gicd + off); }
 static inline void d_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gicd + off) = v; }
 static inline void d_wr8(uint32_t off, uint8_t v) { *(volatile uint8_t *)(gicd + off) = v; }
-static inline uint8_t d_rd8(uint32_t off) { return *(volatile uint8_t *)(gicd + off); }
 static inline uint32_t c_rd(uint32_t off) { return *(volatile uint32_t *)(gicc + off); }
 static inline void c_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gicc + off) = v; }
 

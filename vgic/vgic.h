@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "hyp/trap/mmio.h"
+#include "hyp/vdev/mmio.h"
 #include "hyp/lib/spinlock.h"
 #include "gicd_regs.h"
 

@@ -11,8 +11,8 @@ void vgic_hw_cpu_init(void);
  * physical CPU's loaded interface (pcpu.vgic) */
 void vgic_save(struct vgic_cpu *c);
 void vgic_restore(struct vgic_cpu *c);
-/* list registers before entering the guest, if anything waits */
-static inline bool vgic_needs_flush(const struct vgic_cpu *c) { return c->queued; }
+/* list registers before entering the guest (hyp/arch/entry.S, when
+ * c->queued says anything waits) */
 void vgic_cpu_flush(struct vgic_cpu *c);
 /* an interrupt c's vCPU would take is pending: wake it from WFI */
 bool vgic_cpu_wants_wake(struct vgic_cpu *c);

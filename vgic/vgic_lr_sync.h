@@ -240,22 +240,4 @@ lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
     return stale;
 }
 
-static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
-{
-    struct vgic_cpu *c = d->cpu[vcpu];
-    lr_take_fired(c);
-    uint32_t pt = 0;
-    uint32_t stale = lr_sync_ended(d, vcpu, c, lr, false, &pt);
-    lr_sync_pt(d, c, lr, pt);
-    lr_zero(lr, stale);
-}
-
-static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
-                                   const struct vgic_lr_ops *lr)
-{
-    spin_lock(&d->lock);
-    lr_sync_locked(d, vcpu, lr);
-    spin_unlock(&d->lock);
-}
-
 #endif

@@ -8,7 +8,7 @@
 #define GUEST_CHAN_H
 
 #include "guest.h"
-#include "chan_ring.h"
+#include <partita/chan_ring.h>
 
 struct chan {
     uint32_t ipa, size, irq;

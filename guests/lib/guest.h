@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdarg.h>
-#include "hyp/trap/psci.h"
+#include <partita/hvc.h>
 #include <stddef.h>
 
 #define VUART_BASE   0x09000000u

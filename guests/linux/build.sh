@@ -226,7 +226,7 @@ install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
 install -m 0755 "$tools/partita-net" "$root/usr/bin/partita-net"
 # The channel program: static, so it needs nothing of the initramfs.
 log "building partita-chan, partita, cntvct, perfstat and hwbp with $XCC"
-"$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../lib" -o "$root/usr/bin/partita-chan" \
+"$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita-chan" \
 	"$tools/partita-chan.c" || die "cannot build partita-chan"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita" \
 	"$tools/partita.c" || die "cannot build partita"

@@ -9,7 +9,7 @@
  * copy of it (debug_filter.c): a breakpoint or watchpoint matches in the
  * Non-secure PL0/PL1 modes only - never in Hyp mode (HMC), never in the
  * Secure state (SSC) - and the VMID match types are not given.  HDCR.TDE
- * is 0 (but while gdb is attached to the guest, hyp/console/gdb): the
+ * is 0 (but while gdb is attached to the guest, hyp/gdb): the
  * debug exceptions themselves are the guest's prefetch and data aborts
  * (C4.1, debug event -> abort) and never enter Hyp mode, so hitting a
  * breakpoint costs no exit.
@@ -59,9 +59,9 @@ uint32_t debug_dfr0_guest(uint32_t dfr0, bool pmu);
 uint32_t debug_dscr_merge(uint32_t hw, uint32_t bits, uint32_t mask);
 
 /*
- * ---- gdb's comparators (debug_gdb.c; pure) ----
+ * ---- gdb's comparators (their rules: hyp/gdb/debug_gdb.c, pure) ----
  *
- * gdb's hardware breakpoints and watchpoints (hyp/console/gdb, Z1-Z4) for
+ * gdb's hardware breakpoints and watchpoints (hyp/gdb, Z1-Z4) for
  * the guest under debug, one session at a time: the highest-numbered free
  * comparators, taken from the top down (a guest's own debugger usually
  * starts from 0).  While gdb holds comparator n, the vCPUs of that guest
@@ -81,21 +81,6 @@ struct debug_gdb {
     uint32_t waddr[DEBUG_MAX_PAIRS];    /* the address gdb asked to watch */
 };
 extern struct debug_gdb debug_gdb;
-
-/* Z1 at addr (kind 4: ARM, 2 or 3: Thumb) among nbrp breakpoints: the
- * comparator, or -1 (none free, a misaligned address) */
-int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint32_t kind);
-bool debug_gdb_bp_del(struct debug_gdb *g, uint32_t addr);
-/* gdb's breakpoint at the instruction at pc, or -1 */
-int debug_gdb_bp_match(const struct debug_gdb *g, uint32_t pc);
-/* Z2-Z4 on len bytes at addr, within one word; -1 if none is free */
-int debug_gdb_wp_add(struct debug_gdb *g, unsigned int nwrp, uint32_t addr, uint32_t len,
-                     enum debug_gdb_watch type);
-bool debug_gdb_wp_del(struct debug_gdb *g, uint32_t addr, uint32_t len,
-                      enum debug_gdb_watch type);
-/* gdb's watchpoint hit by an access at far (the DFAR of the event), or -1 */
-int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far);
-enum debug_gdb_watch debug_gdb_wp_type(const struct debug_gdb *g, int n);
 
 /* ---- the hardware (debug.c) ---- */
 

@@ -60,3 +60,8 @@ uint32_t debug_dfr0_guest(uint32_t dfr0, bool pmu)
         dfr0 &= ~(0xfu << ID_DFR0_PERFMON_SHIFT);
     return dfr0;
 }
+
+uint32_t debug_dscr_merge(uint32_t hw, uint32_t bits, uint32_t mask)
+{
+    return (hw & ~mask) | (bits & mask);
+}

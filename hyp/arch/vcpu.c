@@ -6,12 +6,12 @@
 #include <string.h>
 #include <arch/sysregs.h>
 #include "vcpu.h"
-#include "hyp/guest/guest.h"
-#include "hyp/trap/mmio.h"
+#include "vm.h"
+#include "hyp/vdev/mmio.h"
 #include "insn.h"
 #include "pmu.h"
 #include "hyp/platform/percpu.h"
-#include "hyp/sched/sched_share.h"
+#include "vcpu_share.h"
 #include "vgic/vgic_hw.h"
 
 /*
@@ -40,7 +40,7 @@
  * reach the guest's own view of its breakpoints and watchpoints, which the
  * hardware gets filtered (hyp/arch/debug.c); TDE is 0, so its debug
  * exceptions are its own aborts, unless gdb is attached to it
- * (hyp/console/gdb): then its BKPTs and debug events come to Hyp mode.
+ * (hyp/gdb): then its BKPTs and debug events come to Hyp mode.
  * Performance monitor accesses (TPM, TPMCR) trap and are carried out on the
  * real PMU for the guest (hyp/arch/pmu.c), HPMN giving it every counter
  * pmu_init() allows. */
@@ -115,7 +115,7 @@ static void __attribute__((noinline)) vcpu_debug_reload(struct vcpu *v)
 
 void vcpu_load(struct vcpu *v)
 {
-    struct guest *g = v->guest;
+    struct vm *g = v->vm;
     sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
     sysreg_write_hcr(v->hcr);
     sysreg_write_hstr(GUEST_HSTR);

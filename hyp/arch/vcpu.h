@@ -27,8 +27,8 @@
 #include "vgic/vgic.h"
 #include "debug.h"
 #include "vfp.h"
-#include "hyp/trap/psci.h"
-#include "hyp/trap/mmio.h"
+#include "psci_env.h"
+#include "hyp/vdev/mmio.h"
 
 /* Saved by the exception entry: its layout is used by assembly */
 struct vcpu_regs {
@@ -70,7 +70,7 @@ enum trap_cause {
     TRAP_PABT, TRAP_UNKNOWN, TRAP_IRQ, TRAP_VFP, TRAP_NR
 };
 
-struct guest;
+struct vm;
 struct vcpu_share;
 
 struct vcpu {
@@ -87,7 +87,7 @@ struct vcpu {
     struct vcpu_cp15 cp15;
     struct vcpu_timer timer;
     struct psci_env psci;           /* what PSCI calls act on, set up once */
-    struct guest *guest;
+    struct vm *vm;                  /* its guest, as arch, trap and sched see it */
     unsigned int id;                /* index within the guest */
     unsigned int pcpu;              /* physical CPU it is pinned to */
     uint32_t vmpidr;
@@ -113,14 +113,9 @@ struct vcpu {
 
 #define VCPU_REQ_POWER_ON  (1u << 0)   /* CPU_ON: reset to on_entry and run */
 #define VCPU_REQ_STOP      (1u << 1)   /* leave the physical CPU at once */
-/* held off its CPU by gdb (hyp/console/gdb): unlike the others, it stays
+/* held off its CPU by gdb (hyp/gdb): unlike the others, it stays
  * set, and the vCPU is not runnable, until gdb lets it go */
 #define VCPU_REQ_HALT      (1u << 2)
-
-/* HCPTR for every guest (B4.1.74): trace registers trap (TTA); RES1 bits.
- * VFP/NEON (TCP10, TCP11) trap only on a shared CPU, for the vCPU whose
- * registers are not the ones in the VFP (hyp/arch/vfp.c) */
-#define VCPU_HCPTR       (HCPTR_TTA | HCPTR_RES1)
 
 /*
  * Run v (loaded on this CPU) until it or its CPU is wanted outside the

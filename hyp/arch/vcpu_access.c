@@ -1,11 +1,11 @@
 /*
  * A debugger's access to a vCPU that is loaded on no CPU (its guest is
- * halted for gdb, hyp/console/gdb): its virtual addresses translated the
+ * halted for gdb, hyp/gdb): its virtual addresses translated the
  * way its own accesses are (its registers: vcpu_reg.c).
  */
 #include <arch/sysregs.h>
 #include "vcpu.h"
-#include "hyp/guest/guest.h"
+#include "vm.h"
 
 /*
  * The physical address of v's virtual address va, through its stage 1
@@ -17,7 +17,7 @@
  */
 bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa)
 {
-    struct guest *g = v->guest;
+    struct vm *g = v->vm;
     sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
     sysreg_write_hcr(HCR_VM);
     cp15_restore(&v->cp15);

@@ -1,6 +1,6 @@
 /*
  * A debugger's access to the registers of a vCPU that is loaded on no CPU
- * (its guest is halted for gdb, hyp/console/gdb): in the saved state.  No
+ * (its guest is halted for gdb, hyp/gdb): in the saved state.  No
  * hardware here: linked by the host unit tests too.
  */
 #include <arch/sysregs.h>

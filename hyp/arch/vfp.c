@@ -10,7 +10,6 @@
  */
 #include <arch/sysregs.h>
 #include "vfp.h"
-#include "vcpu.h"
 #include "hyp/platform/percpu.h"
 
 bool vfp_trap(struct vcpu_vfp *mine)

@@ -4,6 +4,12 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <arch/sysregs.h>
+
+/* HCPTR for every guest (B4.1.74): trace registers trap (TTA); RES1 bits.
+ * VFP/NEON (TCP10, TCP11) trap only on a shared CPU, for the vCPU whose
+ * registers are not the ones in the VFP (vfp.c) */
+#define VCPU_HCPTR       (HCPTR_TTA | HCPTR_RES1)
 
 /* The VFP/NEON registers (layout used by hyp/arch/vfp_sr.S) */
 struct vcpu_vfp {

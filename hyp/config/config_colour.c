@@ -103,7 +103,7 @@ bool config_colours_apart(const struct guest_config *a, const struct guest_confi
 void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg_ctx *c)
 {
     const struct guest_config *g = &sys->guests[gi];
-    /* the virtio devices (hyp/guest/virtq.c) read a member's RAM as one
+    /* the virtio devices (hyp/vdev/virtq.c) read a member's RAM as one
      * block through the identity map: not a coloured guest's, yet */
     if (g->colours.n && (g->nnets || g->vcon))
         cfg_msg(c, true, g->name, "colors", "a coloured guest cannot have a %s yet (its rings "

@@ -77,7 +77,7 @@
 
 /*
  * The emulated devices a guest can be given, each a region of its MMIO bus
- * (hyp/trap/mmio.h sizes the bus by it): the distributor and the UART,
+ * (hyp/vdev/mmio.h sizes the bus by it): the distributor and the UART,
  * a doorbell page per channel, the management page, its network devices
  * and its virtio console.  config_check_mmio refuses a guest that would
  * need more, so a device the configuration accepts is always on the bus.

@@ -7,8 +7,7 @@
 #ifndef HYP_CONSOLE_ESCAPE_H
 #define HYP_CONSOLE_ESCAPE_H
 
-#define ESC_CHAR   0x01     /* Ctrl-A */
-#define ESC_COUNT  3
+#include "hyp/lib/console.h"     /* ESC_CHAR, ESC_COUNT */
 
 struct console_escape {
     unsigned int held;      /* Ctrl-As seen in a row, not yet passed on */

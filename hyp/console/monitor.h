@@ -10,5 +10,7 @@ void monitor_start(void);
 void monitor_poll(void);
 /* Run one command line (also used by tests through the console). */
 void monitor_exec(char *line);
+/* The hypervisor's own memory, its build and the host (the `info` command) */
+void hyp_print_info(void);
 
 #endif

@@ -12,9 +12,7 @@
 #include "guest_parts.h"
 #include "hyp/arch/pmu.h"
 #include "guest_dt.h"
-#include "channel.h"
-#include "manage.h"
-#include "network.h"
+#include "guest_rooms.h"
 #include "guest_vgic.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
@@ -33,6 +31,20 @@
 /* zeroed by guests_init, the configured ones only: not with .bss */
 struct guest guests[GUEST_MAX] __attribute__((section(".noinit.guests")));
 unsigned int nguests;
+
+/* what every guest may have (guest_rooms.h) */
+static const struct guest_room *rooms;
+static unsigned int nrooms;
+void (*guest_manage_call)(struct vcpu *v, uint32_t *r);
+
+void guest_rooms_set(const struct guest_room *r, unsigned int n)
+{
+    rooms = r;
+    nrooms = n;
+    for (unsigned int i = 0; i < n; i++)
+        if (r[i].manage)
+            guest_manage_call = r[i].manage;
+}
 
 const char *guest_state_name(enum guest_state s)
 {
@@ -64,7 +76,7 @@ void guests_init(const struct system_config *sys)
         g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
         g->state = GUEST_STOPPED;
         for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
-            g->vcpu[v].guest = g;
+            g->vcpu[v].vm = guest_vm(g);
             g->vcpu[v].id = v;
             g->vcpu[v].mmio.vcpu = (uint8_t)v;     /* the distributor's banks */
             g->vcpu[v].pcpu = g->cfg->cpus[v];
@@ -76,9 +88,9 @@ void guests_init(const struct system_config *sys)
             sched_assign(&g->vcpu[v]);
         }
     }
-    channels_init(sys);
-    manage_init(sys);
-    networks_init(sys);
+    for (unsigned int i = 0; i < nrooms; i++)
+        if (rooms[i].init)
+            rooms[i].init(sys);
 }
 
 struct guest *guest_by_name(const char *name)
@@ -148,19 +160,20 @@ static int guest_attach_devices(struct guest *g)
                             &g->vgic);
     if (rc || guest_mmio_add(g, "console", VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g))
         return -1;
-    g->devices_live = true;     /* the ones below write its RAM for others */
-    if (channel_guest_start(g) || manage_page_start(g) || network_guest_start(g) ||
-        guest_vcon_start(g)) {
-        guest_detach_devices(g);
-        return -1;
-    }
+    g->devices_live = true;     /* the rooms' devices write its RAM for others */
+    for (unsigned int i = 0; i < nrooms; i++)
+        if (rooms[i].attach && rooms[i].attach(g)) {
+            guest_detach_devices(g);
+            return -1;
+        }
     return 0;
 }
 
 void guest_detach_devices(struct guest *g)
 {
-    network_guest_stop(g);
-    guest_vcon_stop(g);
+    for (unsigned int i = 0; i < nrooms; i++)
+        if (rooms[i].detach)
+            rooms[i].detach(g);
     g->devices_live = false;
 }
 
@@ -175,7 +188,9 @@ int guest_start(struct guest *g)
     }
     uint32_t entry, dtb;
     guest_detach_devices(g);    /* no frame lands in RAM being reloaded */
-    guest_image_verify(g);      /* the CRC shown is that of the bytes about to boot */
+    for (unsigned int i = 0; i < nrooms; i++)
+        if (rooms[i].load)
+            rooms[i].load(g);   /* a loaded image's CRC taken again (hyp/manage) */
     if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
         pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
         g->state = GUEST_CRASHED;
@@ -274,7 +289,7 @@ void guest_request_restart(struct guest *g)
 
 void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 {
-    struct guest *g = v->guest;
+    struct guest *g = guest_of(v);
     bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
     if (!guest_end_life(g, GUEST_CRASHED, restart))
         return;         /* stopped meanwhile, or another vCPU crashed it first */
@@ -293,7 +308,9 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 
 void guests_service(void)
 {
-    manage_service();
+    for (unsigned int i = 0; i < nrooms; i++)
+        if (rooms[i].service)
+            rooms[i].service();
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         /* its life ended on its own vCPU (halt, crash, reset): once they

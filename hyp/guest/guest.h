@@ -5,15 +5,13 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "hyp/config/guest_config.h"
-#include "hyp/trap/mmio.h"
-#include "hyp/arch/vcpu.h"
+#include "hyp/vdev/mmio.h"
+#include "hyp/arch/vm.h"
 #include "hyp/lib/ratelimit.h"
-#include "vuart.h"
-#include "virtio_console.h"
+#include "hyp/vdev/vuart.h"
+#include "hyp/vdev/virtio_console.h"
 #include "mm/stage2.h"
 #include "vgic/vgic.h"
-
-enum guest_state { GUEST_STOPPED, GUEST_RUNNING, GUEST_HALTED, GUEST_CRASHED };
 
 struct guest_crash {
     uint32_t pc, cpsr, hsr, far;
@@ -42,20 +40,13 @@ struct guest_managed {
     struct guest_image image;
 };
 
+/*
+ * A guest: first what arch, trap and sched see of it (struct vm, its
+ * members reached as the guest's own: an unnamed member, -fms-extensions),
+ * then the rest, the guest layer's and its rooms'.
+ */
 struct guest {
-    /* first: the MMIO path reaches its regions at the guest's address */
-    struct mmio_bus mmio;
-    const struct guest_config *cfg;    /* the configuration it boots with */
-    const struct guest_config *configured; /* the system configuration's */
-    unsigned int id;
-    uint8_t vmid;
-    volatile enum guest_state state;
-    volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
-    struct stage2 s2;
-    struct vcpu vcpu[GUEST_MAX_VCPUS];
-    struct vuart uart;
-    struct vcon vcon;                  /* its virtio console, if configured */
-    struct vgic vgic;
+    struct vm;
     spinlock_t uart_lock;              /* the vUART: its vCPUs and the console */
     struct ratelimit life_log;         /* its lifecycle lines on the console */
     struct ratelimit tx_budget;        /* its own output, in characters */
@@ -67,11 +58,9 @@ struct guest {
     unsigned int line_len;
     uint8_t input[256];                /* typed for the guest, waiting for FIFO room */
     unsigned int in_head, in_count;
-    uint32_t aborts;                   /* aborts injected (bad accesses) */
     volatile uint64_t wd_deadline;     /* watchdog: counter value, 0 = off */
     volatile bool wd_expired;
     uint32_t wd_fires;
-    uint64_t cntvoff;
     uint64_t start_ticks;
     uint32_t starts;
     uint32_t dtb_ipa;
@@ -84,6 +73,17 @@ struct guest {
     volatile bool devices_live;        /* its network ports and virtio console may
                                         * write its RAM (guest_detach_devices) */
 };
+
+/* the guest a vCPU is of, and a guest's part that arch, trap and sched see:
+ * struct vm begins struct guest */
+static inline struct guest *guest_of(const struct vcpu *v)
+{
+    return (struct guest *)v->vm;
+}
+static inline struct vm *guest_vm(struct guest *g)
+{
+    return (struct vm *)g;
+}
 
 extern struct guest guests[GUEST_MAX];
 extern unsigned int nguests;
@@ -121,28 +121,6 @@ uint64_t guest_uptime_s(const struct guest *g);
 /* PARTITA_HC_WATCHDOG: push the guest's watchdog deadline; -1 if it has none */
 int guest_watchdog_feed(struct guest *g);
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr);
-/*
- * gdb's hold on a guest (hyp/guest/guest_debug.c, used by hyp/console/gdb):
- * halt takes every vCPU of g off its CPU and keeps it off (false: one did
- * not leave, or its CPU did not reset it for a life just begun, within
- * GUEST_DEBUG_HALT_US); resume lets them run again.  While halted, a
- * debugger reads and writes n bytes at virtual address va as vCPU v sees
- * them (its stage 1, the guest's Stage-2), only in the guest's own RAM:
- * returns the bytes done, which stop at the first page that faults.
- */
-#define GUEST_DEBUG_HALT_US 1000000u
-bool guest_debug_halt(struct guest *g);
-/* are they halted still: every vCPU asked to stay off its CPU and off it,
- * its CPU done with any start of it?  (false after a halt that timed out,
- * or a restart from under gdb) */
-bool guest_debug_held(struct guest *g);
-void guest_debug_resume(struct guest *g);
-/* only v runs again (a single step), the others stay halted */
-void guest_debug_resume_vcpu(struct vcpu *v);
-uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write);
-/* v hit a breakpoint with gdb attached (its own CPU, the trap hook): the
- * whole guest halts, dbg_stopped names v, and the boot CPU is told */
-void guest_debug_stop(struct vcpu *v);
 /* the PSCI/SMCCC environment of a vCPU, once its guest is known (psci_env.c) */
 void vcpu_psci_init(struct vcpu *v);
 
@@ -163,11 +141,11 @@ int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t si
 int guest_op_start(struct guest *g);
 int guest_op_stop(struct guest *g);
 int guest_op_restart(struct guest *g);
-/* the image a guest boots: its size and CRC-32, loaded or configured */
-uint32_t guest_image_crc(struct guest *g);
-/* at a start: a loaded image's CRC-32 taken again from its store, the
- * bytes about to boot, said if they changed since the load (image.c) */
-void guest_image_verify(struct guest *g);
+/* guest_console.c: input for g from a buffer; the bytes taken */
+uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len);
+/* guest_console.c: its recent output from position pos (see PARTITA_MG_CONSOLE_READ) */
+uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
+                              uint32_t *lost);
 static inline bool guest_image_loaded(const struct guest *g)
 {
     return g->mg && g->mg->image.active;

@@ -10,7 +10,6 @@
 #include <arch/sysregs.h>
 #include "guest.h"
 #include "guest_parts.h"
-#include "manage.h"
 #include "hyp/lib/console.h"
 #include "timer/timer.h"
 #include "vgic/vgic.h"

@@ -7,7 +7,7 @@
 #include <arch/sysregs.h>
 #include "network.h"
 #include "guest.h"
-#include "virtio_net.h"
+#include "hyp/vdev/virtio_net.h"
 #include "hyp/lib/console.h"
 #include "hyp/platform/hyp.h"
 #include "hyp/platform/percpu.h"

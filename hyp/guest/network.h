@@ -1,7 +1,7 @@
 /*
  * Networks at run time (docs/networks.md): each member's virtio-mmio
  * network device on its MMIO bus, over its RAM, raising its SPI; the
- * switching itself is hyp/guest/virtio_net.c's.
+ * switching itself is hyp/vdev/virtio_net.c's.
  */
 #ifndef HYP_NETWORK_H
 #define HYP_NETWORK_H

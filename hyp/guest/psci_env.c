@@ -5,20 +5,20 @@
  */
 #include "guest.h"
 #include "channel.h"
-#include "manage.h"
+#include "guest_rooms.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
 #include "hyp/trap/psci.h"
 
 static int env_vcpu_of_mpidr(void *ctx, uint32_t mpidr)
 {
-    struct vcpu *t = guest_vcpu_by_mpidr(((struct vcpu *)ctx)->guest, mpidr);
+    struct vcpu *t = guest_vcpu_by_mpidr(guest_of((struct vcpu *)ctx), mpidr);
     return t ? (int)t->id : -1;
 }
 
 static enum vcpu_power_state env_state(void *ctx, unsigned int i)
 {
-    switch (((struct vcpu *)ctx)->guest->vcpu[i].power) {
+    switch (guest_of((struct vcpu *)ctx)->vcpu[i].power) {
     case VCPU_ON: return PSCI_STATE_ON;
     case VCPU_ON_PENDING: return PSCI_STATE_ON_PENDING;
     default: return PSCI_STATE_OFF;
@@ -27,12 +27,12 @@ static enum vcpu_power_state env_state(void *ctx, unsigned int i)
 
 static bool env_entry_valid(void *ctx, uint32_t entry)
 {
-    return guest_config_ipa_is_ram(((struct vcpu *)ctx)->guest->cfg, entry & ~1u);
+    return guest_config_ipa_is_ram(guest_of((struct vcpu *)ctx)->cfg, entry & ~1u);
 }
 
 static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t context)
 {
-    struct vcpu *t = &((struct vcpu *)ctx)->guest->vcpu[i];
+    struct vcpu *t = &guest_of((struct vcpu *)ctx)->vcpu[i];
     t->on_entry = entry;
     t->on_r[0] = context;
     t->on_r[1] = t->on_r[2] = 0;
@@ -48,10 +48,10 @@ static void env_power_off_self(void *ctx)
     __atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
 }
 static void env_suspend_self(void *ctx) { vcpu_wait(ctx); }
-static void env_system_off(void *ctx) { guest_halt(((struct vcpu *)ctx)->guest); }
+static void env_system_off(void *ctx) { guest_halt(guest_of((struct vcpu *)ctx)); }
 static void env_system_reset(void *ctx)
 {
-    struct guest *g = ((struct vcpu *)ctx)->guest;
+    struct guest *g = guest_of((struct vcpu *)ctx);
     guest_log(g, "guest '%s' asked for a reset (PSCI SYSTEM_RESET)\n", g->cfg->name);
     guest_request_restart(g);
 }
@@ -76,29 +76,29 @@ static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
 
 static int env_watchdog_feed(void *ctx)
 {
-    return guest_watchdog_feed(((struct vcpu *)ctx)->guest);
+    return guest_watchdog_feed(guest_of((struct vcpu *)ctx));
 }
 
 static int env_doorbell(void *ctx, uint32_t channel)
 {
-    return channel_ring(((struct vcpu *)ctx)->guest, channel);
+    return channel_ring(guest_of((struct vcpu *)ctx), channel);
 }
 
 static void env_manage(void *ctx, uint32_t *r)
 {
-    manage_hypercall(ctx, r);
+    guest_manage_call(ctx, r);
 }
 
 void vcpu_psci_init(struct vcpu *v)
 {
     v->psci = (struct psci_env){
-        .ncpus = v->guest->cfg->ncpus, .self = v->id,
+        .ncpus = v->vm->cfg->ncpus, .self = v->id,
         .vcpu_of_mpidr = env_vcpu_of_mpidr, .state = env_state,
         .entry_valid = env_entry_valid, .power_on = env_power_on,
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
         .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
-        .manage = env_manage,
-        .guest_id = v->guest->id, .ctx = v,
+        .manage = guest_manage_call ? env_manage : NULL,
+        .guest_id = v->vm->id, .ctx = v,
     };
 }

@@ -1,7 +1,7 @@
 /*
  * A ring of received bytes: a UART's interrupt pushes, the boot CPU's
  * housekeeping pops.  The console's input (console.c) and the debugger's
- * own UART (hyp/console/gdb) each have one.  Full: a byte is dropped,
+ * own UART (hyp/gdb) each have one.  Full: a byte is dropped,
  * never waited for (the interrupt must not block).
  */
 #ifndef HYP_LIB_BYTE_RING_H

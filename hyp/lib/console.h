@@ -20,7 +20,7 @@ void console_write(const char *s, unsigned int len);
 /* bytes as they are: a focused guest's output (its own CR LF) */
 void console_write_raw(const char *s, unsigned int len);
 /*
- * A debugger owns the line (gdb's remote protocol, hyp/console/gdb): while
+ * A debugger owns the line (gdb's remote protocol, hyp/gdb): while
  * held, everything else written is kept back (up to CONSOLE_HOLD_MAX
  * characters, the rest counted) and printed when the hold ends;
  * console_write_owner writes the debugger's own bytes, raw, past it.
@@ -35,9 +35,13 @@ void console_rx_push(char c);
 int console_rx_pop(void);
 bool console_rx_pending(void);
 /* another input the boot CPU's housekeeping reads (the debug UART,
- * hyp/console/gdb/gdb_port.c): console_rx_pending asks it too, so that a
+ * hyp/gdb/gdb_port.c): console_rx_pending asks it too, so that a
  * vCPU on the boot CPU makes way for it as for console input */
 void console_rx_also(bool (*pending)(void));
+/* The console escape's key (hyp/console/console_escape.h): Ctrl-A three
+ * times in a row, which the monitor and the gdb stub both watch for */
+#define ESC_CHAR   0x01     /* Ctrl-A */
+#define ESC_COUNT  3
 /* no console interrupt: console_rx_pop polls the UART itself */
 void console_set_polled(bool polled);
 bool console_is_polled(void);

@@ -9,6 +9,4 @@ extern struct platform host;        /* filled once by CPU 0 at boot */
 extern const void *host_fdt;
 extern uint64_t hyp_boot_ticks;     /* counter at hyp_main entry */
 
-void hyp_print_info(void);
-
 #endif

@@ -9,7 +9,7 @@
 #include "sched_internal.h"
 #include "sched_share.h"
 #include "hyp/lib/console.h"
-#include "hyp/guest/guest.h"
+#include "hyp/arch/vm.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/trap/traps.h"
 #include "hyp/arch/pmu.h"
@@ -50,19 +50,19 @@ void sched_console_input(void)
 static void direct_quiet(struct vcpu *v)
 {
     gic_group0_claim();
-    const struct guest_config *c = v->guest->cfg;
+    const struct guest_config *c = v->vm->cfg;
     gic_direct_cpu_reset(c->pt_irqs, c->npt_irqs);
 }
 
 void vcpu_take_requests(struct vcpu *v)
 {
     uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
-    if ((req & VCPU_REQ_POWER_ON) && v->guest->state == GUEST_RUNNING) {
+    if ((req & VCPU_REQ_POWER_ON) && v->vm->state == GUEST_RUNNING) {
         if (v->direct)
             direct_quiet(v);
-        vgic_vcpu_reset(&v->guest->vgic, v->id);
+        vgic_vcpu_reset(&v->vm->vgic, v->id);
         if (v->direct)      /* what its distributor says of its PPIs, anew */
-            vgic_hw_resync_private(&v->guest->vgic, v->id);
+            vgic_hw_resync_private(&v->vm->vgic, v->id);
         /* a timer interrupt forwarded to the previous life and never
          * EOIed stays active in the GIC: end it here, on its own CPU */
         gic_irq_deactivate(host.timer.irq_virt);
@@ -72,7 +72,7 @@ void vcpu_take_requests(struct vcpu *v)
         if (v->share)
             sched_share_reset(v);
         /* after its state is written: gdb's stub reads that state once
-         * the vCPU is no longer VCPU_ON_PENDING (hyp/guest/guest_debug.c) */
+         * the vCPU is no longer VCPU_ON_PENDING (hyp/gdb/gdb_guest.c) */
         __atomic_store_n(&v->power, VCPU_ON, __ATOMIC_RELEASE);
     }
 }
@@ -175,12 +175,12 @@ void pcpu_loop(void)
         vcpu_run(v, c, boot_cpu && console_is_polled());
         /* a direct guest's life ended: nothing of it may keep this CPU's
          * interface busy */
-        if (v->direct && v->guest->state != GUEST_RUNNING)
+        if (v->direct && v->vm->state != GUEST_RUNNING)
             direct_quiet(v);
         vcpu_put(v);
         /* the boot CPU waits for this vCPU to leave: to restart its guest,
          * or to detach its devices once its life has ended */
-        if (v->guest->state != GUEST_RUNNING)
+        if (v->vm->state != GUEST_RUNNING)
             sched_cpu0_work();
     }
 }

@@ -4,13 +4,13 @@
 #define HYP_SCHED_INTERNAL_H
 
 #include <stdbool.h>
-#include "hyp/guest/guest.h"
+#include "hyp/arch/vm.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/trap/traps.h"
 
 static inline bool vcpu_runnable(struct vcpu *v)
 {
-    return v && v->guest->state == GUEST_RUNNING && v->power == VCPU_ON &&
+    return v && v->vm->state == GUEST_RUNNING && v->power == VCPU_ON &&
            !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HALT));
 }
 

@@ -12,7 +12,7 @@
 #include "sched_internal.h"
 #include "sched.h"
 #include "hyp/lib/console.h"
-#include "hyp/guest/guest.h"
+#include "hyp/arch/vm.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/trap/traps.h"
 #include "hyp/platform/hyp.h"
@@ -46,7 +46,7 @@ static struct vcpu_share *share_alloc(struct vcpu *v)
     share_pool += need;
     share_left -= need;
     memset(s, 0, sizeof(*s));
-    s->slice = (uint64_t)v->guest->cfg->slice_us * timer_freq() / 1000000u;
+    s->slice = (uint64_t)v->vm->cfg->slice_us * timer_freq() / 1000000u;
     s->budget = (int64_t)s->slice;
     s->next = v;
     return s;
@@ -82,8 +82,8 @@ void sched_share_print(void)
         for_each_on(c, v)
             if (n < (int)sizeof(line))
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s/vcpu%u (%lu us)",
-                              v == c->rr ? "" : ",", v->guest->cfg->name, v->id,
-                              (unsigned long)v->guest->cfg->slice_us);
+                              v == c->rr ? "" : ",", v->vm->cfg->name, v->id,
+                              (unsigned long)v->vm->cfg->slice_us);
         pr_info("%s\n", line);
     }
 }
@@ -110,7 +110,7 @@ void sched_share_block(struct vcpu *v)
  * never fires) */
 static uint64_t vtimer_deadline(const struct vcpu *v)
 {
-    uint64_t cval = v->timer.cntv_cval, off = v->guest->cntvoff;
+    uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
     if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
         return 0;
     return cval + off;
@@ -123,7 +123,7 @@ static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
      * comes with its start, on the boot CPU, while this CPU already runs
      * the others) */
     return (v->requests & ~VCPU_REQ_HALT) || (d && d <= now) ||
-           (v->guest->state == GUEST_RUNNING && vgic_saved_wants_wake(&v->guest->vgic, v->id));
+           (v->vm->state == GUEST_RUNNING && vgic_saved_wants_wake(&v->vm->vgic, v->id));
 }
 
 static bool eligible(struct vcpu *v)
@@ -346,7 +346,7 @@ void sched_share_loop(struct pcpu *c)
         v->share->run_ticks += now - t0;
         v->share->budget -= (int64_t)(now - t0);
         v->share->boost = false;    /* served: back to its turn in the round */
-        if (v->guest->state != GUEST_RUNNING)
+        if (v->vm->state != GUEST_RUNNING)
             sched_cpu0_work();  /* restart or detach: sched.c */
     }
 }

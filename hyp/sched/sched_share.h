@@ -22,24 +22,9 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "hyp/arch/vcpu.h"
-#include "hyp/arch/vfp.h"
-#include "hyp/arch/pmu.h"
+#include "hyp/arch/vcpu_share.h"
 
 struct pcpu;
-
-struct vcpu_share {
-    struct vcpu_vfp vfp;
-    struct vcpu *next;          /* ring of the vCPUs on this CPU */
-    int64_t budget;             /* counter ticks left in this round */
-    uint64_t slice;             /* the guest's time-slice-us in ticks */
-    bool blocked;               /* in WFI, away until it has an interrupt */
-    bool boost;                 /* woken with budget: runs ahead of its turn */
-    bool ppi_active;            /* the virtual timer's PPI was active */
-    bool pmu_ppi_active;        /* so was the PMU's */
-    struct pmu_regs pmu;        /* its PMU while away, once it used it */
-    uint32_t switches;          /* times it was put on its CPU */
-    uint64_t run_ticks;         /* time it ran */
-};
 
 /* guests_init: vCPU v runs on pcpus[v->pcpu] (after every earlier one) */
 void sched_assign(struct vcpu *v);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <arch/sysregs.h>
 #include "handlers.h"
-#include "mmio.h"
-#include "hyp/guest/guest.h"     /* struct guest: the faulting vCPU's */
+#include "hyp/vdev/mmio.h"
+#include "hyp/arch/vm.h"
 #include "hyp/config/channel_query.h"
 #include "hyp/lib/console.h"
 #include "hyp/lib/ratelimit.h"
@@ -31,7 +31,7 @@ static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa,
     /* a permission fault (LPAE FSC 0b0011LL, B3.13.6) is a write to memory
      * the guest may only read: a read-only channel */
     if (FSC_TYPE(HSR_DABT_FSC(hsr)) == FSC_PERMISSION) {
-        const char *chan = channel_at(v->guest->cfg, ipa);
+        const char *chan = channel_at(v->vm->cfg, ipa);
         if (!chan)
             return "write to read-only memory";
         snprintf(buf, n, "write to read-only channel '%s'", chan);
@@ -55,11 +55,11 @@ static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa
                         &dropped))
         return;
     if (dropped)
-        pr_info("guest '%s' vCPU %u: %lu abort reports suppressed\n", v->guest->cfg->name,
+        pr_info("guest '%s' vCPU %u: %lu abort reports suppressed\n", v->vm->cfg->name,
                 v->id, (unsigned long)dropped);
     char buf[64];
     pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
-            "abort injected\n", v->guest->cfg->name, v->id,
+            "abort injected\n", v->vm->cfg->name, v->id,
             hsr ? dabt_what(v, hsr, ipa, bus, buf, sizeof(buf))
                 : "instruction fetch from unmapped memory",
             (unsigned long)v->regs.pc, (unsigned long)va, (unsigned long long)ipa);
@@ -87,7 +87,7 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
     /* with its MMU off the vector address is an IPA we can check; with it
      * on, a vector outside RAM shows up as a fault at the vector itself */
     bool vector_ok = (sctlr & SCTLR_M) ? v->regs.pc != vbar + vector_off
-                                       : guest_config_ipa_is_ram(v->guest->cfg, vbar + vector_off);
+                                       : guest_config_ipa_is_ram(v->vm->cfg, vbar + vector_off);
     if (!vector_ok) {
         trap_hooks.crash(v, "exception vector not in guest memory", hsr, far);
         return false;
@@ -108,7 +108,7 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr,
 {
     uint32_t hdfar = sysreg_read_hdfar(), hpfar = sysreg_read_hpfar();
     v->traps[TRAP_DABT_FAULT]++;
-    v->guest->aborts++;
+    v->vm->aborts++;
     /* HPFAR is the faulting IPA's page; the offset is HDFAR's, except for a
      * stage-1 walk, whose descriptor address HDFAR does not give */
     uint64_t ipa = (hsr & HSR_DABT_S1PTW) ? HPFAR_IPA(hpfar) : FAULT_IPA(hdfar, hpfar);
@@ -129,7 +129,7 @@ static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t 
         return;
     }
     uint64_t ipa = FAULT_IPA(sysreg_read_hdfar(), sysreg_read_hpfar());
-    dabt_fault(v, hsr, mmio_owned(&v->guest->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
+    dabt_fault(v, hsr, mmio_owned(&v->vm->mmio, ipa) ? MMIO_REFUSED : MMIO_UNCLAIMED);
 }
 
 /* The MMIO fast path: decode, route, complete the load or store, step;
@@ -145,7 +145,7 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
     }
     if (hsr & HSR_DABT_WNR)
         a->value = vcpu_get_reg(v, HSR_DABT_SRT(hsr));
-    enum mmio_result bus = mmio_dispatch(&v->guest->mmio,
+    enum mmio_result bus = mmio_dispatch(&v->vm->mmio,
                                          FAULT_IPA(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
     if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
         dabt_fault(v, hsr, bus);
@@ -161,7 +161,7 @@ void trap_pabt(struct vcpu *v, uint32_t hsr)
 {
     uint32_t hifar = sysreg_read_hifar(), hpfar = sysreg_read_hpfar();
     v->traps[TRAP_PABT]++;
-    v->guest->aborts++;
+    v->vm->aborts++;
     if (!guest_can_take(v, VECTOR_PABT, hsr, hifar))
         return;
     report_abort(v, 0, hifar, FAULT_IPA(hifar, hpfar), MMIO_UNCLAIMED);

@@ -8,7 +8,7 @@
 #include <arch/sysregs.h>
 #include "handlers.h"
 #include "hyp/arch/vfp.h"
-#include "hyp/sched/sched_share.h"   /* struct vcpu_share: v->share->vfp */
+#include "hyp/arch/vcpu_share.h"
 #include "vgic/gic.h"
 
 struct trap_hooks trap_hooks;
@@ -43,29 +43,19 @@ static void trap_hcptr(struct vcpu *v, uint32_t hsr)
 
 /*
  * A debug exception routed to Hyp mode: only while gdb is attached
- * (HDCR.TDE, hyp/console/gdb).  A BKPT stops the guest for gdb (its
- * breakpoints, and the guest's own BKPTs, which a debugger should see), as
- * does a hit of one of gdb's comparators (hyp/arch/debug.h: debug_gdb); a
- * hit of the guest's own comparator is handed back as its prefetch or data
- * abort.  QEMU reports them as a prefetch or data abort with the debug
- * status (FSC_DEBUG, as ARMv7 B3.13.6 says), or with the ARMv8 classes.
+ * (HDCR.TDE, hyp/gdb), which takes the ones that are its own
+ * (trap_hooks.debug_hit); a hit of the guest's own comparator is handed
+ * back as its prefetch or data abort.  QEMU reports them as a prefetch or
+ * data abort with the debug status (FSC_DEBUG, as ARMv7 B3.13.6 says), or
+ * with the ARMv8 classes.
  */
 void trap_debug(struct vcpu *v, uint32_t hsr)
 {
     uint32_t ec = HSR_EC(hsr);
     bool data = ec == HSR_EC_WATCH_LOWER || ec == HSR_EC_DABT;
     uint32_t far = data ? sysreg_read_hdfar() : v->regs.pc;
-    if (v->dbg_trap) {
-        bool bkpt = ec == HSR_EC_BKPT32 ||
-                    (ec == HSR_EC_PABT &&
-                     (sysreg_read_dbgdscrint() & DBGDSCR_MOE_MASK) == DBGDSCR_MOE_BKPT);
-        int wp = data ? debug_gdb_wp_match(&debug_gdb, far) : -1;
-        if (bkpt || wp >= 0 || (!data && debug_gdb_bp_match(&debug_gdb, far) >= 0)) {
-            v->dbg_watch = (uint32_t)(wp + 1);
-            trap_hooks.debug_stop(v);
-            return;
-        }
-    }
+    if (v->dbg_trap && trap_hooks.debug_hit(v, hsr, far, data))
+        return;
     vcpu_inject_debug(v, data, far);
 }
 

@@ -23,9 +23,9 @@ struct trap_hooks {
     void (*wait)(struct vcpu *v);
     /* v did something it cannot be handed back (hyp/guest: guest_crash) */
     void (*crash)(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far);
-    /* a BKPT of v while gdb is attached (HDCR.TDE): stop for the debugger
-     * (hyp/guest: guest_debug_stop) */
-    void (*debug_stop)(struct vcpu *v);
+    /* a debug exception of v while gdb is attached (HDCR.TDE), at far:
+     * true if gdb took it and stopped the guest (hyp/gdb: gdb_debug_hit) */
+    bool (*debug_hit)(struct vcpu *v, uint32_t hsr, uint32_t far, bool data);
 };
 void trap_set_hooks(const struct trap_hooks *hooks);
 

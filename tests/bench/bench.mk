@@ -41,7 +41,7 @@ $(BENCH_DIR)/config/%.dtb: tests/bench/configs/%.dts $(BENCH_GUEST).bin $(LINUX_
 $(BENCH_DIR)/config/%.o: hyp/config/config_blob.S $(BENCH_DIR)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BENCH_DIR)/config/$*.dtb"' -c $< -o $@
 
-$(BENCH_DIR)/images/%.elf: $(OBJS) $(BENCH_DIR)/config/%.o $(BUILD)/linker.lds \
+$(BENCH_DIR)/images/%.elf: $(OBJS) $(BENCH_DIR)/config/%.o $(GDB_STAMP) $(BUILD)/linker.lds \
                            $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")

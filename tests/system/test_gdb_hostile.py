@@ -531,7 +531,7 @@ def stay_request(c, body, want):
 def test_gdb_refused_while_a_vcpu_stays(qemu, image, tmp_path):
     """gdb debugs `spin` (vexpress-gdbstay.dts), a control partition whose
     vCPU makes management calls back to back, each a wait in Hyp mode for
-    the boot CPU (hyp/guest/manage.c) - which cannot serve it while its
+    the boot CPU (hyp/manage/manage.c) - which cannot serve it while its
     stub waits for that vCPU to leave.  A register or memory read sent
     while spin runs halts it first; when the halt finds it in a call it
     times out (GUEST_DEBUG_HALT_US) and the read is refused (E01), never

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "vgic/vgic.h"
+#include "vgic/vgic_lr.h"
 
 #ifndef FAKE_ASSERT
 #define FAKE_ASSERT(c) assert_true(c)
@@ -98,6 +99,26 @@ static void fake_eoi(struct fake_lrs *f, int i)
     f->lr[i] &= ~LR_STATE_MASK;
     if ((f->lr[i] & LR_HW) && f->ndeact < 16)
         f->deactivated[f->ndeact++] = (f->lr[i] >> 10) & 0x3ff;
+}
+
+/* the list registers of vCPU vcpu synced into the model (what
+ * vgic/vgic_hw.c does with the real ones, under the distributor's lock) */
+static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struct vgic_lr_ops *lr)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    lr_take_fired(c);
+    uint32_t pt = 0;
+    uint32_t stale = lr_sync_ended(d, vcpu, c, lr, false, &pt);
+    lr_sync_pt(d, c, lr, pt);
+    lr_zero(lr, stale);
+}
+
+static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,
+                                   const struct vgic_lr_ops *lr)
+{
+    spin_lock(&d->lock);
+    lr_sync_locked(d, vcpu, lr);
+    spin_unlock(&d->lock);
 }
 
 #endif

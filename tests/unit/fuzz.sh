@@ -57,7 +57,7 @@ build() {    # build NAME SOURCES...
     name=$1; shift
     echo "fuzz.sh: building $out/fuzz_$name"
     "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 \
+        -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -fms-extensions -Wno-microsoft-anon-tag \
         -Iinclude -I. -Itests/unit -DHOST_TEST "$@" -lfdt -o "$out/fuzz_$name"
 }
 
@@ -102,28 +102,28 @@ for t in $targets; do
             -max_len=65536 -dict=tests/unit/corpus/config.dict "$@"
         ;;
     decode)
-        build decode tests/unit/fuzz_decode.c hyp/trap/mmio.c hyp/arch/insn.c hyp/guest/vuart.c
+        build decode tests/unit/fuzz_decode.c hyp/vdev/mmio.c hyp/arch/insn.c hyp/vdev/vuart.c
         ;;
     vgic)
         build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c vgic/vgic_pt.c
         ;;
     net)
-        build net tests/unit/fuzz_net.c hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c \
-            hyp/guest/virtq.c hyp/lib/ratelimit.c
+        build net tests/unit/fuzz_net.c hyp/vdev/virtio_net.c hyp/vdev/virtio_mmio.c \
+            hyp/vdev/virtq.c hyp/lib/ratelimit.c
         ;;
     vcon)
-        build vcon tests/unit/fuzz_vcon.c hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c \
-            hyp/guest/virtq.c
+        build vcon tests/unit/fuzz_vcon.c hyp/vdev/virtio_console.c hyp/vdev/virtio_mmio.c \
+            hyp/vdev/virtq.c
         ;;
     rsp)
-        build rsp tests/unit/fuzz_rsp.c hyp/console/gdb/rsp.c
+        build rsp tests/unit/fuzz_rsp.c hyp/gdb/rsp.c
         ;;
     gdbregs)
-        build gdbregs tests/unit/fuzz_gdb_regs.c hyp/console/gdb/gdb_regs.c hyp/console/gdb/rsp.c \
+        build gdbregs tests/unit/fuzz_gdb_regs.c hyp/gdb/gdb_regs.c hyp/gdb/rsp.c \
             hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c
         ;;
     next)
-        build next tests/unit/fuzz_next.c hyp/console/gdb/arm_next.c hyp/arch/insn.c
+        build next tests/unit/fuzz_next.c hyp/arch/arm_next.c hyp/arch/insn.c
         ;;
     manage)
         build manage tests/unit/fuzz_manage.c hyp/config/config.c hyp/config/config_guest.c \

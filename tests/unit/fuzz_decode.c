@@ -1,8 +1,8 @@
 /*
  * libFuzzer target for the trap decoders: the data-abort syndrome
- * (hyp/trap/mmio.c), the condition check and PC/IT stepping of trapped
+ * (hyp/vdev/mmio.c), the condition check and PC/IT stepping of trapped
  * instructions (hyp/arch/insn.c), and the emulated PL011 behind the MMIO bus
- * (hyp/guest/vuart.c).  Each input is a list of (HSR, HDFAR, HPFAR, CPSR, value)
+ * (hyp/vdev/vuart.c).  Each input is a list of (HSR, HDFAR, HPFAR, CPSR, value)
  * records, every one decoded and, when it decodes, dispatched to a UART at
  * a fuzzed address.  Checked: a decoded access is 1, 2 or 4 bytes, the
  * syndrome's SAS and WnR, at the IPA HPFAR and HDFAR give; a loaded value is
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyp/arch/insn.h"
-#include "hyp/trap/mmio.h"
-#include "hyp/guest/vuart.h"
+#include "hyp/vdev/mmio.h"
+#include "hyp/vdev/vuart.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz_decode: %s\n", #c); abort(); } } while (0)
 

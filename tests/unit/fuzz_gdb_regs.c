@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for the gdb stub's register and memory writes: the
  * input is a byte stream as a hostile debugger would send it;
- * every packet the receiver (hyp/console/gdb/rsp.c) completes is decoded
+ * every packet the receiver (hyp/gdb/rsp.c) completes is decoded
  * and, if it is a P, G or M, carried out as the stub does - P and G by the
  * stub's own gdb_regs.c on a vCPU of this file's, M decoded into a buffer
  * of the stub's size.  Checked after every packet: the vCPU's CPSR is one
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arch/sysregs.h>
-#include "hyp/console/gdb/gdb_regs.h"
+#include "hyp/gdb/gdb_regs.h"
 #include "hyp/arch/psr.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz_gdb_regs: %s\n", #c); abort(); } } while (0)

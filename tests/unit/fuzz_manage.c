@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for the management calls and the load stream
- * (hyp/guest/manage.c, image.c, lifecycle.c, manage_ops.c), over the model
- * of tests/unit/guest/manage_harness.h: each input is a program of a
+ * (hyp/manage/manage.c, image.c, lifecycle.c, manage_ops.c), over the model
+ * of tests/unit/manage/manage_harness.h: each input is a program of a
  * hostile control partition's calls - every call with any registers,
  * buffers anywhere in and around its RAM, load streams with headers and
  * pieces of any size, offset and content, its buffer changing under the
@@ -14,16 +14,16 @@
  *
  * Built and run by tests/unit/fuzz.sh.
  */
-#include "guest/manage_harness.h"
+#include "tests/unit/manage/manage_harness.h"
 
 #define memcpy h_memcpy
-#include "hyp/guest/image.c"
-#include "hyp/guest/manage.c"
+#include "hyp/manage/image.c"
+#include "hyp/manage/manage.c"
 #include "hyp/guest/lifecycle.c"
-#include "hyp/guest/manage_ops.c"
+#include "hyp/manage/manage_ops.c"
 #undef memcpy
 
-#include "guest/manage_program.h"
+#include "tests/unit/manage/manage_program.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the network devices (hyp/guest/virtio_net.c,
+ * libFuzzer target for the network devices (hyp/vdev/virtio_net.c,
  * virtio_mmio.c, virtq.c): three members on one switch, each with a small
  * RAM of exactly its size (so ASan sees any access past it), and each
  * input a program of driver actions - register accesses of any width,
@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyp/guest/virtio_net.h"
+#include "hyp/vdev/virtio_net.h"
 #include "fuzz_input.h"
 #include "fuzz_rings.h"
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for gdb's single-step decoder (hyp/console/gdb/arm_next.c):
+ * libFuzzer target for gdb's single-step decoder (hyp/arch/arm_next.c):
  * the input gives the registers, the CPSR and a page of memory around the
  * PC (instructions, and what a load of the PC reads).  Checked, besides
  * the sanitizers: memory is only read through the callback; an ARM
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arch/sysregs.h>
-#include "hyp/console/gdb/arm_next.h"
+#include "hyp/arch/arm_next.h"
 #include "hyp/arch/insn.h"
 #include "fuzz_input.h"
 

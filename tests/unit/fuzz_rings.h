@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include "hyp/guest/virtq.h"
+#include "hyp/vdev/virtq.h"
 #include "fuzz_input.h"
 
 /*

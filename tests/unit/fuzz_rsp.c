@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the GDB Remote Serial Protocol (hyp/console/gdb/rsp.c):
+ * libFuzzer target for the GDB Remote Serial Protocol (hyp/gdb/rsp.c):
  * the input is a byte stream as gdb (or line noise) would send it.  Every
  * packet the receiver completes is decoded; checked: a packet never exceeds
  * RSP_PACKET_MAX, decoded data lies inside the packet and has the length
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hyp/console/gdb/rsp.h"
+#include "hyp/gdb/rsp.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "fuzz_rsp: %s\n", #c); abort(); } } while (0)
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the virtio console (hyp/guest/virtio_console.c over
+ * libFuzzer target for the virtio console (hyp/vdev/virtio_console.c over
  * virtio_mmio.c and virtq.c): one device over a small RAM of exactly its
  * size (so ASan sees any access past it), each input a program of driver
  * actions - register accesses of any width, offset and value, bytes
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hyp/config/guest_config.h"
-#include "hyp/guest/virtio_console.h"
+#include "hyp/vdev/virtio_console.h"
 #include "fuzz_input.h"
 #include "fuzz_rings.h"
 

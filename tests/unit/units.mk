@@ -25,27 +25,27 @@ UNIT_SRCS_page_alloc  := mm/page_alloc.c hyp/config/colour.c
 UNIT_SRCS_vgic        := vgic/vgic_dist.c vgic/vgic_pt.c
 UNIT_SRCS_insn        := hyp/arch/insn.c
 UNIT_SRCS_debug_filter := hyp/arch/debug_filter.c
-UNIT_SRCS_debug_gdb   := hyp/arch/debug_gdb.c
-UNIT_SRCS_mmio        := hyp/trap/mmio.c
+UNIT_SRCS_debug_gdb   := hyp/gdb/debug_gdb.c hyp/arch/debug_filter.c
+UNIT_SRCS_mmio        := hyp/vdev/mmio.c
 UNIT_SRCS_psci        := hyp/trap/psci.c
 UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
-UNIT_SRCS_vuart       := hyp/guest/vuart.c
+UNIT_SRCS_vuart       := hyp/vdev/vuart.c
 # (test_channel.c includes hyp/guest/channel.c itself, for its static helpers)
 UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c mm/stage2.c \
-                         hyp/trap/mmio.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
-# (test_manage.c includes hyp/guest/manage.c, image.c, lifecycle.c and
-# manage_ops.c itself, over the model of tests/unit/guest/manage_harness.h)
+                         hyp/vdev/mmio.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+# (test_manage.c includes hyp/manage/manage.c, image.c, lifecycle.c and
+# manage_ops.c itself, over the model of tests/unit/manage/manage_harness.h)
 UNIT_SRCS_manage      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
-# (test_guest_debug.c includes hyp/guest/guest_debug.c itself, over a model
+# (test_gdb_guest.c includes hyp/gdb/gdb_guest.c itself, over a model
 # of the vCPUs' own CPUs)
-UNIT_SRCS_guest_debug :=
+UNIT_SRCS_gdb_guest   := hyp/gdb/debug_gdb.c hyp/arch/debug_filter.c
 UNIT_SRCS_escape      := hyp/console/console_escape.c
-UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c hyp/lib/ratelimit.c \
+UNIT_SRCS_net         := hyp/vdev/virtio_net.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c hyp/lib/ratelimit.c \
                          hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
-UNIT_SRCS_vcon        := hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c
-UNIT_SRCS_rsp         := hyp/console/gdb/rsp.c
-UNIT_SRCS_arm_next    := hyp/console/gdb/arm_next.c hyp/arch/insn.c
-UNIT_SRCS_gdb_regs    := hyp/console/gdb/gdb_regs.c hyp/console/gdb/rsp.c hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c
+UNIT_SRCS_vcon        := hyp/vdev/virtio_console.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c
+UNIT_SRCS_rsp         := hyp/gdb/rsp.c
+UNIT_SRCS_arm_next    := hyp/arch/arm_next.c hyp/arch/insn.c
+UNIT_SRCS_gdb_regs    := hyp/gdb/gdb_regs.c hyp/gdb/rsp.c hyp/arch/psr.c hyp/arch/insn.c hyp/arch/vcpu_reg.c

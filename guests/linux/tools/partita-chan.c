@@ -17,7 +17,7 @@
  *               System RAM (it lies outside the guest's /memory and is a
  *               no-map reserved-memory node) and no driver claims it.
  *               Outside its RAM Linux maps it strongly-ordered, so every
- *               access is an aligned word (guests/lib/chan_ring.h).
+ *               access is an aligned word (include/partita/chan_ring.h).
  *   ringing     a store to the doorbell page (the "doorbell" reg), also
  *               through /dev/mem: Partita traps it and raises the peer's
  *               SPI.  User space cannot issue the HVC itself.
@@ -41,7 +41,7 @@
 #include <arpa/inet.h>
 #include <linux/input.h>
 #include <sys/mman.h>
-#include "chan_ring.h"
+#include <partita/chan_ring.h>
 
 #define DT_BASE   "/sys/firmware/devicetree/base"
 #define KEY_BASE  0x2c0     /* BTN_TRIGGER_HAPPY1: hyp/config/guest_config.h CHANNEL_DOORBELL_KEY */

@@ -26,6 +26,6 @@
 #define PL011_INT_RT   (1 << 6)
 
 /* the driver: pl011_driver (uart_driver.h); the registers above are the
- * guest's virtual UART's too (hyp/guest/vuart.c) */
+ * guest's virtual UART's too (hyp/vdev/vuart.c) */
 
 #endif

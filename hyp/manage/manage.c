@@ -1,0 +1,203 @@
+/*
+ * The management calls of a control partition (docs/control-partition.md):
+ * the caller's rights checked against its configuration, then the call
+ * carried out on the boot CPU, which owns every guest's lifecycle (the
+ * monitor's commands run there too, so the two never race).  A call from
+ * another CPU is posted in a one-slot mailbox and the calling vCPU waits in
+ * Hyp for the answer.
+ */
+#include <string.h>
+#include <partita/manage_abi.h>
+#include "hyp/guest/guest.h"
+#include "manage.h"
+#include "manage_ops.h"
+#include "hyp/platform/percpu.h"
+#include "hyp/sched/sched.h"
+#include "timer/timer.h"
+#include "mm/cache.h"
+#include "mm/page_alloc.h"
+#include "hyp/lib/console.h"
+
+/* how long a caller waits for the boot CPU (a restart scrubs memory) */
+#define MANAGE_WAIT_US 10000000u
+
+enum mailbox_state { MB_FREE, MB_CLAIMED, MB_POSTED, MB_RUNNING, MB_DONE, MB_ABANDONED };
+
+static struct {
+    int state;                      /* enum mailbox_state, changed atomically */
+    struct guest *caller;
+    uint32_t r[5];
+    uint8_t *buf;
+    uint32_t len;
+} mailbox;
+
+/* which calls take a buffer (r2, r3) */
+static bool call_has_buffer(uint32_t fn)
+{
+    return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
+           fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE;
+}
+
+/* May caller make call fn on guest id?  0 or PARTITA_E_* */
+static int manage_allowed(struct guest *caller, uint32_t fn, uint32_t id)
+{
+    return control_check(caller->cfg, caller->id, nguests, fn, id);
+}
+
+static int copy_out(uint8_t *buf, uint32_t len, const void *what, uint32_t size)
+{
+    uint32_t n = len < size ? len : size;
+    memcpy(buf, what, n);
+    return (int)n;
+}
+
+/* The call itself, on the boot CPU; r[0] gets the result */
+static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint32_t len)
+{
+    uint32_t fn = r[0];
+    int rc = manage_allowed(caller, fn, r[1]);
+    if (rc) {
+        caller->manage_denied += rc == PARTITA_E_DENIED;
+        r[0] = (uint32_t)rc;
+        return;
+    }
+    struct guest *g = fn == PARTITA_MG_VERSION ? NULL : &guests[r[1]];
+    union { struct partita_guest_info info; struct partita_guest_stats stats; } u;
+    switch (fn) {
+    case PARTITA_MG_VERSION:
+        r[1] = caller->cfg->control;
+        r[2] = nguests;
+        r[3] = caller->cfg->control_guests;
+        rc = (PARTITA_MANAGE_ABI_MAJOR << 16) | PARTITA_MANAGE_ABI_MINOR;
+        break;
+    case PARTITA_MG_INFO:
+        manage_fill_info(g, &u.info);
+        rc = copy_out(buf, len, &u.info, sizeof(u.info));
+        break;
+    case PARTITA_MG_STATS:
+        manage_fill_stats(g, &u.stats);
+        rc = copy_out(buf, len, &u.stats, sizeof(u.stats));
+        break;
+    case PARTITA_MG_START: rc = guest_op_start(g); break;
+    case PARTITA_MG_STOP: rc = guest_op_stop(g); break;
+    case PARTITA_MG_RESTART: rc = guest_op_restart(g); break;
+    case PARTITA_MG_CONSOLE_READ: {
+        uint32_t pos = r[4], lost = 0;
+        rc = (int)guest_console_recent(g, buf, len, &pos, &lost);
+        if (rc >= 0) {
+            r[1] = pos;
+            r[2] = lost;
+        }
+        break;
+    }
+    case PARTITA_MG_CONSOLE_WRITE:
+        rc = g->state == GUEST_RUNNING ? (int)guest_console_inject(g, buf, len)
+                                       : PARTITA_E_STATE;
+        break;
+    case PARTITA_MG_LOAD: rc = image_load_piece(g, buf, len, r[4]); break;
+    default: rc = PARTITA_E_NOT_SUPPORTED; break;
+    }
+    r[0] = (uint32_t)rc;
+}
+
+static bool mailbox_move(int from, int to)
+{
+    return __atomic_compare_exchange_n(&mailbox.state, &from, to, false, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_SEQ_CST);
+}
+
+void manage_service(void)
+{
+    if (!mailbox_move(MB_POSTED, MB_RUNNING))
+        return;
+    manage_execute(mailbox.caller, mailbox.r, mailbox.buf, mailbox.len);
+    if (!mailbox_move(MB_RUNNING, MB_DONE))
+        __atomic_store_n(&mailbox.state, MB_FREE, __ATOMIC_SEQ_CST);    /* abandoned */
+}
+
+/* the caller gives up: it is being stopped, or the boot CPU is stuck */
+static bool caller_gives_up(struct vcpu *v, uint64_t t0)
+{
+    return (v && (__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_STOP)) ||
+           timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US;
+}
+
+/* From a CPU other than the boot CPU: post, wait, take the answer */
+static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
+{
+    uint64_t t0 = timer_now();
+    while (!mailbox_move(MB_FREE, MB_CLAIMED))
+        if (caller_gives_up(v, t0)) {
+            r[0] = (uint32_t)PARTITA_E_BUSY;
+            return;
+        }
+    mailbox.caller = guest_of(v);
+    memcpy(mailbox.r, r, sizeof(mailbox.r));
+    mailbox.buf = buf;
+    mailbox.len = len;
+    __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
+    sched_cpu0_work();
+    while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
+        if (!caller_gives_up(v, t0))
+            continue;
+        if (mailbox_move(MB_POSTED, MB_FREE) || mailbox_move(MB_RUNNING, MB_ABANDONED)) {
+            r[0] = (uint32_t)PARTITA_E_BUSY;
+            return;
+        }
+    }
+    memcpy(r, mailbox.r, 4 * sizeof(uint32_t));
+    __atomic_store_n(&mailbox.state, MB_FREE, __ATOMIC_SEQ_CST);
+}
+
+void manage_call(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
+{
+    if (!v->vm->cfg->control) {
+        /* counted (its vCPUs may call at once), nothing else looked at */
+        __atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
+        r[0] = (uint32_t)PARTITA_E_DENIED;
+        return;
+    }
+    if (this_cpu()->index == 0)
+        manage_execute(guest_of(v), r, buf, len);
+    else
+        manage_post(v, r, buf, len);
+}
+
+void manage_init(const struct system_config *sys)
+{
+    uint32_t managed = 0;
+    for (unsigned int i = 0; i < nguests; i++) {
+        managed |= sys->guests[i].control_guests;
+        if (sys->guests[i].control && manage_page_init(&guests[i]) != 0)
+            pr_err("guest '%s': no memory for its management page\n", sys->guests[i].name);
+    }
+    for (unsigned int i = 0; i < nguests; i++) {
+        if (!(managed & (1u << i)))
+            continue;
+        guests[i].mg = page_alloc((sizeof(struct guest_managed) + 0xfff) / 0x1000, 1);
+        if (guests[i].mg)
+            memset(guests[i].mg, 0, sizeof(struct guest_managed));
+        else
+            pr_err("guest '%s': no memory for its console ring and images\n",
+                   sys->guests[i].name);
+    }
+}
+
+void manage_hypercall(struct vcpu *v, uint32_t *r)
+{
+    uint64_t pa = 0;
+    uint8_t *buf = NULL;
+    if (v->vm->cfg->control && call_has_buffer(r[0])) {
+        if (!guest_config_buffer(v->vm->cfg, r[2], r[3], &pa)) {
+            r[0] = (uint32_t)PARTITA_E_ADDRESS;
+            return;
+        }
+        buf = (uint8_t *)(uintptr_t)pa;     /* guest RAM is identity mapped */
+        /* the guest may have written it with its caches off: read it from
+         * memory, and leave what is written there (B2.2.6) */
+        dcache_clean_inval_range(buf, r[3]);
+    }
+    manage_call(v, r, buf, buf ? r[3] : 0);
+    if (buf)
+        dcache_clean_inval_range(buf, r[3]);
+}

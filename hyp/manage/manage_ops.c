@@ -1,0 +1,75 @@
+/*
+ * What the management calls read: a guest's description and its counters,
+ * in the ABI's structures (include/partita/manage_abi.h).
+ */
+#include <string.h>
+#include <partita/manage_abi.h>
+#include "hyp/guest/guest.h"
+#include "manage_ops.h"
+#include "manage.h"
+#include "hyp/guest/channel.h"
+#include "hyp/sched/sched_share.h"
+#include "timer/timer.h"
+
+_Static_assert(TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
+_Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
+_Static_assert(GUEST_MAX_CHANNELS <= PARTITA_STATS_CHANNELS, "every channel has a slot");
+
+void manage_fill_info(struct guest *g, struct partita_guest_info *o)
+{
+    const struct guest_config *c = g->cfg;
+    uint64_t exits = 0;
+    memset(o, 0, sizeof(*o));
+    strncpy(o->name, c->name, sizeof(o->name) - 1);
+    o->id = g->id;
+    o->state = (uint32_t)g->state;
+    o->nvcpus = c->ncpus;
+    for (unsigned int i = 0; i < c->ncpus; i++) {
+        o->pcpu[i] = g->vcpu[i].pcpu;
+        exits += vcpu_exits(&g->vcpu[i]);
+    }
+    o->mem_base_lo = (uint32_t)c->mem_base;
+    o->mem_base_hi = (uint32_t)(c->mem_base >> 32);
+    o->mem_size_lo = (uint32_t)c->mem_size;
+    o->mem_size_hi = (uint32_t)(c->mem_size >> 32);
+    o->uptime_s = (uint32_t)guest_uptime_s(g);
+    o->exits_lo = (uint32_t)exits;
+    o->exits_hi = (uint32_t)(exits >> 32);
+    o->starts = g->starts;
+    o->image_size = c->kernel_size + c->initrd_size;
+    o->image_crc32 = guest_image_crc(g);
+    o->image_loaded = guest_image_loaded(g);
+    o->rights = c->control;
+}
+
+void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->nvcpus = g->cfg->ncpus;
+    o->aborts = g->aborts;
+    o->denied = g->manage_denied;
+    o->starts = g->starts;
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+        struct vcpu *v = &g->vcpu[i];
+        struct partita_vcpu_stats *s = &o->vcpu[i];
+        uint64_t exits = vcpu_exits(v);
+        s->exits_lo = (uint32_t)exits;
+        s->exits_hi = (uint32_t)(exits >> 32);
+        memcpy(s->traps, v->traps, sizeof(s->traps));
+        s->injected = v->vgic.stats.injected;
+        s->maintenance = v->vgic.stats.maintenance;
+        s->sgis_sent = v->vgic.stats.sgis_sent;
+        s->lr_overflows = v->vgic.stats.overflow;
+        s->pcpu = v->pcpu;
+        if (v->share) {
+            s->slice_us = g->cfg->slice_us;
+            s->run_ms = (uint32_t)(timer_ticks_to_us(v->share->run_ticks) / 1000);
+            s->turns = v->share->switches;
+        }
+    }
+    o->nchannels = g->cfg->nchannels;
+    for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
+        o->channel[k].id = g->cfg->channels[k].id;
+        channel_counts(g, k, &o->channel[k].rung, &o->channel[k].raised);
+    }
+}

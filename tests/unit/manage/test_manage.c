@@ -1,0 +1,206 @@
+/*
+ * The management calls and run-time images (hyp/manage/manage.c, image.c,
+ * lifecycle.c) over the model of manage_harness.h: a load into a guest
+ * whose life ended on its own vCPU (halt, crash) detaches its devices
+ * before a byte of the store is written, and is refused while its vCPUs
+ * are leaving; every byte of the caller's buffer is read once, so what is
+ * checked is what is stored; the CRC a loaded
+ * image starts with is taken from its store.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define H_FAIL(...) do { print_error(__VA_ARGS__); fail(); } while (0)
+#include "manage/manage_harness.h"
+
+#define memcpy h_memcpy
+#include "hyp/manage/image.c"
+#include "hyp/manage/manage.c"
+#include "hyp/guest/lifecycle.c"
+#include "hyp/manage/manage_ops.c"
+#undef memcpy
+#include "manage/manage_program.h"
+
+/* a stream in the boss's RAM at offset 0x1000: header, then kernel bytes */
+#define STREAM 0x1000u
+static struct partita_load *stream_header(uint32_t format, uint32_t kernel_size)
+{
+    struct partita_load *hd = (struct partita_load *)h_boss(STREAM);
+    memset(hd, 0, sizeof(*hd));
+    hd->magic = PARTITA_LOAD_MAGIC;
+    hd->format = format;
+    hd->kernel_size = kernel_size;
+    return hd;
+}
+
+static int32_t load(uint32_t off, uint32_t len, uint32_t at)
+{
+    uint32_t r[5] = { PARTITA_MG_LOAD, H_WORKER, h_ipa(STREAM + off), len, at };
+    h_call(r);
+    return (int32_t)r[0];
+}
+
+static int32_t call(uint32_t fn, uint32_t id)
+{
+    uint32_t r[5] = { fn, id, 0, 0, 0 };
+    h_call(r);
+    return (int32_t)r[0];
+}
+
+static int setup(void **state)
+{
+    h_setup();
+    return 0;
+}
+
+/* a zImage whose magic another vCPU changes the moment it is read: what is
+ * stored is what was checked (the magic was read twice, and the second,
+ * changed copy stored) */
+static void test_load_copies_once(void **state)
+{
+    enum { K = 0x100 };
+    struct partita_load *hd = stream_header(1, K);
+    uint8_t *k = (uint8_t *)(hd + 1);
+    for (unsigned int i = 0; i < K; i++)
+        k[i] = (uint8_t)i;
+    memcpy(k + ZIMAGE_MAGIC_OFFSET, &(uint32_t){ ZIMAGE_MAGIC }, 4);
+    assert_int_equal(call(PARTITA_MG_STOP, H_WORKER), 0);
+    h.flip = true;
+    int32_t rc = load(0, sizeof(*hd) + K, 0);
+    h.flip = false;
+    assert_true(rc > 0 && (rc & PARTITA_LOAD_DONE));
+    const struct guest_config *c = guests[H_WORKER].cfg;
+    uint32_t magic;
+    memcpy(&magic, c->kernel + ZIMAGE_MAGIC_OFFSET, 4);
+    assert_int_equal(magic, ZIMAGE_MAGIC);
+    assert_int_equal(c->kernel[0], 0);          /* the head: the bytes first read */
+}
+
+/* a halted guest's devices still aimed at its RAM: the load detaches them
+ * before its first byte lands (the harness asserts it on every write) */
+static void test_load_into_halted_detaches(void **state)
+{
+    enum { K = 0x40 };
+    h_end_life(GUEST_HALTED);
+    stream_header(0, K);
+    /* its vCPU has not left yet: refused, nothing written */
+    assert_int_equal(load(0, sizeof(struct partita_load) + K, 0), PARTITA_E_STATE);
+    assert_int_equal(h.store_writes, 0);
+    assert_true(guests[H_WORKER].devices_live);
+    h.idle = true;      /* it has left; the boot CPU has not served it yet */
+    int32_t rc = load(0, sizeof(struct partita_load) + K, 0);
+    assert_true(rc > 0 && (rc & PARTITA_LOAD_DONE));
+    assert_false(guests[H_WORKER].devices_live);
+    assert_int_equal(h.store_writes, K);
+    assert_int_equal(call(PARTITA_MG_START, H_WORKER), 0);
+    assert_int_equal(h.starts, 1);
+}
+
+/* a crashed guest's: the same, and the boot CPU's pass detaches first */
+static void test_load_into_crashed(void **state)
+{
+    h_end_life(GUEST_CRASHED);
+    h_service();
+    assert_false(guests[H_WORKER].devices_live);
+    stream_header(0, 8);
+    int32_t rc = load(0, sizeof(struct partita_load) + 8, 0);
+    assert_true(rc > 0 && (rc & PARTITA_LOAD_DONE));
+}
+
+/* the bytes change in the store after the load (no device could do it
+ * now; a bug could): the start takes the CRC again, info shows what boots */
+static void test_crc_is_what_boots(void **state)
+{
+    enum { K = 0x20 };
+    assert_int_equal(call(PARTITA_MG_STOP, H_WORKER), 0);
+    struct partita_load *hd = stream_header(0, K);
+    memset(hd + 1, 0x11, K);
+    int32_t rc = load(0, sizeof(*hd) + K, 0);
+    assert_true(rc > 0);
+    uint32_t at_load = guests[H_WORKER].image_crc;
+    ((uint8_t *)guests[H_WORKER].cfg->kernel)[3] ^= 1;
+    assert_int_equal(call(PARTITA_MG_START, H_WORKER), 0);     /* the harness checks */
+    assert_int_not_equal(guests[H_WORKER].image_crc, at_load);
+}
+
+/* a running guest, or one restarting: no load; a piece out of order or
+ * past the end: refused, nothing written past the store */
+static void test_load_refusals(void **state)
+{
+    stream_header(0, 16);
+    assert_int_equal(load(0, sizeof(struct partita_load) + 16, 0), PARTITA_E_STATE);
+    guests[H_WORKER].restart_pending = true;
+    guests[H_WORKER].state = GUEST_STOPPED;
+    assert_int_equal(load(0, sizeof(struct partita_load) + 16, 0), PARTITA_E_STATE);
+    guests[H_WORKER].restart_pending = false;
+    assert_int_equal(load(0, sizeof(struct partita_load) + 4, 0), (int32_t)(sizeof(struct partita_load) + 4));
+    assert_int_equal(load(0x100, 4, sizeof(struct partita_load) + 8), PARTITA_E_INVALID);
+    assert_int_equal(load(0x100, 13, sizeof(struct partita_load) + 4), PARTITA_E_INVALID);
+    assert_int_equal(call(PARTITA_MG_START, H_WORKER), PARTITA_E_STATE);  /* half an image */
+    assert_int_equal(call(PARTITA_MG_RESTART, H_WORKER), PARTITA_E_STATE);
+    int32_t rc = load(0x100, 12, sizeof(struct partita_load) + 4);
+    assert_true(rc > 0 && (rc & PARTITA_LOAD_DONE));
+}
+
+/* boundary arguments: buffers at and past the caller's RAM, guests that do
+ * not exist or are not its, calls that do not exist */
+static void test_boundaries(void **state)
+{
+    static const uint32_t fns[] = { PARTITA_MG_FIRST - 1, PARTITA_MG_LAST + 1, 0xffffffffu, 0 };
+    for (unsigned int i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+        assert_true(call(fns[i], H_WORKER) < 0);
+    assert_int_equal(call(PARTITA_MG_STOP, H_GUARDED), PARTITA_E_DENIED);
+    assert_int_equal(call(PARTITA_MG_STOP, H_NGUESTS), PARTITA_E_INVALID);
+    assert_int_equal(call(PARTITA_MG_STOP, 0xffffffffu), PARTITA_E_INVALID);
+    uint32_t r[5] = { PARTITA_MG_INFO, H_WORKER, h_ipa(H_RAM_SIZE - 8), 16, 0 };
+    h_call(r);
+    assert_int_equal((int32_t)r[0], PARTITA_E_ADDRESS);     /* straddles its end */
+    uint32_t r2[5] = { PARTITA_MG_INFO, H_WORKER, h_ipa(0) - 1, 2, 0 };
+    h_call(r2);
+    assert_int_equal((int32_t)r2[0], PARTITA_E_ADDRESS);
+    uint32_t r3[5] = { PARTITA_MG_LOAD, H_WORKER, h_ipa(16), 0xfffffff0u, 0 };
+    h_call(r3);
+    assert_int_equal((int32_t)r3[0], PARTITA_E_ADDRESS);    /* wraps */
+    uint32_t r4[5] = { PARTITA_MG_INFO, H_WORKER, h_ipa(H_RAM_SIZE - 8), 8, 0 };
+    h_call(r4);
+    assert_int_equal((int32_t)r4[0], 8);        /* its last 8 bytes: a short answer */
+}
+
+/* fuzz_manage's programs, a fixed number from a fixed seed: the harness's
+ * promises on every step, in every make unit */
+static void test_random_programs(void **state)
+{
+    static uint8_t prog[1024];
+    uint32_t x = 0x2545f491u, starts = 0, stored = 0;
+    for (unsigned int k = 0; k < 300; k++) {
+        for (unsigned int i = 0; i < sizeof(prog); i++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            prog[i] = (uint8_t)x;
+        }
+        h_run(prog, sizeof(prog));
+        starts += h.starts;
+        stored += h.store_writes;
+    }
+    print_message("random programs: %u starts, %u bytes stored\n", starts, stored);
+    /* they reach what they are for: starts, and loads that write a store */
+    assert_true(starts > 0 && stored > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_load_copies_once, setup),
+        cmocka_unit_test_setup(test_load_into_halted_detaches, setup),
+        cmocka_unit_test_setup(test_load_into_crashed, setup),
+        cmocka_unit_test_setup(test_crc_is_what_boots, setup),
+        cmocka_unit_test_setup(test_load_refusals, setup),
+        cmocka_unit_test_setup(test_boundaries, setup),
+        cmocka_unit_test(test_random_programs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
