@@ -7,6 +7,7 @@
 SOC_SMP_SRCS := $(sort $(wildcard hyp/platform/soc_smp*.c))
 UNIT_SRCS_format      := hyp/lib/format.c
 UNIT_SRCS_ratelimit   := hyp/lib/ratelimit.c
+UNIT_SRCS_budget_pool := hyp/sched/budget_pool.c
 UNIT_SRCS_dt_index    := hyp/dt/dt_index.c hyp/dt/dt_lookup.c
 UNIT_SRCS_host_uart   := hyp/drivers/uart/host_uart.c hyp/drivers/uart/pl011.c \
                          hyp/drivers/uart/ns16550.c hyp/drivers/uart/samsung_uart.c \
