@@ -31,8 +31,10 @@ uint32_t budget_pool_draw(struct budget_pool *p)
 void budget_pool_charge(struct budget_pool *p, uint32_t k, uint32_t grant, uint32_t n)
 {
     p->used[k & 1] += n;
-    if (n > grant && k == p->period)
-        p->left -= (int64_t)(n - grant);    /* the skid is paid from what is left */
+    /* the skid is paid from what is left (of the period in force, also for
+     * a CPU still charging the last one: the debt moves on with the pool) */
+    if (n > grant)
+        p->left -= (int64_t)(n - grant);
 }
 
 void budget_pool_open(struct budget_pool *p, uint32_t k)
@@ -46,6 +48,8 @@ void budget_pool_open(struct budget_pool *p, uint32_t k)
         uint64_t u = p->used[s], a = p->allowed[s];
         p->last_used = u;
         p->periods++;
+        p->total_used += u;
+        p->total_allowed += a;
         if (u > a) {
             p->overruns++;
             if (u - a > p->max_over)
@@ -56,7 +60,10 @@ void budget_pool_open(struct budget_pool *p, uint32_t k)
     p->period_us = p->next_period_us;
     p->used[s] = 0;
     p->allowed[s] = p->events;
-    p->left = p->events;
+    /* what was counted past the last pool (skids, an overflow seen late)
+     * is owed: the new pool is that much smaller, down to nothing for as
+     * many periods as it takes */
+    p->left = (int64_t)p->events + (p->left < 0 ? p->left : 0);
     p->period = k;
 }
 

@@ -41,6 +41,7 @@ struct budget_pool {
     uint32_t allowed[2];
     /* statistics, of the complete periods */
     uint64_t last_used, max_over;       /* max_over: the most over a budget */
+    uint64_t total_used, total_allowed; /* over all of them */
     uint32_t periods, overruns;         /* overruns: periods over their budget */
     uint32_t throttles;                 /* vCPUs stopped for an empty pool */
 };
@@ -51,11 +52,11 @@ void budget_pool_init(struct budget_pool *p, uint32_t events, uint32_t period_us
 /* the next grant, taken from the pool; 0: the pool is spent */
 uint32_t budget_pool_draw(struct budget_pool *p);
 /* a CPU counted n events in period k (its grant and skid); what it counted
- * past its grant (skid) is taken from the pool of the period in force if
- * that is k */
+ * past its grant (skid) is taken from the pool in force */
 void budget_pool_charge(struct budget_pool *p, uint32_t k, uint32_t grant, uint32_t n);
 /* period k begins (a no-op if it already has): the next budget in force,
- * the pool full, the period k - 2 complete in the statistics */
+ * the pool full less what the last one was overdrawn by, the period k - 2
+ * complete in the statistics */
 void budget_pool_open(struct budget_pool *p, uint32_t k);
 /* a new budget from the next period on; false if events or period_us is 0 */
 bool budget_pool_set(struct budget_pool *p, uint32_t events, uint32_t period_us);

@@ -15,7 +15,7 @@ UNIT_SRCS_host_uart   := hyp/drivers/uart/host_uart.c hyp/drivers/uart/pl011.c \
 UNIT_SRCS_platform    := hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_cpu_release := hyp/platform/cpu_release.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_soc_smp     := hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
-UNIT_SRCS_config      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
+UNIT_SRCS_config      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_stage2      := mm/stage2.c
 UNIT_SRCS_colour      := hyp/config/colour.c
@@ -29,19 +29,19 @@ UNIT_SRCS_debug_filter := hyp/arch/debug_filter.c
 UNIT_SRCS_debug_gdb   := hyp/arch/debug_gdb.c
 UNIT_SRCS_mmio        := hyp/trap/mmio.c
 UNIT_SRCS_psci        := hyp/trap/psci.c
-UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
+UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vuart       := hyp/guest/vuart.c
 # (test_channel.c includes hyp/guest/channel.c itself, for its static helpers)
-UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c mm/stage2.c \
+UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/colour.c mm/stage2.c \
                          hyp/trap/mmio.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 # (test_manage.c includes hyp/guest/manage.c, image.c, lifecycle.c and
 # manage_ops.c itself, over the model of tests/unit/guest/manage_harness.h)
-UNIT_SRCS_manage      := hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
+UNIT_SRCS_manage      := hyp/sched/budget_ctl.c hyp/sched/budget_pool.c hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_escape      := hyp/console/console_escape.c
 UNIT_SRCS_net         := hyp/guest/virtio_net.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c hyp/lib/ratelimit.c \
-                         hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/colour.c \
+                         hyp/config/config.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_network.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vcon        := hyp/guest/virtio_console.c hyp/guest/virtio_mmio.c hyp/guest/virtq.c
 UNIT_SRCS_rsp         := hyp/console/gdb/rsp.c

@@ -66,10 +66,10 @@ static void test_skid_is_debt(void **state)
     budget_pool_charge(&p, 0, g, g + 40);
     assert_int_equal(p.left, 10000 - 2500 - 40);
     assert_int_equal(p.used[0], 2540);
-    /* a CPU still in the last period pays no debt into this one */
+    /* a CPU still in the last period pays its debt into this one */
     budget_pool_open(&p, 1);
     budget_pool_charge(&p, 0, 100, 150);
-    assert_int_equal(p.left, 10000);
+    assert_int_equal(p.left, 10000 - 50);
     assert_int_equal(p.used[0], 2690);
 }
 
@@ -81,10 +81,26 @@ static void test_spent_until_next_period(void **state)
     budget_pool_charge(&p, 0, budget_pool_draw(&p), 5003);
     assert_int_equal(budget_pool_draw(&p), 0);
     budget_pool_open(&p, 1);
-    assert_int_equal(budget_pool_draw(&p), 5000);
+    assert_int_equal(budget_pool_draw(&p), 5000 - 3);     /* the skid owed */
     /* opening a period twice (every CPU tries) refills once */
     budget_pool_open(&p, 1);
     assert_int_equal(budget_pool_draw(&p), 0);
+}
+
+/* an overflow seen only at the period's end (a guest that took no
+ * exception): the overdraft is paid over the next periods, in full */
+static void test_overdraft_paid_back(void **state)
+{
+    struct budget_pool p;
+    budget_pool_init(&p, 1000, 1000, 1);
+    uint32_t g = budget_pool_draw(&p);
+    budget_pool_charge(&p, 0, g, 3500);
+    uint64_t got = 0;
+    for (uint32_t k = 1; k <= 4; k++) {
+        budget_pool_open(&p, k);
+        got += budget_pool_draw(&p);
+    }
+    assert_int_equal(got, 4000 - 2500);
 }
 
 static void test_set_at_next_period(void **state)
@@ -108,9 +124,10 @@ static void test_statistics(void **state)
 {
     struct budget_pool p;
     budget_pool_init(&p, 1000, 1000, 2);
-    budget_pool_charge(&p, 0, 500, 900);
+    budget_pool_charge(&p, 0, 500, 500);
+    budget_pool_charge(&p, 0, 400, 400);
     budget_pool_open(&p, 1);
-    budget_pool_charge(&p, 0, 500, 130);       /* a late tail of period 0 */
+    budget_pool_charge(&p, 0, 130, 130);       /* a late tail of period 0 */
     budget_pool_set(&p, 2000, 1000);
     budget_pool_charge(&p, 1, 500, 1010);
     budget_pool_open(&p, 2);
@@ -127,6 +144,8 @@ static void test_statistics(void **state)
     budget_pool_open(&p, 4);
     assert_int_equal(p.last_used, 1999);       /* under its 2000 */
     assert_int_equal(p.overruns, 2);
+    assert_int_equal(p.total_used, 1030 + 1010 + 1999);
+    assert_int_equal(p.total_allowed, 1000 + 1000 + 2000);
     /* a late timer skipping periods opens the newest one only */
     budget_pool_open(&p, 9);
     assert_int_equal(p.period, 9);
@@ -143,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_small_budget_one_grant),
         cmocka_unit_test(test_skid_is_debt),
         cmocka_unit_test(test_spent_until_next_period),
+        cmocka_unit_test(test_overdraft_paid_back),
         cmocka_unit_test(test_set_at_next_period),
         cmocka_unit_test(test_statistics),
     };
