@@ -106,9 +106,11 @@ void pmu_save(struct pmu_regs *r)
      * gets every one of them written back by pmu_restore, and one that has
      * not reaches none without a trap (HDCR.TPM, B4.1.64), whose first one
      * quiets the PMU (hyp/trap/cp15.c) */
-    sysreg_write_pmcntenclr(pmu_guest_bits);
-    sysreg_write_pmintenclr(pmu_guest_bits);
-    sysreg_write_pmovsr(pmu_guest_bits);    /* write 1 to clear */
+    /* (every counter: a shared CPU never runs a vCPU with a budget, so a
+     * reserved counter there counts for nobody - config_budget.c) */
+    sysreg_write_pmcntenclr(~0u);
+    sysreg_write_pmintenclr(~0u);
+    sysreg_write_pmovsr(~0u);               /* write 1 to clear */
     isb();
 }
 
