@@ -49,7 +49,7 @@ board-dtbs: $(BOARD_DTBS)/.extracted
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h include/partita/hvc.h \
                        include/partita/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
-                       guests/lib/manage_client.h guests/lib/guest.ld
+                       guests/lib/manage_client.h guests/lib/guest.ld include/partita/manage_abi.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) $(GUEST_LIB) $< -o $@ -lc -lgcc

@@ -107,8 +107,14 @@ static void test_version_and_list(void)
     struct r4 v = mg(PARTITA_MG_VERSION, 0, 0, 0, 0);
     CHECK(v.r0 == (PARTITA_MANAGE_ABI_MAJOR << 16 | PARTITA_MANAGE_ABI_MINOR),
           "version 0x%lx", (unsigned long)v.r0);
-    CHECK(v.r1 == 0x3f && v.r2 == NGUESTS && v.r3 == 0x6, "rights 0x%lx guests %lu mask 0x%lx",
+    CHECK(v.r1 == 0x7f && v.r2 == NGUESTS && v.r3 == 0x6, "rights 0x%lx guests %lu mask 0x%lx",
           (unsigned long)v.r1, (unsigned long)v.r2, (unsigned long)v.r3);
+    /* the worker has no memory-bandwidth budget: none to read or change */
+    struct partita_budget bu;
+    struct r4 rb = mg(PARTITA_MG_BUDGET, WORKER, &bu, sizeof(bu), 0);
+    struct r4 sb = mg_call(PARTITA_MG_BUDGET_SET, WORKER, 1000, 4000, 0);
+    CHECK(rb.r0 == PARTITA_E_INVALID && sb.r0 == PARTITA_E_INVALID, "budget of the worker: "
+          "%ld, set: %ld", (long)rb.r0, (long)sb.r0);
     static const char *const names[] = { "boss", "worker", "rogue", "guarded" };
     for (uint32_t id = 0; id < NGUESTS; id++) {
         struct partita_guest_info i;

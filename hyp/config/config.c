@@ -409,6 +409,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     for (unsigned int i = 0; i < sys->nguests; i++) {
         config_check_mmio(&sys->guests[i], &c);
         config_check_direct(host, &sys->guests[i], &c);
+        config_check_budget(host, &sys->guests[i], &c);
     }
     return c.errors;
 }

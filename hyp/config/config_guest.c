@@ -15,7 +15,8 @@ static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
     "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", "control",
-    "control-guests", "virtio-console", "interrupts", NULL,
+    "control-guests", "virtio-console", "interrupts", "memory-budget", "memory-budget-event",
+    NULL,
 };
 
 static bool is_known(const char *name)
@@ -414,4 +415,5 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_virtio_console(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
     config_parse_control(fdt, node, g, c);
+    config_parse_budget(fdt, node, g, c);
 }

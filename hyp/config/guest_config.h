@@ -28,6 +28,10 @@
 /* time-slice-us: the bounds of a vCPU's turn on a shared CPU */
 #define GUEST_SLICE_MIN_US 100u
 #define GUEST_SLICE_MAX_US 1000000u
+/* memory-budget's period: it refills on every CPU of the guest with an
+ * interrupt, so not more often than every 100 us; at least every 10 s */
+#define GUEST_BUDGET_PERIOD_MIN_US 100u
+#define GUEST_BUDGET_PERIOD_MAX_US 10000000u
 
 /* the virtual board (docs/virtual-board.md), mirroring QEMU virt */
 #define VBOARD_RAM_IPA     0x40000000u
@@ -100,8 +104,9 @@ enum control_right {
     CONTROL_RESTART = 1u << 3,
     CONTROL_CONSOLE = 1u << 4,      /* read its console output, write its input */
     CONTROL_LOAD    = 1u << 5,      /* give a stopped guest a new image */
+    CONTROL_BUDGET  = 1u << 6,      /* change its memory-bandwidth budget */
 };
-#define CONTROL_ALL 0x3fu
+#define CONTROL_ALL 0x7fu
 /* the names of the rights, in bit order (config_control.c) */
 extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
@@ -174,6 +179,10 @@ struct guest_config {
     bool vcon;                              /* a virtio console (hvc0) at: */
     uint32_t vcon_ipa, vcon_irq;            /* its registers (0x200 bytes), its SPI */
     enum irq_mode irq_mode;                 /* interrupts = "virtual" / "direct" */
+    /* memory-budget = <EVENTS PERIOD-US> (hyp/config/config_budget.c):
+     * PMU events per period, pooled over its vCPUs; 0 events: none */
+    uint32_t budget_events, budget_period_us;
+    uint32_t budget_event;                  /* memory-budget-event: what is counted */
 };
 
 struct channel_member {
@@ -217,6 +226,9 @@ struct config_host {
      * error (NULL: not known, as in the unit tests' default host) */
     bool group0;
     const char *start_mode;
+    /* the event counters of the CPUs' PMU, with its interrupt known; 0:
+     * no PMU to regulate memory-bandwidth budgets with */
+    unsigned int pmu_counters;
 };
 
 /* One diagnostic: "guest 'NAME': property 'PROP': what is wrong". */

@@ -8,6 +8,7 @@
 #include "sched.h"
 #include "sched_internal.h"
 #include "sched_share.h"
+#include "budget.h"
 #include "hyp/lib/console.h"
 #include "hyp/arch/vm.h"
 #include "hyp/platform/percpu.h"
@@ -56,7 +57,7 @@ static void direct_quiet(struct vcpu *v)
 
 void vcpu_take_requests(struct vcpu *v)
 {
-    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HELD, __ATOMIC_SEQ_CST);
     if ((req & VCPU_REQ_POWER_ON) && v->vm->state == GUEST_RUNNING) {
         if (v->direct)
             direct_quiet(v);
@@ -71,6 +72,7 @@ void vcpu_take_requests(struct vcpu *v)
         vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
         if (v->share)
             sched_share_reset(v);
+        budget_vcpu_on(v);
         /* after its state is written: gdb's stub reads that state once
          * the vCPU is no longer VCPU_ON_PENDING (hyp/gdb/gdb_guest.c) */
         __atomic_store_n(&v->power, VCPU_ON, __ATOMIC_RELEASE);
@@ -136,7 +138,7 @@ static void pcpu_idle(void)
     if (c->index == 0 && (cpu0_busy() || console_is_polled()))
         return;     /* (no console interrupt: the boot CPU polls it) */
     struct vcpu *v = c->vcpu;
-    if (v && ((v->requests & ~VCPU_REQ_HALT) || vcpu_runnable(v)))
+    if (v && ((v->requests & ~VCPU_REQ_HELD) || vcpu_runnable(v)))
         return;
     uint64_t t0 = sysreg_read_cntpct();
     wfi();      /* IRQs masked: wakes on a pending one, handled below */
