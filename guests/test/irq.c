@@ -33,8 +33,6 @@ static volatile unsigned int online;
 static volatile uint32_t period;
 static unsigned int ncpus;
 static volatile bool all_done;
-static volatile unsigned int timer_hold;     /* ticks to take before disarming */
-#define TIMER_HOLD_TICKS 3
 
 static void irq_on(void) { __asm__ volatile("cpsie i" ::: "memory"); }
 static void irq_off(void) { __asm__ volatile("cpsid i" ::: "memory"); }
@@ -54,10 +52,7 @@ void guest_irq_handler(uint32_t *frame)
     unsigned int id = iar & 0x3ff, cpu = cpu_id();
     if (id == VTIMER) {
         ticks[cpu]++;
-        if (timer_hold) {
-            if (ticks[cpu] >= timer_hold)
-                timer_set(0, false);
-        } else if (period)
+        if (period)
             timer_set(period, true);
         else
             timer_set(0, false);
@@ -141,34 +136,6 @@ static void test_wfi_sleeps(void)
     CHECK(slept > 0, "physical CPU did not sleep (%llu counts of %lu)",
           (unsigned long long)slept, (unsigned long)(f / 10));
     CHECK(wfis >= 1 && wfis < 50, "%llu WFI traps for one sleep", (unsigned long long)wfis);
-    test_end();
-}
-
-/*
- * The virtual timer's line stays high through the guest's EOI three times
- * (the handler leaves it armed and expired): each EOI deactivates the
- * physical interrupt through the hardware-linked list register, and a real
- * GIC signals it again at once, as a level interrupt still asserted (GICv2
- * 1.4.2, 5.2.1).  QEMU 7.2's and 10.0's GIC look again only at the next
- * distributor access, so a guest that busy-waits here sees one interrupt;
- * one that waits in WFI, as here, gets all three because Partita writes
- * the distributor before it sleeps (vcpu_wait, hyp/sched/sched.c).
- */
-static void test_timer_held_high(void)
-{
-    test_begin("vtimer_held_high_wfi");
-    unsigned int cpu = cpu_id();
-    ticks[cpu] = 0;
-    timer_hold = TIMER_HOLD_TICKS;
-    timer_set(0, true);
-    irq_on();
-    while (ticks[cpu] < TIMER_HOLD_TICKS)
-        WFI_WHILE(ticks[cpu] < TIMER_HOLD_TICKS);
-    irq_off();
-    timer_set(0, false);
-    timer_hold = 0;
-    CHECK(ticks[cpu] == TIMER_HOLD_TICKS, "%u timer interrupts, want %u", ticks[cpu],
-          TIMER_HOLD_TICKS);
     test_end();
 }
 
@@ -576,7 +543,6 @@ void guest_main(uint32_t dtb)
     test_typer();
     test_timer();
     test_wfi_sleeps();
-    test_timer_held_high();
     test_eoi_no_trap();
     test_pending_active();
     test_priorities();

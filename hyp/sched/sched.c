@@ -118,8 +118,7 @@ void vcpu_wait(struct vcpu *v)
      * interface): a virtual timer whose deadline already passed would never
      * fire again.  Any distributor write makes it look; re-enabling the
      * timer PPI is one that changes nothing.  Real GICs need none of this
-     * (GICv2 1.4.2, 5.2.1); it costs one write.  guests/test/irq.c's
-     * vtimer_held_high_wfi fails without it; docs/qemu-versions.md.
+     * (GICv2 1.4.2, 5.2.1); it costs one write (docs/qemu-versions.md).
      */
     gic_irq_enable(host.timer.irq_virt, 0);
     uint64_t t0 = sysreg_read_cntpct();
