@@ -116,12 +116,13 @@ void vcpu_wait(struct vcpu *v)
         return;
     }
     /*
-     * QEMU 7.2's GIC does not re-signal a level interrupt whose line is
-     * still high when a guest's EOI deactivates it through a hardware-linked
-     * list register (it re-evaluates only the virtual interface): a virtual
-     * timer whose deadline already passed would never fire again.  Any
-     * distributor write makes it look; re-enabling the timer PPI is one that
-     * changes nothing.  Real GICs need none of this; it costs one write.
+     * QEMU's GIC (7.2 and 10.0 alike) does not re-signal a level interrupt
+     * whose line is still high when a guest's EOI deactivates it through a
+     * hardware-linked list register (it re-evaluates only the virtual
+     * interface): a virtual timer whose deadline already passed would never
+     * fire again.  Any distributor write makes it look; re-enabling the
+     * timer PPI is one that changes nothing.  Real GICs need none of this
+     * (GICv2 1.4.2, 5.2.1); it costs one write (docs/qemu-versions.md).
      */
     gic_irq_enable(host.timer.irq_virt, 0);
     uint64_t t0 = sysreg_read_cntpct();

@@ -354,6 +354,22 @@ def no_audio():
     return list(_NO_AUDIO[0])
 
 
+_VERSION = []
+
+
+def qemu_version():
+    """This QEMU's version as a tuple, (7, 2, 22) or (10, 0, 13), for the
+    tests that hold an older QEMU to what it models (docs/qemu-versions.md).
+    Asked once: `--version` prints it and exits."""
+    if not _VERSION:
+        r = subprocess.run(["timeout", "30", QEMU_BIN, "--version"], capture_output=True,
+                           text=True)
+        m = re.search(r"version (\d+)\.(\d+)\.(\d+)", r.stdout)
+        assert m, "%s --version: %r %r" % (QEMU_BIN, r.stdout, r.stderr)
+        _VERSION.append(tuple(int(x) for x in m.groups()))
+    return _VERSION[0]
+
+
 _TAKES_CPU = {}
 
 
