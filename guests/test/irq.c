@@ -51,11 +51,12 @@ void guest_irq_handler(uint32_t *frame)
     uint32_t iar = mmio_read32(GICC_IAR);
     unsigned int id = iar & 0x3ff, cpu = cpu_id();
     if (id == VTIMER) {
+        /* the line dropped before the EOI and the next deadline armed only
+         * after it: armed first, a deadline that passed before the EOI (a
+         * slow host) would leave the line high through it, which QEMU 7.2
+         * and 10.0 do not signal again (docs/qemu-versions.md) */
         ticks[cpu]++;
-        if (period)
-            timer_set(period, true);
-        else
-            timer_set(0, false);
+        timer_set(0, false);
     } else if (id < 16) {
         unsigned int src = (iar >> 10) & 7;
         ipis[cpu][src]++;
@@ -67,6 +68,8 @@ void guest_irq_handler(uint32_t *frame)
     }
     if (id < 1020)
         mmio_write32(GICC_EOIR, iar);
+    if (id == VTIMER && period)
+        timer_set(period, true);
 }
 
 static void cpu_if_init(void)
