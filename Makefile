@@ -27,6 +27,7 @@ ARCHFLAGS := -mcpu=cortex-a15 -mtune=generic-armv7-a -marm -mfloat-abi=soft -mge
 CFLAGS  := $(ARCHFLAGS) -std=gnu11 -fms-extensions -O2 -g -ffreestanding -fno-common \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
            -Wframe-larger-than=1024 -Wno-unused-parameter \
+           -fstack-usage -fcallgraph-info=su \
            -Iinclude -I. -I$(LIBFDT)/include -I$(BUILD)/include
 ASFLAGS := $(ARCHFLAGS) -Iinclude -I. -I$(BUILD)/include -D__ASSEMBLER__
 LDFLAGS := $(ARCHFLAGS) -nostartfiles -static -Wl,--no-warn-mismatch \
@@ -49,7 +50,7 @@ ifeq ($(MKCONFIG),failed)
 $(error cannot make a configuration for IMAGE=$(IMAGE) (see above))
 endif
 endif
-CONFIG  ?= guests/configs/demo.dts
+CONFIG  ?= guests/demo/demo.dts
 CONFIG_DTB := $(BUILD)/config/$(notdir $(CONFIG:.dts=.dtb))
 CONFIG_OBJ := $(CONFIG_DTB:.dtb=.o)
 CONFIG_STAMP := $(BUILD)/config/selected
@@ -109,10 +110,17 @@ $(BUILD)/linker.lds: linker.ld include/arch/layout.h
 	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLER__ $< -o $@
 
 # ---- the configuration: one device tree, guest images inside (/incbin/) ----
-$(CONFIG_DTB): $(CONFIG) guests-build
+# dtc's list of the files a configuration reads, kept as $@.deps with an
+# empty rule for each (as gcc's -MP), so that a file moved or removed does
+# not stop make
+define config_dtb
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  DTC     $<")
 	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
+	@awk '{ print; for (i = 2; i <= NF; i++) print $$i ":" }' $@.d > $@.deps && rm -f $@.d
+endef
+$(CONFIG_DTB): $(CONFIG) guests-build
+	$(config_dtb)
 
 $(CONFIG_OBJ): hyp/config/config_blob.S $(CONFIG_DTB)
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
@@ -142,15 +150,22 @@ $(BUILD)/partita.bin: $(BUILD)/partita.elf
 	@$(if $(Q),echo "  MKIMAGE $@")
 	$(Q)sh scripts/mkbootimg.sh fit $< $@
 
-# every configuration in guests/configs as its own image (the system tests'),
-# and the U-Boot images the bootloader tests boot from a disk
-CONFIGS := $(patsubst guests/configs/%.dts,%,$(wildcard guests/configs/*.dts))
+# every configuration as its own image, the demos' (guests/demo) and the
+# system tests' (tests/system/configs), named after its file, and the U-Boot
+# images the bootloader tests boot from a disk
+CONFIG_DIRS := guests/demo tests/system/configs
+CONFIG_DTS  := $(foreach d,$(CONFIG_DIRS),$(wildcard $(d)/*.dts))
+CONFIGS := $(basename $(notdir $(CONFIG_DTS)))
+ifneq ($(words $(CONFIGS)),$(words $(sort $(CONFIGS))))
+$(error two configurations of one name in $(CONFIG_DIRS): build/images/NAME.bin would be both)
+endif
 IMAGES  := $(CONFIGS:%=$(BUILD)/images/%.bin) $(BUILD)/images/smp.uImage $(BUILD)/images/smp.itb
 images: $(IMAGES) board-dtbs
 
-$(BUILD)/config/%.dtb: guests/configs/%.dts guests-build
-	@mkdir -p $(dir $@)
-	$(Q)dtc -q -I dts -O dtb -i . -d $@.d -o $@ $<
+$(BUILD)/config/%.dtb: guests/demo/%.dts guests-build
+	$(config_dtb)
+$(BUILD)/config/%.dtb: tests/system/configs/%.dts guests-build
+	$(config_dtb)
 
 $(BUILD)/config/%.o: hyp/config/config_blob.S $(BUILD)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
@@ -188,7 +203,7 @@ debug: deps
 	@echo "  gdb-multiarch $(BUILD)/partita.elf -ex 'target remote :1234'"
 	$(QEMU) $(QEMU_ARGS) -S -gdb tcp::1234
 
-# gdb for a guest (issue 19): the console on a local TCP port, where first a
+# gdb for a guest: the console on a local TCP port, where first a
 # terminal types `gdb NAME` at the monitor and then gdb attaches
 GDB_PORT ?= 4444
 debug-guest: deps
@@ -245,7 +260,7 @@ test: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(OBJS:.o=.d) $(CONFIG_DTB).d $(wildcard $(BUILD)/config/*.dtb.d)
+-include $(OBJS:.o=.d) $(CONFIG_DTB).deps $(wildcard $(BUILD)/config/*.dtb.deps)
 include guests/guests.mk
 
 # ---- benchmarks: instruction counts under -icount (tests/bench/README.md) ----
@@ -255,6 +270,25 @@ include tests/bench/bench.mk
 .PHONY: check-layers
 check-layers: $(OBJS)
 	$(Q)/usr/bin/python3 scripts/check-layers.py --src . $(BUILD)/obj $(OBJS)
+
+# what each optional room costs in text and read-only data (scripts/room-sizes.py)
+.PHONY: room-sizes
+room-sizes: $(OBJS)
+	$(Q)/usr/bin/python3 scripts/room-sizes.py $(BUILD)/obj $(OBJS)
+
+# comments cite specifications and files of the repository, nothing outside
+# it (scripts/check-citations.py)
+.PHONY: check-citations
+check-citations:
+	$(Q)/usr/bin/python3 scripts/check-citations.py .
+
+# the deepest stack of every entry against the stack it runs on, from the
+# compiler's -fstack-usage and the call graph (scripts/stack/stack-check.py;
+# indirect calls resolved by scripts/stack/indirect.txt)
+.PHONY: stack-check
+stack-check: $(BUILD)/partita.elf
+	$(Q)/usr/bin/python3 scripts/stack/stack-check.py $(BUILD)/partita.elf $(BUILD)/obj \
+	    scripts/stack/indirect.txt include/arch/layout.h
 
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
 # that adds coverage is kept in tests/unit/corpus/NAME, which `make test`'s
@@ -273,3 +307,37 @@ bench-check: deps bench-build
 .PHONY: bench-baseline
 bench-baseline: deps bench-build
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build --update-baseline
+
+# MISRA C:2012: cppcheck's MISRA addon over everything that runs in Hyp mode
+# (libfdt, Debian's, is not analysed), one line per rule; --check fails on a
+# mandatory rule's finding or on more findings than tests/misra/baseline.json
+# (docs/misra.md)
+MISRA_DIRS := $(sort $(foreach d,$(SRC_DIRS),$(firstword $(subst /, ,$(d)))))
+.PHONY: misra misra-check misra-baseline
+misra: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py $(BUILD) $(MISRA_DIRS)
+misra-check: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py --check $(BUILD) $(MISRA_DIRS)
+misra-baseline: $(ASM_OFFSETS) $(BUILD)/include/version.h
+	$(Q)/usr/bin/python3 scripts/misra/misra.py --update-baseline $(BUILD) $(MISRA_DIRS)
+
+# coverage of the hypervisor (scripts/coverage/coverage.py): the system
+# tests (COVERAGE_TESTS, all by default) with every QEMU logging the
+# translation blocks of the hypervisor's text, and the unit tests built with
+# gcov; per-folder percentages, and $(BUILD)/coverage/report.txt lists every
+# function never executed, with its reason
+COV := $(BUILD)/coverage
+COVERAGE_TESTS ?= tests/system
+.PHONY: coverage
+coverage: deps all images
+	$(Q)rm -rf $(COV)/qemu && mkdir -p $(COV)/qemu
+	$(Q)find $(COV)/host -name '*.gcda' -delete 2>/dev/null || true
+	$(Q)$(MAKE) --no-print-directory unit BUILD=$(COV)/host HOSTCC="$(HOSTCC) --coverage" \
+	    || echo "coverage: some unit tests failed (counted as they ran)"
+	$(Q)range=$$($(CROSS)nm $(BUILD)/partita.elf | \
+	    awk '$$3 == "__text_start" { s = $$1 } $$3 == "__text_end" { e = $$1 } END { print "0x" s "..0x" e }'); \
+	  PARTITA_COVERAGE=$(abspath $(COV))/qemu PARTITA_COVERAGE_RANGE=$$range \
+	    /usr/bin/python3 -m pytest -q -p no:cacheprovider $(COVERAGE_TESTS) \
+	    || echo "coverage: some system tests failed (counted as they ran)"
+	$(Q)/usr/bin/python3 scripts/coverage/coverage.py $(BUILD)/partita.elf $(COV)/qemu \
+	    $(COV)/host/unit $(COV)/report.txt

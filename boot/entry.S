@@ -7,7 +7,7 @@
  * is position independent: link-time addresses are turned into physical ones
  * by subtracting r7 = (HYP_VA_BASE - load address).
  *
- * Start modes (seed mail, "ARM processor mode, kernel startup"):
+ * Start modes (docs/booting.md, "Start modes"; ARM ARM B1.8):
  *   non-secure HYP   - the normal case: go on to the hypervisor.
  *   secure SVC/MON   - we are the firmware: set up the non-secure world,
  *                      keep a trivial monitor vector, drop to non-secure HYP.
@@ -246,7 +246,7 @@ boot_pen:
     .word   0                       @ PEN_CNTFRQ_SMC: a ROM's CNTFRQ call or 0
     .align 6
 
-/* The ELF note listing the start modes this image supports (seed mail 1). */
+/* The ELF note listing the start modes the image supports (docs/booting.md) */
     .section .note.partita, "a"
     .align 2
     .word   2f - 1f                 @ namesz

@@ -26,6 +26,7 @@
 #include "hyp/gdb/gdb_guest.h"
 #include "hyp/config/guest_config.h"
 #include "hyp/sched/sched.h"
+#include "hyp/sched/budget.h"
 #include "hyp/trap/traps.h"
 #include "hyp/arch/vfp.h"
 #include "hyp/arch/pmu.h"
@@ -181,6 +182,12 @@ static int hyp_colours_apply(const struct colour_list *l)
     return 0;
 }
 
+/* guest i as the scheduler sees it (hyp/sched/budget.h) */
+static struct vm *guest_vm_at(unsigned int i)
+{
+    return guest_vm(&guests[i]);
+}
+
 static void guests_boot(void)
 {
     uint64_t fs, fe;
@@ -190,7 +197,8 @@ static void guests_boot(void)
      * start (Partita is the firmware) on a GIC with the Security Extensions */
     struct config_host ch = { &host, fs, fe, host_fdt, colours_probe(),
                               mode == START_MODE_SECURE && gic_get_info()->security_extn,
-                              start_mode_name(mode) };
+                              start_mode_name(mode),
+                              host.pmu_irq && pmu_present() ? pmu_hpmn : 0 };
     if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {
         pr_info("config: no configuration linked in: no guests\n");
         return;
@@ -204,6 +212,10 @@ static void guests_boot(void)
         return;
     }
     guests_init(&sysconf);
+    if (!budget_init(&sysconf, guest_vm_at)) {
+        pr_err("no guest started\n");
+        return;
+    }
     pr_info("config: %u guest%s\n", sysconf.nguests, sysconf.nguests == 1 ? "" : "s");
     for (unsigned int i = 0; i < nguests; i++) {
         const struct guest_config *c = guests[i].cfg;

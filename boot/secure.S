@@ -1,6 +1,6 @@
 /*
- * The secure start (ARM ARM B1.8, seed mail "ARM processor mode, kernel
- * startup"): when Partita is entered in the secure world it is the firmware.
+ * The secure start (ARM ARM B1.8; docs/booting.md, "Start modes"): when
+ * Partita is entered in the secure world it is the firmware.
  * Set up the non-secure world per CPU, keep a trivial monitor, and drop to
  * non-secure HYP through an exception return from Monitor mode.
  * Registers as in entry.S: r7 = VA - PA, r9 = physical _start, r10 = DTB,
@@ -137,7 +137,11 @@ mon_smc_boot:
     mov     r0, #(SCR_NS | SCR_FW | SCR_AW | SCR_HCE)
     mcr     SCR(r0)
     isb
-    /* Non-secure copies with no sane reset value (seed mail, 3a) */
+    /*
+     * The Non-secure copies of these banked registers reset to UNKNOWN
+     * values (ARM ARM B4.1, each register's description): give them the
+     * ones a kernel entered at reset would find.
+     */
     mov     r0, #0
     mcr     VBAR(r0)
     mcr     CSSELR(r0)
@@ -158,7 +162,11 @@ mon_smc_boot:
     isb
     movs    pc, lr                  @ to NS HYP, after the SMC
 
-/* The trivial monitor: an SMC copies r0 to MVBAR and returns (seed mail). */
+/*
+ * The trivial monitor: an SMC copies r0 to MVBAR and returns, so that
+ * non-secure software that needs a monitor of its own can install it
+ * (docs/booting.md, "Start modes").
+ */
     .align 5
 mon_vectors:
     b       .

@@ -1,4 +1,5 @@
-# Test and demo guests: freestanding C programs for the virtual board,
+# The bare-metal guests (guests/test, beside the demos' configurations in
+# guests/demo): freestanding C programs for the virtual board,
 # linked at its RAM (IPA 0x40000000) and loaded as raw images.
 GUEST_CC      := $(CROSS)gcc
 GUEST_CFLAGS  := -mcpu=cortex-a15 -marm -mfloat-abi=soft -std=gnu11 -O2 -g -ffreestanding \
@@ -20,10 +21,10 @@ guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
 # bare-metal images the Linux payload carries for `partita load`
 LINUX_IMAGES  := $(BUILD)/guests/hello.bin $(BUILD)/guests/echo.bin
-$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown guests/linux/partita-net \
-                     guests/linux/partita-chan.c guests/linux/cntvct.c guests/linux/perfstat.c \
-                     guests/linux/hwbp.c guests/linux/partita.c include/partita/manage_abi.h \
-                     include/partita/chan_ring.h $(LINUX_IMAGES)
+LINUX_TOOLS   := $(addprefix guests/linux/tools/,partita.c partita-chan.c partita-net cntvct.c \
+                                                 perfstat.c hwbp.c)
+$(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown $(LINUX_TOOLS) \
+                     include/partita/manage_abi.h include/partita/chan_ring.h $(LINUX_IMAGES)
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)PARTITA_IMAGES="$(LINUX_IMAGES)" bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@
@@ -50,7 +51,7 @@ board-dtbs: $(BOARD_DTBS)/.extracted
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h include/partita/hvc.h \
                        include/partita/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
                        guests/lib/blkfront.h include/partita/blk_queue.h \
-                       guests/lib/manage_client.h guests/lib/guest.ld
+                       guests/lib/manage_client.h guests/lib/guest.ld include/partita/manage_abi.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GUEST   $@")
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_LDFLAGS) $(GUEST_LIB) $< -o $@ -lc -lgcc

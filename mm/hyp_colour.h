@@ -1,10 +1,10 @@
 /*
- * The hypervisor in its own cache colours (README "Cache colouring"): with
- * `/partita colors`, the image's pages (text, data, bss, stacks), the HYP
- * tables and every pool page taken from then on (Stage-2 tables, guests'
- * hypervisor-side pages) are pages of those colours, so that coloured
- * guests and the hypervisor never evict each other's lines in the shared
- * last-level cache.
+ * The hypervisor in its own cache colours (docs/configuration.md, "Cache
+ * colouring"): with `/partita colors`, the image's pages (text, data, bss,
+ * stacks), the HYP tables and every pool page taken from then on (Stage-2
+ * tables, guests' hypervisor-side pages) are pages of those colours, so that
+ * coloured guests and the hypervisor never evict each other's lines in the
+ * shared last-level cache.
  *
  * The boot CPU moves the image once, after the configuration is read and
  * before any guest starts, while the other CPUs wait in hyp_colour_park:

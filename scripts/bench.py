@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Partita's benchmarks (issue 7): `make bench` and `make bench-check`.
+"""Partita's benchmarks: `make bench` and `make bench-check`.
 
 Builds the benchmark guest (tests/bench/) and its Partita images, then runs
 QEMU under `-icount shift=0,sleep=off`, where one instruction is one virtual
@@ -110,6 +110,7 @@ DESCRIPTIONS = {
     "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
     "vcpu_switch_pmu": "one vCPU switch on a shared CPU, PMU registers switched too",
+    "budget_exit": "memory-bandwidth budget: one exit of it (a counter overflow drawing the next grant, or a period's refill)",
     "hyp_text": "hypervisor text + rodata (bytes)",
     "hyp_data": "hypervisor data (bytes)",
     "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
@@ -325,6 +326,10 @@ def run_doorbell_shared_pmu():
     return run_bench_guest("doorbellsharedpmu.bin", 1, "shared-CPU doorbell benchmark, PMU used")
 
 
+def run_budget():
+    return run_bench_guest("budget.bin", 3, "memory-budget benchmark")
+
+
 def run_boot():
     r = qemu_partita("boot.bin", 1)
     out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
@@ -427,6 +432,8 @@ def collect():
             partita[sw] = {
                 "value": partita[sh]["value"] - doorbell["doorbell_latency_hvc"]["value"],
                 "unit": "insns", "iterations": partita[sh]["iterations"]}
+    budget, _ = run("budget", run_budget)
+    partita.update(budget)
     boot, _, info = run("boot", run_boot)
     log("bench: QEMU runs: " + ", ".join(times))
     partita.update(boot)
@@ -458,7 +465,7 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
          "doorbell_latency_mmio", "net_frame_roundtrip", "doorbell_latency_shared", "vcpu_switch",
-         "doorbell_latency_shared_pmu", "vcpu_switch_pmu",
+         "doorbell_latency_shared_pmu", "vcpu_switch_pmu", "budget_exit",
          "vtimer_latency", "vtimer_latency_wfi", "vtimer_latency_direct",
          "vtimer_latency_wfi_direct", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "cpu_int_coloured",

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Run a make target of Partita inside a fresh root of another Debian release
-# (issue 32): `scripts/in-debian.sh trixie test` checks a change on Debian 13
+# Run a make target of Partita inside a fresh root of another Debian
+# release: `scripts/in-debian.sh trixie test` checks a change on Debian 13
 # while this machine runs Debian 12, or the other way round.  The root is
 # made once with mmdebstrap from Debian's own mirror (the one apt uses here)
 # and kept in $PARTITA_ROOTS/RELEASE; each run clones the committed HEAD of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Write a single-guest configuration for `make run IMAGE=...` (issue 5):
+# Write a single-guest configuration for `make run IMAGE=...`:
 #   mkconfig.sh OUT IMAGE FORMAT VCPUS MEM_MIB INITRD BOOTARGS LOAD [PASSTHROUGH]
 # PASSTHROUGH: host DT paths, space-separated, each passed to the guest by
 # its path (its pages and interrupts come from the host DT at boot).

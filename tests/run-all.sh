@@ -51,8 +51,11 @@ if [ "$sys_rc" -ne 0 ] && [ "$sys_fail" -eq 0 ]; then
 fi
 
 # ---- checks that are one test each: the layer order (no object calls
-# into a later layer, scripts/check-layers.py), the size of files and
-# functions (scripts/check-size.py), the benchmark regression guard
+# into a later layer, scripts/check-layers.py), comments citing nothing
+# outside the repository (scripts/check-citations.py), the size of files and
+# functions (scripts/check-size.py), the worst-case stack depth of every
+# entry (scripts/stack/stack-check.py), no new MISRA C:2012 finding
+# (scripts/misra/misra.py, docs/misra.md), the benchmark regression guard
 # (instruction counts under -icount are exact, so this is a check, not a
 # timed test) and a fixed number of fuzzing inputs from a fixed seed for
 # every fuzz target (tests/unit/fuzz.sh; the same inputs on every machine,
@@ -67,7 +70,10 @@ check() {   # check NAME COMMAND...
     fi
 }
 check layers $MAKE --no-print-directory check-layers
+check citations $MAKE --no-print-directory check-citations
 check size /usr/bin/python3 scripts/check-size.py
+check stack $MAKE --no-print-directory stack-check
+check misra $MAKE --no-print-directory misra-check
 check bench-check $MAKE --no-print-directory bench-check
 check fuzz env FUZZ_RUNS="${FUZZ_RUNS:-100000}" sh tests/unit/fuzz.sh 0 -seed=1
 

@@ -18,6 +18,11 @@ enum hyp_timer_slot {
     HYP_TIMER_VTIMER,       /* shared CPUs: a vCPU that is away's virtual timer */
     HYP_TIMER_SLOTS
 };
+/* exclusive CPUs: the refill of their vCPU's memory-bandwidth budget
+ * (hyp/sched/budget.c).  A guest with a budget has its CPUs alone, so the
+ * shared CPUs' slot serves, and no slot more makes every shared CPU's
+ * switch look at one more deadline */
+#define HYP_TIMER_BUDGET HYP_TIMER_SLICE
 
 /* once per CPU: take the interrupt, timer off */
 void hyp_timer_cpu_init(void);

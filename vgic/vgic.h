@@ -1,5 +1,5 @@
 /*
- * The virtual GIC (seed article, "Virtual GIC and timers"): the distributor
+ * The virtual GIC: the distributor
  * is emulated per guest; the CPU interface is the hardware GICV, fed through
  * the GICH list registers.  Guests acknowledge and end interrupts without
  * trapping.  GICv2 spec (IHI 0048B) chapters 4 (distributor) and 5

@@ -123,12 +123,24 @@ static bool vtimer_irq(unsigned int irq, void *arg)
  * vcpu_put and vcpu_load: shared CPUs quiet the PMU when they switch) it is
  * masked at the source until its vCPU is back (hyp/arch/vcpu.c).
  */
+static bool (*pmu_reserved_irq)(void);
+static uint32_t pmu_guest_inten = ~0u;
+
+void vgic_hw_pmu_reserve(uint32_t guest_bits, bool (*own)(void))
+{
+    pmu_guest_inten = guest_bits;
+    pmu_reserved_irq = own;
+}
+
 static bool pmu_irq(unsigned int irq, void *arg)
 {
+    /* the hypervisor's counter first: an interrupt of its alone ends here */
+    if (pmu_reserved_irq && pmu_reserved_irq())
+        return true;
     struct vgic_cpu *c = loaded();
     if (!c) {
-        this_cpu()->pmu_inten_parked |= sysreg_read_pmintenset();
-        sysreg_write_pmintenclr(~0u);
+        this_cpu()->pmu_inten_parked |= sysreg_read_pmintenset() & pmu_guest_inten;
+        sysreg_write_pmintenclr(pmu_guest_inten);
         return true;
     }
     vgic_ppi_fired(c, VBOARD_PMU_IRQ);

@@ -7,6 +7,12 @@
 
 /* once per physical CPU, after gic_cpu_init */
 void vgic_hw_cpu_init(void);
+/*
+ * A PMU counter is the hypervisor's (hyp/sched/budget.c): own() is asked
+ * first at every PMU interrupt and answers true when it was its counter's
+ * alone; guest_bits are the PMINTENSET bits that are the guests'.
+ */
+void vgic_hw_pmu_reserve(uint32_t guest_bits, bool (*own)(void));
 /* GICH state with the vCPU (vgic/vgic_sr.c); between the two, c is this
  * physical CPU's loaded interface (pcpu.vgic) */
 void vgic_save(struct vgic_cpu *c);

@@ -1,7 +1,7 @@
 /*
  * The list-register half of the virtual GIC (GICv2 5.3.13-5.3.14): taking
- * back what the hardware did with a vCPU's list registers (sync) and filling
- * them with its best pending interrupts (flush).
+ * back what the hardware did with a vCPU's list registers (sync, in
+ * vgic_lr_sync.h) and filling them with its best pending interrupts (flush).
  *
  * Inline code over a vgic_lr_ops table, instantiated twice: by the unit
  * tests with their list-register model (tests/unit/vgic/test_vgic.c), by vgic_hw.c with
@@ -16,207 +16,7 @@
 #ifndef VGIC_VGIC_LR_H
 #define VGIC_VGIC_LR_H
 
-#include <stddef.h>
-#include "vgic.h"
-#include "vgic_pt.h"
-
-/* The vCPU an SPI is delivered to: the lowest one in its target list */
-static inline int spi_target(struct vgic *d, const struct vgic_irq *irq)
-{
-    uint32_t t = irq->targets & ((1u << d->nr_vcpus) - 1);
-    return t ? __builtin_ctz(t) : -1;
-}
-
-static inline bool irq_wants_lr(const struct vgic_irq *irq, unsigned int intid)
-{
-    bool pend = irq->pending || (intid < 16 && irq->sgi_src);
-    return pend && irq->enabled && !irq->in_lr;
-}
-
-/* irq (intid) wants a list register of vcpu: deliverable, and its own */
-static inline bool irq_wants_lr_of(struct vgic *d, unsigned int vcpu,
-                                   const struct vgic_irq *irq, unsigned int intid)
-{
-    return irq_wants_lr(irq, intid) &&
-           (intid < VGIC_NR_PRIVATE || spi_target(d, irq) == (int)vcpu);
-}
-
-static inline void mark(struct vgic_cpu *c, unsigned int intid)
-{
-    c->maybe[intid / 32] |= 1u << (intid % 32);
-    c->maybe_words |= 1u << (intid / 32);
-}
-
-/* an interrupt named by a list register we wrote: always in range */
-static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsigned int intid)
-{
-    return intid < VGIC_NR_PRIVATE ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
-}
-
-/* The interrupt of a list register the guest has ended: out of it, and
- * pending again if it is a level source still asserted */
-static inline void lr_ended(struct vgic_irq *irq)
-{
-    irq->in_lr = false;
-    if (!irq->edge && !irq->hw && irq->level)
-        irq->pending = true;
-}
-
-/* List register i is free again: its interrupt (ended) back to the
- * distributor, looked for by the next flush if it wants one again */
-static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq *irq,
-                            unsigned int intid)
-{
-    c->lr_used &= ~(1u << i);
-    if (irq_wants_lr(irq, intid)) {
-        c->queued = true;
-        mark(c, intid);
-    }
-}
-
-/*
- * The guest changed the group or priority of an interrupt waiting in a
- * list register: a real distributor would signal it with the new ones
- * (4.3.4, 4.3.11), so the list register takes them while it is only
- * pending.  (Changing the priority of an active interrupt is UNPREDICTABLE.)
- */
-static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
-{
-    if ((v & LR_STATE_MASK) != LR_PENDING)
-        return v;
-    v &= ~(LR_GROUP1 | LR_PRIO(0xff));
-    return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
-}
-
-static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
-{
-    uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
-    if (irq->group1)
-        v |= LR_GROUP1;
-    if (irq->hw) {
-        irq->pending = false;   /* the list register owns it now */
-        v |= LR_HW | LR_PHYSID(irq->hwirq);
-        /* never pending and active with HW set (GICv2 5.3.13; KVM's
-         * populate_lr alike): a guest that wrote ISACTIVER gets it active */
-        if (irq->active)
-            v = (v & ~LR_PENDING) | LR_ACTIVE;
-        return v;
-    }
-    if (intid < 16) {
-        unsigned int src = (unsigned int)__builtin_ctz(irq->sgi_src);
-        irq->sgi_src &= (uint8_t)~(1u << src);
-        v |= LR_CPUID(src);
-        if (irq->sgi_src)
-            v |= LR_EOI;    /* more sources wait: hear when this one ends */
-    } else {
-        irq->pending = false;
-        if (!irq->edge)
-            v |= LR_EOI;    /* re-sample the level at EOI (5.2.2) */
-    }
-    return v;
-}
-
-/* Free list registers written 0: nothing stale is left behind, so that
- * every list register a vCPU does not hold is empty (vgic_sr.c) */
-static inline void lr_zero(const struct vgic_lr_ops *lr, uint32_t lrs)
-{
-    for (; lrs; lrs &= lrs - 1)
-        lr->write_lr(lr->ctx, (unsigned int)__builtin_ctz(lrs), 0);
-}
-
-/* The forwarded PPIs taken on the vCPU's own CPU since the last look
- * (vgic_ppi_fired): pending now, under the lock like every other source */
-static inline void lr_take_fired(struct vgic_cpu *c)
-{
-    for (uint32_t f = c->ppi_fired; f; f &= f - 1) {
-        unsigned int id = 16 + (unsigned int)__builtin_ctz(f);
-        c->priv[id].pending = true;
-        mark(c, id);
-    }
-    c->ppi_fired = 0;
-}
-
-/* The list registers we hold that are not empty: read back (out of line:
- * the interrupt delivery path finds the ones it wrote ended) */
-static __attribute__((noinline)) void lr_sync_busy(struct vgic *d, struct vgic_cpu *c,
-                                                   const struct vgic_lr_ops *lr,
-                                                   uint32_t busy)
-{
-    for (uint32_t used = busy; used; used &= used - 1) {
-        unsigned int i = (unsigned int)__builtin_ctz(used);
-        uint32_t v = lr->read_lr(lr->ctx, i);
-        unsigned int intid = LR_VIRTID(v);
-        struct vgic_irq *irq = lr_irq(d, c, intid);
-        irq->active = (v & LR_ACTIVE) != 0;
-        if ((v & LR_HW) && irq_passthrough(d, irq, intid) && hw_withdraw(d, c, irq, v)) {
-            lr->write_lr(lr->ctx, i, 0);
-            c->lr_used &= ~(1u << i);
-            continue;
-        }
-        if (v & LR_STATE_MASK) {
-            /* still pending or active in the hardware; if it came again
-             * meanwhile, hear when the guest ends this one (EOI maintenance,
-             * 5.3.9), or nothing brings the next one in */
-            uint32_t nv = v;
-            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
-                nv |= LR_EOI;
-            if (c->lr_stale)
-                nv = lr_refresh(irq, nv);
-            if (nv != v)
-                lr->write_lr(lr->ctx, i, nv);
-            continue;
-        }
-        /* ended with EOI maintenance asked for */
-        lr->write_lr(lr->ctx, i, 0);    /* clears its EISR bit (5.3.9) */
-        lr_ended(irq);
-        lr_freed(c, i, irq, intid);
-    }
-}
-
-/*
- * Take back what the hardware did with our list registers.  The ones the
- * guest has ended are found from GICH_ELRSR alone, without reading them
- * (their interrupt is in lr_intid); the others are read.  With refill (the
- * flush), an ended interrupt that wants a list register again - the next
- * IPI of the same SGI, the next tick of the timer - goes straight back into
- * the one it had, unless the distributor is off or the SPI went elsewhere:
- * neither a second write nor a walk for it.  (Its priority is not weighed
- * against the others waiting: when the list registers are full, the
- * sorted placement evicts it like any pending-only one.)  Returns the
- * ended ones now free but not yet written 0 (lr_zero): the flush reuses
- * one of them without writing it twice.
- */
-static inline __attribute__((always_inline)) uint32_t
-lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
-              const struct vgic_lr_ops *lr, bool refill)
-{
-    uint32_t used = c->lr_used;
-    uint32_t empty = used & lr->empty(lr->ctx);
-    uint32_t stale = empty;
-    for (uint32_t e = empty; e; e &= e - 1) {
-        unsigned int i = (unsigned int)__builtin_ctz(e);
-        unsigned int intid = c->lr_intid[i];
-        struct vgic_irq *irq = lr_irq(d, c, intid);
-        irq->active = false;
-        lr_ended(irq);
-        if (refill && (d->ctlr & 1) && irq_wants_lr_of(d, vcpu, irq, intid)) {
-            lr->write_lr(lr->ctx, i, lr_value(irq, intid));
-            irq->in_lr = true;
-            c->stats.injected++;
-            /* nothing to look for (and no word, if that was its last) */
-            c->maybe[intid / 32] &= ~(1u << (intid % 32));
-            if (!c->maybe[intid / 32])
-                c->maybe_words &= ~(1u << (intid / 32));
-            stale &= ~(1u << i);
-            continue;
-        }
-        lr_freed(c, i, irq, intid);
-    }
-    if (used & ~empty)
-        lr_sync_busy(d, c, lr, used & ~empty);
-    c->lr_stale = false;
-    return stale;
-}
+#include "vgic_lr_sync.h"
 
 struct candidate {
     unsigned int intid;
@@ -407,23 +207,32 @@ static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_
     return found;
 }
 
-/*
- * Before the guest runs: what the hardware did with the list registers
- * taken back, then the interrupts waiting placed.  The common case, one
- * interrupt and a free list register, goes straight in (into the one just
- * freed, if any: written once); more than that, or none free, sorts.
- */
-static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
-                                   const struct vgic_lr_ops *lr)
+/* The flush's end: left, whether interrupts still wait */
+static inline __attribute__((always_inline)) void
+flush_end(struct vgic *d, struct vgic_cpu *c, const struct vgic_lr_ops *lr, bool left)
 {
-    struct vgic_cpu *c = d->cpu[vcpu];
-    spin_lock(&d->lock);
-    /* cleared first: what the sync asks for stays (a passthrough SPI held
-     * pending to look at again, VGIC_QUEUED_WATCH; an ended one that wants
-     * a list register again but got none: one more look) */
-    c->queued = false;
-    lr_take_fired(c);
-    uint32_t stale = c->lr_used ? lr_sync_ended(d, vcpu, c, lr, true) : 0;
+    /* ask for a maintenance interrupt when the list registers run (nearly)
+     * empty - underflow, GICv2 5.3.2 */
+    if (left != c->underflow) {
+        c->underflow = left;
+        lr->set_underflow(lr->ctx, left);
+    }
+    if (left)
+        c->queued = true;
+    spin_unlock(&d->lock);
+}
+
+/*
+ * The flush's second half, under the lock, which it releases: the
+ * interrupts waiting placed.  The common case, one interrupt and a free
+ * list register, goes straight in (into one of stale, the ended ones the
+ * sync freed but did not write 0, if any: written once); more than that,
+ * or none free, sorts.
+ */
+static inline __attribute__((always_inline)) void
+flush_place(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
+            const struct vgic_lr_ops *lr, uint32_t stale)
+{
     bool left = false;
     if ((d->ctlr & 1) && c->maybe_words) {
         /* every list register we do not hold is empty or in stale: sync
@@ -445,15 +254,47 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
         }
     }
     lr_zero(lr, stale);
-    /* interrupts still waiting: ask for a maintenance interrupt when the
-     * list registers run (nearly) empty - underflow, GICv2 5.3.2 */
-    if (left != c->underflow) {
-        c->underflow = left;
-        lr->set_underflow(lr->ctx, left);
-    }
-    if (left)
-        c->queued = true;
-    spin_unlock(&d->lock);
+    flush_end(d, c, lr, left);
+}
+
+/* The rest of a flush whose sync found passthrough SPIs in busy list
+ * registers (pt): those looked at first, then the placement, all of it
+ * sorted (place_sorted: the common case's shortcut is not worth its
+ * size here) */
+static __attribute__((noinline, cold)) void flush_pt(struct vgic *d, unsigned int vcpu,
+                                                     const struct vgic_lr_ops *lr,
+                                                     uint32_t stale, uint32_t pt)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    lr_sync_pt(d, c, lr, pt);
+    lr_zero(lr, stale);
+    bool left = (d->ctlr & 1) && c->maybe_words &&
+                place_sorted(d, vcpu, lr, lr->lr_mask(lr->ctx));
+    flush_end(d, c, lr, left);
+}
+
+/*
+ * Before the guest runs: what the hardware did with the list registers
+ * taken back, then the interrupts waiting placed (flush_place).  queued is
+ * cleared by the sync, before the busy list registers are read, so that
+ * what they ask for stays (VGIC_QUEUED_WATCH), or here when there is no
+ * sync: one store on either path.
+ */
+static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
+                                   const struct vgic_lr_ops *lr)
+{
+    struct vgic_cpu *c = d->cpu[vcpu];
+    spin_lock(&d->lock);
+    lr_take_fired(c);
+    uint32_t stale = 0, pt = 0;
+    if (c->lr_used)
+        stale = lr_sync_ended(d, vcpu, c, lr, true, &pt);
+    else
+        c->queued = false;
+    if (pt)
+        flush_pt(d, vcpu, lr, stale, pt);     /* a tail call: nothing live */
+    else
+        flush_place(d, vcpu, c, lr, stale);
 }
 
 static inline bool vgic_has_pending_with(struct vgic *d, unsigned int vcpu,

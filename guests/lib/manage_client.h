@@ -1,6 +1,6 @@
 /*
  * A control partition's side of Partita's management calls, for test
- * guests (README, "The control partition"; include/partita/manage_abi.h):
+ * guests (docs/control-partition.md; include/partita/manage_abi.h):
  * the call itself, the CRC-32 the hypervisor reports of an image, and a
  * wait for a line in another guest's console output.
  */

@@ -7,10 +7,10 @@
 #                          modules of that kernel + /init and
 #                          /etc/partita/shutdown (this directory's init, shutdown)
 #                          + /usr/bin/partita-chan and /usr/bin/partita
-#                          (partita-chan.c, partita.c, built statically with
+#                          (tools/partita-chan.c, tools/partita.c, built statically with
 #                          Debian's armhf cross compiler) + the bare-metal
 #                          images $PARTITA_IMAGES in /usr/share/partita
-#                          + /usr/bin/partita-net (this directory's script)
+#                          + /usr/bin/partita-net (tools/partita-net, a script)
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -19,13 +19,14 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+tools=$here/tools     # the programs the payload carries in /usr/bin
 
 # Modules wanted in the initramfs; their dependencies are added from the
 # modules' own "depends=" info and loaded first. crc32c_generic: ext4 and jbd2
 # ask the crypto API for "crc32c" (metadata_csum, journal checksums).
 # evdev: channel doorbells reach partita-chan as key events (gpio-keys).
-# virtio_net: the device of a Partita network (README, "Networks");
-# virtio_console: hvc0, a guest's virtio-console (README, "Networks").
+# virtio_net: the device of a Partita network (docs/networks.md);
+# virtio_console: hvc0, a guest's virtio-console (docs/networks.md).
 MODULES="virtio_mmio virtio_blk crc32c_generic ext4 evdev virtio_net virtio_console"
 
 log() { echo "linux-guest: $*" >&2; }
@@ -222,23 +223,23 @@ install -m 0755 "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
-install -m 0755 "$here/partita-net" "$root/usr/bin/partita-net"
+install -m 0755 "$tools/partita-net" "$root/usr/bin/partita-net"
 # The channel program: static, so it needs nothing of the initramfs.
 log "building partita-chan, partita, cntvct, perfstat and hwbp with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita-chan" \
-	"$here/partita-chan.c" || die "cannot build partita-chan"
+	"$tools/partita-chan.c" || die "cannot build partita-chan"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita" \
-	"$here/partita.c" || die "cannot build partita"
+	"$tools/partita.c" || die "cannot build partita"
 # bare-metal images for `partita load` (PARTITA_IMAGES: paths, from guests.mk)
 mkdir -p "$root/usr/share/partita"
 for img in ${PARTITA_IMAGES:-}; do
 	install -m 0644 "$img" "$root/usr/share/partita/" || die "cannot copy $img"
 done
-"$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/cntvct" "$here/cntvct.c" ||
+"$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/cntvct" "$tools/cntvct.c" ||
 	die "cannot build cntvct"
-"$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/perfstat" "$here/perfstat.c" ||
+"$XCC" -static -O2 -Wall -Wextra -Werror -o "$root/usr/bin/perfstat" "$tools/perfstat.c" ||
 	die "cannot build perfstat"
-"$XCC" -static -O2 -marm -Wall -Wextra -Werror -o "$root/usr/bin/hwbp" "$here/hwbp.c" ||
+"$XCC" -static -O2 -marm -Wall -Wextra -Werror -o "$root/usr/bin/hwbp" "$tools/hwbp.c" ||
 	die "cannot build hwbp"
 # The kernel opens /dev/console before /init runs (/init reopens it from
 # devtmpfs if this node could not be made).

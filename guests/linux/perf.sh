@@ -1,13 +1,14 @@
 #!/bin/bash
 # guests/linux/perf.sh OUTDIR
 #
-# Debian's own `perf` for the Linux guest (issue 15: `perf stat` on the
-# guest's PMU): linux-perf:armhf and the shared libraries it loads, taken
-# from their bookworm packages, as OUTDIR/perf.cpio.gz - an archive the
-# kernel unpacks after the initramfs it is appended to (the initramfs
-# format allows several, buffer-format.rst).  OUTDIR/initrd-perf.cpio.gz is
-# OUTDIR/initrd.cpio.gz (build.sh) followed by it; only the configurations
-# that run perf use it, so the other Linux boots stay small.
+# Debian's own `perf` for the Linux guest (`perf stat` on the guest's
+# PMU, tests/system/test_linux.py): linux-perf:armhf and the shared
+# libraries it loads, taken from their bookworm packages, as
+# OUTDIR/perf.cpio.gz - an archive the kernel unpacks after the initramfs
+# it is appended to (the initramfs format allows several,
+# buffer-format.rst).  OUTDIR/initrd-perf.cpio.gz is OUTDIR/initrd.cpio.gz
+# (build.sh) followed by it; only the configurations that run perf use it,
+# so the other Linux boots stay small.
 # The .debs are cached in OUTDIR/dl/perf.
 set -euo pipefail
 

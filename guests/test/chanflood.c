@@ -1,14 +1,15 @@
 /*
- * Channel tests (tests/system/test_channels.py, guests/configs/channel.dts):
- * one image, three roles by member index on the channel.
+ * Channel tests (tests/system/test_channels.py,
+ * tests/system/configs/channel.dts): one image, three roles by member index
+ * on the channel.
  *
  *   member 0, the sender: COUNT messages, a doorbell after each (by
  *     hypercall and by the doorbell page in turn), waiting when the ring
  *     is full; then it waits for the receiver's summary.
  *   member 1, the receiver: drains the ring after every doorbell
  *     interrupt; every message must come, once, in order.  Doorbells
- *     coalesce while one is pending (README), so it takes at most as many
- *     interrupts as Partita raised, and Partita raised one per ring.
+ *     coalesce while one is pending (docs/channels.md), so it takes at most
+ *     as many interrupts as Partita raised, and Partita raised one per ring.
  *   member 2, the reader (access = "ro"): sees what the sender wrote, and
  *     its write to the memory is refused with a data abort.
  * The sender also reads a hostile member's ring with junk= (junk_reader).
@@ -90,7 +91,7 @@ static void sender(void)
 }
 
 /*
- * With bootargs junk=IPA,SIZE (guests/configs/chanhostile.dts) the sender
+ * With bootargs junk=IPA,SIZE (tests/system/configs/chanhostile.dts) the sender
  * is also a member of a channel whose other member is hostile: it reads
  * that member's ring while the hostile one rewrites it (indices, lengths
  * out of range), a bounded number of times.  Whatever the ring says, a

@@ -1,6 +1,6 @@
 /*
- * A hostile channel member (issue 27, tests/system/test_channels.py,
- * guests/configs/chanhostile.dts).  It shares the channel 'junk' with the
+ * A hostile channel member (tests/system/test_channels.py,
+ * tests/system/configs/chanhostile.dts).  It shares the channel 'junk' with the
  * honest sender of the channel 'flood' and, while that pair moves its
  * messages, it:
  *   - writes garbage over all of the junk channel's memory, the rings'

@@ -1,9 +1,9 @@
 /*
- * The bare-metal end of a channel (README, "Channels"): it answers every
+ * The bare-metal end of a channel (docs/channels.md): it answers every
  * message from the other member with the same text in capitals and the
  * same sequence number, and rings back (chan_answer in guests/lib/chan.c).
  * The peer of the Linux program partita-chan in
- * tests/system/test_channels.py (guests/configs/linuxchan.dts).
+ * tests/system/test_channels.py (tests/system/configs/linuxchan.dts).
  */
 #include "chan.h"
 

@@ -6,7 +6,7 @@
  * SGI pending when it goes.  Partita restarts it every time (on-crash or
  * watchdog-action "restart"); each new life must find the timer and SGIs
  * working again, or it hangs and the test sees its lines stop
- * (guests/configs/crashloop.dts, tests/system/test_crashloop.py).
+ * (tests/system/configs/crashloop.dts, tests/system/test_crashloop.py).
  */
 #include <string.h>
 #include "guest.h"

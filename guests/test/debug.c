@@ -1,5 +1,5 @@
 /*
- * The debug registers for a guest (issue 15 item 2), from the guest's side:
+ * The debug registers for a guest, from the guest's side:
  * hardware breakpoints and watchpoints in monitor debug-mode, taken as the
  * guest's own prefetch and data aborts (IFSR/DFSR "debug event").
  *
@@ -9,9 +9,10 @@
  * and not on loads; a comparator that asks for Hyp mode or the Secure
  * state changes nothing for the guest and the hypervisor runs on through
  * hypercalls and trapped accesses (on a real CPU such a comparator would
- * fire in Hyp mode if Partita let it through; QEMU never raises debug
- * exceptions in Hyp mode, so there the unit test of the filter,
- * tests/unit/arch/test_debug_filter.c, is what shows it).
+ * fire in Hyp mode if Partita let it through; QEMU, 7.2 and 10.0 alike,
+ * never raises debug exceptions in Hyp mode, so there the unit test of the
+ * filter, tests/unit/arch/test_debug_filter.c, is what shows it; see
+ * docs/qemu-versions.md).
  * bootargs dbg=2 seed=N: these share one CPU.  Seed 1 arms a breakpoint
  * and a watchpoint once and hits them every round; seed 2 runs the same
  * code at the same addresses in monitor mode of its own, seed 3 without

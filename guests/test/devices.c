@@ -1,5 +1,5 @@
 /*
- * A guest given every device it may have (guests/configs/alldevices.dts,
+ * A guest given every device it may have (tests/system/configs/alldevices.dts,
  * tests/system/test_guests.py test_every_device): each must answer at the
  * address its configuration gives, none may abort.  bootargs:
  *   virtio=BASE,...     virtio-mmio devices: MagicValue "virt", version 2,

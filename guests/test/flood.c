@@ -4,7 +4,7 @@
  * (as any PL011 driver does), rude writes regardless.  Partita's console
  * budget per guest (hyp/guest/guest.h GUEST_TX_*) must hold both to its rate:
  * polite by making it wait, rude by dropping what it writes too fast
- * (guests/configs/flood.dts, tests/system/test_flood.py).
+ * (tests/system/configs/flood.dts, tests/system/test_flood.py).
  */
 #include <string.h>
 #include "guest.h"

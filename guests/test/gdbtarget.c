@@ -1,5 +1,5 @@
 /*
- * The guest gdb debugs in tests/system/test_gdb.py (issue 19): a loop
+ * The guest gdb debugs in tests/system/test_gdb.py: a loop
  * that calls gdb_tick() every 200 ms and prints gdb_value, so that a
  * breakpoint, a changed variable and a watchpoint show on its console.
  * Its MMU is on, with its RAM also seen at GDB_ALIAS (a section of its own

@@ -10,7 +10,7 @@
  * bootargs role=aggressor mb=<MiB>: writes one word per line through a
  * buffer of mb MiB, round after round, evicting whatever shares its cache
  * sets; it never stops (the monitor's `stop` does).
- * guests/configs/llcbench-shared.dts puts both on the same colours (none),
+ * tests/system/configs/llcbench-shared.dts puts both on the same colours (none),
  * llcbench-coloured.dts gives them disjoint ones.
  */
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * The management calls from a bare-metal guest (tests/system/test_manage.py,
- * guests/configs/manage.dts).  With bootargs "role=control" it is the
+ * tests/system/configs/manage.dts).  With bootargs "role=control" it is the
  * control partition: it lists the guests, stops, starts and restarts
  * `worker` (the echo guest), talks to its console, loads a new image into
  * it (refused while it runs, when too big, when malformed), sees it boot
@@ -107,8 +107,14 @@ static void test_version_and_list(void)
     struct r4 v = mg(PARTITA_MG_VERSION, 0, 0, 0, 0);
     CHECK(v.r0 == (PARTITA_MANAGE_ABI_MAJOR << 16 | PARTITA_MANAGE_ABI_MINOR),
           "version 0x%lx", (unsigned long)v.r0);
-    CHECK(v.r1 == 0x3f && v.r2 == NGUESTS && v.r3 == 0x6, "rights 0x%lx guests %lu mask 0x%lx",
+    CHECK(v.r1 == 0x7f && v.r2 == NGUESTS && v.r3 == 0x6, "rights 0x%lx guests %lu mask 0x%lx",
           (unsigned long)v.r1, (unsigned long)v.r2, (unsigned long)v.r3);
+    /* the worker has no memory-bandwidth budget: none to read or change */
+    struct partita_budget bu;
+    struct r4 rb = mg(PARTITA_MG_BUDGET, WORKER, &bu, sizeof(bu), 0);
+    struct r4 sb = mg_call(PARTITA_MG_BUDGET_SET, WORKER, 1000, 4000, 0);
+    CHECK(rb.r0 == PARTITA_E_INVALID && sb.r0 == PARTITA_E_INVALID, "budget of the worker: "
+          "%ld, set: %ld", (long)rb.r0, (long)sb.r0);
     static const char *const names[] = { "boss", "worker", "rogue", "guarded" };
     for (uint32_t id = 0; id < NGUESTS; id++) {
         struct partita_guest_info i;
@@ -270,7 +276,7 @@ static void rogue(void)
 
 
 /*
- * Life mode (guests/configs/managelife.dts, test_manage.py
+ * Life mode (tests/system/configs/managelife.dts, test_manage.py
  * test_load_into_every_state): each prey (guests/test/prey.c) aims every
  * receive buffer of its network device at the top of its RAM, where the
  * store of an image goes, and ends its life its own way; this control
@@ -405,13 +411,48 @@ static void gdb_race(void)
         delay_ms(1000);
 }
 
+static void gdb_restarts(uint32_t count)
+{
+    uint64_t n = wait_worker_held(2000);
+    gprintf("gdbrestarts: worker held, %lu exits\n", (unsigned long)n);
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t rc = mg(PARTITA_MG_RESTART, WORKER, 0, 0, 0).r0;
+        gprintf("gdbrestarts: restart %lu: %ld\n", (unsigned long)i, (long)rc);
+        delay_ms(200);
+    }
+    gprintf("gdbrestarts: done\n");
+    for (;;)
+        delay_ms(1000);
+}
+
+volatile uint32_t mgspin_go;
+
+static void mg_spin(void)
+{
+    gprintf("mgspin: ready, go at 0x%08lx\n", (unsigned long)&mgspin_go);
+    while (!mgspin_go)
+        delay_ms(50);
+    for (uint32_t n = 1;; n++) {
+        if (mg(PARTITA_MG_VERSION, 0, 0, 0, 0).r0 < 0)
+            gprintf("mgspin: call %lu failed\n", (unsigned long)n);
+        if (n % 200 == 0)
+            gprintf("mgspin: %lu calls\n", (unsigned long)n);
+    }
+}
+
 void guest_main(uint32_t dtb)
 {
-    uint32_t role = 0, cycles = 100, life_mode = 0, race = 0;
+    uint32_t role = 0, cycles = 100, life_mode = 0, race = 0, restarts = 0, spin = 0;
     bootarg_u32("rogue", &role);
     bootarg_u32("cycles", &cycles);
     bootarg_u32("life", &life_mode);
     bootarg_u32("gdbrace", &race);
+    bootarg_u32("gdbrestarts", &restarts);
+    bootarg_u32("mgspin", &spin);
+    if (spin)
+        mg_spin();
+    if (restarts)
+        gdb_restarts(restarts);
     if (race)
         gdb_race();
     if (life_mode) {

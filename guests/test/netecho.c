@@ -1,5 +1,5 @@
 /*
- * A bare-metal member of a Partita network (README, "Networks") over the
+ * A bare-metal member of a Partita network (docs/networks.md) over the
  * virtio-mmio driver of guests/lib/vnet.c.  bootargs: "net=BASE,INTID
  * ip=ADDR" (an IPv4 link-local address as a number, 169.254.0.0/16) and
  *   peer=ADDR count=N   ping: polled; ARP for the peer, then N ICMP echo
@@ -22,7 +22,7 @@
  * polling; with canary=1 it fills a quarter of its RAM with a pattern
  * before it pings and checks it afterwards (nothing wrote into its
  * memory but its own device, into its own buffers: TEST canary).
- * tests/system/test_network.py (guests/configs/network.dts).
+ * tests/system/test_network.py (tests/system/configs/network.dts).
  */
 #include <string.h>
 #include "vnet.h"

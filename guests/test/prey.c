@@ -1,5 +1,5 @@
 /*
- * A hostile managed guest (guests/configs/managelife.dts,
+ * A hostile managed guest (tests/system/configs/managelife.dts,
  * tests/system/test_manage.py test_load_into_every_state): it leaves its
  * network device aimed at memory it is about to lose - every receive
  * buffer at the top of its RAM, where a run-time image's store goes - and

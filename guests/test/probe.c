@@ -1,6 +1,6 @@
 /*
  * Isolation, the attacker's side (runs beside guests/test/victim.c, see
- * guests/configs/isolation.dts): every access to the hypervisor's memory
+ * tests/system/configs/isolation.dts): every access to the hypervisor's memory
  * and to the other guest's memory, given as physical addresses that lie
  * outside this guest's RAM window, must end in this guest's own abort
  * handler with DFAR/IFAR = the address, and leave the victim untouched.

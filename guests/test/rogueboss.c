@@ -1,5 +1,5 @@
 /*
- * A hostile control partition (guests/configs/managehostile.dts,
+ * A hostile control partition (tests/system/configs/managehostile.dts,
  * tests/system/test_manage.py test_hostile_control_partition): with two
  * vCPUs it races every management call at once - random (fixed seeds)
  * and boundary registers, buffers outside its RAM and straddling its end,

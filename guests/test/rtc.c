@@ -1,10 +1,10 @@
 /*
- * A host device passed through by its DT path (issue 15 item 3): the
+ * A host device passed through by its DT path: the
  * PL031 real-time clock (ARM DDI 0224) at bootargs rtc=<PA>, which must be
  * the real device - its PrimeCell identification, and a seconds counter
  * that runs - with its page mapped into this guest and no other.
  *
- * Then its interrupt (issue 27 item 6), checked as a GIC would behave with
+ * Then its interrupt, checked as a GIC would behave with
  * the device wired to it natively (the checks of kvm-unit-tests' arm/pl031
  * test, written anew): the SPI's pending state as GICD_ISPENDR shows it is
  * the RTC's line, whether the guest has the SPI enabled or not; enabling it

@@ -1,6 +1,6 @@
 /*
- * Shared-CPU test guest (guests/configs/share.dts, tests/system/test_share.py).
- * bootargs "role=R seed=S":
+ * Shared-CPU test guest (tests/system/configs/share.dts,
+ * tests/system/test_share.py). bootargs "role=R seed=S":
  *  role=0 busy: fills d0-d31 and FPSCR with a pattern of its own (seed S)
  *    and checks them in a loop, refilling a new variant now and then; every
  *    500 ms of its virtual time prints the checks done in that time, the

@@ -1,6 +1,6 @@
 /*
- * A hostile virtio driver (issue 27; tests/system/test_virtio_hostile.py,
- * guests/configs/vhostile.dts): a network member with a virtio console
+ * A hostile virtio driver (tests/system/test_virtio_hostile.py,
+ * tests/system/configs/vhostile.dts): a network member with a virtio console
  * that names the most work its queues can and changes everything under
  * the device's feet, forever, from a fixed seed.  bootargs: "net=BASE,INTID
  * con=BASE,INTID seed=N".

@@ -3,7 +3,7 @@
  * point outside its RAM, then it touches an unmapped address.  The
  * injected data abort's vector fetch aborts too, and so on: the hypervisor
  * must stop this (mark the guest crashed) instead of looping, while the
- * other guest and the monitor run on (guests/configs/wild.dts).
+ * other guest and the monitor run on (tests/system/configs/wild.dts).
  */
 #include "guest.h"
 

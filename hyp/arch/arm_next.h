@@ -2,9 +2,9 @@
  * Where a vCPU goes next: the address of the instruction after the one at
  * its PC, for gdb's single step (gdb_step.c).  ARMv7 has no step bit, and
  * the unlinked address-mismatch breakpoint that would do it (DBGBCR.BT
- * 0b0100, ARM DDI 0406C C11.11.7) is not implemented by QEMU (its
- * target/arm/debug_helper.c logs "address mismatch breakpoint types not
- * implemented" and never matches): so the stub steps in software, with a
+ * 0b0100, ARM DDI 0406C C11.11.7) is not implemented by QEMU 7.2 nor
+ * 10.0 (their target/arm/debug_helper.c logs "address mismatch breakpoint
+ * types not implemented" and never matches): so the stub steps in software, with a
  * BKPT on the one instruction that runs next.
  *
  * The instruction is decoded here, its condition (the ARM cond field, a

@@ -3,13 +3,46 @@
 #include "pmu.h"
 #include "hyp/platform/percpu.h"
 
-uint32_t pmu_hpmn, pmu_guest_bits;
+uint32_t pmu_hpmn, pmu_guest_bits, pmu_hdcr;
+unsigned int pmu_reserved = PMU_NONE_RESERVED;
+/* with a counter reserved: each CPU's guest's PMCR.E (pmcr_reserved) */
+static uint8_t guest_pmcr_e[MAX_CPUS];
 
 void pmu_init(void)
 {
     unsigned int n = PMCR_N(sysreg_read_pmcr());
     pmu_hpmn = n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
     pmu_guest_bits = PMU_CCNT_BIT | ((1u << pmu_hpmn) - 1);
+    pmu_hdcr = pmu_hpmn;
+}
+
+bool pmu_reserve(void)
+{
+    if (pmu_reserved != PMU_NONE_RESERVED)
+        return true;
+    if (!pmu_hpmn)
+        return false;
+    /* the highest counter: HDCR.HPMN one less, so that PL1 sees N - 1
+     * counters (PMCR.N reads HPMN, B4.1.117) and cannot reach it; HPME
+     * enables it in every mode whatever PMCR.E (B4.1.64) */
+    pmu_reserved = PMCR_N(sysreg_read_pmcr()) - 1;
+    if (pmu_reserved >= pmu_hpmn)
+        pmu_reserved = pmu_hpmn - 1;
+    pmu_hpmn = pmu_reserved;
+    pmu_guest_bits = PMU_CCNT_BIT | ((1u << pmu_hpmn) - 1);
+    pmu_hdcr = pmu_hpmn | HDCR_HPME;
+    return true;
+}
+
+/* the guest's event counters to zero one by one: PMCR.P written from Hyp
+ * mode would reset the reserved counter too (B4.1.117) */
+static void zero_guest_counters(void)
+{
+    for (unsigned int i = 0; i < pmu_hpmn; i++) {
+        sysreg_write_pmselr(i);
+        isb();
+        sysreg_write_pmxevcntr(0);
+    }
 }
 
 bool pmu_present(void)
@@ -19,16 +52,24 @@ bool pmu_present(void)
 
 void pmu_quiet(void)
 {
-    sysreg_write_pmcr(PMCR_P | PMCR_C);     /* stopped, counters reset */
-    sysreg_write_pmcntenclr(~0u);
-    sysreg_write_pmintenclr(~0u);
-    sysreg_write_pmovsr(~0u);               /* write 1 to clear */
+    /* stopped, counters reset (all but a reserved one, which keeps E:
+     * pmcr_reserved; the others are cleared below) */
+    if (pmu_reserved == PMU_NONE_RESERVED) {
+        sysreg_write_pmcr(PMCR_P | PMCR_C);
+    } else {
+        sysreg_write_pmcr(PMCR_C | PMCR_E);
+        guest_pmcr_e[this_cpu()->index] = 0;
+    }
+    sysreg_write_pmcntenclr(pmu_guest_bits);
+    sysreg_write_pmintenclr(pmu_guest_bits);
+    sysreg_write_pmovsr(pmu_guest_bits);    /* write 1 to clear */
     sysreg_write_pmuserenr(0);
     unsigned int n = pmu_hpmn;
     for (unsigned int i = 0; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
         sysreg_write_pmxevtyper(0);
+        sysreg_write_pmxevcntr(0);
     }
     sysreg_write_pmselr(PMSELR_CCNT);
     isb();
@@ -65,6 +106,8 @@ void pmu_save(struct pmu_regs *r)
      * gets every one of them written back by pmu_restore, and one that has
      * not reaches none without a trap (HDCR.TPM, B4.1.64), whose first one
      * quiets the PMU (hyp/trap/cp15.c) */
+    /* (every counter: a shared CPU never runs a vCPU with a budget, so a
+     * reserved counter there counts for nobody - config_budget.c) */
     sysreg_write_pmcntenclr(~0u);
     sysreg_write_pmintenclr(~0u);
     sysreg_write_pmovsr(~0u);               /* write 1 to clear */
@@ -93,6 +136,32 @@ void pmu_restore(const struct pmu_regs *r)
     isb();
 }
 
+/*
+ * PMCR with a counter reserved.  P from the guest resets its counters
+ * only.  E stays set in the register: QEMU 7.2 raises no PMU interrupt
+ * while PMCR.E is clear, even for counters HDCR.HPME enables
+ * (target/arm pmu_update_irq), so the guest's E is kept aside and read
+ * back; its counters stop with PMCNTENCLR (Linux's perf clears both).
+ */
+static bool pmcr_reserved(bool read, uint32_t *val)
+{
+    unsigned int cpu = this_cpu()->index;
+    uint32_t v = *val;
+    if (read) {
+        *val = (sysreg_read_pmcr() & ~((0x1fu << 11) | PMCR_E)) | (pmu_hpmn << 11) |
+               guest_pmcr_e[cpu];
+        return true;
+    }
+    guest_pmcr_e[cpu] = (uint8_t)(v & PMCR_E);
+    sysreg_write_pmcr((v & PMCR_WRITABLE & ~PMCR_P) | PMCR_E);
+    if (v & PMCR_P) {
+        uint32_t sel = sysreg_read_pmselr();
+        zero_guest_counters();
+        sysreg_write_pmselr(sel);
+    }
+    return true;
+}
+
 /* PMSELR's counter is one of the guest's (or 31, the cycle counter's filter) */
 static bool selected_ok(bool ccnt_ok)
 {
@@ -105,6 +174,8 @@ static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
     uint32_t v = *val;
     switch (opc2) {
     case 0:     /* PMCR: N as the guest's share (HDCR.HPMN) */
+        if (pmu_reserved != PMU_NONE_RESERVED)
+            return pmcr_reserved(read, val);
         if (read)
             *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_hpmn << 11);
         else
@@ -190,6 +261,36 @@ bool pmu_access(uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
     if (ok && !read)
         isb();      /* PMSELR before the next PMXEV*, PMCR.E before counting */
     return ok;
+}
+
+uint32_t pmu_budget_read(uint32_t *ovf)
+{
+    uint32_t bit = 1u << pmu_reserved, sel = sysreg_read_pmselr();
+    sysreg_write_pmselr(pmu_reserved);
+    isb();
+    uint32_t n = sysreg_read_pmxevcntr();
+    *ovf = sysreg_read_pmovsr() & bit;
+    sysreg_write_pmselr(sel);
+    isb();
+    return n;
+}
+
+void pmu_budget_program(uint32_t event, uint32_t count)
+{
+    uint32_t bit = 1u << pmu_reserved, sel = sysreg_read_pmselr();
+    sysreg_write_pmselr(pmu_reserved);
+    isb();
+    /* P, U, NSK, NSU and NSH clear: PL1 and PL0 of the guests count,
+     * Hyp mode does not (B4.1.128) */
+    sysreg_write_pmxevtyper(event & PMXEVTYPER_EVENT);
+    sysreg_write_pmxevcntr(count);
+    sysreg_write_pmovsr(bit);               /* an overflow already counted */
+    sysreg_write_pmintenset(bit);
+    sysreg_write_pmcntenset(bit);
+    sysreg_write_pmselr(sel);
+    /* and PMCR.E, which QEMU wants for the interrupt (pmcr_reserved) */
+    sysreg_write_pmcr((sysreg_read_pmcr() & PMCR_WRITABLE & ~(PMCR_P | PMCR_C)) | PMCR_E);
+    isb();
 }
 
 void pmu_unpark(struct pcpu *c)

@@ -30,7 +30,23 @@ struct pmu_regs {
  * once at boot (pmu_init; HDCR.HPMN), and their bits in PMCNTENSET and
  * friends with the cycle counter's */
 extern uint32_t pmu_hpmn, pmu_guest_bits;
+/* HDCR's PMU fields for a guest: HPMN, and HPME once a counter is reserved */
+extern uint32_t pmu_hdcr;
 void pmu_init(void);
+/*
+ * The highest event counter for the hypervisor (memory-bandwidth budgets,
+ * hyp/sched/budget.c), before any guest starts: guests get one counter
+ * less.  False if there is none.  pmu_reserved is its number,
+ * PMU_NONE_RESERVED before.
+ */
+#define PMU_NONE_RESERVED 32u
+extern unsigned int pmu_reserved;
+bool pmu_reserve(void);
+/* the reserved counter on this CPU: count event (guests' PL1 and PL0
+ * only) from count, its overflow interrupt enabled, an earlier overflow
+ * forgotten; and its value now, *ovf its overflow flag */
+void pmu_budget_program(uint32_t event, uint32_t count);
+uint32_t pmu_budget_read(uint32_t *ovf);
 /* Does the CPU have a PMUv2 to give (ID_DFR0.PerfMon)? */
 bool pmu_present(void);
 /* Nothing counts or interrupts, every counter and filter zero: a PMU no

@@ -120,7 +120,7 @@ void vcpu_load(struct vcpu *v)
     sysreg_write_hcr(v->hcr);
     sysreg_write_hstr(GUEST_HSTR);
     sysreg_write_hcptr(VCPU_HCPTR);
-    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hpmn | (v->dbg_trap ? HDCR_TDE : 0));
+    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hdcr | (v->dbg_trap ? HDCR_TDE : 0));
     sysreg_write_vpidr(sysreg_read_midr());
     sysreg_write_vmpidr(v->vmpidr);
     sysreg_write_cntvoff(g->cntvoff);

@@ -116,6 +116,12 @@ struct vcpu {
 /* held off its CPU by gdb (hyp/gdb): unlike the others, it stays
  * set, and the vCPU is not runnable, until gdb lets it go */
 #define VCPU_REQ_HALT      (1u << 2)
+/* its partition's memory-bandwidth budget is spent (hyp/sched/budget.c):
+ * like HALT it stays set, and the vCPU is not runnable, until the next
+ * period's refill clears it */
+#define VCPU_REQ_THROTTLE  (1u << 3)
+/* the requests that stay set while the vCPU waits off its CPU */
+#define VCPU_REQ_HELD      (VCPU_REQ_HALT | VCPU_REQ_THROTTLE)
 
 /*
  * Run v (loaded on this CPU) until it or its CPU is wanted outside the

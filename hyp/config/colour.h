@@ -1,8 +1,8 @@
 /*
- * Cache colouring (README "Cache colouring"): the pages of physical memory
- * that fall into the same sets of the last-level cache share a colour.
- * With a physically indexed cache of way size W, a 4 KiB page at PA has
- * colour (PA / 4 KiB) mod (W / 4 KiB); two guests whose RAM has no colour
+ * Cache colouring (docs/configuration.md, "Cache colouring"): the pages of
+ * physical memory that fall into the same sets of the last-level cache share
+ * a colour. With a physically indexed cache of way size W, a 4 KiB page at PA
+ * has colour (PA / 4 KiB) mod (W / 4 KiB); two guests whose RAM has no colour
  * in common never evict each other's lines from that cache.
  *
  * A coloured guest's RAM is built from the pages of its colours only,

@@ -1,5 +1,5 @@
 /*
- * The configuration device tree (brief section 5): parsed with libfdt and
+ * The configuration device tree (docs/configuration.md): parsed with libfdt and
  * checked as a whole before any guest starts.  Each problem is one line
  * naming the guest and the property.
  */
@@ -413,6 +413,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     for (unsigned int i = 0; i < sys->nguests; i++) {
         config_check_mmio(&sys->guests[i], &c);
         config_check_direct(host, &sys->guests[i], &c);
+        config_check_budget(host, &sys->guests[i], &c);
     }
     return c.errors;
 }

@@ -1,7 +1,7 @@
 /*
  * Channels in the configuration device tree: a shared-memory region and
  * the guests that map it, each at its own IPA, read-write or read-only,
- * with a doorbell interrupt of its own (README, "Channels").
+ * with a doorbell interrupt of its own (docs/channels.md).
  *
  *     chan0 {
  *         compatible = "partita,channel";

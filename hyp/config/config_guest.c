@@ -1,5 +1,5 @@
 /*
- * One guest node of the configuration (brief section 5): every property
+ * One guest node of the configuration (docs/configuration.md): every property
  * read and checked on its own; an unknown one is reported, never silently
  * taken.  Checks against the host and the other guests are config.c's.
  */
@@ -15,7 +15,8 @@ static const char *const known_props[] = {
     "compatible", "cpus", "memory", "identity-map", "kernel", "kernel-format",
     "load-offset", "entry-offset", "initrd", "bootargs", "autostart", "on-crash",
     "watchdog", "watchdog-action", "console-rate", "time-slice-us", "pmu", "colors", "control",
-    "control-guests", "virtio-console", "interrupts", NULL,
+    "control-guests", "virtio-console", "interrupts", "memory-budget", "memory-budget-event",
+    NULL,
 };
 
 static bool is_known(const char *name)
@@ -418,4 +419,5 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_virtio_console(fdt, node, g, c);
     parse_passthrough(fdt, node, g, c);
     config_parse_control(fdt, node, g, c);
+    config_parse_budget(fdt, node, g, c);
 }

@@ -76,6 +76,11 @@ void config_check_channels(const struct config_host *h, struct system_config *sy
 
 /* kernel, initrd and DTB fit the guest's memory (also for a run-time image) */
 void config_check_images(struct guest_config *g, struct cfg_ctx *c);
+/* hyp/config/config_budget.c: memory-budget and memory-budget-event; and
+ * what a budget needs of the host and of the guest's other properties */
+void config_parse_budget(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
+void config_check_budget(const struct config_host *h, const struct guest_config *g,
+                         struct cfg_ctx *c);
 /* hyp/config/config_control.c: control and control-guests, after every guest */
 void config_parse_control(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_check_control(const void *fdt, int root, struct system_config *sys,

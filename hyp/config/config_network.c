@@ -1,7 +1,7 @@
 /*
  * Networks in the configuration device tree: every member guest gets a
  * virtio-mmio network device, and Partita switches frames between them
- * (README, "Networks").
+ * (docs/networks.md).
  *
  *     lan {
  *         compatible = "partita,network";

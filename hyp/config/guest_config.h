@@ -1,5 +1,6 @@
 /*
- * A guest as the configuration device tree describes it (brief section 5).
+ * A guest as the configuration device tree describes it
+ * (docs/configuration.md).
  * Parsing and validation are pure, so host unit tests cover every error.
  */
 #ifndef HYP_GUEST_CONFIG_H
@@ -27,8 +28,12 @@
 /* time-slice-us: the bounds of a vCPU's turn on a shared CPU */
 #define GUEST_SLICE_MIN_US 100u
 #define GUEST_SLICE_MAX_US 1000000u
+/* memory-budget's period: it refills on every CPU of the guest with an
+ * interrupt, so not more often than every 100 us; at least every 10 s */
+#define GUEST_BUDGET_PERIOD_MIN_US 100u
+#define GUEST_BUDGET_PERIOD_MAX_US 10000000u
 
-/* the virtual board (brief section 4), mirroring QEMU virt */
+/* the virtual board (docs/virtual-board.md), mirroring QEMU virt */
 #define VBOARD_RAM_IPA     0x40000000u
 #define VBOARD_GICD_IPA    0x08000000u
 #define VBOARD_GICC_IPA    0x08010000u
@@ -44,10 +49,10 @@
 #define VBOARD_MANAGE_SIZE 0x2000u
 
 /*
- * Channels: shared memory between guests with a doorbell each (README,
- * "Channels").  A member maps the region at its own IPA; the 4 KiB page
- * right after it is the doorbell page Partita emulates (a write rings the
- * other members).  The doorbell is a virtual SPI in each member.
+ * Channels: shared memory between guests with a doorbell each
+ * (docs/channels.md).  A member maps the region at its own IPA; the 4 KiB
+ * page right after it is the doorbell page Partita emulates (a write rings
+ * the other members).  The doorbell is a virtual SPI in each member.
  */
 #define CHANNEL_MAX            8
 #define CHANNEL_MAX_MEMBERS    4
@@ -59,7 +64,7 @@
 
 /*
  * Networks: a virtio-mmio network device per member guest, frames switched
- * by Partita between members (README, "Networks").  Each member sees a
+ * by Partita between members (docs/networks.md).  Each member sees a
  * virtio 1.x (modern, version 2 register layout) device of 0x200 bytes at
  * its own IPA, raising its own virtual SPI.
  */
@@ -91,7 +96,7 @@
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 
 /*
- * The control capability (README, "The control partition"): what a guest
+ * The control capability (docs/control-partition.md): what a guest
  * with `control` may do to the guests in its `control-guests` (by default
  * every other guest).  One bit per right; `control;` alone gives them all.
  */
@@ -102,16 +107,17 @@ enum control_right {
     CONTROL_RESTART = 1u << 3,
     CONTROL_CONSOLE = 1u << 4,      /* read its console output, write its input */
     CONTROL_LOAD    = 1u << 5,      /* give a stopped guest a new image */
+    CONTROL_BUDGET  = 1u << 6,      /* change its memory-bandwidth budget */
 };
-#define CONTROL_ALL 0x3fu
+#define CONTROL_ALL 0x7fu
 /* the names of the rights, in bit order (config_control.c) */
 extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
 /*
- * How a guest gets its interrupts (README, "Direct interrupts"): through
- * the hypervisor and the GIC's virtual CPU interface (the default), or
- * straight from the physical GIC on CPUs it owns alone ("direct";
- * docs/direct-interrupts.md).
+ * How a guest gets its interrupts (docs/configuration.md, "Direct
+ * interrupts"): through the hypervisor and the GIC's virtual CPU interface
+ * (the default), or straight from the physical GIC on CPUs it owns alone
+ * ("direct"; docs/direct-interrupts.md).
  */
 enum irq_mode { IRQ_VIRTUAL, IRQ_DIRECT };
 
@@ -178,6 +184,10 @@ struct guest_config {
     enum irq_mode irq_mode;                 /* interrupts = "virtual" / "direct" */
     unsigned int ndisks;                    /* disks it is a frontend of */
     struct guest_disk disks[GUEST_MAX_DISKS];
+    /* memory-budget = <EVENTS PERIOD-US> (hyp/config/config_budget.c):
+     * PMU events per period, pooled over its vCPUs; 0 events: none */
+    uint32_t budget_events, budget_period_us;
+    uint32_t budget_event;                  /* memory-budget-event: what is counted */
 };
 
 struct channel_member {
@@ -223,6 +233,9 @@ struct config_host {
      * error (NULL: not known, as in the unit tests' default host) */
     bool group0;
     const char *start_mode;
+    /* the event counters of the CPUs' PMU, with its interrupt known; 0:
+     * no PMU to regulate memory-bandwidth budgets with */
+    unsigned int pmu_counters;
 };
 
 /* One diagnostic: "guest 'NAME': property 'PROP': what is wrong". */

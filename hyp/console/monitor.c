@@ -6,6 +6,7 @@
 #include <arch/boot.h>
 #include <arch/sysregs.h>
 #include "monitor.h"
+#include "monitor_cmds.h"
 #include <partita/manage_abi.h>
 #include "hyp/sched/sched_share.h"
 #include "hyp/guest/channel.h"
@@ -284,6 +285,7 @@ static const struct monitor_cmd commands[] = {
     { "gdb", "gdb NAME: halt a guest and speak gdb's remote protocol here (or on the "
       "debug UART) until it detaches", cmd_gdb },
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
+    { "budget", "budget [NAME [EVENTS PERIOD-US]]: memory budgets", cmd_budget },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
     { "selftest", "selftest fault|stack|text|irq: check a HYP fault is reported and contained", cmd_selftest },

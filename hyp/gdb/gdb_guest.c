@@ -13,14 +13,36 @@
 #include "timer/timer.h"
 #include "hyp/sched/sched.h"
 
+/*
+ * A vCPU whose saved state is gdb's to read: off its CPU, and not waiting
+ * for its CPU to reset it for a new life.  A start or a PSCI CPU_ON asks
+ * its CPU for that (VCPU_REQ_POWER_ON, VCPU_ON_PENDING); until the CPU has
+ * taken the request (hyp/sched/sched.c vcpu_take_requests) what is saved
+ * is the last life's - registers and a stage 1 over RAM the start has
+ * scrubbed - and the CPU writes it while gdb would read it.
+ */
+static bool vcpu_settled(struct vcpu *v)
+{
+    return !__atomic_load_n(&v->loaded, __ATOMIC_SEQ_CST) &&
+           __atomic_load_n(&v->power, __ATOMIC_ACQUIRE) != VCPU_ON_PENDING;
+}
+
+static bool vcpus_settled(struct guest *g)
+{
+    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
+        if (!vcpu_settled(&g->vcpu[i]))
+            return false;
+    return true;
+}
+
 bool guest_debug_halt(struct guest *g)
 {
     guest_kick_all(g, VCPU_REQ_HALT);
     uint64_t t0 = timer_now();
-    while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
+    while (!vcpus_settled(g) && timer_ticks_to_us(timer_now() - t0) < GUEST_DEBUG_HALT_US)
         ;
     dsb_ish();      /* its saved registers, written by its CPUs, from here */
-    return guest_vcpus_idle(g);
+    return vcpus_settled(g);
 }
 
 bool guest_debug_held(struct guest *g)
@@ -28,7 +50,7 @@ bool guest_debug_held(struct guest *g)
     for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
         if (!(__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_HALT) ||
-            __atomic_load_n(&v->loaded, __ATOMIC_SEQ_CST))
+            !vcpu_settled(v))
             return false;
     }
     dsb_ish();      /* as after a halt: their saved registers from here */

@@ -9,14 +9,17 @@
 /*
  * gdb's hold on a guest (gdb_guest.c, used by the stub):
  * halt takes every vCPU of g off its CPU and keeps it off (false: one did
- * not leave in a second); resume lets them run again.  While halted, a
+ * not leave, or its CPU did not reset it for a life just begun, within
+ * GUEST_DEBUG_HALT_US); resume lets them run again.  While halted, a
  * debugger reads and writes n bytes at virtual address va as vCPU v sees
  * them (its stage 1, the guest's Stage-2), only in the guest's own RAM:
  * returns the bytes done, which stop at the first page that faults.
  */
+#define GUEST_DEBUG_HALT_US 1000000u
 bool guest_debug_halt(struct guest *g);
-/* are they halted still: every vCPU asked to stay off its CPU and off it?
- * (false after a halt that timed out, or a restart from under gdb) */
+/* are they halted still: every vCPU asked to stay off its CPU and off it,
+ * its CPU done with any start of it?  (false after a halt that timed out,
+ * or a restart from under gdb) */
 bool guest_debug_held(struct guest *g);
 void guest_debug_resume(struct guest *g);
 /* only v runs again (a single step), the others stay halted */

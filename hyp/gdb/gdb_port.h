@@ -1,5 +1,5 @@
 /*
- * The line a gdb session speaks on (issue 19): the console by default, or
+ * The line a gdb session speaks on: the console by default, or
  * the debugger's own UART when the host DT names one
  * (/chosen/partita,debug-uart, hyp/platform/platform_uart.c).  On its own
  * UART a session leaves the console to the monitor and the guests: nothing

@@ -1,5 +1,5 @@
 /*
- * A gdb remote stub per guest over the board's one console (issue 19):
+ * A gdb remote stub per guest over the board's one console:
  * `gdb NAME` at the monitor halts that guest's vCPUs (only them: the other
  * partitions run on) and turns the console over to the GDB Remote Serial
  * Protocol (rsp.h) until gdb detaches or kills it; everything else the

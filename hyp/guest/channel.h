@@ -1,5 +1,5 @@
 /*
- * Channels at run time (README, "Channels"): the shared memory mapped into
+ * Channels at run time (docs/channels.md): the shared memory mapped into
  * each member's Stage-2, the doorbell page each member sees after it, and
  * ringing: a virtual SPI raised in every other member.
  */

@@ -208,7 +208,7 @@ static int write_passthrough(void *fdt, const struct guest_config *cfg, const vo
 }
 
 /*
- * Channels (README, "Channels"): the memory as a no-map reserved-memory
+ * Channels (docs/channels.md): the memory as a no-map reserved-memory
  * node (outside the guest's RAM, so Linux never uses it and /dev/mem may
  * map it: it is no System RAM), the channel itself for software to find
  * (compatible "partita,channel": memory and doorbell page, interrupt,
@@ -275,7 +275,7 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     return fdt_end_node(fdt);
 }
 
-/* a control partition's management page (README, "The control partition") */
+/* a control partition's management page (docs/control-partition.md) */
 static int write_manage(void *fdt, const struct guest_config *cfg)
 {
     char name[48];
@@ -291,7 +291,7 @@ static int write_manage(void *fdt, const struct guest_config *cfg)
 }
 
 /*
- * Networks (README, "Networks"): each device as QEMU's virt board
+ * Networks (docs/networks.md): each device as QEMU's virt board
  * describes its virtio-mmio transports, which Linux's virtio_mmio driver
  * binds to; the hypervisor reads guest memory through its caches, so the
  * device is DMA coherent.

@@ -1,4 +1,4 @@
-/* The device tree Partita writes for each guest (brief section 4). */
+/* The device tree Partita writes for each guest (docs/virtual-board.md). */
 #ifndef HYP_GUEST_DT_H
 #define HYP_GUEST_DT_H
 

@@ -116,7 +116,8 @@ int guest_build_s2(struct guest *g)
         return -1;
     if (guest_ram_map(&g->s2, c) != 0)
         return -1;
-    /* the guest's GIC CPU interface is the hardware GICV (brief section 4);
+    /* the guest's GIC CPU interface is the hardware GICV
+     * (docs/virtual-board.md);
      * a direct guest's is the physical GICC, whose non-secure view shows it
      * none of the hypervisor's Group 0 (docs/direct-interrupts.md) */
     uint64_t gicc = c->irq_mode == IRQ_DIRECT ? host.gic.gicc.base : host.gic.gicv.base;

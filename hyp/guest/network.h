@@ -1,5 +1,5 @@
 /*
- * Networks at run time (README, "Networks"): each member's virtio-mmio
+ * Networks at run time (docs/networks.md): each member's virtio-mmio
  * network device on its MMIO bus, over its RAM, raising its SPI; the
  * switching itself is hyp/vdev/virtio_net.c's.
  */

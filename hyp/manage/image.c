@@ -1,9 +1,9 @@
 /*
- * Images given at run time (README, "Loading an image"): the control
- * partition streams a header, a kernel and an initrd into a stopped guest;
- * they land in a pristine store at the top of the guest's configured
- * memory, which its Stage-2 and DT then leave out, so every start and
- * restart boots them from there.  Checked as a configured image is
+ * Images given at run time (docs/control-partition.md, "Loading an image"):
+ * the control partition streams a header, a kernel and an initrd into a
+ * stopped guest; they land in a pristine store at the top of the guest's
+ * configured memory, which its Stage-2 and DT then leave out, so every start
+ * and restart boots them from there.  Checked as a configured image is
  * (hyp/config: it fits, the format is right) before anything changes.
  */
 #include <stdio.h>

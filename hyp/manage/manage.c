@@ -1,10 +1,10 @@
 /*
- * The management calls of a control partition (README, "The control
- * partition"): the caller's rights checked against its configuration, then
- * the call carried out on the boot CPU, which owns every guest's lifecycle
- * (the monitor's commands run there too, so the two never race).  A call
- * from another CPU is posted in a one-slot mailbox and the calling vCPU
- * waits in Hyp for the answer.
+ * The management calls of a control partition (docs/control-partition.md):
+ * the caller's rights checked against its configuration, then the call
+ * carried out on the boot CPU, which owns every guest's lifecycle (the
+ * monitor's commands run there too, so the two never race).  A call from
+ * another CPU is posted in a one-slot mailbox and the calling vCPU waits in
+ * Hyp for the answer.
  */
 #include <string.h>
 #include <partita/manage_abi.h>
@@ -13,6 +13,7 @@
 #include "manage_ops.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
+#include "hyp/sched/budget.h"
 #include "timer/timer.h"
 #include "mm/cache.h"
 #include "mm/page_alloc.h"
@@ -35,7 +36,8 @@ static struct {
 static bool call_has_buffer(uint32_t fn)
 {
     return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
-           fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE;
+           fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE ||
+           fn == PARTITA_MG_BUDGET;
 }
 
 /* May caller make call fn on guest id?  0 or PARTITA_E_* */
@@ -62,7 +64,11 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         return;
     }
     struct guest *g = fn == PARTITA_MG_VERSION ? NULL : &guests[r[1]];
-    union { struct partita_guest_info info; struct partita_guest_stats stats; } u;
+    union {
+        struct partita_guest_info info;
+        struct partita_guest_stats stats;
+        struct partita_budget budget;
+    } u;
     switch (fn) {
     case PARTITA_MG_VERSION:
         r[1] = caller->cfg->control;
@@ -95,6 +101,13 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
                                        : PARTITA_E_STATE;
         break;
     case PARTITA_MG_LOAD: rc = image_load_piece(g, buf, len, r[4]); break;
+    case PARTITA_MG_BUDGET:
+        rc = budget_fill(g->id, &u.budget) ? copy_out(buf, len, &u.budget, sizeof(u.budget))
+                                           : PARTITA_E_INVALID;
+        break;
+    case PARTITA_MG_BUDGET_SET:
+        rc = budget_set(g->id, r[2], r[3]) ? 0 : PARTITA_E_INVALID;
+        break;
     default: rc = PARTITA_E_NOT_SUPPORTED; break;
     }
     r[0] = (uint32_t)rc;

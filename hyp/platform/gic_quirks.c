@@ -1,6 +1,6 @@
 /*
  * GIC virtualization regions that a board's DT leaves out, from the SoC's
- * documented GIC-400 layout (issue 20 item 3).  An entry names the SoC by
+ * documented GIC-400 layout.  An entry names the SoC by
  * the root compatible its DTs carry and checks that the DT's distributor
  * and CPU interface are where that layout puts them, so nothing is guessed
  * for a SoC that is not in the table, nor for a DT that moved the GIC.

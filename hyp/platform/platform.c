@@ -1,6 +1,6 @@
 /*
  * Host platform probe: everything about the machine comes from its device
- * tree (brief section 3).  Nothing here touches hardware.
+ * tree (docs/booting.md, docs/porting.md).  Nothing here touches hardware.
  */
 #include <string.h>
 #include <stdio.h>

@@ -131,7 +131,7 @@ static int uart_fill(const void *fdt, int node, struct plat_uart *u, const char 
 }
 
 /*
- * The debugger's own UART (issue 19): /chosen's partita,debug-uart names a
+ * The debugger's own UART: /chosen's partita,debug-uart names a
  * second UART, by path or alias as stdout-path does (":options" cut), for
  * gdb's remote protocol alone, so that the console stays the monitor's.
  * Absent: gdb shares the console.  Named but unusable - no such node, a

@@ -8,6 +8,7 @@
 #include "sched.h"
 #include "sched_internal.h"
 #include "sched_share.h"
+#include "budget.h"
 #include "hyp/lib/console.h"
 #include "hyp/arch/vm.h"
 #include "hyp/platform/percpu.h"
@@ -56,7 +57,7 @@ static void direct_quiet(struct vcpu *v)
 
 void vcpu_take_requests(struct vcpu *v)
 {
-    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HELD, __ATOMIC_SEQ_CST);
     if ((req & VCPU_REQ_POWER_ON) && v->vm->state == GUEST_RUNNING) {
         if (v->direct)
             direct_quiet(v);
@@ -71,7 +72,10 @@ void vcpu_take_requests(struct vcpu *v)
         vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
         if (v->share)
             sched_share_reset(v);
-        v->power = VCPU_ON;
+        budget_vcpu_on(v);
+        /* after its state is written: gdb's stub reads that state once
+         * the vCPU is no longer VCPU_ON_PENDING (hyp/gdb/gdb_guest.c) */
+        __atomic_store_n(&v->power, VCPU_ON, __ATOMIC_RELEASE);
     }
 }
 
@@ -112,12 +116,13 @@ void vcpu_wait(struct vcpu *v)
         return;
     }
     /*
-     * QEMU 7.2's GIC does not re-signal a level interrupt whose line is
-     * still high when a guest's EOI deactivates it through a hardware-linked
-     * list register (it re-evaluates only the virtual interface): a virtual
-     * timer whose deadline already passed would never fire again.  Any
-     * distributor write makes it look; re-enabling the timer PPI is one that
-     * changes nothing.  Real GICs need none of this; it costs one write.
+     * QEMU's GIC (7.2 and 10.0 alike) does not re-signal a level interrupt
+     * whose line is still high when a guest's EOI deactivates it through a
+     * hardware-linked list register (it re-evaluates only the virtual
+     * interface): a virtual timer whose deadline already passed would never
+     * fire again.  Any distributor write makes it look; re-enabling the
+     * timer PPI is one that changes nothing.  Real GICs need none of this
+     * (GICv2 1.4.2, 5.2.1); it costs one write (docs/qemu-versions.md).
      */
     gic_irq_enable(host.timer.irq_virt, 0);
     uint64_t t0 = sysreg_read_cntpct();
@@ -134,7 +139,7 @@ static void pcpu_idle(void)
     if (c->index == 0 && (cpu0_busy() || console_is_polled()))
         return;     /* (no console interrupt: the boot CPU polls it) */
     struct vcpu *v = c->vcpu;
-    if (v && ((v->requests & ~VCPU_REQ_HALT) || vcpu_runnable(v)))
+    if (v && ((v->requests & ~VCPU_REQ_HELD) || vcpu_runnable(v)))
         return;
     uint64_t t0 = sysreg_read_cntpct();
     wfi();      /* IRQs masked: wakes on a pending one, handled below */

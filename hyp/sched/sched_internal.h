@@ -11,7 +11,7 @@
 static inline bool vcpu_runnable(struct vcpu *v)
 {
     return v && v->vm->state == GUEST_RUNNING && v->power == VCPU_ON &&
-           !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HALT));
+           !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HELD));
 }
 
 /* the boot CPU's work between guest entries: console, lifecycle (its

@@ -1,9 +1,9 @@
 /*
  * Shared physical CPUs: the loop, the choice of the next vCPU, blocking in
- * WFI and waking (the policy is described in sched_share.h and the README).
- * Everything here runs on the shared CPU itself with IRQs masked, except
- * vcpu_kick (hyp/sched/sched.h), which other CPUs call: it only sets a
- * flag and kicks.
+ * WFI and waking (the policy is described in sched_share.h and
+ * docs/configuration.md). Everything here runs on the shared CPU itself with
+ * IRQs masked, except vcpu_kick (hyp/sched/sched.h), which other CPUs call:
+ * it only sets a flag and kicks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -122,7 +122,7 @@ static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
     /* a guest not started yet has no distributor to ask (its vgic_init
      * comes with its start, on the boot CPU, while this CPU already runs
      * the others) */
-    return (v->requests & ~VCPU_REQ_HALT) || (d && d <= now) ||
+    return (v->requests & ~VCPU_REQ_HELD) || (d && d <= now) ||
            (v->vm->state == GUEST_RUNNING && vgic_saved_wants_wake(&v->vm->vgic, v->id));
 }
 

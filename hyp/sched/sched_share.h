@@ -1,7 +1,8 @@
 /*
- * Shared physical CPUs (README "Shared CPUs"): when the configuration gives
- * one CPU to several vCPUs (every guest on it sets time-slice-us), that CPU
- * runs them in turns instead of the exclusive loop of hyp/sched/sched.c.
+ * Shared physical CPUs (docs/configuration.md, "Shared CPUs"): when the
+ * configuration gives one CPU to several vCPUs (every guest on it sets
+ * time-slice-us), that CPU runs them in turns instead of the exclusive loop
+ * of hyp/sched/sched.c.
  *
  *  - Round robin with a budget: each vCPU may run its guest's slice per
  *    round; a round ends when no runnable vCPU has budget left, and every

@@ -17,17 +17,17 @@
 #define VCON_QUEUE_RX          0u       /* receiveq: input for the driver */
 #define VCON_QUEUE_TX          1u       /* transmitq: its output */
 /*
- * The work of one exit, whatever the driver put on its queues (README, "A
- * virtio console"; docs/threat-model.md).  Output: at most
- * VCON_TX_DESCS_PER_EXIT descriptors visited and VCON_TX_BYTES_PER_EXIT
- * bytes handed to the console per notify; a chain not finished then is
- * taken up where it stopped at the driver's next notify of that queue.
- * The byte bound is two pages: Linux's hvc hands over at most a page per
- * buffer and spins, without notifying again, until it comes back
+ * The work of one exit, whatever the driver put on its queues
+ * (docs/networks.md, "A virtio console"; docs/threat-model.md).  Output: at
+ * most VCON_TX_DESCS_PER_EXIT descriptors visited and VCON_TX_BYTES_PER_EXIT
+ * bytes handed to the console per notify; a chain not finished then is taken
+ * up where it stopped at the driver's next notify of that queue. The byte
+ * bound is two pages: Linux's hvc hands over at most a page per buffer and
+ * spins, without notifying again, until it comes back
  * (drivers/char/virtio_console.c, __send_to_port), so its buffers always
  * finish in the exit that notified them.  Input: one vcon_input visits at
- * most VCON_RX_DESCS_PER_CALL descriptors (plus the rest of the chain it
- * is in, QueueNum - 1 at most) and moves at most the bytes it is given.
+ * most VCON_RX_DESCS_PER_CALL descriptors (plus the rest of the chain it is
+ * in, QueueNum - 1 at most) and moves at most the bytes it is given.
  */
 #define VCON_TX_DESCS_PER_EXIT 256u
 #define VCON_TX_BYTES_PER_EXIT 8192u

@@ -29,11 +29,11 @@
 #define NET_FRAME_MAX          1518u    /* 1500 bytes of payload, a VLAN tag */
 #define NET_BUF_SIZE           (NET_HDR_LEN + NET_FRAME_MAX)    /* a TX chain copied out */
 /*
- * The work of one exit (README, "Bounded work"; docs/threat-model.md): a
- * notifying member sends frames while it has sent fewer than its
- * frame-budget, and the descriptors visited and bytes copied - its TX
- * chains' and its receivers' RX chains' - are under these bounds.  They are
- * checked between frames, and one frame costs at most VIRTQ_NUM_MAX
+ * The work of one exit (docs/networks.md, "Bounded work";
+ * docs/threat-model.md): a notifying member sends frames while it has sent
+ * fewer than its frame-budget, and the descriptors visited and bytes copied -
+ * its TX chains' and its receivers' RX chains' - are under these bounds.
+ * They are checked between frames, and one frame costs at most VIRTQ_NUM_MAX
  * descriptors and NET_BUF_SIZE bytes at each of NETWORK_MAX_MEMBERS ports,
  * so an exit visits fewer than NET_TX_DESCS_PER_EXIT + NET_FRAME_DESCS_MAX
  * descriptors and copies fewer than NET_TX_BYTES_PER_EXIT +

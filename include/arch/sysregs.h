@@ -449,6 +449,7 @@ static inline void irq_restore(uint32_t f)
 #define HDCR_TPM       (1 << 6)     /* performance monitors */
 #define HDCR_TPMCR     (1 << 5)     /* PMCR */
 #define HDCR_HPMN_MASK 0x1f
+#define HDCR_HPME      (1 << 7)     /* event counters HPMN and up enabled */
 
 /* PMCR (B4.1.117): N, the number of event counters, in [15:11] */
 #define PMCR_N(pmcr)   (((pmcr) >> 11) & 0x1f)
@@ -459,6 +460,7 @@ static inline void irq_restore(uint32_t f)
 /* PMXEVTYPER (B4.1.128), and PMCCFILTR through it with PMSELR.SEL = 31:
  * NSH enables counting in Hyp mode */
 #define PMXEVTYPER_NSH (1 << 27)
+#define PMXEVTYPER_EVENT 0xff       /* evtCount */
 #define PMSELR_CCNT    31
 /* ID_DFR0 (B4.1.90): PerfMon [27:24], 2 = PMUv2; the debug models */
 #define ID_DFR0_PERFMON_SHIFT 24
@@ -600,7 +602,7 @@ static inline void irq_restore(uint32_t f)
 #define FAULT_PAGE_OFFSET 0xfffu
 #define FAULT_IPA(far, hpfar) (HPFAR_IPA(hpfar) | ((far) & FAULT_PAGE_OFFSET))
 
-/* Start modes recorded per CPU (seed mail: monitor, HYP, kernel). */
+/* Start modes recorded per CPU (boot/entry.S; docs/booting.md) */
 #define START_MODE_NS_HYP     1
 #define START_MODE_SECURE     2   /* secure SVC or monitor */
 #define START_MODE_NS_SVC     3   /* no access to HYP: fatal */

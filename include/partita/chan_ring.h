@@ -1,7 +1,7 @@
 /*
- * The message ring of a Partita channel (README, "Channels: the ring
+ * The message ring of a Partita channel (docs/channels.md, "The ring
  * protocol"), shared by the bare-metal guests and the Linux program
- * guests/linux/partita-chan.c.  Header only, no library calls, so that
+ * guests/linux/tools/partita-chan.c.  Header only, no library calls, so that
  * both toolchains compile it.
  *
  * A two-member channel's memory holds two rings: member k produces into

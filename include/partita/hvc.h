@@ -50,12 +50,12 @@
 #define PARTITA_HC_STATS        0x86000002u  /* r1 = counter: r0:r1 = its 64-bit value */
 #define PARTITA_HC_WATCHDOG     0x86000003u  /* feed the watchdog: r0 = 0, or -1 if none */
 #define PARTITA_HC_DOORBELL     0x86000004u  /* r1 = channel: ring its other members; r0 = 0 or -2 */
-/* 0x86000005-0x8600000d: the management calls (include/partita/manage_abi.h) */
+/* 0x86000005-0x8600000f: the management calls (include/partita/manage_abi.h) */
 #define PARTITA_HC_MANAGE_FIRST 0x86000005u
-#define PARTITA_HC_MANAGE_LAST  0x8600000du
+#define PARTITA_HC_MANAGE_LAST  0x8600000fu
 /* r1 = a disk the caller drives: take its answers (include/partita/blk_queue.h) */
-#define PARTITA_HC_BLK_DONE     0x8600000eu
-#define PARTITA_HC_LAST         0x8600000eu  /* the highest call number but the 0xff00 ones */
+#define PARTITA_HC_BLK_DONE     0x86000010u
+#define PARTITA_HC_LAST         0x86000010u  /* the highest call number but the 0xff00 ones */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u

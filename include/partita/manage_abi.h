@@ -1,5 +1,5 @@
 /*
- * Partita's management ABI (README, "The control partition"), version 1.0:
+ * Partita's management ABI (docs/control-partition.md), version 1.1:
  * the calls a guest with the `control` capability makes on the other
  * guests, as hypercalls (SMC32 fast calls, owning entity 6) and through the
  * management page.  Shared by the hypervisor and guest tools (plain C99).
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define PARTITA_MANAGE_ABI_MAJOR 1
-#define PARTITA_MANAGE_ABI_MINOR 0
+#define PARTITA_MANAGE_ABI_MINOR 1
 
 /*
  * Calls: r0 = ID, r1 = target guest id, r2 = buffer IPA (in the caller's
@@ -33,8 +33,14 @@
                                               * r0 = bytes taken */
 #define PARTITA_MG_LOAD      0x8600000du /* r1 = id, r4 = offset: one piece of a new
                                           * image (see struct partita_load) */
+#define PARTITA_MG_BUDGET    0x8600000eu /* r1 = id: struct partita_budget into the
+                                          * buffer; r0 = bytes (-2: it has no budget) */
+#define PARTITA_MG_BUDGET_SET 0x8600000fu /* r1 = id, r2 = events, r3 = period in us
+                                           * (no buffer): its budget from its next
+                                           * period; -2 if it has none or these are no
+                                           * budget */
 #define PARTITA_MG_FIRST     PARTITA_MG_VERSION
-#define PARTITA_MG_LAST      PARTITA_MG_LOAD
+#define PARTITA_MG_LAST      PARTITA_MG_BUDGET_SET
 
 /* results (negative r0); the PSCI codes where they fit */
 #define PARTITA_E_NOT_SUPPORTED  (-1)
@@ -79,6 +85,20 @@ struct partita_guest_stats {
     uint32_t starts, nchannels;
     struct partita_vcpu_stats vcpu[PARTITA_INFO_VCPUS];
     struct partita_channel_stats channel[PARTITA_STATS_CHANNELS];
+};
+
+/* PARTITA_MG_BUDGET: a memory-bandwidth budget (memory-budget) and its use */
+struct partita_budget {
+    uint32_t events, period_us;          /* in force */
+    uint32_t next_events, next_period_us; /* from the next period */
+    uint32_t event;                      /* the PMU event counted */
+    uint32_t period;                     /* the number of the period in force */
+    uint32_t last_used_lo, last_used_hi; /* events of the last complete period */
+    uint32_t periods, overruns;          /* complete periods; those over budget */
+    uint32_t max_over_lo, max_over_hi;   /* the most events over a budget */
+    uint32_t total_used_lo, total_used_hi;       /* over all complete periods, */
+    uint32_t total_allowed_lo, total_allowed_hi; /* and their budgets */
+    uint32_t throttles;                  /* vCPUs held for an empty pool */
 };
 
 /*

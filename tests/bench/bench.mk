@@ -1,4 +1,4 @@
-# Benchmarks (issue 7), included by the top Makefile after its own rules:
+# Benchmarks, included by the top Makefile after its own rules:
 # it reuses $(BUILD), $(CC), $(OBJCOPY), $(ASFLAGS), $(LDFLAGS), $(OBJS) and
 # the guest build variables of guests/guests.mk.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tables of docs/bench-profile.md: one path of the README's benchmark
-section each, before and after, from two sets of `profile.py` outputs.
+"""Tables of docs/bench-profile.md: one path of
+docs/benchmarks.md each, before and after, from two sets of `profile.py` outputs.
 
     python3 tests/bench/profile.py --top 40 > DIR/bench.txt
     python3 tests/bench/profile.py --image doorbell --top 40 > DIR/doorbell.txt

@@ -40,6 +40,23 @@ DEFAULT_DEADLINE = 90               # seconds for a whole test
 QEMU_LIFETIME = 120                 # `timeout` kills any QEMU after this
 BOOT_TIMEOUT = 30                   # generous: 2 cores, -smp 4 under TCG
 
+# `make coverage` (scripts/coverage/coverage.py): every QEMU logs the
+# translation blocks it translates in the hypervisor's text (ADDR..ADDR in
+# PARTITA_COVERAGE_RANGE) into the folder PARTITA_COVERAGE names, one file
+# per QEMU process.  A block is translated once, when it first runs, so the
+# log is small and the tests' timing hardly changes.  Unset: nothing logged.
+COVERAGE_DIR = os.environ.get("PARTITA_COVERAGE")
+COVERAGE_RANGE = os.environ.get("PARTITA_COVERAGE_RANGE", "0xf0000000..0xf01fffff")
+
+
+def coverage_args(argv):
+    """The logging options for a QEMU command line, when coverage is on."""
+    if not COVERAGE_DIR or not argv or "qemu-system" not in os.path.basename(argv[0]):
+        return []
+    os.makedirs(COVERAGE_DIR, exist_ok=True)
+    return ["-d", "in_asm", "-dfilter", COVERAGE_RANGE,
+            "-D", os.path.join(COVERAGE_DIR, "qemu-%d.log")]
+
 
 class Timeout(AssertionError):
     """An expect() that did not match in time (carries the whole output)."""
@@ -86,7 +103,7 @@ class Qemu:
 
     def __init__(self, argv, lifetime=QEMU_LIFETIME, name="qemu"):
         self.name = name
-        self.qemu_argv = list(argv)
+        self.qemu_argv = list(argv) + coverage_args(argv)
         self.argv = ["timeout", "-s", "TERM", "-k", "5", str(lifetime)] + self.qemu_argv
         self._buf = ""
         self._err = ""
@@ -337,6 +354,22 @@ def no_audio():
     return list(_NO_AUDIO[0])
 
 
+_VERSION = []
+
+
+def qemu_version():
+    """This QEMU's version as a tuple, (7, 2, 22) or (10, 0, 13), for the
+    tests that hold an older QEMU to what it models (docs/qemu-versions.md).
+    Asked once: `--version` prints it and exits."""
+    if not _VERSION:
+        r = subprocess.run(["timeout", "30", QEMU_BIN, "--version"], capture_output=True,
+                           text=True)
+        m = re.search(r"version (\d+)\.(\d+)\.(\d+)", r.stdout)
+        assert m, "%s --version: %r %r" % (QEMU_BIN, r.stdout, r.stderr)
+        _VERSION.append(tuple(int(x) for x in m.groups()))
+    return _VERSION[0]
+
+
 _TAKES_CPU = {}
 
 
@@ -504,7 +537,8 @@ def partita_elf():
 
 @pytest.fixture(scope="session")
 def image():
-    """image("NAME") -> build/images/NAME.bin, built from guests/configs/NAME.dts."""
+    """image("NAME") -> build/images/NAME.bin, built from NAME.dts in
+    tests/system/configs/ or guests/demo/ (the Makefile's CONFIG_DIRS)."""
     return lambda name, ext="bin": _artifact("images/%s.%s" % (name, ext))
 
 

@@ -163,8 +163,8 @@ def shell(vm, cmd, timeout=60, ignore=None):
 
 def rt_ticks(text):
     """The real-time guest's (ticks, worst jitter us) lines so far.  While rt
-    has the input focus its lines are passed through without "[rt] " (the
-    brief's console contract): a test that walks the focus past rt sees one."""
+    has the input focus its lines are passed through without "[rt] " (README.md,
+    "The console"): a test that walks the focus past rt sees one."""
     return [(int(a), int(b)) for a, b in
             re.findall(r"(?:\[rt\] |^)tick (\d+): jitter avg \d+ us, worst (\d+) us",
                        text, re.M)]

@@ -23,7 +23,7 @@ from conftest import BUILD, ROOT
 TOOL = os.path.join(BUILD, "tools", "readiness")
 DTBS = os.path.join(BUILD, "dtbs")
 
-# the boards issue #8 names, by DTB: each must be in the table with a verdict
+# the boards most asked for, by DTB: each must be in the table with a verdict
 NAMED = ["exynos5250-arndale", "exynos5420-arndale-octa", "exynos5422-odroidxu3",
          "exynos5422-odroidxu4", "tegra124-jetson-tk1", "sun7i-a20-bananapi",
          "sun7i-a20-cubieboard2", "sun7i-a20-cubietruck", "sun8i-h3-orangepi-pc",
@@ -99,7 +99,7 @@ def test_table_covers_the_boards(generated):
         assert re.search(r": (pl011|ns16550|samsung|imx|stm32), IRQ \d+( \(no stdout-path: "
                          r"(/aliases/serial0|the first UART with a driver)\))?$|no driver|"
                          r"none found", v[6]), "%s: console cell %r" % (k, v[6])
-    # without stdout-path, a console as Linux's earlycon finds it (issue 20):
+    # without stdout-path, a console as Linux's earlycon finds it:
     # the vexpress DTs name theirs by the serial0 alias, TI's AM57xx SoMs
     # have neither and get their first enabled OMAP UART
     assert table["vexpress-v2p-ca15-tc1"][6].endswith("(no stdout-path: /aliases/serial0)")
@@ -113,7 +113,7 @@ def test_table_covers_the_boards(generated):
 
 
 def test_soc_start_methods(generated):
-    """Secondary CPUs by each SoC's own method (issue 20): the table names
+    """Secondary CPUs by each SoC's own method: the table names
     the method and the Linux file it follows, a method that matches but
     cannot serve the board says why, and at least 260 boards are ready."""
     _, out = generated

@@ -1,6 +1,6 @@
-"""Channels (issue 10): shared memory between guests with doorbells.
+"""Channels: shared memory between guests with doorbells.
 
-  test_flood_and_read_only   guests/configs/channel.dts: chanflood.c three
+  test_flood_and_read_only   tests/system/configs/channel.dts: chanflood.c three
       times on one channel.  The sender puts 20000 messages in the ring and
       rings after each (hypercall and doorbell page in turn); the receiver
       must see every message once, in order, Partita must have raised one
@@ -8,12 +8,12 @@
       (doorbells coalesce while pending) but at least one.  The third member
       maps the channel read-only: it sees the sender's data, and its write
       is refused with a data abort that Partita reports.
-  test_linux_round_trip      guests/configs/linuxchan.dts: the Debian kernel
-      runs partita-chan (guests/linux/partita-chan.c) against chanpeer.c:
+  test_linux_round_trip      tests/system/configs/linuxchan.dts: the Debian kernel
+      runs partita-chan (guests/linux/tools/partita-chan.c) against chanpeer.c:
       the channel found in the DT, messages sent through /dev/mem and the
       doorbell page, replies woken by the doorbell interrupt (gpio-keys
       key events), 500 round trips each checked.
-  test_hostile_member         guests/configs/chanhostile.dts (issue 27): a
+  test_hostile_member         tests/system/configs/chanhostile.dts: a
       hostile member (chanhostile.c) shares a second channel with the honest
       sender while the flood runs: it trashes that memory (indices, lengths
       out of range, changed while read), floods the sender with doorbells,

@@ -1,4 +1,4 @@
-"""Cache colouring (issue 18 item 2): coloured guests run unchanged.  QEMU
+"""Cache colouring: coloured guests run unchanged.  QEMU
 models no cache, so what colouring buys is measured on a board
 (docs/colours.md); here: two bare-metal guests whose pages share one
 physical span, each of its own colours, pattern-test all of their RAM at

@@ -1,4 +1,4 @@
-"""Guests restarted a hundred times in a row (issue 9 item 3): one asks
+"""Guests restarted a hundred times in a row: one asks
 for PSCI SYSTEM_RESET, one takes an abort it cannot get out of - its
 vectors unmapped, or the same instruction faulting again and again -
 (on-crash "restart"), one starves its watchdog (guests/test/crashloop.c).

@@ -1,4 +1,4 @@
-"""The debug registers for guests (issue 15 item 2): guests/test/debug.c on
+"""The debug registers for guests: guests/test/debug.c on
 a CPU of its own (DBGDIDR, the OS Lock, monitor mode, a breakpoint at its
 address and privilege, a store watchpoint, comparators that ask for Hyp
 mode changed into nothing), beside a guest running the same code on another

@@ -1,4 +1,4 @@
-"""A guest given every device it may have (guests/configs/alldevices.dts,
+"""A guest given every device it may have (tests/system/configs/alldevices.dts,
 guests/test/devices.c): 'full' has 4 channels, the management page, 2
 network devices and a virtio console: with the distributor and the UART,
 10 regions on its MMIO bus; every one answers at the address its

@@ -1,4 +1,4 @@
-"""Direct interrupts (issue 18 item 1, docs/direct-interrupts.md): a guest
+"""Direct interrupts (docs/direct-interrupts.md): a guest
 with interrupts = "direct" owns its CPU's physical GIC CPU interface in the
 secure start.  Its virtual timer (PPI 27) and its passthrough PL031's SPI
 reach its IRQ vector with no exit to Partita (the guest reads Partita's

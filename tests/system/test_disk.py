@@ -1,7 +1,7 @@
 """Disks (issue 30): virtio block devices of frontends, served by a driver
 partition that never maps their memory.
 
-  test_disk_frontends   guests/configs/disk.dts: 'one' and 'two'
+  test_disk_frontends   tests/system/configs/disk.dts: 'one' and 'two'
       (guests/test/blkrw.c) write 512 KiB of pseudo-random data to their
       own disks and read it back, four rounds, checksums compared; reads
       and writes past the capacity are I/O errors; 'ro' finds its disk
@@ -11,14 +11,14 @@ partition that never maps their memory.
       middle of the write loops with requests in its slots, it is
       restarted, and its second life gets them again: no frontend sees an
       error, every checksum matches.
-  test_disk_hostile_partners   guests/configs/diskhostile.dts: the driver
+  test_disk_hostile_partners   tests/system/configs/diskhostile.dts: the driver
       partition answers every third request wrongly and marks slots it was
       never given done; 'vandal' writes random descriptors, indices,
       sectors and registers into its own device.  The honest frontends
       see those requests fail (I/O errors, tried again) and their data
       intact; Partita reports each wrong answer, stops only the vandal's
       device, and its monitor still answers.
-  test_linux_vda   guests/configs/linuxdisk.dts: Debian's unmodified
+  test_linux_vda   tests/system/configs/linuxdisk.dts: Debian's unmodified
       kernel with its own virtio_mmio and virtio_blk finds its disk as
       /dev/vda, of the configured size; 256 KiB written through it, the
       page cache dropped, read back the same.

@@ -1,6 +1,6 @@
-"""A fault in the hypervisor (issue 2 item 9): the boot CPU is made to take
+"""A fault in the hypervisor: the boot CPU is made to take
 a data abort, to overflow its stack into the guard page below it, or to
-take an IRQ in HYP (which runs with IRQs masked: issue 14 item 4); it must
+take an IRQ in HYP (which runs with IRQs masked); it must
 print mode, PC, HSR, HDFAR/HIFAR/HPFAR and the registers and stop, while the
 other CPUs and the guest on them go on."""
 import re

@@ -1,4 +1,4 @@
-"""Console floods (issue 9 item 4): two guests print as fast as they can
+"""Console floods: two guests print as fast as they can
 for 4 s (guests/test/flood.c).  Each guest's output is held to its budget
 (its configuration's console-rate, here a burst of 8 KiB, then 2000 a
 second): the polite one, which
@@ -11,7 +11,7 @@ import time
 from conftest import PROMPT, check
 from helpers import Heartbeat, monitor_rtt
 
-BURST, RATE = 8192, 2000       # guests/configs/flood.dts console-rate
+BURST, RATE = 8192, 2000       # tests/system/configs/flood.dts console-rate
 FLOOD_S = 4
 
 

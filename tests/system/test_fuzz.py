@@ -1,4 +1,4 @@
-"""The fuzzing guest (issue 9 item 2): two guests run random trapping
+"""The fuzzing guest: two guests run random trapping
 instruction sequences (guests/test/fuzz.c) for three seeds each while rt
 keeps ticking; every seed completes with its aborts and undefined
 instructions handed back, the same seed generates the same code in both

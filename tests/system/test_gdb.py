@@ -1,4 +1,4 @@
-"""gdb debugs a partition over the board's one console (issue 19).
+"""gdb debugs a partition over the board's one console.
 
 Real `gdb-multiarch` in batch mode, with the symbols of
 guests/test/gdbtarget.c, talks to Partita's gdb stub through the console:

@@ -1,8 +1,9 @@
-"""A hostile debugger on the debug UART (issue 27): the gdb stub holds.
+"""A hostile debugger on the debug UART: the gdb stub holds.
 
 The Versatile Express with /chosen/partita,debug-uart = "serial1"
-(guests/configs/vexpress-gdbhostile.dts): `gdb dbg` at the monitor hands
-uart@a0000 to a client written here against the README's promises - not
+(tests/system/configs/vexpress-gdbhostile.dts): `gdb dbg` at the monitor hands
+uart@a0000 to a client written here against the promises of docs/debugging.md
+and docs/threat-model.md - not
 gdb, which would never send most of this - while `victim` (sharing dbg's
 CPU) checks its watched page every 200 ms and `rt` (beside the monitor)
 keeps its heartbeat.  The client speaks the remote protocol straight on
@@ -76,6 +77,11 @@ OUTSIDE = [
     (0x00000000, "address 0"),
     (0xfffff000, "the top page"),
 ]
+# gdbtarget's first line, to its end: the addresses are read only once the
+# whole line is there (a pattern that ends at the first address can match
+# while the line is still arriving: "0x4" of 0x4000bb48, and gdb's read of
+# address 4 is rightly E01)
+READY = r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+) \(alias (0x[0-9a-f]+)\)\r\n"
 DEBUG_UART = "/bus@8000000/motherboard-bus@8000000/iofpga-bus@300000000/serial@a0000"
 
 
@@ -150,6 +156,32 @@ class Client:
 
     def put_all(self, regs):
         return self.request("G" + "".join(le32(v) for v in regs))
+
+
+def debug_uart_vm(qemu, image, tmp_path, config, lifetime):
+    """The Versatile Express with `config` and its debug UART (serial1) on
+    a socket of its own: (vm, the boot's mark, the socket's port)"""
+    port = free_port()
+    vm = vexpress(qemu, image(config), debug_uart_dtb(tmp_path, "serial1"),
+                  "secure", lifetime=lifetime,
+                  extra=["-serial", "stdio", "-serial",
+                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
+    return vm, vexpress_boot(vm, "secure"), port
+
+
+def attach(vm, port, guest):
+    """`gdb GUEST` at the monitor, halted: a client on the debug UART"""
+    vm.sendline("gdb %s" % guest)
+    vm.expect(r"\[partita: guest '%s' halted for gdb: the debug UART %s"
+              % (guest, re.escape(DEBUG_UART)), timeout=REPLY_TIMEOUT)
+    return Client(vm, port)
+
+
+def dbg_ready(vm):
+    """gdbtarget's gdb_value address and its alias, once it has run two rounds"""
+    m = vm.expect_seen(READY, timeout=60)
+    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    return int(m.group(1), 16), int(m.group(2), 16)
 
 
 def cpsr_allowed(old, val):
@@ -349,24 +381,14 @@ def attack_random(c, rnd, avoid, orig, heartbeat):
 
 @pytest.mark.deadline(900)
 def test_gdb_hostile_client(qemu, image, tmp_path):
-    port = free_port()
-    vm = vexpress(qemu, image("vexpress-gdbhostile"), debug_uart_dtb(tmp_path, "serial1"),
-                  "secure", lifetime=840,
-                  extra=["-serial", "stdio", "-serial",
-                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
-    start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+) \(alias (0x[0-9a-f]+)\)",
-                  timeout=60)
-    gdb_value, alias = int(m.group(1), 16), int(m.group(2), 16) & ~0xfffff
-    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbhostile", 840)
+    gdb_value, alias = dbg_ready(vm)
+    alias &= ~0xfffff
     vm.expect_seen(r"\[victim\] victim: watch page intact, check \d+", timeout=120)
     vm.expect_seen(r"\[rt\] tick \d+", timeout=60)
     heartbeat = Heartbeat(vm)
     before = vm.mark()
-    vm.sendline("gdb dbg")
-    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART %s" % re.escape(DEBUG_UART),
-              timeout=REPLY_TIMEOUT)
-    c = Client(vm, port)
+    c = attach(vm, port, "dbg")
     c.sync()
     orig = c.regs()
     check(vm, (orig[16] & PSR_MODE_MASK) in GUEST_MODES, "dbg's CPSR %08x" % orig[16])
@@ -415,19 +437,12 @@ def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
     then it stops it and begins loading an image into it - registers,
     memory, breakpoints and single step are refused, and so is gdb's kill
     (as the monitor's start is), while the session goes on."""
-    port = free_port()
-    vm = vexpress(qemu, image("vexpress-gdbrace"), debug_uart_dtb(tmp_path, "serial1"),
-                  "secure", lifetime=540,
-                  extra=["-serial", "stdio", "-serial",
-                         "tcp:127.0.0.1:%d,server=on,wait=off" % port])
-    start = vexpress_boot(vm, "secure")
-    m = vm.expect_seen(r"\[dbg\] gdbtarget: ready, gdb_value at (0x[0-9a-f]+)", timeout=60)
-    gdb_value = int(m.group(1), 16)
-    vm.expect_seen(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
-    vm.sendline("gdb dbg")
-    vm.expect(r"\[partita: guest 'dbg' halted for gdb: the debug UART", timeout=REPLY_TIMEOUT)
-    c = Client(vm, port)
-    c.sync()
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbrace", 540)
+    gdb_value, _ = dbg_ready(vm)
+    c = attach(vm, port, "dbg")
+    # the session's first request reads dbg's own RAM (no sync first)
+    r = c.request("m%x,4" % gdb_value)
+    check(vm, r == le32(7), "the first read of gdb_value: %r" % r)
     c.regs()
     # restarted from under gdb: the new life runs until the stub's next
     # request, which halts it again - the control partition sees it held
@@ -451,4 +466,118 @@ def test_gdb_guest_changed_from_under_gdb(qemu, image, tmp_path):
     vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=REPLY_TIMEOUT)
     monitor_rtt(vm, "start dbg", r"start: guest 'dbg' is being loaded", MONITOR_BOUND)
     monitor_rtt(vm, "list", r"dbg\s+stopped", MONITOR_BOUND)
+    check_hypervisor_clean(vm, vm.since(start))
+
+
+
+RESTARTS = 30               # vexpress-gdbrestarts.dts: boss's gdbrestarts=30
+
+
+@pytest.mark.deadline(600)
+def test_gdb_reads_only_a_restarted_life(qemu, image, tmp_path):
+    """gdb holds dbg (alone on CPU 1) while boss, its control partition on
+    the boot CPU, restarts it again and again (vexpress-gdbrestarts.dts),
+    and gdb's requests stream in.  A start leaves the vCPU for its own CPU
+    to reset (hyp/sched/sched.c vcpu_take_requests); until then what is
+    saved of it is the last life's - its registers, and a stage 1 over the
+    RAM the start scrubbed.  Each request after a restart halts the new life
+    again: a read of gdb_value (which answered E01 when it came before the
+    reset: the old stage 1's tables were gone) gives the image's 7, and the
+    registers are a guest's."""
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbrestarts", 540)
+    gdb_value, _ = dbg_ready(vm)
+    c = attach(vm, port, "dbg")
+    # no sync first: the session's first request is the memory read
+    r = c.request("m%x,4" % gdb_value)
+    check(vm, r == le32(7), "the first read of gdb_value: %r" % r)
+    vm.expect(r"\[boss\] gdbrestarts: worker held", timeout=120)
+    reads = 0
+    while "gdbrestarts: done" not in vm.since(start):
+        c.send("m%x,4" % gdb_value)
+        c.send("g")
+        r = c.reply()
+        check(vm, r == le32(7), "read %d of gdb_value: %r" % (reads, r))
+        r = c.reply()
+        check(vm, re.fullmatch(r"[0-9a-f]{136}", r), "g %d: %r" % (reads, r))
+        cpsr = struct.unpack("<I", bytes.fromhex(r[128:136]))[0]
+        check(vm, (cpsr & PSR_MODE_MASK) in GUEST_MODES, "g %d: CPSR %08x" % (reads, cpsr))
+        reads += 1
+        check(vm, vm.alive() and reads < 100000, "boss's restarts did not end")
+    restarts = re.findall(r"gdbrestarts: restart \d+: (-?\d+)", vm.since(start))
+    check(vm, restarts == ["0"] * RESTARTS, "boss's restarts: %s" % restarts)
+    check(vm, c.request("D") == "OK", "detach")
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=REPLY_TIMEOUT)
+    vm.expect(r"\[dbg\] gdbtarget: round 2 value 7", timeout=60)
+    monitor_rtt(vm, "list", r"dbg\s+running", MONITOR_BOUND)
+    check_hypervisor_clean(vm, vm.since(start))
+
+
+
+STAY_TRIES = 200            # requests sent while spin runs, until refusals are seen
+
+
+def stay_request(c, body, want):
+    """Continue spin, then send body while it runs: the stub halts it
+    first.  The answer is `want` (spin held) or E01 (it stayed)."""
+    c.send("c")
+    c.vm.expect(r"\[spin\] mgspin: \d+ calls", timeout=60)
+    r = c.request(body)
+    check(c.vm, r in ("E01", want) or (want is None and re.fullmatch(r"[0-9a-f]{136}", r)),
+          "%s while spin stays in Hyp mode: %r" % (body, r[:40]))
+    return r == "E01"
+
+
+@pytest.mark.deadline(900)
+def test_gdb_refused_while_a_vcpu_stays(qemu, image, tmp_path):
+    """gdb debugs `spin` (vexpress-gdbstay.dts), a control partition whose
+    vCPU makes management calls back to back, each a wait in Hyp mode for
+    the boot CPU (hyp/manage/manage.c) - which cannot serve it while its
+    stub waits for that vCPU to leave.  A register or memory read sent
+    while spin runs halts it first; when the halt finds it in a call it
+    times out (GUEST_DEBUG_HALT_US) and the read is refused (E01), never
+    answered with stale or other data; once the boot CPU has served the
+    call the vCPU leaves, and the next request has it.  Whether a halt
+    finds spin in a call is the two CPUs' race: requests are sent until
+    both a refused register read and a refused memory read are seen.  The
+    monitor answers meanwhile and victim runs on (CPU 1's other partition);
+    after detach `stop` and `restart` answer within the bound.  (No guest
+    shares the boot CPU: spin's calls, served there, would starve it.)"""
+    vm, start, port = debug_uart_vm(qemu, image, tmp_path, "vexpress-gdbstay", 840)
+    m = vm.expect_seen(r"\[spin\] mgspin: ready, go at (0x[0-9a-f]+)\r\n", timeout=60)
+    go = int(m.group(1), 16)
+    vm.expect_seen(r"\[victim\] victim: watch page intact, check \d+", timeout=120)
+    before = vm.mark()
+    c = attach(vm, port, "spin")
+    check(vm, c.request("M%x,4:%s" % (go, le32(1))) == "OK", "mgspin_go set")
+    refused = {"g": 0, "m": 0}
+    for i in range(STAY_TRIES):
+        if stay_request(c, "g", None):
+            refused["g"] += 1
+        if stay_request(c, "m%x,4" % go, le32(1)):
+            refused["m"] += 1
+        if i % 10 == 9:
+            monitor_rtt(vm, "list", r"spin\s+running", MONITOR_BOUND)
+        if refused["g"] and refused["m"]:
+            break
+    check(vm, refused["g"] and refused["m"], "refused while spin stayed in Hyp mode: %s" % refused)
+    # held now: its registers are a guest's, its memory as gdb wrote it
+    regs = c.regs()
+    check(vm, (regs[16] & PSR_MODE_MASK) in GUEST_MODES, "spin's CPSR %08x" % regs[16])
+    check(vm, c.request("m%x,4" % go) == le32(1), "mgspin_go once spin is held")
+    monitor_rtt(vm, "list", r"spin\s+running", MONITOR_BOUND)
+    check(vm, "mgspin: call" not in vm.since(before), "a management call of spin failed")
+    check(vm, c.request("D") == "OK", "detach")
+    vm.expect(r"\[partita: gdb detached from guest 'spin'\]", timeout=REPLY_TIMEOUT)
+    vm.expect(r"\[spin\] mgspin: \d+ calls", timeout=60)
+    vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
+    monitor_rtt(vm, "list", r"spin\s+running", MONITOR_BOUND)
+    monitor_rtt(vm, "stop spin", r"guest 'spin' stopped", MONITOR_BOUND)
+    monitor_rtt(vm, "restart spin", r"guest 'spin' restarted", MONITOR_BOUND)
+    vm.expect(r"\[spin\] mgspin: ready", timeout=60)
+    vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
+    checks = [int(n) for n in re.findall(r"victim: watch page intact, check (\d+)",
+                                         vm.since(before))]
+    check(vm, checks and checks == list(range(checks[0], checks[0] + len(checks))),
+          "victim's checks did not go on one by one: %s" % checks[:5])
+    check(vm, "CHANGED" not in vm.output, "victim's watched page changed")
     check_hypervisor_clean(vm, vm.since(start))

@@ -1,4 +1,4 @@
-"""gdb on the Linux guest of the demo partition (issue 19): Debian ships no
+"""gdb on the Linux guest of the demo partition: Debian ships no
 vmlinux with symbols, so gdb-multiarch runs without any - it attaches,
 reads the registers of both vCPUs and kernel memory, breaks on the address
 of a kernel function read from /proc/kallsyms at the Linux shell, hits it,

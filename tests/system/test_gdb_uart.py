@@ -1,4 +1,4 @@
-"""gdb on a UART of its own (issue 19): /chosen/partita,debug-uart.
+"""gdb on a UART of its own: /chosen/partita,debug-uart.
 
 The Versatile Express (QEMU -M vexpress-a15) has four PL011s; Debian's
 unmodified vexpress-v2p-ca15-tc1.dtb, given /chosen/partita,debug-uart =

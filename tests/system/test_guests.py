@@ -1,5 +1,5 @@
 """Test guests under Partita: each image (build/images/NAME.bin, from
-guests/configs/NAME.dts) boots in QEMU; every guest prints
+tests/system/configs/NAME.dts) boots in QEMU; every guest prints
 `TEST name: PASS|FAIL why` lines and `RESULT: N passed, M failed`, then
 powers off.  Each test checks every such line of every guest, the
 expected number of tests, the hypervisor's own lines (halted, one line per

@@ -1,4 +1,4 @@
-"""The layer check (issue 14): scripts/check-layers.py must pass on the
+"""The layer check: scripts/check-layers.py must pass on the
 real build and fail, naming both files, on objects that call into a later
 layer and on sources that include a header of a later layer, and on files
 that depend on each other in a circle of more than three - shown on small

@@ -1,4 +1,4 @@
-"""An unmodified Debian kernel as a guest (issue 6): Linux with 2 vCPUs
+"""An unmodified Debian kernel as a guest: Linux with 2 vCPUs
 beside the bare-metal real-time guest in the demo partition, its console
 reached with Ctrl-A, its channel to the echo guest (partita-chan), CPU
 hotplug, reboot and poweroff, device passthrough of a virtio-mmio disk,
@@ -158,7 +158,7 @@ def test_linux_virtio_disk_passthrough(qemu, image, tmp_path):
     out, rc = shell(vm, "cat /sys/class/rtc/rtc0/name; hwclock -r -f /dev/rtc0")
     assert rc == 0 and out and "pl031" in out[0], out
     assert re.search(r"20[2-9]\d", out[-1]), out
-    # and its interrupt (issue 27 item 6): an alarm 2 s ahead fires through
+    # and its interrupt: an alarm 2 s ahead fires through
     # the passthrough SPI, /proc/interrupts counts it once (a second later
     # still once) and the driver has cleared the alarm (wakealarm reads
     # empty).  The loop waits up to a
@@ -184,7 +184,7 @@ def test_linux_virtio_disk_passthrough(qemu, image, tmp_path):
 
 @pytest.mark.deadline(400)
 def test_linux_uses_its_pmu_and_debug_registers(qemu, image):
-    """Linux's own PMU driver on the guest's PMU (issue 15): it finds the
+    """Linux's own PMU driver on the guest's PMU: it finds the
     guest DT's cortex-a15 PMU node and counts cycles and instructions for
     a program (perfstat: perf stat -e cycles,instructions, through
     perf_event_open), and Debian's `perf stat -e cycles,instructions true`.

@@ -1,4 +1,4 @@
-"""The demo's Linux as the control partition (issue 16): the `partita` tool
+"""The demo's Linux as the control partition: the `partita` tool
 in its shell lists the guests as the monitor does, stops, starts and
 restarts rt and echo (seen on the console and in the monitor), reads and
 writes echo's console, loads a new bare-metal image into a stopped echo

@@ -1,5 +1,5 @@
 """The management calls from a bare-metal control partition
-(guests/configs/manage.dts, guests/test/manager.c): boss lists, stops,
+(tests/system/configs/manage.dts, guests/test/manager.c): boss lists, stops,
 starts and restarts worker, talks to its console, loads a new image into it
 (refused while it runs, too big, malformed), sees it boot and survive a
 restart, is refused on guarded and on buffers outside its RAM, and, once
@@ -9,7 +9,7 @@ management calls and must get only refusals.  The monitor then shows the
 loaded image and rogue's refusals, the hypervisor's free memory is what it
 was, and the monitor answers.
 
-test_load_into_every_state (guests/configs/managelife.dts): a hostile
+test_load_into_every_state (tests/system/configs/managelife.dts): a hostile
 managed guest in five forms (guests/test/prey.c) aims its network
 device's receive buffers at the top of its RAM, where a loaded image's
 store goes, and halts, crashes, waits to be stopped, or halts or crashes
@@ -21,7 +21,7 @@ the damaged image booted.  An honest pair (ping, echo) keeps its
 traffic on a network of its own, and the monitor answers list, stop and
 restart within MONITOR_BOUND_S each.
 
-test_hostile_control_partition (guests/configs/managehostile.dts): a
+test_hostile_control_partition (tests/system/configs/managehostile.dts): a
 hostile control partition (guests/test/rogueboss.c) races every call from
 two vCPUs - random (fixed seed) and boundary registers and buffers, torn
 and malformed load streams, start, stop and restart at once - then loads

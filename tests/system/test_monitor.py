@@ -1,4 +1,4 @@
-"""The monitor console (issue 5), driven like a user over the serial port:
+"""The monitor console, driven like a user over the serial port:
 list, start, stop, restart, stats, focus switching with Ctrl-A three times
 (typed input reaching only the focused guest), a guest restarted 50 times
 without losing hypervisor memory, and a configuration with errors."""
@@ -186,8 +186,8 @@ def test_make_run_image(tmp_path):
 def test_make_run_image_with_passthrough_by_path():
     """`make run IMAGE=... PASSTHROUGH=/path` gives the guest that host node:
     the rtc guest finds QEMU's PL031 at its page, the real device, and its
-    interrupt behaves as a GIC's (issue 27 item 6, kvm-unit-tests' pl031
-    checks): pending in GICD_ISPENDR while asserted and disabled, taken at
+    interrupt behaves as a GIC's (the checks of kvm-unit-tests' pl031
+    test): pending in GICD_ISPENDR while asserted and disabled, taken at
     once when enabled, not pending after the handler; not taken once its
     line dropped, while disabled, or after GICD_ICPENDR.  A path the host
     DT does not have is refused with the guest and property."""

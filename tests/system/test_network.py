@@ -1,7 +1,7 @@
-"""Networks (issue 17): virtio-mmio network devices between partitions,
+"""Networks: virtio-mmio network devices between partitions,
 frames switched by Partita.
 
-  test_ping_beside_a_hostile_member   guests/configs/network.dts: netecho.c
+  test_ping_beside_a_hostile_member   tests/system/configs/network.dts: netecho.c
       three times on one network.  'ping' (polled driver) finds 'echo'
       (interrupt-driven driver) by a broadcast ARP request and gets at
       least 200 ICMP echo requests answered intact, while 'hostile' writes
@@ -11,16 +11,16 @@ frames switched by Partita.
       speed of each, and the pinger resets its own device every 25
       requests mid-transfer.  Partita stops only the hostile device (virtio
       NEEDS_RESET, reported), never crashes, and `stats` counts it.
-  test_linux_pings_bare_metal   guests/configs/linuxnet.dts: Debian's
+  test_linux_pings_bare_metal   tests/system/configs/linuxnet.dts: Debian's
       unmodified armmp kernel with its own virtio_mmio and virtio_net
       modules pings the bare-metal echo guest.
-  test_tcp_between_two_linux   guests/configs/linuxtcp.dts: 4 MiB over TCP
+  test_tcp_between_two_linux   tests/system/configs/linuxtcp.dts: 4 MiB over TCP
       between two Linux partitions, checksums compared end to end.
-  test_network_demo   guests/configs/netdemo.dts: the demo as the README
+  test_network_demo   guests/demo/netdemo.dts: the demo as docs/networks.md
       shows it, typed at the two Linux shells.
-  test_linux_hvc0   guests/configs/linuxhvc.dts: Linux's hvc0 on the
+  test_linux_hvc0   tests/system/configs/linuxhvc.dts: Linux's hvc0 on the
       guest's virtio console, output and typed input.
-  test_flood_is_bounded   guests/configs/netflood.dts: a member flooding
+  test_flood_is_bounded   tests/system/configs/netflood.dts: a member flooding
       broadcasts, held to its frame-rate; the monitor answers, ping and
       echo go on, drops are counted, nothing breaks.
 """
@@ -78,7 +78,7 @@ def test_ping_beside_a_hostile_member(qemu, image, cpu):
 
 @pytest.mark.deadline(420)
 def test_linux_pings_bare_metal(qemu, image):
-    """guests/configs/linuxnet.dts: Debian's kernel with its own virtio_mmio
+    """tests/system/configs/linuxnet.dts: Debian's kernel with its own virtio_mmio
     and virtio_net modules finds the device in its DT, takes the MAC from
     the device's configuration space and pings netecho.c: 20 of 20."""
     vm = qemu(kernel=image("linuxnet"), smp=4, lifetime=400)
@@ -97,7 +97,7 @@ def test_linux_pings_bare_metal(qemu, image):
 
 @pytest.mark.deadline(480)
 def test_tcp_between_two_linux(qemu, image):
-    """guests/configs/linuxtcp.dts: two Debian Linux partitions, 4 MiB of
+    """tests/system/configs/linuxtcp.dts: two Debian Linux partitions, 4 MiB of
     random data over TCP (busybox nc) from one to the other, the MD5 of
     both ends the same; the bare-metal third member is not disturbed."""
     vm = qemu(kernel=image("linuxtcp"), smp=4, lifetime=460)
@@ -118,7 +118,7 @@ def test_tcp_between_two_linux(qemu, image):
 
 @pytest.mark.deadline(600)
 def test_network_demo(qemu, image):
-    """guests/configs/netdemo.dts as the README tells a user to try it: at
+    """guests/demo/netdemo.dts as docs/networks.md tells a user to try it: at
     linux0's shell ping the echo guest, at linux1's listen with nc, from
     linux0 send a line to it and ping linux1."""
     vm = qemu(kernel=image("netdemo"), smp=4, lifetime=560)
@@ -152,7 +152,7 @@ def test_network_demo(qemu, image):
 
 @pytest.mark.deadline(420)
 def test_linux_hvc0(qemu, image):
-    """guests/configs/linuxhvc.dts: Debian's kernel with its own
+    """tests/system/configs/linuxhvc.dts: Debian's kernel with its own
     virtio_console on the guest's virtio-console; its command runs on
     hvc0: what it prints arrives on Partita's console, a line typed at the
     guest's console reaches it and comes back."""
@@ -171,7 +171,7 @@ def test_linux_hvc0(qemu, image):
 
 @pytest.mark.deadline(240)
 def test_flood_is_bounded(qemu, image):
-    """guests/configs/netflood.dts: one member broadcasts as fast as it can
+    """tests/system/configs/netflood.dts: one member broadcasts as fast as it can
     (bursts of 16 frames, a budget of 4 per exit, a frame-rate of 2000 a
     second): the monitor answers within 3 s throughout, ping and echo get
     their round trips through beside it, what is over the rate is dropped

@@ -1,4 +1,4 @@
-"""Shared CPUs (issue 10 items 3 and 4): guests/configs/share.dts puts three
+"""Shared CPUs: tests/system/configs/share.dts puts three
 guests on one CPU - two busy ones with 4 ms and 12 ms slices and one that
 sleeps on its virtual timer every 4 ms.  Under -icount time is instructions,
 so the shares are steady: the busy guests progress 1:3, the sleeper's timer

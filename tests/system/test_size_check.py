@@ -1,4 +1,4 @@
-"""The size check (issue 14 item 6): scripts/check-size.py passes on the
+"""The size check: scripts/check-size.py passes on the
 tree and fails, naming file, line and function, on a scratch tree with a
 file over 500 lines or a function over 80."""
 import os

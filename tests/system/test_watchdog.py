@@ -1,5 +1,5 @@
-"""Per-guest watchdog (issue 9 item 4) on the hypervisor's own timer
-(CNTHP, issue 4): a guest that stops feeding is restarted or stopped as its
+"""Per-guest watchdog on the hypervisor's own timer
+(CNTHP): a guest that stops feeding is restarted or stopped as its
 configuration says, the event is logged, and a guest without a watchdog is
 told so and left alone."""
 import re

@@ -107,7 +107,10 @@ static inline void lr_sync_locked(struct vgic *d, unsigned int vcpu, const struc
 {
     struct vgic_cpu *c = d->cpu[vcpu];
     lr_take_fired(c);
-    lr_zero(lr, lr_sync_ended(d, vcpu, c, lr, false));
+    uint32_t pt = 0;
+    uint32_t stale = lr_sync_ended(d, vcpu, c, lr, false, &pt);
+    lr_sync_pt(d, c, lr, pt);
+    lr_zero(lr, stale);
 }
 
 static inline void vgic_sync_with(struct vgic *d, unsigned int vcpu,

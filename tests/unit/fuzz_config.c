@@ -224,7 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fdt32_st(blob + 4, (uint32_t)n);
 
     /* 1. the input as the configuration */
-    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, 32, true, "secure" };
+    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, 32, true, "secure", 0 };
     if (load(blob, &h) == 0) {
         check_accepted(&h, blob, n);
         write_guest_dts(virt_dtb);
@@ -247,7 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (platform_probe(blob, &plat, err, sizeof(err)) == 0) {
         CHECK(plat.ncpus <= PLAT_MAX_CPUS && plat.nmem <= PLAT_MAX_MEM);
-        struct config_host fh = { &plat, HYP_START, HYP_END, blob, 32, true, "secure" };
+        struct config_host fh = { &plat, HYP_START, HYP_END, blob, 32, true, "secure", 0 };
         if (load(good_cfg, &fh) == 0) {
             check_accepted(&fh, good_cfg, fdt_totalsize(good_cfg));
             write_guest_dts(blob);

@@ -1,6 +1,6 @@
 /*
- * libFuzzer target for the gdb stub's register and memory writes (issue 27
- * item 1): the input is a byte stream as a hostile debugger would send it;
+ * libFuzzer target for the gdb stub's register and memory writes: the
+ * input is a byte stream as a hostile debugger would send it;
  * every packet the receiver (hyp/gdb/rsp.c) completes is decoded
  * and, if it is a P, G or M, carried out as the stub does - P and G by the
  * stub's own gdb_regs.c on a vCPU of this file's, M decoded into a buffer

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "hyp/vdev/virtio_net.h"
 #include "fuzz_input.h"
+#include "fuzz_rings.h"
 
 #define FUZZ_ASSERT(c) do { if (!(c)) { fprintf(stderr, "fuzz_net: %s\n", #c); abort(); } } while (0)
 #define N        3
@@ -89,35 +90,15 @@ static void check(void)
         }
 }
 
-/* The most a ready queue can name: its whole table one chain (lengths of
- * one byte, the whole RAM or the input's), every avail entry its head */
-static void max_chains(unsigned int g, unsigned int qi, struct input *in)
-{
-    const struct virtq *q = &ports[g].dev.q[qi];
-    if (!q->ready)
-        return;
-    uint32_t kind = take(in, 1), len = kind % 3 == 0 ? 1 : kind % 3 == 1 ? RAM_SIZE : take(in, 4);
-    uint16_t flags = (qi == NET_QUEUE_RX ? VIRTQ_DESC_F_WRITE : 0) | VIRTQ_DESC_F_NEXT;
-    for (uint32_t i = 0; i < q->num; i++) {
-        uint8_t *d = q->d + 16 * i;
-        uint64_t addr = RAM_IPA;
-        uint16_t f = i + 1 < q->num ? flags : flags & ~VIRTQ_DESC_F_NEXT, next = (uint16_t)(i + 1);
-        memcpy(d, &addr, 8);
-        memcpy(d + 8, &len, 4);
-        memcpy(d + 12, &f, 2);
-        memcpy(d + 14, &next, 2);
-    }
-    for (uint32_t i = 0; i < q->num; i++)
-        memset(q->a + 4 + 2 * i, 0, 2);
-    uint16_t idx = (uint16_t)(q->last_avail + q->num);
-    memcpy(q->a + 2, &idx, 2);
-}
-
 static void step(struct input *in)
 {
     unsigned int op = take(in, 1), g = take(in, 1) % N;
     switch (op % 7) {
-    case 6: max_chains(g, op & 0x80 ? NET_QUEUE_TX : NET_QUEUE_RX, in); break;
+    case 6: {
+        unsigned int qi = op & 0x80 ? NET_QUEUE_TX : NET_QUEUE_RX;
+        fuzz_max_chains(&ports[g].dev.q[qi], qi == NET_QUEUE_RX, false, RAM_IPA, RAM_SIZE, in);
+        break;
+    }
     case 0: {
         unsigned int size = 1u << (take(in, 1) % 3);
         uint32_t off = take(in, 2) % VIRTIO_MMIO_SIZE;

@@ -23,6 +23,7 @@
 #include "hyp/config/guest_config.h"
 #include "hyp/vdev/virtio_console.h"
 #include "fuzz_input.h"
+#include "fuzz_rings.h"
 
 #define FUZZ_ASSERT(c) do { if (!(c)) { fprintf(stderr, "fuzz_vcon: %s\n", #c); abort(); } } while (0)
 #define RAM_IPA  0x40000000u
@@ -80,33 +81,6 @@ static void quick_setup(struct input *in)
     reg(VMMIO_STATUS, 4, true, 0xf);
 }
 
-/* The most a ready queue can name: its whole table one chain (lengths of
- * one byte, the whole RAM or the input's, maybe looping), every avail
- * entry its head */
-static void max_chains(unsigned int qi, struct input *in)
-{
-    const struct virtq *q = &vc.dev.q[qi];
-    if (!q->ready)
-        return;
-    uint32_t kind = take(in, 1), len = kind % 3 == 0 ? 1 : kind % 3 == 1 ? RAM_SIZE : take(in, 4);
-    uint16_t flags = (qi == VCON_QUEUE_RX ? VIRTQ_DESC_F_WRITE : 0) | VIRTQ_DESC_F_NEXT;
-    bool loop = kind & 0x80;
-    for (uint32_t i = 0; i < q->num; i++) {
-        uint8_t *d = q->d + 16 * i;
-        uint64_t addr = RAM_IPA;
-        uint16_t f = i + 1 < q->num || loop ? flags : flags & ~VIRTQ_DESC_F_NEXT;
-        uint16_t next = (uint16_t)((i + 1) % q->num);
-        memcpy(d, &addr, 8);
-        memcpy(d + 8, &len, 4);
-        memcpy(d + 12, &f, 2);
-        memcpy(d + 14, &next, 2);
-    }
-    for (uint32_t i = 0; i < q->num; i++)
-        memset(q->a + 4 + 2 * i, 0, 2);
-    uint16_t idx = (uint16_t)(q->last_avail + q->num);
-    memcpy(q->a + 2, &idx, 2);
-}
-
 static void check(void)
 {
     for (unsigned int q = 0; q < 2; q++) {
@@ -137,7 +111,11 @@ static void step(struct input *in)
         break;
     }
     case 2: quick_setup(in); break;
-    case 3: max_chains(op & 0x80 ? VCON_QUEUE_TX : VCON_QUEUE_RX, in); break;
+    case 3: {
+        unsigned int qi = op & 0x80 ? VCON_QUEUE_TX : VCON_QUEUE_RX;
+        fuzz_max_chains(&vc.dev.q[qi], qi == VCON_QUEUE_RX, true, RAM_IPA, RAM_SIZE, in);
+        break;
+    }
     case 4: {
         /* console input: as the owner gives it, at most its 256-byte ring */
         uint8_t buf[256];

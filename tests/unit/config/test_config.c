@@ -229,7 +229,7 @@ static void add_pt(void *b, const char *guest, const char *dev, uint32_t base, u
 
 static struct config_host host_of(const struct platform *p, const void *fdt)
 {
-    return (struct config_host){ p, HYP_START, HYP_END, fdt, 0, false, NULL };
+    return (struct config_host){ p, HYP_START, HYP_END, fdt, 0, false, NULL, 0 };
 }
 
 static int load_with(const void *blob, const struct config_host *h)
@@ -623,6 +623,72 @@ static void test_slice_bounds(void **state)
     EXPECT_OK(load_free(b));
 }
 
+/* ---- memory-bandwidth budgets (memory-budget) ---- */
+
+/* on QEMU virt with a PMU of 6 counters and its interrupt */
+static int load_pmu(void *blob)
+{
+    struct config_host h = host_of(&virt, virt_dtb);
+    h.pmu_counters = 6;
+    int rc = load_with(blob, &h);
+    free(blob);
+    return rc;
+}
+
+static void test_budget_parsed(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 2, 500000, 1000);
+    EXPECT_OK(load_pmu(b));
+    assert_int_equal(guest("linux0")->budget_events, 500000);
+    assert_int_equal(guest("linux0")->budget_period_us, 1000);
+    assert_int_equal(guest("linux0")->budget_event, 0x17);     /* L2D_CACHE_REFILL */
+    assert_int_equal(guest("rtos0")->budget_events, 0);        /* none: pays nothing */
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 2, 1, 100);
+    set_cells(b, "linux0", "memory-budget-event", 1, 0x08);
+    set_bytes(b, "linux0", "pmu", "off", 4);    /* the counter is the hypervisor's */
+    EXPECT_OK(load_pmu(b));
+    assert_int_equal(guest("linux0")->budget_event, 0x08);
+}
+
+static void test_budget_errors(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 2, 1000, 0);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget", "period 0 us: give 100 to 10000000" });
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 2, 1000, 10000001);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget", "period 10000001 us" });
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 2, 0, 1000);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget", "0 events" });
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 1, 1000);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget", "give <EVENTS PERIOD-US>" });
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget", 2, 1000, 1000);
+    set_cells(b, "linux0", "memory-budget-event", 1, 0x100);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget-event", "0x100: events are 0 to 0xff" });
+    b = cfg("config-good");
+    set_cells(b, "linux0", "memory-budget-event", 1, 0x08);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget-event", "no memory-budget" });
+}
+
+/* what a budget cannot be kept with is refused, not ignored */
+static void test_budget_needs(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "memory-budget", 2, 1000, 1000);
+    EXPECT(load_free(b), { "rtos0", "memory-budget", "no PMU with an interrupt" });
+    b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 2);
+    set_cells(b, "bare0", "time-slice-us", 1, 2000);
+    set_cells(b, "linux0", "time-slice-us", 1, 6000);
+    set_cells(b, "linux0", "memory-budget", 2, 1000, 1000);
+    EXPECT(load_pmu(b), { "linux0", "memory-budget", "no time-slice-us" });
+}
+
 static void test_cpus_missing(void **state)
 {
     void *b = cfg("config-good");
@@ -982,7 +1048,7 @@ static void test_pt_collides_with_virtual_board(void **state)
     struct platform vx;
     void *vdtb = load_dtb("vexpress-a15", 0);
     assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
-    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb, 0, false, NULL };
+    struct config_host h = { &vx, 0x80000000, 0x80800000, vdtb, 0, false, NULL, 0 };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         void *b = cfg("config-conflicts");
         fdt_del_node(b, gnode(b, "second"));
@@ -1028,7 +1094,7 @@ static void test_memory_over_reserved(void **state)
     struct platform vx;
     void *vdtb = load_dtb("vexpress-a15", 0);
     assert_int_equal(platform_probe(vdtb, &vx, err, sizeof(err)), 0);
-    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb, 0, false, NULL };
+    struct config_host h = { &vx, 0x80100000, 0x80900000, vdtb, 0, false, NULL, 0 };
     void *b = cfg("config-conflicts");
     fdt_del_node(b, gnode(b, "second"));
     fdt_del_node(b, fdt_path_offset(b, "/partita/first/passthrough"));
@@ -1238,12 +1304,15 @@ static void test_control_check(void **state)
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_LOAD, 2), PARTITA_E_DENIED);
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 3), PARTITA_E_INVALID);
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 0xffffffffu), PARTITA_E_INVALID);
-    assert_int_equal(control_check(l, 0, 3, 0x8600000eu, 2), PARTITA_E_NOT_SUPPORTED);
+    assert_int_equal(control_check(l, 0, 3, 0x86000010u, 2), PARTITA_E_NOT_SUPPORTED);
+    /* a budget: read with list, changed with the right of its own */
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_BUDGET, 2), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_BUDGET_SET, 2), PARTITA_E_DENIED);
     /* no control at all: every call denied, whatever the arguments */
     uint32_t x = 12345;
     for (int i = 0; i < 1000; i++) {
         x = x * 1103515245u + 12345u;
-        uint32_t fn = PARTITA_MG_FIRST + x % 9, id = x >> 20;
+        uint32_t fn = PARTITA_MG_FIRST + x % 11, id = x >> 20;
         assert_int_equal(control_check(r, 1, 3, fn, id), PARTITA_E_DENIED);
     }
 }
@@ -2265,7 +2334,7 @@ static void test_without_platform(void **state)
     void *b = cfg("config-good");
     set_cells(b, "bare0", "cpus", 1, 7);
     set_cells(b, "bare0", "memory", 2, 0x90000000, 0x800000);
-    struct config_host h = { NULL, HYP_START, HYP_END, NULL, 0, false, NULL };
+    struct config_host h = { NULL, HYP_START, HYP_END, NULL, 0, false, NULL, 0 };
     EXPECT_OK(load_with(b, &h));
     free(b);
 }
@@ -2276,7 +2345,7 @@ static void test_without_platform(void **state)
 /* config-good on QEMU virt whose cache has n colours */
 static int load_colours(void *b, unsigned int n)
 {
-    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, n, false, NULL };
+    struct config_host h = { &virt, HYP_START, HYP_END, virt_dtb, n, false, NULL, 0 };
     int rc = load_with(b, &h);
     free(b);
     return rc;
@@ -2449,6 +2518,9 @@ int main(void)
         cmocka_unit_test(test_cpu_shared_one_side_only),
         cmocka_unit_test(test_cpu_twice_with_slice),
         cmocka_unit_test(test_slice_bounds),
+        cmocka_unit_test(test_budget_parsed),
+        cmocka_unit_test(test_budget_errors),
+        cmocka_unit_test(test_budget_needs),
         cmocka_unit_test(test_cpus_missing),
         cmocka_unit_test(test_too_many_vcpus),
         cmocka_unit_test(test_irq_sgi_ppi_reserved),

@@ -3,7 +3,7 @@
  * CPSR check of hyp/arch/psr.c) on a vCPU of the test's own: every register
  * number with boundary values, every CPSR mode number 0..0x1f, the CPSR's
  * other fields, and G packets that are refused whole - nothing of the vCPU
- * changes when a write is refused.  Issue 27 item 1: P 25 and G took the
+ * changes when a write is refused.  Before these checks P 25 and G took the
  * reserved modes 0x14, 0x15, 0x18, 0x19, 0x1c-0x1e, and a G refused for its
  * CPSR had already written r0-r15.
  */

@@ -60,7 +60,7 @@ static int setup(void **state)
     void *host = fixture_load("qemu-virt", 0, NULL);
     void *cfg = fixture_load("config-channels", 0, NULL);
     assert_int_equal(platform_probe(host, &plat, err, sizeof(err)), 0);
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host, 0, false, NULL };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     memset(guests, 0, sizeof(guests));
     for (unsigned int i = 0; i < sys.nguests; i++) {

@@ -3,7 +3,7 @@
  *
  * Each test writes a guest's DTB and reads it back with libfdt the way a
  * guest kernel would: by path, phandle and property, checking the virtual
- * board of brief section 4 (QEMU virt's addresses and interrupts).  The
+ * board of docs/virtual-board.md (QEMU virt's addresses and interrupts).  The
  * passthrough tests use QEMU virt's own tree (fixtures/qemu-virt.dts) as the
  * host's; the runner starts us in build/unit, where the fixtures are.
  */
@@ -674,7 +674,7 @@ static void test_from_parsed_configuration(void **state)
     assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
     void *cfg = load_dtb("config-good");
     static struct system_config sys;
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     assert_int_equal(sys.nguests, 3);
     for (unsigned int i = 0; i < sys.nguests; i++) {
@@ -803,7 +803,7 @@ static void test_channels_from_configuration(void **state)
     assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
     void *cfg = load_dtb("config-channels");
     static struct system_config sys;
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     const struct guest_config *rt = &sys.guests[1];
     struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb, false, false };
@@ -824,7 +824,7 @@ static void test_network_devices(void **state)
     assert_int_equal(platform_probe(host_dtb, &plat, err, sizeof(err)), 0);
     void *cfg = load_dtb("config-network");
     static struct system_config sys;
-    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL };
+    struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     const struct guest_config *rt = &sys.guests[1];
     struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb,

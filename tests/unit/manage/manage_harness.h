@@ -9,9 +9,9 @@
  * promises the calls rely on:
  *   - a guest's store is never written while its devices are attached
  *     (the network ports and virtio console of a halted or crashed guest
- *     could write there on a peer's behalf: issue 27 item 4);
+ *     could write there on a peer's behalf);
  *   - every byte of a caller's buffer is read once in a call (another of
- *     its vCPUs may change it meanwhile: item 7); with flip set, the
+ *     its vCPUs may change it meanwhile); with flip set, the
  *     buffer changes after every read, as such a vCPU would change it;
  *   - the CRC a guest starts with is that of its store.
  * Guest 0 (boss) is the control partition of guest 1 (worker); guest 2

@@ -4,7 +4,7 @@
  * whose life ended on its own vCPU (halt, crash) detaches its devices
  * before a byte of the store is written, and is refused while its vCPUs
  * are leaving; every byte of the caller's buffer is read once, so what is
- * checked is what is stored (issue 27 items 4 and 7); the CRC a loaded
+ * checked is what is stored; the CRC a loaded
  * image starts with is taken from its store.
  */
 #include <stdarg.h>
@@ -23,6 +23,7 @@
 #include "hyp/manage/manage_ops.c"
 #undef memcpy
 #include "manage/manage_program.h"
+#include "hyp/sched/budget_internal.h"
 
 /* a stream in the boss's RAM at offset 0x1000: header, then kernel bytes */
 #define STREAM 0x1000u
@@ -147,6 +148,40 @@ static void test_load_refusals(void **state)
 
 /* boundary arguments: buffers at and past the caller's RAM, guests that do
  * not exist or are not its, calls that do not exist */
+/* a budget read and changed by the control partition: from the next
+ * period; a guest without one, or no budget, refused */
+static void test_budget_calls(void **state)
+{
+    struct budget *b = &budgets[H_WORKER];
+    budget_pool_init(&b->pool, 5000, 1000, 2);
+    b->event = 0x17;
+    b->pool.last_used = 4321;
+    uint32_t r[5] = { PARTITA_MG_BUDGET, H_WORKER, h_ipa(STREAM), sizeof(struct partita_budget),
+                      0 };
+    h_call(r);
+    assert_int_equal(r[0], sizeof(struct partita_budget));
+    const struct partita_budget *o = (const struct partita_budget *)h_boss(STREAM);
+    assert_int_equal(o->events, 5000);
+    assert_int_equal(o->period_us, 1000);
+    assert_int_equal(o->event, 0x17);
+    assert_int_equal(o->last_used_lo, 4321);
+    uint32_t set[5] = { PARTITA_MG_BUDGET_SET, H_WORKER, 8000, 2000, 0 };
+    h_call(set);
+    assert_int_equal(set[0], 0);
+    assert_int_equal(b->pool.events, 5000);         /* still, until the next period */
+    assert_int_equal(b->pool.next_events, 8000);
+    assert_int_equal(b->pool.next_period_us, 2000);
+    uint32_t bad[5] = { PARTITA_MG_BUDGET_SET, H_WORKER, 0, 2000, 0 };
+    h_call(bad);
+    assert_int_equal((int32_t)bad[0], PARTITA_E_INVALID);
+    uint32_t slow[5] = { PARTITA_MG_BUDGET_SET, H_WORKER, 10, 99, 0 };
+    h_call(slow);
+    assert_int_equal((int32_t)slow[0], PARTITA_E_INVALID);
+    assert_int_equal(b->pool.next_events, 8000);
+    memset(b, 0, sizeof(*b));
+    assert_int_equal(call(PARTITA_MG_BUDGET_SET, H_WORKER), PARTITA_E_INVALID);   /* none */
+}
+
 static void test_boundaries(void **state)
 {
     static const uint32_t fns[] = { PARTITA_MG_FIRST - 1, PARTITA_MG_LAST + 1, 0xffffffffu, 0 };
@@ -199,6 +234,7 @@ int main(void)
         cmocka_unit_test_setup(test_load_into_crashed, setup),
         cmocka_unit_test_setup(test_crc_is_what_boots, setup),
         cmocka_unit_test_setup(test_load_refusals, setup),
+        cmocka_unit_test_setup(test_budget_calls, setup),
         cmocka_unit_test_setup(test_boundaries, setup),
         cmocka_unit_test(test_random_programs),
     };

@@ -284,7 +284,7 @@ static void test_console_selection(void **state)
         check_console(&console_cases[i]);
 }
 
-/* ---- /chosen/partita,debug-uart: gdb's own UART (issue 19) ---- */
+/* ---- /chosen/partita,debug-uart: gdb's own UART ---- */
 
 /* vexpress with /chosen/partita,debug-uart = value (and uart@c0000 off) */
 static int probe_debug_uart(const char *value)

@@ -81,14 +81,23 @@ static void give(unsigned int q, unsigned int d, uint32_t len, uint16_t flags)
     memcpy(ram + RING(q) + 0x100 + 2, &idx, 2);
 }
 
-static int setup(void **state)
+/* A console device over size bytes of fresh host memory, nothing seen yet */
+static void attach_ram(uint32_t size)
 {
-    ram = calloc(1, RAM_SIZE);
+    ram = calloc(1, size);
     vcon_init(&vc, &ops, NULL);
-    vcon_attach(&vc, (struct gmem){ RAM_IPA, RAM_SIZE, ram });
+    vcon_attach(&vc, (struct gmem){ RAM_IPA, size, ram });
     nout = raised = 0;
     reported[0] = 0;
-    avail[0] = avail[1] = used_seen = 0;
+}
+
+/* The driver's set-up (virtio 1.x 3.1.1) from a reset: both queues of n
+ * entries, queue q's rings at the offsets desc[q], drv[q] and dev[q] of
+ * its RAM; live only once DRIVER_OK is written */
+static void driver_init(uint32_t n, const uint32_t desc[2], const uint32_t drv[2],
+                        const uint32_t dev[2])
+{
+    wr(VMMIO_STATUS, 0);
     assert_int_equal(rd(VMMIO_DEVICE_ID), VIRTIO_ID_CONSOLE);
     wr(VMMIO_STATUS, 3);
     wr(VMMIO_DRIVER_FEATURES_SEL, 1);
@@ -96,15 +105,26 @@ static int setup(void **state)
     wr(VMMIO_STATUS, 0xb);
     for (unsigned int q = 0; q < 2; q++) {
         wr(VMMIO_QUEUE_SEL, q);
-        wr(VMMIO_QUEUE_NUM, QN);
-        wr(VMMIO_QUEUE_DESC_LOW, RAM_IPA + RING(q));
-        wr(VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + RING(q) + 0x100);
-        wr(VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + RING(q) + 0x200);
+        assert_int_equal(rd(VMMIO_QUEUE_NUM_MAX), VIRTQ_NUM_MAX);
+        wr(VMMIO_QUEUE_NUM, n);
+        wr(VMMIO_QUEUE_DESC_LOW, RAM_IPA + desc[q]);
+        wr(VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + drv[q]);
+        wr(VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + dev[q]);
         wr(VMMIO_QUEUE_READY, 1);
     }
     assert_false(vcon_live(&vc));           /* not before DRIVER_OK */
     wr(VMMIO_STATUS, 0xf);
     assert_true(vcon_live(&vc));
+}
+
+static int setup(void **state)
+{
+    attach_ram(RAM_SIZE);
+    avail[0] = avail[1] = used_seen = 0;
+    static const uint32_t desc[2] = { RING(0), RING(1) };
+    static const uint32_t drv[2] = { RING(0) + 0x100, RING(1) + 0x100 };
+    static const uint32_t dev[2] = { RING(0) + 0x200, RING(1) + 0x200 };
+    driver_init(QN, desc, drv, dev);
     return 0;
 }
 
@@ -202,22 +222,10 @@ static uint32_t get32(uint32_t off) { uint32_t v; memcpy(&v, ram + off, 4); retu
 static void big_driver(uint32_t n)
 {
     memset(ram + BDESC(0), 0, BDESC(2) - BDESC(0));     /* its rings start empty */
-    wr(VMMIO_STATUS, 0);
-    wr(VMMIO_STATUS, 3);
-    wr(VMMIO_DRIVER_FEATURES_SEL, 1);
-    wr(VMMIO_DRIVER_FEATURES, 1);
-    wr(VMMIO_STATUS, 0xb);
-    for (unsigned int q = 0; q < 2; q++) {
-        wr(VMMIO_QUEUE_SEL, q);
-        assert_int_equal(rd(VMMIO_QUEUE_NUM_MAX), VIRTQ_NUM_MAX);
-        wr(VMMIO_QUEUE_NUM, n);
-        wr(VMMIO_QUEUE_DESC_LOW, RAM_IPA + BDESC(q));
-        wr(VMMIO_QUEUE_DRIVER_LOW, RAM_IPA + BAVAIL(q));
-        wr(VMMIO_QUEUE_DEVICE_LOW, RAM_IPA + BUSED(q));
-        wr(VMMIO_QUEUE_READY, 1);
-    }
-    wr(VMMIO_STATUS, 0xf);
-    assert_true(vcon_live(&vc));
+    static const uint32_t desc[2] = { BDESC(0), BDESC(1) };
+    static const uint32_t drv[2] = { BAVAIL(0), BAVAIL(1) };
+    static const uint32_t dev[2] = { BUSED(0), BUSED(1) };
+    driver_init(n, desc, drv, dev);
 }
 
 /* every one of the n avail entries of queue q names head; avail idx = idx */
@@ -230,13 +238,9 @@ static void avail_all(unsigned int q, uint32_t n, uint16_t head, uint16_t idx)
 
 static int setup_big(void **state)
 {
-    ram = calloc(1, BIG_RAM);
+    attach_ram(BIG_RAM);
     for (uint32_t i = 0; i < BIG_RAM; i++)
         ram[i] = (uint8_t)(i * 7 + (i >> 8));
-    vcon_init(&vc, &ops, NULL);
-    vcon_attach(&vc, (struct gmem){ RAM_IPA, BIG_RAM, ram });
-    nout = raised = 0;
-    reported[0] = 0;
     counting = true;
     out_bytes = out_calls = 0;
     during_out = NULL;
@@ -250,7 +254,7 @@ static void notify_tx(void)
     wr(VMMIO_QUEUE_NOTIFY, VCON_QUEUE_TX);
 }
 
-/* The flood of issue 27: every avail entry the same chain of 256
+/* The flood of a hostile driver: every avail entry the same chain of 256
  * descriptors, each the whole RAM (64 GiB a chain).  One notify once ran
  * for hours; now it hands over VCON_TX_BYTES_PER_EXIT bytes and returns,
  * and the next goes on where it stopped. */

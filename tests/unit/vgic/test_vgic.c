@@ -1139,7 +1139,7 @@ static void test_ppi_fired_pending_at_next_flush(void **s)
 
 /* The list registers the sync freed are written 0 unless one is reused at
  * once; with more than one candidate, nothing stale is left either */
-/* ================= passthrough SPIs (issue 27 item 6) ================= */
+/* ================= passthrough SPIs ================= */
 
 static void test_uniprocessor_spis_target_its_cpu(void **s)
 {

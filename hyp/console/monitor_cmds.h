@@ -1,0 +1,8 @@
+/* Monitor commands kept out of monitor.c (its command table names them). */
+#ifndef HYP_CONSOLE_MONITOR_CMDS_H
+#define HYP_CONSOLE_MONITOR_CMDS_H
+
+/* budget [NAME [EVENTS PERIOD-US]]: memory-bandwidth budgets (monitor_budget.c) */
+void cmd_budget(int argc, char **argv);
+
+#endif
