@@ -1,4 +1,4 @@
-"""Disks (issue 30): virtio block devices of frontends, served by a driver
+"""Disks: virtio block devices of frontends, served by a driver
 partition that never maps their memory.
 
   test_disk_frontends   tests/system/configs/disk.dts: 'one' and 'two'
