@@ -310,7 +310,7 @@ bench-baseline: deps bench-build
 
 # MISRA C:2012: cppcheck's MISRA addon over everything that runs in Hyp mode
 # (libfdt, Debian's, is not analysed), one line per rule; --check fails on a
-# mandatory rule's finding or on more findings than tests/misra/baseline.json
+# mandatory rule's finding or on more findings than tests/misra/baseline-cppcheck-X.Y.json
 # (docs/misra.md)
 MISRA_DIRS := $(sort $(foreach d,$(SRC_DIRS),$(firstword $(subst /, ,$(d)))))
 .PHONY: misra misra-check misra-baseline

@@ -12,7 +12,7 @@ fi
 PKGS="make gcc gcc-arm-none-eabi libnewlib-arm-none-eabi device-tree-compiler \
 qemu-system-arm libcmocka-dev libfdt-dev python3 python3-pytest xz-utils zstd \
 u-boot-qemu u-boot-tools cpio gdb-multiarch e2fsprogs clang libclang-rt-dev \
-gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
+gcc-arm-linux-gnueabihf libc6-dev-armhf-cross cppcheck"
 # No version is part of a name: each is the release's own (Debian 12 and 13
 # are tested; README, "The two commands").  clang's runtime for libFuzzer
 # and the sanitizers is libclang-rt-dev, which follows the release's clang.

@@ -11,8 +11,10 @@ findings that are no MISRA rule are listed the same way, category "cppcheck".
 
 --check fails when a mandatory rule has a finding, a deviation names a
 mandatory rule, or a rule has more findings outside deviations than
-tests/misra/baseline.json allows: the counts only go down.
---update-baseline records the current counts there.
+tests/misra/baseline-cppcheck-X.Y.json allows: the counts only go down.
+The baseline is the running cppcheck's (each release's addon finds a
+little differently); with none for it, only the mandatory rules are
+checked, and it says so.  --update-baseline records the current counts.
 
 cppcheck keeps its per-file results in BUILD_DIR/misra/cache, keyed by the
 file's content, so a second run only analyses what changed.
@@ -29,7 +31,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CATEGORIES = os.path.join(HERE, 'categories.txt')
 DEVIATIONS = os.path.join(HERE, 'deviations.txt')
-BASELINE = os.path.join(ROOT, 'tests', 'misra', 'baseline.json')
+
+
+def baseline_path():
+    """tests/misra/baseline-cppcheck-X.Y.json of the cppcheck on PATH"""
+    out = subprocess.run(['cppcheck', '--version'], stdout=subprocess.PIPE, text=True).stdout
+    m = re.search(r'(\d+)\.(\d+)', out)
+    if not m:
+        sys.exit('misra: cannot tell the version of cppcheck from %r' % out)
+    return os.path.join(ROOT, 'tests', 'misra', 'baseline-cppcheck-%s.%s.json' % m.groups())
 JOBS = os.environ.get('MISRA_JOBS', '2')
 # C files of the folders that are not analysed: the generator of the
 # assembly's structure offsets, compiled only to assembly on the build host
@@ -142,11 +152,12 @@ def main(argv):
     print('misra: every finding in %s' % os.path.relpath(log, ROOT))
 
     left = {rule: n - d for rule, (n, d) in counts.items() if n - d > 0}
+    baseline = baseline_path()
     if mode == '--update-baseline':
-        with open(BASELINE, 'w') as f:
+        with open(baseline, 'w') as f:
             json.dump(dict(sorted(left.items(), key=lambda x: (rule_key(x[0]), x[0]))), f, indent=1)
             f.write('\n')
-        print('misra: baseline written to %s' % os.path.relpath(BASELINE, ROOT))
+        print('misra: baseline written to %s' % os.path.relpath(baseline, ROOT))
         return 0
     if mode != '--check':
         return 0
@@ -157,12 +168,18 @@ def main(argv):
     for rule, _ in devs:
         if cats.get(rule) == 'mandatory':
             errors.append('mandatory rule %s cannot be deviated' % rule)
-    base = json.load(open(BASELINE))
-    for rule, n in sorted(left.items()):
+    if os.path.exists(baseline):
+        base = json.load(open(baseline))
+        print('misra: compared with %s' % os.path.relpath(baseline, ROOT))
+    else:
+        base = None
+        print('misra: no baseline for this cppcheck (%s): only the mandatory rules are '
+              'checked; `make misra-baseline` records one' % os.path.relpath(baseline, ROOT))
+    for rule, n in sorted(left.items()) if base is not None else []:
         if n > base.get(rule, 0):
             errors.append('rule %s: %d findings outside deviations, the baseline allows %d'
                           % (rule, n, base.get(rule, 0)))
-    lower = [r for r in base if left.get(r, 0) < base[r]]
+    lower = [r for r in base or {} if left.get(r, 0) < base[r]]
     if lower:
         print('misra: fewer findings than the baseline for %s: '
               '`make misra-baseline` records that' % ', '.join(sorted(lower, key=rule_key)))
