@@ -78,7 +78,10 @@ def symbols(elf):
 
 def disassemble(elf):
     """[(addr, mnemonic, operands, target)] of .text, data words included."""
-    out = subprocess.run([OBJDUMP, '-d', '--no-show-raw-insn', '-j', '.text', elf],
+    # -m arm: every ARM instruction.  Debian 13's objdump (binutils 2.44)
+    # otherwise takes the architecture from the first object's build
+    # attributes and reads BLX, STRD and ERET as older encodings
+    out = subprocess.run([OBJDUMP, '-m', 'arm', '-d', '--no-show-raw-insn', '-j', '.text', elf],
                          capture_output=True, text=True, check=True).stdout
     insns = []
     for line in out.splitlines():
