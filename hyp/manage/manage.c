@@ -64,7 +64,9 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         return;
     }
     struct guest *g = fn == PARTITA_MG_VERSION ? NULL : &guests[r[1]];
-    union {
+    /* static: too big for a Hyp stack, and the calls run one at a time on
+     * the boot CPU */
+    static union {
         struct partita_guest_info info;
         struct partita_guest_stats stats;
         struct partita_budget budget;
