@@ -21,6 +21,14 @@ partition that never maps their memory.
       intact; Partita reports each wrong answer, stops only the vandal's
       device, and its monitor still answers; `stats` counts each wrong
       answer to an honest frontend as the request it retried.
+  test_disk_frontend_ends_mid_request   tests/system/configs/diskstop.dts:
+      the driver partition 'store' holds every request until told; 'one'
+      puts a read into a canary buffer in flight and is stopped by the
+      monitor, then started again; 'three' resets its own device with
+      such a read in flight.  Told to serve, 'store' answers those reads
+      too: Partita drops the answers (counted), the canaries stay intact
+      after each frontend's rounds, 'two' writes and reads back its disk
+      meanwhile, and 'store' and Partita go on.
   test_linux_vda   tests/system/configs/linuxdisk.dts: Debian's unmodified
       kernel with its own virtio_mmio and virtio_blk finds its disk as
       /dev/vda, of the configured size; 256 KiB written through it, the
@@ -31,7 +39,8 @@ import re
 import pytest
 
 from conftest import check, command
-from helpers import boot_image, check_guest, check_hypervisor_clean, wait_for, wait_halted
+from helpers import (CTRL_A3, boot_image, check_guest, check_hypervisor_clean, wait_for,
+                     wait_halted)
 
 WAIT_FIRST = 3      # seconds the frontends wait for a driver partition
 # blkrw's rounds (guests/test/blkrw.c): per round, 512 KiB in 32 KiB
@@ -156,6 +165,66 @@ def test_disk_hostile_partners(qemu, image):
     # the driver partition serves on, and the monitor answers
     check(vm, any(line.split()[:2] == ["store", "running"] for line in command(vm, "list")),
           "the monitor does not answer, or the driver partition stopped")
+
+
+def tell(vm, guest, text, until=None):
+    """Type text on a guest's console, wait for `until` (another guest's
+    line: what the guest itself prints meanwhile comes without its name,
+    its characters among the others' lines), then give the console back
+    to the monitor (Ctrl-A x3 goes on to the next guest, then the
+    monitor)."""
+    vm.sendline("console %s" % guest)
+    vm.expect(r"input now goes to guest '%s'" % guest)
+    vm.send(text)
+    if until:
+        vm.expect(until, timeout=30)
+    for _ in range(8):
+        vm.send(CTRL_A3)
+        if vm.expect(r"input now goes to (the monitor|guest '\w+')").group(1) == "the monitor":
+            return
+    raise AssertionError("the console did not come back to the monitor")
+
+
+@pytest.mark.deadline(240)
+def test_disk_frontend_ends_mid_request(qemu, image):
+    vm, start = boot_image(qemu, image, "diskstop", "cortex-a15")
+    # frontend indices in the disk: one 0, two 1, three 2
+    wait_for(vm, r"\[one\] blkrw: canary set", start, 30)
+    tell(vm, "one", "b", r"\[store\] blkserve: holding a request of frontend 0 ")
+    wait_for(vm, r"\[three\] blkrw: device reset with a read in flight\r\n", start, 30)
+    wait_for(vm, r"\[store\] blkserve: holding a request of frontend 2 ", start, 30)
+    # 'one' stopped with its read in the driver's slot, and started again
+    command(vm, "stop one")
+    wait_for(vm, r"guest 'one' stopped", start, 30)
+    again = vm.mark()
+    command(vm, "start one")
+    wait_for(vm, r"\[one\] blkrw: canary set", again, 30)
+    tell(vm, "one", "r")
+    # the driver answers what it held: the dropped reads' answers too
+    tell(vm, "store", "g", r"\[two\] blkrw: round 0: ")
+    wait_halted(vm, ["one", "two", "three"], start)
+    text = vm.since(start)
+    check_guest(vm, "one", 4, vm.since(again))
+    check_guest(vm, "two", 3, text)
+    check_guest(vm, "three", 4, text)
+    for g in ("one", "three"):
+        check(vm, "[%s] blkrw: canary intact" % g in text, "guest %s: canary overwritten" % g)
+    check(vm, "came back" not in text, "the stopped life's read was answered")
+    rounds = re.findall(r"\[two\] blkrw: round \d+: 128 KiB written and read back, "
+                        r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)", text)
+    check(vm, len(rounds) == 2 and all(a == b for a, b in rounds), "guest two: %s" % rounds)
+    check(vm, "device needs reset" not in text, "a device was stopped")
+    check_hypervisor_clean(vm, text)
+    # each read given up was dropped, and its answer taken as no wrong one
+    for g, dropped in (("one", 1), ("two", 0), ("three", 1)):
+        fe = disk_stats(vm, g).get("vd")
+        check(vm, fe and fe["dropped"] == dropped and fe["wrong answers"] == 0,
+              "guest %s: disk counters %s" % (g, fe))
+    be = disk_stats(vm, "store").get("vd (driver)")
+    check(vm, be and be["wrong answers"] == 0 and be["waiting"] == 0 and
+          be["answers"] == be["requests given"], "the driver's counters %s" % be)
+    check(vm, any(line.split()[:2] == ["store", "running"] for line in command(vm, "list")),
+          "the driver partition stopped")
 
 
 @pytest.mark.deadline(400)
