@@ -16,12 +16,11 @@ _Static_assert(TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap c
 _Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
 _Static_assert(GUEST_MAX_CHANNELS <= PARTITA_STATS_CHANNELS, "every channel has a slot");
 _Static_assert(DISK_COUNTS_MAX <= PARTITA_STATS_DISKS, "every disk has a slot");
-_Static_assert(GUEST_DISK_NAME_MAX <= sizeof(((struct partita_disk_stats *)0)->name),
-               "a disk's name fits");
+_Static_assert(GUEST_DISK_NAME_MAX <= PARTITA_DISK_NAME_MAX, "a disk's name fits");
 
 static void fill_disk(const struct disk_counts *c, struct partita_disk_stats *o)
 {
-    strncpy(o->name, c->name, sizeof(o->name) - 1);
+    (void)strncpy(o->name, c->name, sizeof(o->name) - 1u);
     if (c->driver) {
         o->role = PARTITA_DISK_DRIVER;
         o->requests = c->be.moved;
@@ -29,19 +28,19 @@ static void fill_disk(const struct disk_counts *c, struct partita_disk_stats *o)
         o->bad_answers = c->be.bad_answers;
         o->requeued = c->be.requeued;
         o->waiting = c->waiting;
-        return;
+    } else {
+        o->role = PARTITA_DISK_FRONTEND;
+        o->requests = c->fe.requests;
+        o->answers = c->fe.completed;
+        o->ioerrors = c->fe.failed;
+        o->bad_answers = c->fe.bad_completions;
+        o->dropped = c->fe.dropped;
+        o->errors = c->fe.errors;
+        o->read_lo = (uint32_t)c->fe.read_bytes;
+        o->read_hi = (uint32_t)(c->fe.read_bytes >> 32);
+        o->written_lo = (uint32_t)c->fe.written_bytes;
+        o->written_hi = (uint32_t)(c->fe.written_bytes >> 32);
     }
-    o->role = PARTITA_DISK_FRONTEND;
-    o->requests = c->fe.requests;
-    o->answers = c->fe.completed;
-    o->ioerrors = c->fe.failed;
-    o->bad_answers = c->fe.bad_completions;
-    o->dropped = c->fe.dropped;
-    o->errors = c->fe.errors;
-    o->read_lo = (uint32_t)c->fe.read_bytes;
-    o->read_hi = (uint32_t)(c->fe.read_bytes >> 32);
-    o->written_lo = (uint32_t)c->fe.written_bytes;
-    o->written_hi = (uint32_t)(c->fe.written_bytes >> 32);
 }
 
 void manage_fill_info(struct guest *g, struct partita_guest_info *o)
@@ -103,6 +102,7 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
     }
     struct disk_counts d[DISK_COUNTS_MAX];
     o->ndisks = disk_guest_counts(g, d);
-    for (unsigned int k = 0; k < o->ndisks; k++)
+    for (unsigned int k = 0; k < o->ndisks; k++) {
         fill_disk(&d[k], &o->disk[k]);
+    }
 }

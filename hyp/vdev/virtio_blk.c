@@ -255,10 +255,10 @@ int vblk_complete(struct vblk *b, uint32_t tag, uint8_t status, const uint8_t *d
     s->busy = false;
     if (vmmio_live(&b->dev)) {
         /* the bytes a frontend was answered: a read's data, a write done */
-        if (status == VIRTIO_BLK_S_OK && s->req.type == VIRTIO_BLK_T_IN)
+        if (status == VIRTIO_BLK_S_OK) {
             b->st.read_bytes += want;
-        else if (status == VIRTIO_BLK_S_OK && s->req.type == VIRTIO_BLK_T_OUT)
-            b->st.written_bytes += s->req.len;
+            b->st.written_bytes += (s->req.type == VIRTIO_BLK_T_OUT) ? s->req.len : 0u;
+        }
         irq = finish(b, s, status, want);
     }
     spin_unlock(&b->lock);

@@ -74,7 +74,8 @@ struct vblk_stats {
     uint32_t answered;                  /* answered at once (IOERR, UNSUPP) */
     uint32_t completed;                 /* completed by the backend */
     uint32_t failed;                    /* answered with a status other than OK */
-    uint64_t read_bytes, written_bytes; /* of the reads and writes completed OK */
+    uint64_t read_bytes;                /* of the reads completed OK */
+    uint64_t written_bytes;             /* of the writes completed OK */
     uint32_t bad_completions;           /* matching nothing, or failed for a wrong
                                          * length or status (IOERR) */
     uint32_t dropped;                   /* in flight at a reset or detach */

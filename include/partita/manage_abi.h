@@ -87,10 +87,12 @@ struct partita_channel_stats {
  * what it knew (the call copies at most the buffer's length).
  */
 #define PARTITA_STATS_DISKS 6            /* 2 as a frontend, 4 as a driver */
-enum partita_disk_role { PARTITA_DISK_FRONTEND, PARTITA_DISK_DRIVER };
+#define PARTITA_DISK_NAME_MAX 32       /* a disk's name, NUL-terminated */
+#define PARTITA_DISK_FRONTEND 0u       /* its role: a frontend of the disk */
+#define PARTITA_DISK_DRIVER   1u       /* the disk's driver partition */
 struct partita_disk_stats {
-    char name[32];                       /* the disk's */
-    uint32_t role;                       /* enum partita_disk_role */
+    char name[PARTITA_DISK_NAME_MAX];    /* the disk's */
+    uint32_t role;                       /* PARTITA_DISK_FRONTEND or _DRIVER */
     uint32_t requests;                   /* frontend: taken off its queue; driver:
                                           * put into its slots (again, too) */
     uint32_t answers;                    /* frontend: completed by the driver; driver:
@@ -102,8 +104,10 @@ struct partita_disk_stats {
     uint32_t errors;                     /* frontend: malformed rings (NEEDS_RESET) */
     uint32_t requeued;                   /* driver: held at its stop, given again */
     uint32_t waiting;                    /* driver: requests waiting for a slot */
-    uint32_t read_lo, read_hi;           /* frontend: bytes of reads completed OK */
-    uint32_t written_lo, written_hi;     /* and of writes */
+    uint32_t read_lo;                    /* frontend: bytes of reads completed OK, */
+    uint32_t read_hi;
+    uint32_t written_lo;                 /* and of writes */
+    uint32_t written_hi;
 };
 struct partita_guest_stats {
     uint32_t nvcpus, aborts, denied;     /* denied: management calls it was refused */
