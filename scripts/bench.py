@@ -13,6 +13,9 @@ nanosecond, so every number is an exact, repeatable instruction count:
            sharing CPU 0 (-smp 1): the ring switches to the peer at once
   net      build/bench/images/net.bin: two bare-metal members of a Partita
            network (guests/test/netecho.c), -smp 2: an ICMP echo round trip
+  disk     build/bench/images/disk.bin: a bare-metal disk frontend and its
+           driver partition (guests/test/blkrw.c, blkserve.c), -smp 2, with
+           QEMU's trace of the hypervisor's code: its instructions per request
   tcp      build/bench/images/tcp.bin: 16 MiB over TCP between two Linux
            partitions, by the wall clock (no -icount), once: reported in the
            log and results.json ("wallclock"), never checked (not with --check)
@@ -49,6 +52,7 @@ CROSS = os.environ.get("CROSS", "arm-none-eabi-")
 BASELINES = os.path.join(ROOT, "tests", "bench", "baselines")
 TOLERANCE = 0.02            # a metric may get this much worse
 QEMU_LIFETIME = 120         # `timeout` kills any QEMU after this many seconds
+HYP_BASE = 0xf0000000       # Partita's code runs here (tests/bench/profile.py)
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 
 # The native Linux boot sees QEMU's whole virt board, and some device model
@@ -106,6 +110,10 @@ DESCRIPTIONS = {
     "doorbell_latency_hvc": "channel doorbell end to end: hypercall to the peer's IRQ vector",
     "doorbell_latency_mmio": "channel doorbell end to end: doorbell-page store to the peer's IRQ vector",
     "net_frame_roundtrip": "network: an ICMP echo request and its reply between two bare-metal members (both drivers, both switch passes, the receivers' interrupts)",
+    "disk_read_4k": "disk: the hypervisor's instructions per 4 KiB read, a bare-metal frontend and driver partition (both CPUs: the request's exits, its move into the driver's queue, the answer, the copy back, both interrupts)",
+    "disk_write_4k": "disk: the hypervisor's instructions per 4 KiB write, as disk_read_4k",
+    "disk_read_64k": "disk: the hypervisor's instructions per 64 KiB read, as disk_read_4k",
+    "disk_write_64k": "disk: the hypervisor's instructions per 64 KiB write, as disk_read_4k",
     "doorbell_latency_shared": "channel doorbell, hypercall to the IRQ vector of a peer sleeping on the same (shared) CPU",
     "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
@@ -298,6 +306,90 @@ def run_net():
     return run_bench_guest("net.bin", 2, "network benchmark")
 
 
+# The disk benchmark (tests/bench/configs/disk.dts): blkrw calls its mark
+# before and after each kind of request, in this order, on CPU 0
+DISK_KINDS = ("disk_read_4k", "disk_write_4k", "disk_read_64k", "disk_write_64k")
+DISK_MARK = "blkrw_bench_mark"
+DISK_BENCH = r"\[bench\] blkrw: bench: (\d+) requests of each kind(.*)"
+TB_IN = re.compile(r"^0x([0-9a-f]+):\s")
+TB_EXEC = re.compile(r"^Trace (\d+): (0x[0-9a-f]+) \[[0-9a-f]+/([0-9a-f]+)/")
+TB_STOPPED = re.compile(r"^Stopped execution of TB chain before (0x[0-9a-f]+) \[([0-9a-f]+)\]")
+
+
+def hyp_insns_between_marks(trace, mark, cpu):
+    """The hypervisor's instructions (PC >= HYP_BASE, every CPU) before each
+    execution of the guest's TB at `mark` on `cpu`, from QEMU's log of
+    in_asm and exec (nochain): each TB's size from its translation, a TB
+    QEMU stopped before it ran (an interrupt pending) taken back."""
+    size = {}               # host TB -> instructions
+    pending = None          # (pc, size) of the translation just logged
+    hyp, last, marks = 0, None, []
+    with open(trace, errors="replace") as f:
+        for line in f:
+            m = TB_IN.match(line)
+            if m:
+                pc = int(m.group(1), 16)
+                pending = (pending[0], pending[1] + 1) if pending else (pc, 1)
+                continue
+            if line.startswith("IN:"):
+                pending = None
+                continue
+            m = TB_EXEC.match(line)
+            if m:
+                c, tb, pc = int(m.group(1)), m.group(2), int(m.group(3), 16)
+                if pending and pending[0] == pc:
+                    size[tb] = pending[1]
+                pending = None
+                k = size.get(tb, 1)
+                if pc >= HYP_BASE:
+                    hyp += k
+                    last = (tb, k, False)
+                elif pc == mark and c == cpu:
+                    marks.append(hyp)
+                    last = (tb, k, True)
+                continue
+            m = TB_STOPPED.match(line)
+            if m and last and last[0] == m.group(1):
+                if last[2]:
+                    marks.pop()
+                else:
+                    hyp -= last[1]
+                last = None
+    return marks
+
+
+def run_disk():
+    """The hypervisor's instructions per disk request: QEMU's trace of
+    its code (and of blkrw's mark) in a run of disk.bin, which is the
+    same under -icount whether traced or not"""
+    nm = subprocess.run([CROSS + "nm", os.path.join(BUILD, "guests/blkrw.elf")],
+                        capture_output=True, text=True, cwd=ROOT).stdout
+    m = re.search(r"^([0-9a-f]+) T %s$" % DISK_MARK, nm, re.M)
+    if not m:
+        raise BenchError("no %s in %s/guests/blkrw.elf" % (DISK_MARK, BUILD))
+    mark = int(m.group(1), 16)
+    trace = os.path.join(BUILD, "bench", "disk.trace")
+    r = qemu_partita("disk.bin", 2)
+    r.argv += ["-d", "in_asm,exec,nochain", "-D", trace,
+               "-dfilter", "0x%08x..0xffffffff,0x%08x+4" % (HYP_BASE, mark)]
+    try:
+        out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
+        done = re.search(DISK_BENCH, out)
+        if not done or done.group(2):
+            raise BenchError("the disk benchmark did not finish:\n%s" % out[-4000:])
+        n = int(done.group(1))
+        marks = hyp_insns_between_marks(trace, mark, 0)
+    finally:
+        if os.path.exists(trace):
+            os.unlink(trace)
+    if len(marks) != 2 * len(DISK_KINDS):
+        raise BenchError("the disk benchmark's trace has %d marks, not %d"
+                         % (len(marks), 2 * len(DISK_KINDS)))
+    return {name: {"value": round((marks[2 * i + 1] - marks[2 * i]) / float(n), 2),
+                   "unit": "insns", "iterations": n}
+            for i, name in enumerate(DISK_KINDS)}, []
+
+
 TCP_SENT = r"\[sender\] partita-net: sent in (\d+) ms"
 TCP_GOT = r"\[receiver\] partita-net: received (\d+) bytes, md5 ([0-9a-f]{32})"
 
@@ -419,6 +511,8 @@ def collect():
             native[name + "_direct"] = native[name]
     net, _ = run("network", run_net)
     partita.update(net)
+    disk, _ = run("disk", run_disk)
+    partita.update(disk)
     lp, ln = run("linux", run_linux, reports_errors=False)     # (partita, native)
     partita.update(lp)
     native.update(ln)
@@ -464,7 +558,8 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "mmio_gicd_isenabler_write", "mmio_uart_fr_read", "s2_fault_roundtrip",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
-         "doorbell_latency_mmio", "net_frame_roundtrip", "doorbell_latency_shared", "vcpu_switch",
+         "doorbell_latency_mmio", "net_frame_roundtrip", "disk_read_4k", "disk_write_4k",
+         "disk_read_64k", "disk_write_64k", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu", "budget_exit",
          "vtimer_latency", "vtimer_latency_wfi", "vtimer_latency_direct",
          "vtimer_latency_wfi_direct", "eoi_ack", "eoi_ack_exits",

@@ -11,6 +11,7 @@
 #include "hyp/sched/sched_share.h"
 #include "hyp/guest/channel.h"
 #include "hyp/guest/network.h"
+#include "hyp/guest/disk.h"
 #include "hyp/lib/console.h"
 #include "version.h"
 #include "hyp/platform/hyp.h"
@@ -213,6 +214,7 @@ static void stats_guest(struct guest *g)
     }
     channel_print_stats(g);
     network_print_stats(g);
+    disk_print_stats(g);
     guest_vcon_print_stats(g);
 }
 

@@ -170,3 +170,44 @@ int disk_done(struct guest *g, uint32_t disk)
             return (int)blk_backend_done(&backends[i]);
     return PSCI_INVALID_PARAMETERS;
 }
+
+unsigned int disk_guest_counts(const struct guest *g, struct disk_counts *out)
+{
+    unsigned int n = 0;
+    for (unsigned int k = 0; (disk_sys != NULL) && (k < g->cfg->ndisks); k++) {
+        out[n] = (struct disk_counts){ g->cfg->disks[k].name, false, { 0 }, { 0 }, 0 };
+        vblk_stats_get(devs[g->id][k], &out[n].fe);
+        n++;
+    }
+    for (unsigned int i = 0; (disk_sys != NULL) && (i < disk_sys->ndisks); i++) {
+        if (disk_sys->disks[i].driver == (int)g->id) {
+            out[n] = (struct disk_counts){ disk_sys->disks[i].name, true, { 0 }, { 0 }, 0 };
+            blk_backend_stats_get(&backends[i], &out[n].be, &out[n].waiting);
+            n++;
+        }
+    }
+    return n;
+}
+
+void disk_print_stats(const struct guest *g)
+{
+    struct disk_counts c[DISK_COUNTS_MAX];
+    unsigned int n = disk_guest_counts(g, c);
+    for (unsigned int k = 0; k < n; k++) {
+        if (c[k].driver) {
+            pr_info("  disk '%s' (its driver): requests given %lu, answers %lu, wrong answers "
+                    "%lu, given again to a next life %lu, waiting %u\n", c[k].name,
+                    (unsigned long)c[k].be.moved, (unsigned long)c[k].be.answers,
+                    (unsigned long)c[k].be.bad_answers, (unsigned long)c[k].be.requeued,
+                    c[k].waiting);
+        } else {
+            pr_info("  disk '%s': requests %lu, completed %lu, read %llu bytes, written %llu "
+                    "bytes, I/O errors %lu, wrong answers %lu, dropped %lu, malformed rings "
+                    "%lu\n", c[k].name, (unsigned long)c[k].fe.requests,
+                    (unsigned long)c[k].fe.completed, (unsigned long long)c[k].fe.read_bytes,
+                    (unsigned long long)c[k].fe.written_bytes, (unsigned long)c[k].fe.failed,
+                    (unsigned long)c[k].fe.bad_completions, (unsigned long)c[k].fe.dropped,
+                    (unsigned long)c[k].fe.errors);
+        }
+    }
+}

@@ -64,11 +64,14 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         return;
     }
     struct guest *g = fn == PARTITA_MG_VERSION ? NULL : &guests[r[1]];
-    union {
+    /* static: too big for a Hyp stack, and the calls run one at a time on
+     * the boot CPU; not zeroed at boot (.noinit), as each fill clears
+     * what it gives */
+    static union {
         struct partita_guest_info info;
         struct partita_guest_stats stats;
         struct partita_budget budget;
-    } u;
+    } u __attribute__((section(".noinit.manage")));
     switch (fn) {
     case PARTITA_MG_VERSION:
         r[1] = caller->cfg->control;

@@ -1,5 +1,5 @@
 /*
- * Partita's management ABI (docs/control-partition.md), version 1.1:
+ * Partita's management ABI (docs/control-partition.md), version 1.2:
  * the calls a guest with the `control` capability makes on the other
  * guests, as hypercalls (SMC32 fast calls, owning entity 6) and through the
  * management page.  Shared by the hypervisor and guest tools (plain C99).
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define PARTITA_MANAGE_ABI_MAJOR 1
-#define PARTITA_MANAGE_ABI_MINOR 1
+#define PARTITA_MANAGE_ABI_MINOR 2
 
 /*
  * Calls: r0 = ID, r1 = target guest id, r2 = buffer IPA (in the caller's
@@ -80,11 +80,42 @@ struct partita_vcpu_stats {
 struct partita_channel_stats {
     uint32_t id, rung, raised;           /* doorbells it rang, raised in it */
 };
+/*
+ * Since 1.2: its disks (docs/disks.md), those it is a frontend of
+ * (PARTITA_DISK_FRONTEND) and those it drives (PARTITA_DISK_DRIVER).  The
+ * fields follow 1.1's, so a caller of 1.1 with a buffer of 1.1's size gets
+ * what it knew (the call copies at most the buffer's length).
+ */
+#define PARTITA_STATS_DISKS 6            /* 2 as a frontend, 4 as a driver */
+#define PARTITA_DISK_NAME_MAX 32       /* a disk's name, NUL-terminated */
+#define PARTITA_DISK_FRONTEND 0u       /* its role: a frontend of the disk */
+#define PARTITA_DISK_DRIVER   1u       /* the disk's driver partition */
+struct partita_disk_stats {
+    char name[PARTITA_DISK_NAME_MAX];    /* the disk's */
+    uint32_t role;                       /* PARTITA_DISK_FRONTEND or _DRIVER */
+    uint32_t requests;                   /* frontend: taken off its queue; driver:
+                                          * put into its slots (again, too) */
+    uint32_t answers;                    /* frontend: completed by the driver; driver:
+                                          * answers taken */
+    uint32_t ioerrors;                   /* frontend: answered other than OK */
+    uint32_t bad_answers;                /* wrong answers (frontend: to its requests;
+                                          * driver: all it gave), each an IOERR */
+    uint32_t dropped;                    /* frontend: in flight at a reset or stop */
+    uint32_t errors;                     /* frontend: malformed rings (NEEDS_RESET) */
+    uint32_t requeued;                   /* driver: held at its stop, given again */
+    uint32_t waiting;                    /* driver: requests waiting for a slot */
+    uint32_t read_lo;                    /* frontend: bytes of reads completed OK, */
+    uint32_t read_hi;
+    uint32_t written_lo;                 /* and of writes */
+    uint32_t written_hi;
+};
 struct partita_guest_stats {
     uint32_t nvcpus, aborts, denied;     /* denied: management calls it was refused */
     uint32_t starts, nchannels;
     struct partita_vcpu_stats vcpu[PARTITA_INFO_VCPUS];
     struct partita_channel_stats channel[PARTITA_STATS_CHANNELS];
+    uint32_t ndisks;                     /* 1.2 */
+    struct partita_disk_stats disk[PARTITA_STATS_DISKS];
 };
 
 /* PARTITA_MG_BUDGET: a memory-bandwidth budget (memory-budget) and its use */

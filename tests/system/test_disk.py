@@ -10,14 +10,25 @@ partition that never maps their memory.
       'store' (guests/test/blkserve.c); its first life crashes in the
       middle of the write loops with requests in its slots, it is
       restarted, and its second life gets them again: no frontend sees an
-      error, every checksum matches.
+      error, every checksum matches.  The monitor's `stats` then counts
+      every request of the rounds, its bytes, and the requests given
+      again to the driver's second life.
   test_disk_hostile_partners   tests/system/configs/diskhostile.dts: the driver
       partition answers every third request wrongly and marks slots it was
       never given done; 'vandal' writes random descriptors, indices,
       sectors and registers into its own device.  The honest frontends
       see those requests fail (I/O errors, tried again) and their data
       intact; Partita reports each wrong answer, stops only the vandal's
-      device, and its monitor still answers.
+      device, and its monitor still answers; `stats` counts each wrong
+      answer to an honest frontend as the request it retried.
+  test_disk_frontend_ends_mid_request   tests/system/configs/diskstop.dts:
+      the driver partition 'store' holds every request until told; 'one'
+      puts a read into a canary buffer in flight and is stopped by the
+      monitor, then started again; 'three' resets its own device with
+      such a read in flight.  Told to serve, 'store' answers those reads
+      too: Partita drops the answers (counted), the canaries stay intact
+      after each frontend's rounds, 'two' writes and reads back its disk
+      meanwhile, and 'store' and Partita go on.
   test_linux_vda   tests/system/configs/linuxdisk.dts: Debian's unmodified
       kernel with its own virtio_mmio and virtio_blk finds its disk as
       /dev/vda, of the configured size; 256 KiB written through it, the
@@ -28,9 +39,29 @@ import re
 import pytest
 
 from conftest import check, command
-from helpers import boot_image, check_guest, check_hypervisor_clean, wait_for, wait_halted
+from helpers import (CTRL_A3, boot_image, check_guest, check_hypervisor_clean, wait_for,
+                     wait_halted)
 
 WAIT_FIRST = 3      # seconds the frontends wait for a driver partition
+# blkrw's rounds (guests/test/blkrw.c): per round, 512 KiB in 32 KiB
+# writes, a flush and 32 KiB reads; then three requests past the capacity,
+# answered at once with IOERR
+ROUND_REQUESTS = 16 + 1 + 16
+ROUND_BYTES = 512 * 1024
+PAST_CAPACITY = 3
+
+
+def disk_stats(vm, guest):
+    """The monitor's `stats NAME` lines of its disks: {disk: {counter: n}}
+    ("read 4096 bytes": {"read": 4096}), a disk it drives as "DISK (driver)"."""
+    out = {}
+    for line in command(vm, "stats %s" % guest):
+        m = re.match(r"\s+disk '(\w+)'( \(its driver\))?: (.*)$", line)
+        if m:
+            items = (re.match(r"(.*?) (\d+)( bytes)?$", x) for x in m.group(3).split(", "))
+            out[m.group(1) + (" (driver)" if m.group(2) else "")] = {
+                x.group(1): int(x.group(2)) for x in items}
+    return out
 
 
 @pytest.mark.deadline(240)
@@ -65,6 +96,33 @@ def test_disk_frontends(qemu, image):
     crashes = re.findall(r"guest '(\w+)' crashed", text)
     check(vm, crashes == ["store"], "crashes: %s" % crashes)
     check_hypervisor_clean(vm, text.replace("guest 'store' crashed", "guest 'store' stopped"))
+    check_counters(vm)
+
+
+def check_counters(vm):
+    """The counters after test_disk_frontends' workload: every request of
+    4 rounds, answered once; the driver's second life got again what its
+    first held."""
+    rounds = 4
+    for g in ("one", "two"):
+        fe = disk_stats(vm, g).get("vd")
+        want = {"requests": rounds * ROUND_REQUESTS + PAST_CAPACITY,
+                "completed": rounds * ROUND_REQUESTS, "read": rounds * ROUND_BYTES,
+                "written": rounds * ROUND_BYTES, "I/O errors": PAST_CAPACITY,
+                "wrong answers": 0, "dropped": 0, "malformed rings": 0}
+        check(vm, fe == want, "guest %s: disk counters %s, not %s" % (g, fe, want))
+    # 'ro': a write refused, a 512-byte read, three past the capacity
+    fe = disk_stats(vm, "ro").get("vd")
+    want = {"requests": 2 + PAST_CAPACITY, "completed": 1, "read": 512, "written": 0,
+            "I/O errors": 1 + PAST_CAPACITY, "wrong answers": 0, "dropped": 0,
+            "malformed rings": 0}
+    check(vm, fe == want, "guest ro: disk counters %s, not %s" % (fe, want))
+    be = disk_stats(vm, "store").get("vd (driver)")
+    answered = 2 * rounds * ROUND_REQUESTS + 1
+    check(vm, be and be["answers"] == answered and be["wrong answers"] == 0 and
+          be["given again to a next life"] > 0 and be["waiting"] == 0 and
+          be["requests given"] == answered + be["given again to a next life"],
+          "the driver's counters: %s (%d requests answered)" % (be, answered))
 
 
 @pytest.mark.deadline(240)
@@ -87,10 +145,86 @@ def test_disk_hostile_partners(qemu, image):
         check(vm, "guest 'store': disk 'vd': %s" % why in text, "not reported: %s" % why)
     stopped = set(re.findall(r"guest '(\w+)': disk 'vd': device needs reset: ", text))
     check(vm, stopped <= {"vandal"}, "devices stopped: %s" % stopped)
+    # the counters: every request an honest frontend saw fail was a wrong
+    # answer (it retried each), all of them counted on the driver too
+    wrong = 0
+    for g in ("one", "two"):
+        fe = disk_stats(vm, g).get("vd")
+        retried = int(re.search(r"\[%s\] blkrw: (\d+) I/O errors retried" % g, text).group(1))
+        check(vm, fe and fe["wrong answers"] == retried and
+              fe["I/O errors"] == retried + PAST_CAPACITY and fe["malformed rings"] == 0 and
+              fe["written"] == 3 * ROUND_BYTES and fe["read"] == 3 * ROUND_BYTES,
+              "guest %s: disk counters %s, %d retried" % (g, fe, retried))
+        wrong += fe["wrong answers"]
+    be = disk_stats(vm, "store").get("vd (driver)")
+    check(vm, be and be["wrong answers"] > wrong and be["given again to a next life"] == 0,
+          "the driver's counters %s, %d wrong answers to the honest frontends" % (be, wrong))
+    vandal = disk_stats(vm, "vandal").get("vd")
+    check(vm, vandal and vandal["malformed rings"] > 0, "the vandal's counters %s" % vandal)
     check_hypervisor_clean(vm, text)
     # the driver partition serves on, and the monitor answers
     check(vm, any(line.split()[:2] == ["store", "running"] for line in command(vm, "list")),
           "the monitor does not answer, or the driver partition stopped")
+
+
+def tell(vm, guest, text, until=None):
+    """Type text on a guest's console, wait for `until` (another guest's
+    line: what the guest itself prints meanwhile comes without its name,
+    its characters among the others' lines), then give the console back
+    to the monitor (Ctrl-A x3 goes on to the next guest, then the
+    monitor)."""
+    vm.sendline("console %s" % guest)
+    vm.expect(r"input now goes to guest '%s'" % guest)
+    vm.send(text)
+    if until:
+        vm.expect(until, timeout=30)
+    for _ in range(8):
+        vm.send(CTRL_A3)
+        if vm.expect(r"input now goes to (the monitor|guest '\w+')").group(1) == "the monitor":
+            return
+    raise AssertionError("the console did not come back to the monitor")
+
+
+@pytest.mark.deadline(240)
+def test_disk_frontend_ends_mid_request(qemu, image):
+    vm, start = boot_image(qemu, image, "diskstop", "cortex-a15")
+    # frontend indices in the disk: one 0, two 1, three 2
+    wait_for(vm, r"\[one\] blkrw: canary set", start, 30)
+    tell(vm, "one", "b", r"\[store\] blkserve: holding a request of frontend 0 ")
+    wait_for(vm, r"\[three\] blkrw: device reset with a read in flight\r\n", start, 30)
+    wait_for(vm, r"\[store\] blkserve: holding a request of frontend 2 ", start, 30)
+    # 'one' stopped with its read in the driver's slot, and started again
+    command(vm, "stop one")
+    wait_for(vm, r"guest 'one' stopped", start, 30)
+    again = vm.mark()
+    command(vm, "start one")
+    wait_for(vm, r"\[one\] blkrw: canary set", again, 30)
+    tell(vm, "one", "r")
+    # the driver answers what it held: the dropped reads' answers too
+    tell(vm, "store", "g", r"\[two\] blkrw: round 0: ")
+    wait_halted(vm, ["one", "two", "three"], start)
+    text = vm.since(start)
+    check_guest(vm, "one", 4, vm.since(again))
+    check_guest(vm, "two", 3, text)
+    check_guest(vm, "three", 4, text)
+    for g in ("one", "three"):
+        check(vm, "[%s] blkrw: canary intact" % g in text, "guest %s: canary overwritten" % g)
+    check(vm, "came back" not in text, "the stopped life's read was answered")
+    rounds = re.findall(r"\[two\] blkrw: round \d+: 128 KiB written and read back, "
+                        r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)", text)
+    check(vm, len(rounds) == 2 and all(a == b for a, b in rounds), "guest two: %s" % rounds)
+    check(vm, "device needs reset" not in text, "a device was stopped")
+    check_hypervisor_clean(vm, text)
+    # each read given up was dropped, and its answer taken as no wrong one
+    for g, dropped in (("one", 1), ("two", 0), ("three", 1)):
+        fe = disk_stats(vm, g).get("vd")
+        check(vm, fe and fe["dropped"] == dropped and fe["wrong answers"] == 0,
+              "guest %s: disk counters %s" % (g, fe))
+    be = disk_stats(vm, "store").get("vd (driver)")
+    check(vm, be and be["wrong answers"] == 0 and be["waiting"] == 0 and
+          be["answers"] == be["requests given"], "the driver's counters %s" % be)
+    check(vm, any(line.split()[:2] == ["store", "running"] for line in command(vm, "list")),
+          "the driver partition stopped")
 
 
 @pytest.mark.deadline(400)

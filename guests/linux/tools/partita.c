@@ -241,6 +241,24 @@ static int cmd_stats(const char *name)
     for (uint32_t k = 0; k < s.nchannels && k < PARTITA_STATS_CHANNELS; k++)
         printf("  channel %u: doorbells rung %u, raised here %u\n", s.channel[k].id,
                s.channel[k].rung, s.channel[k].raised);
+    /* a hypervisor of ABI 1.1 gives no more than 1.1's fields: ndisks 0 */
+    if ((uint32_t)rc < sizeof(s))
+        s.ndisks = 0;
+    for (uint32_t k = 0; k < s.ndisks && k < PARTITA_STATS_DISKS; k++) {
+        struct partita_disk_stats *d = &s.disk[k];
+        d->name[sizeof(d->name) - 1] = 0;
+        if (d->role == PARTITA_DISK_DRIVER)
+            printf("  disk '%s' (its driver): requests given %u, answers %u, wrong answers %u, "
+                   "given again to a next life %u, waiting %u\n", d->name, d->requests,
+                   d->answers, d->bad_answers, d->requeued, d->waiting);
+        else
+            printf("  disk '%s': requests %u, completed %u, read %llu bytes, written %llu "
+                   "bytes, I/O errors %u, wrong answers %u, dropped %u, malformed rings %u\n",
+                   d->name, d->requests, d->answers,
+                   (unsigned long long)((uint64_t)d->read_hi << 32 | d->read_lo),
+                   (unsigned long long)((uint64_t)d->written_hi << 32 | d->written_lo),
+                   d->ioerrors, d->bad_answers, d->dropped, d->errors);
+    }
     return 0;
 }
 

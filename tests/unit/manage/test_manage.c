@@ -150,6 +150,43 @@ static void test_load_refusals(void **state)
  * not exist or are not its, calls that do not exist */
 /* a budget read and changed by the control partition: from the next
  * period; a guest without one, or no budget, refused */
+/* the disks' counters (ABI 1.2) after 1.1's fields; a buffer of 1.1's
+ * size gets 1.1's fields only */
+static void test_stats_disks(void **state)
+{
+    uint32_t r[5] = { PARTITA_MG_STATS, H_WORKER, h_ipa(STREAM),
+                      sizeof(struct partita_guest_stats), 0 };
+    h_call(r);
+    assert_int_equal(r[0], sizeof(struct partita_guest_stats));
+    const struct partita_guest_stats *o = (const struct partita_guest_stats *)h_boss(STREAM);
+    assert_int_equal(o->ndisks, 2);
+    const struct partita_disk_stats *fe = &o->disk[0], *be = &o->disk[1];
+    assert_string_equal(fe->name, "vd");
+    assert_int_equal(fe->role, PARTITA_DISK_FRONTEND);
+    assert_int_equal(fe->requests, 7);
+    assert_int_equal(fe->answers, 5);
+    assert_int_equal(fe->ioerrors, 2);
+    assert_int_equal(fe->bad_answers, 1);
+    assert_int_equal(fe->dropped, 3);
+    assert_int_equal(fe->errors, 1);
+    assert_int_equal(fe->read_lo, 0x200);
+    assert_int_equal(fe->read_hi, 1);
+    assert_int_equal(fe->written_lo, 4096);
+    assert_string_equal(be->name, "store");
+    assert_int_equal(be->role, PARTITA_DISK_DRIVER);
+    assert_int_equal(be->requests, 9);
+    assert_int_equal(be->answers, 8);
+    assert_int_equal(be->bad_answers, 2);
+    assert_int_equal(be->requeued, 4);
+    assert_int_equal(be->waiting, 1);
+    uint32_t old = offsetof(struct partita_guest_stats, ndisks);
+    memset(h_boss(STREAM), 0xee, sizeof(struct partita_guest_stats));
+    uint32_t r11[5] = { PARTITA_MG_STATS, H_WORKER, h_ipa(STREAM), old, 0 };
+    h_call(r11);
+    assert_int_equal(r11[0], old);
+    assert_int_equal(o->ndisks, 0xeeeeeeeeu);       /* untouched past 1.1's fields */
+}
+
 static void test_budget_calls(void **state)
 {
     struct budget *b = &budgets[H_WORKER];
@@ -235,6 +272,7 @@ int main(void)
         cmocka_unit_test_setup(test_crc_is_what_boots, setup),
         cmocka_unit_test_setup(test_load_refusals, setup),
         cmocka_unit_test_setup(test_budget_calls, setup),
+        cmocka_unit_test_setup(test_stats_disks, setup),
         cmocka_unit_test_setup(test_boundaries, setup),
         cmocka_unit_test(test_random_programs),
     };
