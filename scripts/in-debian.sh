@@ -12,6 +12,7 @@
 #        PARTITA_ROOTS=/var/tmp/partita-roots   where the roots are kept
 #        FRESH=1   make the root anew first
 #        PYTEST_ADDOPTS="-k imx"   passed on to pytest there (make systest)
+#        SYSTEST_TIMEOUT=3600      passed on to tests/run-all.sh there (a busy machine)
 # Needs root (chroot, mounts) and mmdebstrap (installed if missing).
 set -eu
 
@@ -75,6 +76,7 @@ echo "in-debian: make $* in $release ($(. "$root/etc/os-release"; echo "$PRETTY_
 status=0
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LANG=C.UTF-8 TERM=dumb ${PYTEST_ADDOPTS:+PYTEST_ADDOPTS="$PYTEST_ADDOPTS"} \
+    ${SYSTEST_TIMEOUT:+SYSTEST_TIMEOUT="$SYSTEST_TIMEOUT"} \
     sh -c 'cd /src/partita && make "$@"' make "$@" || status=$?
 # a baseline recorded there (make bench-baseline) comes back to this tree
 for f in "$root"/src/partita/tests/bench/baselines/*.json; do
