@@ -10,7 +10,6 @@ comes from a macro.
 
 Usage: boolean_conditions.py FOLDER... -- FILE.c...   (run from the repository)
 """
-import collections
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -51,10 +50,7 @@ def edits_of(dump, folders):
 
 
 def main(argv):
-    edits = dumps.edits_of_files(argv, __doc__, edits_of)
-    byfile = collections.defaultdict(list)
-    for (f, line, col), close in edits.items():
-        byfile[f].append((line, col) + close)
+    byfile = dumps.by_file(dumps.edits_of_files(argv, __doc__, edits_of))
     n = 0
     for f, es in byfile.items():
         lines = open(f).read().split('\n')

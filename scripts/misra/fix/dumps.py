@@ -1,5 +1,6 @@
 """The command line and the cppcheck dumps the fix tools share
 (unsigned_literals.py, boolean_conditions.py): `FOLDER... -- FILE.c...`."""
+import collections
 import os
 import shutil
 import subprocess
@@ -28,3 +29,11 @@ def edits_of_files(argv, doc, edits_of):
     finally:
         shutil.rmtree(tmp)
     return edits
+
+
+def by_file(edits):
+    """{file: [(line, column, edit...)]} of edits_of_files' result."""
+    out = collections.defaultdict(list)
+    for (f, line, col), v in edits.items():
+        out[f].append((line, col) + (v if isinstance(v, tuple) else (v,)))
+    return out

@@ -13,7 +13,6 @@ compiler generates stays the same: check that it does (docs/misra.md).
 
 Usage: unsigned_literals.py FOLDER... -- FILE.c...   (run from the repository)
 """
-import collections
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -62,10 +61,7 @@ def edits_of(dump, folders):
 
 
 def main(argv):
-    edits = dumps.edits_of_files(argv, __doc__, edits_of)
-    byfile = collections.defaultdict(list)
-    for (f, line, col), s in edits.items():
-        byfile[f].append((line, col, s))
+    byfile = dumps.by_file(dumps.edits_of_files(argv, __doc__, edits_of))
     n = 0
     for f, es in byfile.items():
         lines = open(f).read().split('\n')
