@@ -5,10 +5,12 @@
 
 uint32_t *gdb_reg_at(struct vcpu *v, unsigned int n)
 {
-    if (n < GDB_NCORE)
+    if (n < GDB_NCORE) {
         return vcpu_saved_reg(v, n);
-    if (n == GDB_REG_CPSR)
+    }
+    if (n == GDB_REG_CPSR) {
         return &v->regs.cpsr;
+    }
     return NULL;
 }
 
@@ -16,23 +18,26 @@ uint32_t *gdb_reg_at(struct vcpu *v, unsigned int n)
  * (the guest's own, and the PC of its own state), a CPSR as psr.h says */
 static bool reg_allowed(struct vcpu *v, unsigned int n, uint32_t val)
 {
-    if (!gdb_reg_at(v, n))
+    if (!gdb_reg_at(v, n)) {
         return false;
+    }
     return n != GDB_REG_CPSR || psr_debugger_may_write(v->regs.cpsr, val);
 }
 
 bool gdb_reg_write(struct vcpu *v, unsigned int n, uint32_t val)
 {
-    if (!reg_allowed(v, n, val))
+    if (!reg_allowed(v, n, val)) {
         return false;
+    }
     *gdb_reg_at(v, n) = val;
     return true;
 }
 
 void gdb_regs_read(struct vcpu *v, struct rsp_tx *tx)
 {
-    for (unsigned int n = 0; n < GDB_NCORE; n++)
+    for (unsigned int n = 0u; n < GDB_NCORE; n++) {
         rsp_tx_reg32(tx, *gdb_reg_at(v, n));
+    }
     rsp_tx_reg32(tx, *gdb_reg_at(v, GDB_REG_CPSR));
 }
 
@@ -45,16 +50,20 @@ static unsigned int g_reg(unsigned int i)
 bool gdb_regs_write(struct vcpu *v, const char *hex, size_t len)
 {
     uint32_t val[GDB_G_REGS];
-    size_t nregs = len / 8;
-    if (len % 8 || nregs == 0 || nregs > GDB_G_REGS)
+    size_t nregs = len / 8u;
+    if (len % 8u || nregs == 0u || nregs > GDB_G_REGS) {
         return false;
+    }
     /* every value decoded and checked before the first is written: r13
      * and r14 go to the banks of the mode the vCPU is in now, as gdb read
      * them, and the CPSR (the last) is checked against that one too */
-    for (unsigned int i = 0; i < nregs; i++)
-        if (!rsp_hex_reg32(hex + 8 * i, &val[i]) || !reg_allowed(v, g_reg(i), val[i]))
+    for (unsigned int i = 0u; i < nregs; i++) {
+        if (!rsp_hex_reg32(hex + 8u * i, &val[i]) || !reg_allowed(v, g_reg(i), val[i])) {
             return false;
-    for (unsigned int i = 0; i < nregs; i++)
+        }
+    }
+    for (unsigned int i = 0u; i < nregs; i++) {
         *gdb_reg_at(v, g_reg(i)) = val[i];
+    }
     return true;
 }

@@ -146,12 +146,16 @@ def main(argv):
     for rule, _ in devs:
         counts.setdefault(rule, [0, 0])
 
-    print('%-8s %-10s %8s %8s' % ('rule', 'category', 'findings', 'deviated'))
+    # the baseline's count beside each rule's: a change shows its drop (or
+    # rise) per rule before `make misra-baseline` records it
+    baseline = baseline_path()
+    base = json.load(open(baseline)) if os.path.exists(baseline) else None
+    print('%-8s %-10s %8s %8s %8s' % ('rule', 'category', 'findings', 'deviated', 'baseline'))
     by_cat = {}
-    for rule in sorted(counts, key=lambda r: (rule_key(r), r)):
+    for rule in sorted(set(counts) | set(base or {}), key=lambda r: (rule_key(r), r)):
         cat = cats.get(rule, 'cppcheck' if not re.match(r'^\d+\.\d+$', rule) else 'unknown')
-        n, d = counts[rule]
-        print('%-8s %-10s %8d %8d' % (rule, cat, n, d))
+        n, d = counts.get(rule, [0, 0])
+        print('%-8s %-10s %8d %8d %8s' % (rule, cat, n, d, '-' if base is None else base.get(rule, 0)))
         t = by_cat.setdefault(cat, [0, 0, 0])
         t[0] += n > 0
         t[1] += n
@@ -162,7 +166,6 @@ def main(argv):
     print('misra: every finding in %s' % os.path.relpath(log, ROOT))
 
     left = {rule: n - d for rule, (n, d) in counts.items() if n - d > 0}
-    baseline = baseline_path()
     if mode == '--update-baseline':
         with open(baseline, 'w') as f:
             json.dump(dict(sorted(left.items(), key=lambda x: (rule_key(x[0]), x[0]))), f, indent=1)
@@ -178,11 +181,9 @@ def main(argv):
     for rule, _ in devs:
         if cats.get(rule) == 'mandatory':
             errors.append('mandatory rule %s cannot be deviated' % rule)
-    if os.path.exists(baseline):
-        base = json.load(open(baseline))
+    if base is not None:
         print('misra: compared with %s' % os.path.relpath(baseline, ROOT))
     else:
-        base = None
         print('misra: no baseline for this cppcheck (%s): only the mandatory rules are '
               'checked; `make misra-baseline` records one' % os.path.relpath(baseline, ROOT))
     for rule, n in sorted(left.items()) if base is not None else []:
