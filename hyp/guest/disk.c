@@ -125,6 +125,18 @@ void disks_init(const struct system_config *sys)
     }
 }
 
+/* A disk's done page (the configuration's `done`): a store at
+ * PARTITA_BLKQ_DONE_REG is PARTITA_HC_BLK_DONE for the disk, for a driver
+ * partition in user space (include/partita/blk_queue.h); reads are 0 */
+static bool done_mmio(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    if (a->write && offset == PARTITA_BLKQ_DONE_REG)
+        (void)blk_backend_done(dev);
+    else if (!a->write)
+        a->value = 0;
+    return true;
+}
+
 int disk_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
@@ -142,6 +154,9 @@ int disk_guest_start(struct guest *g)
         uint64_t pa;
         if (d->driver != (int)g->id)
             continue;
+        if (d->done_ipa && guest_mmio_add(g, "done", d->done_ipa, DISK_DONE_SIZE, done_mmio,
+                                          &backends[i]))
+            return -1;
         if (!guest_config_buffer(c, d->queue_ipa, d->queue_size, &pa)) {
             guest_log(g, "guest '%s': disk '%s': queue is not contiguous memory: its "
                       "frontends wait\n", c->name, d->name);

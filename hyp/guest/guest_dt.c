@@ -9,10 +9,17 @@
 #include "guest_dt.h"
 #include "hyp/platform/platform.h"
 #include "hyp/dt/dt_index.h"
+#include <partita/blk_queue.h>
+
 
 #define PH_GIC   1
 #define PH_CLK   2
 #define PH_CHAN  16     /* + the guest's channel slot: its reserved-memory node */
+#define PH_DISKQ 24     /* + the index of a disk it drives: its queue's node */
+
+_Static_assert(PH_DISKQ >= PH_CHAN + GUEST_MAX_CHANNELS, "phandles apart");
+_Static_assert(PARTITA_BLKQ_KEY_BASE >= CHANNEL_DOORBELL_KEY + CHANNEL_MAX &&
+               PARTITA_BLKQ_KEY_BASE + DISK_MAX <= PARTITA_BLKQ_KEY_END, "key codes apart");
 
 #define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
 
@@ -207,34 +214,59 @@ static int write_passthrough(void *fdt, const struct guest_config *cfg, const vo
     return 0;
 }
 
+/* One no-map reserved-memory node */
+static int write_reserved(void *fdt, const char *what, uint32_t ipa, uint32_t size,
+                          uint32_t phandle)
+{
+    char name[48];
+    snprintf(name, sizeof(name), "%s@%lx", what, (unsigned long)ipa);
+    TRY(fdt_begin_node(fdt, name));
+    const uint32_t reg[] = { ipa, size };
+    TRY(prop_cells(fdt, "reg", reg, 2));
+    TRY(fdt_property(fdt, "no-map", NULL, 0));
+    TRY(fdt_property_u32(fdt, "phandle", phandle));
+    return fdt_end_node(fdt);
+}
+
+/* One interrupt-only gpio-keys button */
+static int write_key(void *fdt, const char *node, const char *label, uint32_t code,
+                     uint32_t intid)
+{
+    TRY(fdt_begin_node(fdt, node));
+    TRY(fdt_property_string(fdt, "label", label));
+    TRY(fdt_property_u32(fdt, "linux,code", code));
+    const uint32_t irq[] = { 0, intid - 32, 1 };        /* SPI, rising edge */
+    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    /* 0: a press and a release per interrupt, no release timer that
+     * would swallow interrupts arriving within it */
+    TRY(fdt_property_u32(fdt, "debounce-interval", 0));
+    return fdt_end_node(fdt);
+}
+
 /*
- * Channels (docs/channels.md): the memory as a no-map reserved-memory
- * node (outside the guest's RAM, so Linux never uses it and /dev/mem may
- * map it: it is no System RAM), the channel itself for software to find
- * (compatible "partita,channel": memory and doorbell page, interrupt,
- * id), and the doorbells as interrupt-only gpio-keys buttons: Debian's
- * kernel builds gpio-keys in and has no UIO driver for a DT node, so a
- * doorbell reaches user space as a key event on /dev/input/eventN.
+ * Channels (docs/channels.md) and the queues of the disks the guest
+ * drives (docs/disks.md): the memory as a no-map reserved-memory node, so
+ * Linux never uses it and /dev/mem may map it (it is no System RAM: a
+ * channel lies outside the guest's RAM, and a queue is left out of its
+ * /memory); the channel or disk itself for software to find; and their
+ * interrupts as interrupt-only gpio-keys buttons: Debian's kernel builds
+ * gpio-keys in and has no UIO driver for a DT node, so an interrupt
+ * reaches user space as a key event on /dev/input/eventN.
  */
 static int write_channels(void *fdt, const struct guest_config *cfg)
 {
     char name[48];
-    if (!cfg->nchannels)
+    if (!cfg->nchannels && !cfg->ndriven)
         return 0;
     TRY(fdt_begin_node(fdt, "reserved-memory"));
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(fdt_property(fdt, "ranges", NULL, 0));
-    for (unsigned int k = 0; k < cfg->nchannels; k++) {
-        const struct guest_channel *gc = &cfg->channels[k];
-        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
-        TRY(fdt_begin_node(fdt, name));
-        const uint32_t reg[] = { gc->ipa, gc->size };
-        TRY(prop_cells(fdt, "reg", reg, 2));
-        TRY(fdt_property(fdt, "no-map", NULL, 0));
-        TRY(fdt_property_u32(fdt, "phandle", PH_CHAN + k));
-        TRY(fdt_end_node(fdt));
-    }
+    for (unsigned int k = 0; k < cfg->nchannels; k++)
+        TRY(write_reserved(fdt, "channel", cfg->channels[k].ipa, cfg->channels[k].size, PH_CHAN + k));
+    for (unsigned int k = 0; k < cfg->ndriven; k++)
+        TRY(write_reserved(fdt, "disk-queue", cfg->driven[k].queue_ipa, cfg->driven[k].queue_size,
+                           PH_DISKQ + k));
     TRY(fdt_end_node(fdt));
 
     for (unsigned int k = 0; k < cfg->nchannels; k++) {
@@ -255,6 +287,21 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
             TRY(fdt_property(fdt, "partita,read-only", NULL, 0));
         TRY(fdt_end_node(fdt));
     }
+    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        const struct guest_driven *v = &cfg->driven[k];
+        snprintf(name, sizeof(name), "disk-driver@%lx", (unsigned long)v->queue_ipa);
+        TRY(fdt_begin_node(fdt, name));
+        TRY(fdt_property_string(fdt, "compatible", "partita,disk-driver"));
+        const uint32_t reg[] = { v->queue_ipa, v->queue_size, v->done_ipa, DISK_DONE_SIZE };
+        TRY(prop_cells(fdt, "reg", reg, v->done_ipa ? 4 : 2));
+        TRY(prop_strings(fdt, "reg-names", "queue", v->done_ipa ? "done" : NULL));
+        const uint32_t irq[] = { 0, v->irq - 32, 1 };
+        TRY(prop_cells(fdt, "interrupts", irq, 3));
+        TRY(fdt_property_u32(fdt, "memory-region", PH_DISKQ + k));
+        TRY(fdt_property_string(fdt, "label", v->name));
+        TRY(fdt_property_u32(fdt, "partita,disk", k));
+        TRY(fdt_end_node(fdt));
+    }
 
     TRY(fdt_begin_node(fdt, "partita-doorbells"));
     TRY(fdt_property_string(fdt, "compatible", "gpio-keys"));
@@ -262,15 +309,12 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     for (unsigned int k = 0; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
         snprintf(name, sizeof(name), "channel-%u", gc->id);
-        TRY(fdt_begin_node(fdt, name));
-        TRY(fdt_property_string(fdt, "label", gc->name));
-        TRY(fdt_property_u32(fdt, "linux,code", CHANNEL_DOORBELL_KEY + gc->id));
-        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };
-        TRY(prop_cells(fdt, "interrupts", irq, 3));
-        /* 0: a press and a release per interrupt, no release timer that
-         * would swallow doorbells arriving within it */
-        TRY(fdt_property_u32(fdt, "debounce-interval", 0));
-        TRY(fdt_end_node(fdt));
+        TRY(write_key(fdt, name, gc->name, CHANNEL_DOORBELL_KEY + gc->id, gc->doorbell));
+    }
+    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        snprintf(name, sizeof(name), "disk-%u", k);
+        TRY(write_key(fdt, name, cfg->driven[k].name, PARTITA_BLKQ_KEY_BASE + k,
+                      cfg->driven[k].irq));
     }
     return fdt_end_node(fdt);
 }
@@ -323,6 +367,40 @@ static int write_nets(void *fdt, const struct guest_config *cfg)
     return 0;
 }
 
+/*
+ * /memory: the guest's RAM but the queues of the disks it drives, which
+ * Linux must leave alone and which /dev/mem maps only outside System RAM
+ * (CONFIG_STRICT_DEVMEM); a range per piece, in address order.
+ */
+static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
+{
+    char name[32];
+    uint32_t cells[2 * (DISK_MAX + 1)], at = ram, end = ram + (uint32_t)cfg->mem_size;
+    int n = 0;
+    snprintf(name, sizeof(name), "memory@%lx", (unsigned long)ram);
+    TRY(fdt_begin_node(fdt, name));
+    TRY(fdt_property_string(fdt, "device_type", "memory"));
+    while (at < end) {
+        uint32_t next = end, skip = 0;      /* the lowest queue at or above at */
+        for (unsigned int k = 0; k < cfg->ndriven; k++) {
+            const struct guest_driven *v = &cfg->driven[k];
+            if (v->queue_ipa >= at && v->queue_ipa < next) {
+                next = v->queue_ipa;
+                skip = v->queue_size;
+            }
+        }
+        if (next > at) {
+            cells[n++] = at;
+            cells[n++] = next - at;
+        }
+        at = next + skip;
+        if (!skip)
+            break;
+    }
+    TRY(prop_cells(fdt, "reg", cells, n));
+    return fdt_end_node(fdt);
+}
+
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
                    const struct guest_dt_info *info)
 {
@@ -352,12 +430,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     }
     TRY(fdt_end_node(fdt));
 
-    snprintf(name, sizeof(name), "memory@%lx", (unsigned long)info->ram_ipa);
-    TRY(fdt_begin_node(fdt, name));
-    TRY(fdt_property_string(fdt, "device_type", "memory"));
-    const uint32_t mem[] = { info->ram_ipa, (uint32_t)cfg->mem_size };
-    TRY(prop_cells(fdt, "reg", mem, 2));
-    TRY(fdt_end_node(fdt));
+    TRY(write_memory(fdt, cfg, info->ram_ipa));
 
     TRY(write_cpus(fdt, cfg, info->cpu_compatible));
     TRY(fdt_begin_node(fdt, "psci"));
