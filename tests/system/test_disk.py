@@ -103,3 +103,27 @@ def test_linux_vda(qemu, image):
     check(vm, "VDA-SAME" in vm.output, "the data read back differs")
     check(vm, "needs reset" not in vm.output, "the device was stopped")
     check_hypervisor_clean(vm, vm.output)
+
+
+@pytest.mark.deadline(600)
+def test_linux_driver_partition(qemu, image):
+    vm = qemu(kernel=image("linuxblkd"), smp=4, lifetime=600)
+    # the daemon finds the disk in its device tree and opens both stores
+    vm.expect_seen(r"partita-blkd: disk 'vd': generation 1, 15 slots, 2 frontends", 300)
+    vm.expect_seen(r"partita-blkd: 1 disk, requests by interrupt", 60)
+    rounds = []
+    for _ in range(4):
+        m = vm.expect(r"\[one\] blkrw: round \d+: 512 KiB written and read back, "
+                      r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)", 300)
+        rounds.append(m.groups())
+    check(vm, all(a == b for a, b in rounds), "guest one: rounds %s" % rounds)
+    vm.expect_seen(r"\[one\] RESULT: (\d+) passed, 0 failed", 120)
+    check_guest(vm, "one", 3, vm.output)
+    m = vm.expect_seen(r"VDA(\d+)\r\n", 300)
+    check(vm, m.group(1) == "4096", "lx's /dev/vda has %s sectors" % m.group(1))
+    m = vm.expect_seen(r"PARTITA-CMD-EXIT (\d+)", 300)
+    check(vm, m.group(1) == "0", "lx's command exited %s" % m.group(1))
+    check(vm, "VDA-SAME" in vm.output, "lx read back other data")
+    for why in ("needs reset", "disk 'vd': an answer", "Unable to handle", "Oops"):
+        check(vm, why not in vm.output, "seen: %s" % why)
+    check_hypervisor_clean(vm, vm.output)
