@@ -34,6 +34,9 @@ partition that never maps their memory.
       in the middle; after the loop a file more, a remount, and every file
       reads back the same; no hung task, I/O error or filesystem error in
       the frontend's kernel log.
+  test_disk_demo   guests/demo/diskdemo.dts (make run-disk): the README's
+      walk-through - the bare-metal rt's rounds, and at linux's shell
+      mkfs, mount and a file written and read back.
 """
 import re
 
@@ -127,7 +130,7 @@ def test_linux_driver_partition(qemu, image):
     rounds = []
     for _ in range(4):
         m = vm.expect(r"\[one\] blkrw: round \d+: 512 KiB written and read back, "
-                      r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)", 300)
+                      r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)\r\n", 300)
         rounds.append(m.groups())
     check(vm, all(a == b for a, b in rounds), "guest one: rounds %s" % rounds)
     vm.expect_seen(r"\[one\] RESULT: (\d+) passed, 0 failed", 120)
@@ -201,3 +204,27 @@ def test_linux_driver_restart(qemu, image, tmp_path):
     check(vm, not re.search(r"task \S+ %s|hung_task_timeout_secs" % HUNG, vm.output),
           "a hung task")
     check(vm, "needs reset" not in vm.output, "the device was stopped")
+
+
+@pytest.mark.deadline(900)
+def test_disk_demo(qemu, image, tmp_path):
+    disk = tmp_path / "disk.img"
+    with open(disk, "wb") as f:
+        f.truncate(64 << 20)
+    vm = qemu(kernel=image("diskdemo"), smp=4, lifetime=900,
+              extra=["-drive", "file=%s,if=none,format=raw,id=d0" % disk,
+                     "-device", "virtio-blk-device,drive=d0"])
+    vm.expect_seen(r"\[drv\] partita-blkd: disk 'vd': frontend 1: /tmp/rt.img, 4096 sectors", 400)
+    vm.expect_seen(r"\[rt\] RESULT: ", 400)
+    rounds = re.findall(r"\[rt\] blkrw: round \d+: 512 KiB written and read back, "
+                        r"checksums (0x[0-9a-f]+) (0x[0-9a-f]+)\r\n", vm.output)
+    check(vm, len(rounds) == 4 and all(a == b for a, b in rounds), "rt's rounds: %s" % rounds)
+    check_guest(vm, "rt", 3, vm.output)
+    vm.expect_seen(r"\[linux\] " + READY, 400)
+    vm.sendline("console linux")
+    vm.expect(r"input now goes to guest 'linux'", 30)
+    vm.sendline("")
+    out, rc = shell(vm, "mke2fs -q /dev/vda && mount /dev/vda /mnt && echo hello >/mnt/hello "
+                        "&& sync && cat /mnt/hello", timeout=300)
+    check(vm, rc == 0 and out[-1:] == ["hello"], "the walk-through: %s" % out)
+    check_hypervisor_clean(vm, vm.output)

@@ -8,7 +8,7 @@
  * its label or index) from its backing store: the frontend's `backing`
  * name, a file or a block device here, opened read-write (a missing file
  * is created, of the disk's capacity) or read-only for a read-only disk.
- * Reads are pread, writes pwrite, FLUSH is fsync.  It prints a line per
+ * Reads are pread, writes pwrite (O_DSYNC), FLUSH is fsync.  It prints a line per
  * disk and frontend as it starts (-q: errors only) and runs until killed.
  *
  * How it reaches the queue (include/partita/blk_queue.h):
@@ -44,8 +44,8 @@
 #include <linux/input.h>
 #include <sys/mman.h>
 #include <partita/blk_queue.h>
+#include "partita-tools.h"
 
-#define DT_BASE     "/sys/firmware/devicetree/base"
 #define SECTOR      512u
 #define MAX_DISKS   4
 #define WAIT_MS     100     /* a look at every slot at least this often */
@@ -71,28 +71,6 @@ static struct disk disks[MAX_DISKS];
 static int ndisks, quiet;
 
 /* ---- the device tree, as the kernel exports it ---- */
-
-static int dt_read(const char *node, const char *prop, void *buf, size_t n)
-{
-    char path[640];
-    snprintf(path, sizeof(path), "%s/%s/%s", DT_BASE, node, prop);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    ssize_t r = read(fd, buf, n);
-    close(fd);
-    return (int)r;
-}
-
-static int dt_cells(const char *node, const char *prop, uint32_t *v, int n)
-{
-    int r = dt_read(node, prop, v, (size_t)n * 4);
-    if (r < 0)
-        return -1;
-    for (int i = 0; i < r / 4; i++)
-        v[i] = ntohl(v[i]);
-    return r / 4;
-}
 
 static void find_disks(const char *want)
 {
@@ -148,31 +126,6 @@ static volatile void *map(int fd, uint32_t pa, uint32_t size)
     return p;
 }
 
-/* the event device whose input device is named partita-doorbells */
-static int open_doorbells(void)
-{
-    DIR *d = opendir("/sys/class/input");
-    struct dirent *e;
-    int fd = -1;
-    while (d && (e = readdir(d)) && fd < 0) {
-        char path[300], name[64] = "";
-        if (strncmp(e->d_name, "event", 5) != 0)
-            continue;
-        snprintf(path, sizeof(path), "/sys/class/input/%s/device/name", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(name, sizeof(name), f) && strncmp(name, "partita-doorbells", 17) == 0) {
-            snprintf(path, sizeof(path), "/dev/input/%s", e->d_name);
-            fd = open(path, O_RDONLY | O_NONBLOCK);
-        }
-        fclose(f);
-    }
-    if (d)
-        closedir(d);
-    return fd;
-}
-
 /* ---- the header: read word by word, bounded ---- */
 
 static uint32_t rd32(const volatile void *p)
@@ -194,12 +147,15 @@ static void close_stores(struct disk *k)
     k->nfe = 0;
 }
 
-/* a frontend's store: a missing file of a writable disk is created */
+/* a frontend's store: a missing file of a writable disk is created.
+ * O_DSYNC: a write is on the store when it is answered, so a restart of
+ * this partition (its page cache lost) loses nothing a frontend was told
+ * is written, flushed or not */
 static int open_store(const struct disk *k, uint32_t f, const char *name, struct frontend *fe)
 {
-    int fd = open(name, fe->read_only ? O_RDONLY : O_RDWR);
+    int fd = open(name, fe->read_only ? O_RDONLY : O_RDWR | O_DSYNC);
     if (fd < 0 && errno == ENOENT && !fe->read_only) {
-        fd = open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        fd = open(name, O_RDWR | O_DSYNC | O_CREAT | O_EXCL, 0600);
         if (fd >= 0 && ftruncate(fd, (off_t)(fe->capacity * SECTOR)) != 0) {
             close(fd);
             fd = -1;
