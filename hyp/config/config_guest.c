@@ -402,11 +402,12 @@ void config_check_mmio(const struct guest_config *g, struct cfg_ctx *c)
         n += g->ndisks;
         prop = "disks";
     }
-    for (unsigned int i = 0; n <= GUEST_MAX_MMIO_REGIONS && i < g->ndriven; i++)
-        if (g->driven[i].done_ipa) {
+    for (unsigned int i = 0; n <= GUEST_MAX_MMIO_REGIONS && i < g->ndriven; i++) {
+        if (g->driven[i].done_ipa != 0u) {
             n++;
             prop = "done";
         }
+    }
     if (n > GUEST_MAX_MMIO_REGIONS)
         cfg_msg(c, true, g->name, prop, "its emulated devices need %u MMIO regions, a guest "
                 "has %u", n, GUEST_MAX_MMIO_REGIONS);

@@ -46,7 +46,10 @@ struct guest_disk {
 struct guest_driven {
     unsigned int id;                        /* index in system_config.disks */
     char name[GUEST_DISK_NAME_MAX];
-    uint32_t queue_ipa, queue_size, irq, done_ipa;
+    uint32_t queue_ipa;
+    uint32_t queue_size;
+    uint32_t irq;
+    uint32_t done_ipa;                      /* 0: none */
 };
 
 struct disk_frontend {

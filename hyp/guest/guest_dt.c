@@ -219,28 +219,49 @@ static int write_reserved(void *fdt, const char *what, uint32_t ipa, uint32_t si
                           uint32_t phandle)
 {
     char name[48];
-    snprintf(name, sizeof(name), "%s@%lx", what, (unsigned long)ipa);
-    TRY(fdt_begin_node(fdt, name));
     const uint32_t reg[] = { ipa, size };
-    TRY(prop_cells(fdt, "reg", reg, 2));
-    TRY(fdt_property(fdt, "no-map", NULL, 0));
-    TRY(fdt_property_u32(fdt, "phandle", phandle));
-    return fdt_end_node(fdt);
+    (void)snprintf(name, sizeof(name), "%s@%lx", what, (unsigned long)ipa);
+    /* each step only after the one before succeeded: the first error */
+    int rc = fdt_begin_node(fdt, name);
+    rc = rc < 0 ? rc : prop_cells(fdt, "reg", reg, 2);
+    rc = rc < 0 ? rc : fdt_property(fdt, "no-map", NULL, 0);
+    rc = rc < 0 ? rc : fdt_property_u32(fdt, "phandle", phandle);
+    return rc < 0 ? rc : fdt_end_node(fdt);
 }
 
 /* One interrupt-only gpio-keys button */
 static int write_key(void *fdt, const char *node, const char *label, uint32_t code,
                      uint32_t intid)
 {
-    TRY(fdt_begin_node(fdt, node));
-    TRY(fdt_property_string(fdt, "label", label));
-    TRY(fdt_property_u32(fdt, "linux,code", code));
-    const uint32_t irq[] = { 0, intid - 32, 1 };        /* SPI, rising edge */
-    TRY(prop_cells(fdt, "interrupts", irq, 3));
+    const uint32_t irq[] = { 0, intid - 32u, 1 };       /* SPI, rising edge */
+    int rc = fdt_begin_node(fdt, node);
+    rc = rc < 0 ? rc : fdt_property_string(fdt, "label", label);
+    rc = rc < 0 ? rc : fdt_property_u32(fdt, "linux,code", code);
+    rc = rc < 0 ? rc : prop_cells(fdt, "interrupts", irq, 3);
     /* 0: a press and a release per interrupt, no release timer that
      * would swallow interrupts arriving within it */
-    TRY(fdt_property_u32(fdt, "debounce-interval", 0));
-    return fdt_end_node(fdt);
+    rc = rc < 0 ? rc : fdt_property_u32(fdt, "debounce-interval", 0);
+    return rc < 0 ? rc : fdt_end_node(fdt);
+}
+
+/* A disk the guest drives, k-th in configuration order: its queue, done
+ * page (none: the call only), request SPI and index */
+static int write_disk_driver(void *fdt, const struct guest_driven *v, uint32_t k)
+{
+    char name[48];
+    const bool done = v->done_ipa != 0u;
+    const uint32_t reg[] = { v->queue_ipa, v->queue_size, v->done_ipa, DISK_DONE_SIZE };
+    const uint32_t irq[] = { 0, v->irq - 32u, 1 };
+    (void)snprintf(name, sizeof(name), "disk-driver@%lx", (unsigned long)v->queue_ipa);
+    int rc = fdt_begin_node(fdt, name);
+    rc = rc < 0 ? rc : fdt_property_string(fdt, "compatible", "partita,disk-driver");
+    rc = rc < 0 ? rc : prop_cells(fdt, "reg", reg, done ? 4 : 2);
+    rc = rc < 0 ? rc : prop_strings(fdt, "reg-names", "queue", done ? "done" : NULL);
+    rc = rc < 0 ? rc : prop_cells(fdt, "interrupts", irq, 3);
+    rc = rc < 0 ? rc : fdt_property_u32(fdt, "memory-region", PH_DISKQ + k);
+    rc = rc < 0 ? rc : fdt_property_string(fdt, "label", v->name);
+    rc = rc < 0 ? rc : fdt_property_u32(fdt, "partita,disk", k);
+    return rc < 0 ? rc : fdt_end_node(fdt);
 }
 
 /*
@@ -262,11 +283,14 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(fdt_property(fdt, "ranges", NULL, 0));
-    for (unsigned int k = 0; k < cfg->nchannels; k++)
-        TRY(write_reserved(fdt, "channel", cfg->channels[k].ipa, cfg->channels[k].size, PH_CHAN + k));
-    for (unsigned int k = 0; k < cfg->ndriven; k++)
-        TRY(write_reserved(fdt, "disk-queue", cfg->driven[k].queue_ipa, cfg->driven[k].queue_size,
-                           PH_DISKQ + k));
+    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+        TRY(write_reserved(fdt, "channel", cfg->channels[k].ipa, cfg->channels[k].size,
+                           PH_CHAN + k));
+    }
+    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        TRY(write_reserved(fdt, "disk-queue", cfg->driven[k].queue_ipa,
+                           cfg->driven[k].queue_size, PH_DISKQ + k));
+    }
     TRY(fdt_end_node(fdt));
 
     for (unsigned int k = 0; k < cfg->nchannels; k++) {
@@ -288,19 +312,7 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
         TRY(fdt_end_node(fdt));
     }
     for (unsigned int k = 0; k < cfg->ndriven; k++) {
-        const struct guest_driven *v = &cfg->driven[k];
-        snprintf(name, sizeof(name), "disk-driver@%lx", (unsigned long)v->queue_ipa);
-        TRY(fdt_begin_node(fdt, name));
-        TRY(fdt_property_string(fdt, "compatible", "partita,disk-driver"));
-        const uint32_t reg[] = { v->queue_ipa, v->queue_size, v->done_ipa, DISK_DONE_SIZE };
-        TRY(prop_cells(fdt, "reg", reg, v->done_ipa ? 4 : 2));
-        TRY(prop_strings(fdt, "reg-names", "queue", v->done_ipa ? "done" : NULL));
-        const uint32_t irq[] = { 0, v->irq - 32, 1 };
-        TRY(prop_cells(fdt, "interrupts", irq, 3));
-        TRY(fdt_property_u32(fdt, "memory-region", PH_DISKQ + k));
-        TRY(fdt_property_string(fdt, "label", v->name));
-        TRY(fdt_property_u32(fdt, "partita,disk", k));
-        TRY(fdt_end_node(fdt));
+        TRY(write_disk_driver(fdt, &cfg->driven[k], k));
     }
 
     TRY(fdt_begin_node(fdt, "partita-doorbells"));
@@ -312,7 +324,7 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
         TRY(write_key(fdt, name, gc->name, CHANNEL_DOORBELL_KEY + gc->id, gc->doorbell));
     }
     for (unsigned int k = 0; k < cfg->ndriven; k++) {
-        snprintf(name, sizeof(name), "disk-%u", k);
+        (void)snprintf(name, sizeof(name), "disk-%u", k);
         TRY(write_key(fdt, name, cfg->driven[k].name, PARTITA_BLKQ_KEY_BASE + k,
                       cfg->driven[k].irq));
     }
@@ -375,13 +387,14 @@ static int write_nets(void *fdt, const struct guest_config *cfg)
 static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
 {
     char name[32];
-    uint32_t cells[2 * (DISK_MAX + 1)], at = ram, end = ram + (uint32_t)cfg->mem_size;
+    uint32_t cells[2 * (DISK_MAX + 1)];
+    uint32_t at = ram;
+    const uint32_t end = ram + (uint32_t)cfg->mem_size;
     int n = 0;
-    snprintf(name, sizeof(name), "memory@%lx", (unsigned long)ram);
-    TRY(fdt_begin_node(fdt, name));
-    TRY(fdt_property_string(fdt, "device_type", "memory"));
-    while (at < end) {
-        uint32_t next = end, skip = 0;      /* the lowest queue at or above at */
+    bool more = true;
+    while (more) {
+        uint32_t next = end;                /* the lowest queue at or above at */
+        uint32_t skip = 0;
         for (unsigned int k = 0; k < cfg->ndriven; k++) {
             const struct guest_driven *v = &cfg->driven[k];
             if (v->queue_ipa >= at && v->queue_ipa < next) {
@@ -390,15 +403,18 @@ static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
             }
         }
         if (next > at) {
-            cells[n++] = at;
-            cells[n++] = next - at;
+            cells[n] = at;
+            cells[n + 1] = next - at;
+            n += 2;
         }
         at = next + skip;
-        if (!skip)
-            break;
+        more = skip != 0u && at < end;
     }
-    TRY(prop_cells(fdt, "reg", cells, n));
-    return fdt_end_node(fdt);
+    (void)snprintf(name, sizeof(name), "memory@%lx", (unsigned long)ram);
+    int rc = fdt_begin_node(fdt, name);
+    rc = rc < 0 ? rc : fdt_property_string(fdt, "device_type", "memory");
+    rc = rc < 0 ? rc : prop_cells(fdt, "reg", cells, n);
+    return rc < 0 ? rc : fdt_end_node(fdt);
 }
 
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,

@@ -149,20 +149,31 @@ RESTART_FILES = 24      # files of 128 KiB the frontend writes, a sync after eac
 HUNG = "blocked for more than"
 
 
-@pytest.mark.deadline(1200)
-def test_linux_driver_restart(qemu, image, tmp_path):
+def with_disk_image(qemu, image, name, tmp_path, lifetime):
+    """QEMU booting image `name` with a 64 MiB sparse disk image as its
+    virtio-blk-device (the driver partition's, passed through)"""
     disk = tmp_path / "disk.img"
     with open(disk, "wb") as f:
         f.truncate(64 << 20)
-    vm = qemu(kernel=image("linuxblkdrestart"), smp=4, lifetime=1200,
-              extra=["-drive", "file=%s,if=none,format=raw,id=d0" % disk,
-                     "-device", "virtio-blk-device,drive=d0"])
-    vm.expect_seen(r"\[drv\] partita-blkd: disk 'vd': frontend 0: /dev/vda, 131072 sectors",
-                   400)
-    vm.expect_seen(r"\[linux\] " + READY, 400)
+    return qemu(kernel=image(name), smp=4, lifetime=lifetime,
+                extra=["-drive", "file=%s,if=none,format=raw,id=d0" % disk,
+                       "-device", "virtio-blk-device,drive=d0"])
+
+
+def focus_linux(vm):
+    """Input to guest 'linux', at its shell"""
     vm.sendline("console linux")
     vm.expect(r"input now goes to guest 'linux'", 30)
     vm.sendline("")
+
+
+@pytest.mark.deadline(1200)
+def test_linux_driver_restart(qemu, image, tmp_path):
+    vm = with_disk_image(qemu, image, "linuxblkdrestart", tmp_path, 1200)
+    vm.expect_seen(r"\[drv\] partita-blkd: disk 'vd': frontend 0: /dev/vda, 131072 sectors",
+                   400)
+    vm.expect_seen(r"\[linux\] " + READY, 400)
+    focus_linux(vm)
     # a filesystem on the frontend's disk, a file in it before the restart
     out, rc = shell(vm, "mke2fs -q /dev/vda && mount /dev/vda /mnt && echo before >/mnt/before "
                         "&& sync && cat /mnt/before", timeout=300)
@@ -182,9 +193,7 @@ def test_linux_driver_restart(qemu, image, tmp_path):
     command(vm, "restart drv", 30)
     wait_for(vm, r"\[drv\] partita-blkd: disk 'vd': generation 2,", mark, 400)
     wait_for(vm, r"\[linux\] LOOP-DONE", mark, 400)
-    vm.sendline("console linux")
-    vm.expect(r"input now goes to guest 'linux'", 30)
-    vm.sendline("")
+    focus_linux(vm)
     # a file after it; every file read back from the disk after a remount
     # (short command lines: the console's input is typed in, not pasted)
     out, rc = shell(vm, "echo after >/mnt/after && umount /mnt && echo 3 >/proc/sys/vm/drop_caches"
@@ -208,12 +217,7 @@ def test_linux_driver_restart(qemu, image, tmp_path):
 
 @pytest.mark.deadline(900)
 def test_disk_demo(qemu, image, tmp_path):
-    disk = tmp_path / "disk.img"
-    with open(disk, "wb") as f:
-        f.truncate(64 << 20)
-    vm = qemu(kernel=image("diskdemo"), smp=4, lifetime=900,
-              extra=["-drive", "file=%s,if=none,format=raw,id=d0" % disk,
-                     "-device", "virtio-blk-device,drive=d0"])
+    vm = with_disk_image(qemu, image, "diskdemo", tmp_path, 900)
     vm.expect_seen(r"\[drv\] partita-blkd: disk 'vd': frontend 1: /tmp/rt.img, 4096 sectors", 400)
     vm.expect_seen(r"\[rt\] RESULT: ", 400)
     rounds = re.findall(r"\[rt\] blkrw: round \d+: 512 KiB written and read back, "
@@ -221,9 +225,7 @@ def test_disk_demo(qemu, image, tmp_path):
     check(vm, len(rounds) == 4 and all(a == b for a, b in rounds), "rt's rounds: %s" % rounds)
     check_guest(vm, "rt", 3, vm.output)
     vm.expect_seen(r"\[linux\] " + READY, 400)
-    vm.sendline("console linux")
-    vm.expect(r"input now goes to guest 'linux'", 30)
-    vm.sendline("")
+    focus_linux(vm)
     out, rc = shell(vm, "mke2fs -q /dev/vda && mount /dev/vda /mnt && echo hello >/mnt/hello "
                         "&& sync && cat /mnt/hello", timeout=300)
     check(vm, rc == 0 and out[-1:] == ["hello"], "the walk-through: %s" % out)
