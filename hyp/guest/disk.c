@@ -166,7 +166,7 @@ int disk_guest_start(struct guest *g)
         vblk_attach(devs[g->id][k], ram);
     }
     int rc = 0;
-    for (unsigned int i = 0; rc == 0 && i < disk_sys->ndisks; i++) {
+    for (unsigned int i = 0; (rc == 0) && (i < disk_sys->ndisks); i++) {
         const struct disk_config *d = &disk_sys->disks[i];
         if (d->driver != (int)g->id)
             continue;

@@ -14,12 +14,13 @@
 
 #define PH_GIC   1
 #define PH_CLK   2
-#define PH_CHAN  16     /* + the guest's channel slot: its reserved-memory node */
-#define PH_DISKQ 24     /* + the index of a disk it drives: its queue's node */
+#define PH_CHAN  16u    /* + the guest's channel slot: its reserved-memory node */
+#define PH_DISKQ 24u    /* + the index of a disk it drives: its queue's node */
 
-_Static_assert(PH_DISKQ >= PH_CHAN + GUEST_MAX_CHANNELS, "phandles apart");
-_Static_assert(PARTITA_BLKQ_KEY_BASE >= CHANNEL_DOORBELL_KEY + CHANNEL_MAX &&
-               PARTITA_BLKQ_KEY_BASE + DISK_MAX <= PARTITA_BLKQ_KEY_END, "key codes apart");
+_Static_assert(PH_DISKQ >= (PH_CHAN + (unsigned int)GUEST_MAX_CHANNELS), "phandles apart");
+_Static_assert((PARTITA_BLKQ_KEY_BASE >= (CHANNEL_DOORBELL_KEY + (unsigned int)CHANNEL_MAX)) &&
+               ((PARTITA_BLKQ_KEY_BASE + (unsigned int)DISK_MAX) <= PARTITA_BLKQ_KEY_END),
+               "key codes apart");
 
 #define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
 
@@ -223,10 +224,10 @@ static int write_reserved(void *fdt, const char *what, uint32_t ipa, uint32_t si
     (void)snprintf(name, sizeof(name), "%s@%lx", what, (unsigned long)ipa);
     /* each step only after the one before succeeded: the first error */
     int rc = fdt_begin_node(fdt, name);
-    rc = rc < 0 ? rc : prop_cells(fdt, "reg", reg, 2);
-    rc = rc < 0 ? rc : fdt_property(fdt, "no-map", NULL, 0);
-    rc = rc < 0 ? rc : fdt_property_u32(fdt, "phandle", phandle);
-    return rc < 0 ? rc : fdt_end_node(fdt);
+    rc = (rc < 0) ? rc : prop_cells(fdt, "reg", reg, 2);
+    rc = (rc < 0) ? rc : fdt_property(fdt, "no-map", NULL, 0);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "phandle", phandle);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
 }
 
 /* One interrupt-only gpio-keys button */
@@ -235,13 +236,13 @@ static int write_key(void *fdt, const char *node, const char *label, uint32_t co
 {
     const uint32_t irq[] = { 0, intid - 32u, 1 };       /* SPI, rising edge */
     int rc = fdt_begin_node(fdt, node);
-    rc = rc < 0 ? rc : fdt_property_string(fdt, "label", label);
-    rc = rc < 0 ? rc : fdt_property_u32(fdt, "linux,code", code);
-    rc = rc < 0 ? rc : prop_cells(fdt, "interrupts", irq, 3);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "label", label);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "linux,code", code);
+    rc = (rc < 0) ? rc : prop_cells(fdt, "interrupts", irq, 3);
     /* 0: a press and a release per interrupt, no release timer that
      * would swallow interrupts arriving within it */
-    rc = rc < 0 ? rc : fdt_property_u32(fdt, "debounce-interval", 0);
-    return rc < 0 ? rc : fdt_end_node(fdt);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "debounce-interval", 0);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
 }
 
 /* A disk the guest drives, k-th in configuration order: its queue, done
@@ -254,14 +255,14 @@ static int write_disk_driver(void *fdt, const struct guest_driven *v, uint32_t k
     const uint32_t irq[] = { 0, v->irq - 32u, 1 };
     (void)snprintf(name, sizeof(name), "disk-driver@%lx", (unsigned long)v->queue_ipa);
     int rc = fdt_begin_node(fdt, name);
-    rc = rc < 0 ? rc : fdt_property_string(fdt, "compatible", "partita,disk-driver");
-    rc = rc < 0 ? rc : prop_cells(fdt, "reg", reg, done ? 4 : 2);
-    rc = rc < 0 ? rc : prop_strings(fdt, "reg-names", "queue", done ? "done" : NULL);
-    rc = rc < 0 ? rc : prop_cells(fdt, "interrupts", irq, 3);
-    rc = rc < 0 ? rc : fdt_property_u32(fdt, "memory-region", PH_DISKQ + k);
-    rc = rc < 0 ? rc : fdt_property_string(fdt, "label", v->name);
-    rc = rc < 0 ? rc : fdt_property_u32(fdt, "partita,disk", k);
-    return rc < 0 ? rc : fdt_end_node(fdt);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "compatible", "partita,disk-driver");
+    rc = (rc < 0) ? rc : prop_cells(fdt, "reg", reg, done ? 4 : 2);
+    rc = (rc < 0) ? rc : prop_strings(fdt, "reg-names", "queue", done ? "done" : NULL);
+    rc = (rc < 0) ? rc : prop_cells(fdt, "interrupts", irq, 3);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "memory-region", PH_DISKQ + k);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "label", v->name);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "partita,disk", k);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
 }
 
 /*
@@ -397,7 +398,7 @@ static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
         uint32_t skip = 0;
         for (unsigned int k = 0; k < cfg->ndriven; k++) {
             const struct guest_driven *v = &cfg->driven[k];
-            if (v->queue_ipa >= at && v->queue_ipa < next) {
+            if ((v->queue_ipa >= at) && (v->queue_ipa < next)) {
                 next = v->queue_ipa;
                 skip = v->queue_size;
             }
@@ -408,13 +409,13 @@ static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
             n += 2;
         }
         at = next + skip;
-        more = skip != 0u && at < end;
+        more = (skip != 0u) && (at < end);
     }
     (void)snprintf(name, sizeof(name), "memory@%lx", (unsigned long)ram);
     int rc = fdt_begin_node(fdt, name);
-    rc = rc < 0 ? rc : fdt_property_string(fdt, "device_type", "memory");
-    rc = rc < 0 ? rc : prop_cells(fdt, "reg", cells, n);
-    return rc < 0 ? rc : fdt_end_node(fdt);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "device_type", "memory");
+    rc = (rc < 0) ? rc : prop_cells(fdt, "reg", cells, n);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
 }
 
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
