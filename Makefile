@@ -72,7 +72,7 @@ GDB_STAMP := $(BUILD)/config/gdb
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
 
-.PHONY: all run debug test unit systest deps clean guests-build images linux-payload FORCE
+.PHONY: all run run-disk debug test unit systest deps clean guests-build images linux-payload FORCE
 all: $(BUILD)/partita.bin $(BUILD)/partita.uImage $(BUILD)/partita.itb
 
 deps:
@@ -196,6 +196,16 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@echo "Partita in QEMU: Ctrl-A three times switches consoles; Ctrl-] x quits QEMU"
 	$(QEMU) $(QEMU_ARGS)
+
+# The disk demo (guests/demo/diskdemo.dts): QEMU's virtio-blk-device on a
+# 64 MiB image of the build's (sparse; kept between runs)
+DISK_IMG ?= $(BUILD)/disk.img
+$(DISK_IMG):
+	@mkdir -p $(dir $@)
+	truncate -s 64M $@
+run-disk: deps $(DISK_IMG)
+	@$(MAKE) --no-print-directory run CONFIG=guests/demo/diskdemo.dts \
+	    QEMU_EXTRA="-drive file=$(DISK_IMG),if=none,format=raw,id=d0 -device virtio-blk-device,drive=d0 $(QEMU_EXTRA)"
 
 debug: deps
 	@$(MAKE) --no-print-directory all

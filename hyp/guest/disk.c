@@ -125,6 +125,34 @@ void disks_init(const struct system_config *sys)
     }
 }
 
+/* A disk's done page (the configuration's `done`): a store at
+ * PARTITA_BLKQ_DONE_REG is PARTITA_HC_BLK_DONE for the disk, for a driver
+ * partition in user space (include/partita/blk_queue.h); reads are 0 */
+static bool done_mmio(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    if (!a->write) {
+        a->value = 0;
+    } else if (offset == PARTITA_BLKQ_DONE_REG) {
+        (void)blk_backend_done(dev);
+    } else {
+        /* other offsets: nothing to do */
+    }
+    return true;
+}
+
+/* disk i's queue in its driver g's RAM, given to the backend */
+static void attach_queue(struct guest *g, unsigned int i)
+{
+    const struct disk_config *d = &disk_sys->disks[i];
+    uint64_t pa;
+    if (guest_config_buffer(g->cfg, d->queue_ipa, d->queue_size, &pa)) {
+        blk_backend_attach(&backends[i], (uint8_t *)(uintptr_t)pa, d->queue_size);
+    } else {
+        guest_log(g, "guest '%s': disk '%s': queue is not contiguous memory: its "
+                  "frontends wait\n", g->cfg->name, d->name);
+    }
+}
+
 int disk_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
@@ -137,19 +165,19 @@ int disk_guest_start(struct guest *g)
             return -1;
         vblk_attach(devs[g->id][k], ram);
     }
-    for (unsigned int i = 0; i < disk_sys->ndisks; i++) {
+    int rc = 0;
+    for (unsigned int i = 0; (rc == 0) && (i < disk_sys->ndisks); i++) {
         const struct disk_config *d = &disk_sys->disks[i];
-        uint64_t pa;
         if (d->driver != (int)g->id)
             continue;
-        if (!guest_config_buffer(c, d->queue_ipa, d->queue_size, &pa)) {
-            guest_log(g, "guest '%s': disk '%s': queue is not contiguous memory: its "
-                      "frontends wait\n", c->name, d->name);
-            continue;
+        if (d->done_ipa != 0u) {
+            rc = guest_mmio_add(g, "done", d->done_ipa, DISK_DONE_SIZE, done_mmio, &backends[i]);
         }
-        blk_backend_attach(&backends[i], (uint8_t *)(uintptr_t)pa, d->queue_size);
+        if (rc == 0) {
+            attach_queue(g, i);
+        }
     }
-    return 0;
+    return rc;
 }
 
 void disk_guest_stop(struct guest *g)

@@ -2075,6 +2075,7 @@ static void test_disk_parsed(void **state)
     assert_int_equal(d->queue_ipa, 0x40f00000);
     assert_int_equal(d->queue_size, 0x100000);
     assert_int_equal(d->irq, 60);
+    assert_int_equal(d->done_ipa, 0x0a100000);
     assert_int_equal(d->nfrontends, 2);
     assert_int_equal(sys.nguests, 3);                   /* no disk node is a guest */
     const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *ec = guest("echo");
@@ -2091,6 +2092,58 @@ static void test_disk_parsed(void **state)
     assert_true(ec->disks[0].read_only);
     assert_int_equal(d->frontends[1].guest, 2);
     assert_int_equal(d->frontends[1].slot, 0);
+    /* the driver's view, for its device tree */
+    assert_int_equal(lx->ndriven, 1);
+    assert_int_equal(rt->ndriven, 0);
+    assert_string_equal(lx->driven[0].name, "store");
+    assert_int_equal(lx->driven[0].id, 0);
+    assert_int_equal(lx->driven[0].queue_ipa, 0x40f00000);
+    assert_int_equal(lx->driven[0].queue_size, 0x100000);
+    assert_int_equal(lx->driven[0].irq, 60);
+    assert_int_equal(lx->driven[0].done_ipa, 0x0a100000);
+}
+
+/* the done page: optional, a whole page of its own outside the driver's
+ * RAM and devices */
+static void test_disk_done_errors(void **state)
+{
+    void *b = cfg("config-disk");
+    del(b, "store", "done");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.disks[0].done_ipa, 0);
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x0a100800);
+    EXPECT(load_free(b), { "linux", "store/done", "0xa100800 is not 4 KiB aligned" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 2, 0, 0x0a100000);
+    EXPECT(load_free(b), { "linux", "store/done", "give the IPA of a 4 KiB page" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0);
+    EXPECT(load_free(b), { "linux", "store/done", "give the IPA of a 4 KiB page" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x40f00000);
+    EXPECT(load_free(b), { "linux", "store/done", "collides with the guest's own RAM" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x09000000);
+    EXPECT(load_free(b), { "linux", "store/done", "collides with the guest's own UART" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x70010000);            /* chan0's doorbell page */
+    EXPECT(load_free(b), { "linux", "store/done", "collides with channel 'chan0'" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x0a000000);
+    EXPECT(load_free(b),
+           { "linux", "store/done", "collides with the device of one of its networks" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x09010000);
+    EXPECT(load_free(b), { "linux", "store/done", "collides with its passthrough range" });
 }
 
 static void test_disk_driver_errors(void **state)
@@ -2290,9 +2343,10 @@ static void test_every_device_fits(void **state)
     assert_int_equal(g->nchannels, GUEST_MAX_CHANNELS);
     assert_int_equal(g->nnets, GUEST_MAX_NETS);
     assert_int_equal(g->ndisks, GUEST_MAX_DISKS);
+    assert_int_equal(g->ndriven, DISK_MAX - GUEST_MAX_DISKS);
     assert_true(g->vcon && g->control);
-    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1 + g->ndisks,
-                     GUEST_MAX_MMIO_REGIONS);
+    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1 + g->ndisks +
+                     g->ndriven, GUEST_MAX_MMIO_REGIONS);
 }
 
 static void test_virtio_console(void **state)
@@ -2597,6 +2651,7 @@ int main(void)
         cmocka_unit_test(test_network_two_in_a_guest),
         cmocka_unit_test(test_network_unknown_properties),
         cmocka_unit_test(test_disk_parsed),
+        cmocka_unit_test(test_disk_done_errors),
         cmocka_unit_test(test_disk_driver_errors),
         cmocka_unit_test(test_disk_queue_errors),
         cmocka_unit_test(test_disk_interrupt_errors),
