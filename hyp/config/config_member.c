@@ -3,7 +3,8 @@
  * disks: hyp/config/config_channel.c, config_network.c, config_disk.c):
  * members named after guests, unknown properties, one cell, and a virtio
  * device's window and interrupt against the rest of its guest's board.
- * Here, not in one of them, so that each of them may be left out.
+ * Here, not in one of them, so that an image leaves any of them out
+ * (docs/building.md, "Rooms").
  */
 #include <stdio.h>
 #include <string.h>
@@ -151,4 +152,18 @@ void cfg_check_virtio_device(const struct system_config *sys, const struct guest
                 irq, CHANNEL_SPI_MAX);
     else if ((clash = cfg_irq_clash(sys, g, irq32, k, what, sizeof(what))))
         cfg_msg(c, true, g->name, pirq, "interrupt %lu is %s", irq, clash);
+}
+
+void cfg_room_absent(struct cfg_ctx *c, const char *kind, const char *name, const char *prop,
+                     const char *room)
+{
+    cfg_report(c, true, kind, name, prop, "needs %s, which this image leaves out", room);
+}
+
+void cfg_prop_absent(const void *fdt, int node, const char *guest, const char *prop,
+                     const char *room, struct cfg_ctx *c)
+{
+    int len;
+    if (dt_getprop(fdt, node, prop, &len))
+        cfg_report(c, true, "guest", guest, prop, "needs %s, which this image leaves out", room);
 }
