@@ -173,9 +173,5 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
         for (unsigned int k = 0; k < g->nnets; k++)
             if (!g->nets[k].parse_error)
                 check_member(sys, g, k, c);
-        /* the virtio console: beside every network device of the guest */
-        if (g->vcon)
-            cfg_check_virtio_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
-                         "virtio-console", c);
     }
 }

@@ -85,19 +85,55 @@ def test_a_room_left_out_is_refused_at_build_time_by_property(tmp_path):
     assert r.returncode == 1 and "unknown room(s) nonsense" in r.stderr, r.stderr
 
 
-def test_a_room_left_out_is_refused_at_boot(qemu, tmp_path):
-    """The demo's configuration linked with the minimal image's objects, as
-    no build would: the parser's stand-ins refuse it by property."""
-    elf = str(tmp_path / "mixed.elf")
+def link(tmp_path, objs, config_obj):
+    """An image of these objects (under build/obj) and this configuration
+    object, linked as the Makefile links: its raw binary."""
+    elf = str(tmp_path / "image.elf")
     cmd = ["arm-none-eabi-gcc", "-mcpu=cortex-a15", "-marm", "-mfloat-abi=soft", "-nostartfiles",
            "-static", "-Wl,--no-warn-mismatch", "-Wl,-z,max-page-size=4096",
            "-Wl,--build-id=none", "-Wl,--no-warn-execstack", "-T", "build/linker.lds"] + \
-        [os.path.join("build", "obj", o) for o in linked("minimal")] + \
-        ["build/config/demo.o", "build/libfdt/lib/libfdt.a", "-lc", "-lgcc", "-o", elf]
+        [os.path.join("build", "obj", o) for o in objs] + \
+        [config_obj, "build/libfdt/lib/libfdt.a", "-lc", "-lgcc", "-o", elf]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
-    binary = str(tmp_path / "mixed.bin")
+    binary = str(tmp_path / "image.bin")
     subprocess.run(["arm-none-eabi-objcopy", "-O", "binary", elf, binary], check=True)
+    return binary
+
+
+VCON_ON_THE_UART = """/dts-v1/;
+/ { partita { compatible = "partita,config";
+    con { compatible = "partita,guest"; cpus = <1>; memory = <0x48000000 0x01000000>;
+          kernel = /incbin/("build/guests/hello.bin"); autostart;
+          virtio-console = <0x0a000400 33>; }; }; };
+"""
+
+
+def test_a_virtio_console_is_checked_without_networks(qemu, tmp_path):
+    """The virtio console's window and interrupt are checked beside the
+    guest's network devices, also in an image without networks (the check
+    was the networks' once, and went with them)."""
+    dts, dtb, obj = (str(tmp_path / n) for n in ("vcon.dts", "vcon.dtb", "vcon.o"))
+    with open(dts, "w") as f:
+        f.write(VCON_ON_THE_UART)
+    subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-i", ROOT, "-o", dtb, dts],
+                   check=True, cwd=ROOT)
+    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-a15", "-marm", "-Iinclude", "-I.",
+                    "-D__ASSEMBLER__", "-DCONFIG_DTB=\"%s\"" % dtb, "-c",
+                    "hyp/config/config_blob.S", "-o", obj], check=True, cwd=ROOT)
+    # the objects of an image with a virtio console and no networks
+    objs = linked("linuxhvc")
+    assert "hyp/vdev/virtio_console.o" in objs and "hyp/guest/network_none.o" in objs, objs
+    vm = qemu(kernel=link(tmp_path, objs, obj), smp=4)
+    vm.expect(r"no guest started", timeout=30)
+    assert "guest 'con': property 'virtio-console': interrupt 33 is the guest's own " \
+        "emulated UART" in vm.output, vm.output
+
+
+def test_a_room_left_out_is_refused_at_boot(qemu, tmp_path):
+    """The demo's configuration linked with the minimal image's objects, as
+    no build would: the parser's stand-ins refuse it by property."""
+    binary = link(tmp_path, linked("minimal"), "build/config/demo.o")
     vm = qemu(kernel=binary, smp=4)
     vm.expect(r"no guest started", timeout=30)
     assert "guest 'linux': property 'control': needs the control partition, which this " \
