@@ -411,9 +411,16 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     config_check_networks(sys, &c);
     config_check_disks(sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
-        config_check_mmio(&sys->guests[i], &c);
-        config_check_direct(host, &sys->guests[i], &c);
-        config_check_budget(host, &sys->guests[i], &c);
+        const struct guest_config *g = &sys->guests[i];
+        /* the virtio console: beside every network device of the guest,
+         * checked here, not with the networks, which an image may leave out */
+        if (g->vcon) {
+            cfg_check_virtio_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
+                                    "virtio-console", &c);
+        }
+        config_check_mmio(g, &c);
+        config_check_direct(host, g, &c);
+        config_check_budget(host, g, &c);
     }
     return c.errors;
 }

@@ -314,7 +314,7 @@ static void parse_pmu(const void *fdt, int node, struct guest_config *g, struct 
         cfg_msg(c, true, g->name, "pmu", "\"%s\": use \"on\" or \"off\"", pmu);
 }
 
-/* virtio-console = <IPA INTID>: checked with the network devices (config_network.c) */
+/* virtio-console = <IPA INTID>: checked beside the network devices (config.c) */
 static void parse_virtio_console(const void *fdt, int node, struct guest_config *g,
                                  struct cfg_ctx *c)
 {

@@ -56,6 +56,13 @@ bool config_colours_apart(const struct guest_config *a, const struct guest_confi
  * group set, the line names the guest and "GROUP/PROP" */
 void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
                       const char *name, const char *group, struct cfg_ctx *c);
+/* A property asking for a room of the hypervisor this image leaves out
+ * (the build refuses such a configuration first: scripts/rooms.py) */
+void cfg_room_absent(struct cfg_ctx *c, const char *kind, const char *name, const char *prop,
+                     const char *room);
+/* the same of a guest's property prop, if its node has one */
+void cfg_prop_absent(const void *fdt, int node, const char *guest, const char *prop,
+                     const char *room, struct cfg_ctx *c);
 /* the index of the guest called name, or -1 */
 int cfg_guest_index(const struct system_config *sys, const char *name);
 /* The guest a channel's or network's member node names, when the group
