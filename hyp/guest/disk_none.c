@@ -24,3 +24,13 @@ int disk_done(struct guest *g, uint32_t disk)
 {
     return PSCI_INVALID_PARAMETERS;
 }
+
+/* with no disk configured, a guest has no disk to count or print */
+unsigned int disk_guest_counts(const struct guest *g, struct disk_counts *out)
+{
+    return 0;
+}
+
+void disk_print_stats(const struct guest *g)
+{
+}
