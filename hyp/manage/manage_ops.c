@@ -8,6 +8,7 @@
 #include "manage_ops.h"
 #include "manage.h"
 #include "hyp/guest/channel.h"
+#include "hyp/guest/health.h"
 #include "hyp/sched/sched_share.h"
 #include "timer/timer.h"
 
@@ -72,4 +73,22 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
         o->channel[k].id = g->cfg->channels[k].id;
         channel_counts(g, k, &o->channel[k].rung, &o->channel[k].raised);
     }
+}
+
+/* The header, then as many of g's records as the buffer holds whole (on
+ * the boot CPU, like every management call: one buffer serves) */
+int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
+{
+    struct partita_health h;
+    static struct partita_health_record r[HEALTH_LOG_SIZE];
+    if (len < sizeof(h))
+        return PARTITA_E_INVALID;
+    uint32_t room = (len - (uint32_t)sizeof(h)) / (uint32_t)sizeof(r[0]), next;
+    health_log_header(g->id, &h);
+    h.nrecords = health_log_read((int)g->id, seq, r,
+                                 room < HEALTH_LOG_SIZE ? room : HEALTH_LOG_SIZE, &next);
+    h.next_seq = next;
+    memcpy(buf, &h, sizeof(h));
+    memcpy(buf + sizeof(h), r, h.nrecords * sizeof(r[0]));
+    return (int)(sizeof(h) + h.nrecords * sizeof(r[0]));
 }
