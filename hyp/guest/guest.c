@@ -10,7 +10,6 @@
 #include <arch/sysregs.h>
 #include "guest.h"
 #include "guest_parts.h"
-#include "health.h"
 #include "hyp/arch/pmu.h"
 #include "guest_dt.h"
 #include "guest_rooms.h"

@@ -15,16 +15,10 @@
 
 struct guest;
 
-/* a start of g: its periods begin again */
-void health_guest_start(struct guest *g);
-/* any CPU: g was marked crashed (its crash entry's action follows) */
-void health_crash(struct guest *g);
-/* boot CPU: g's watchdog expired - its watchdog entry's action */
-void health_watchdog(struct guest *g);
+/* (what the lifecycle calls, at a start, a crash, a watchdog's expiry
+ * and in the boot CPU's pass: guest_parts.h) */
 /* any CPU, PARTITA_HC_DEADLINE_MISS: g reports a deadline it missed */
 int health_deadline_miss(struct guest *g, uint32_t tag);
-/* boot CPU, its pass: the events noted elsewhere, the periods that ended */
-void health_service(void);
 /* boot CPU: the earliest end of a period to look at counts, 0 if none;
  * health_due: it has come (the boot CPU's timer, interrupt context) */
 uint64_t health_next_deadline(void);
