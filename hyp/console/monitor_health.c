@@ -24,7 +24,7 @@ static void print_time(const char *what, uint64_t ticks)
 
 void cmd_health(int argc, char **argv)
 {
-    static struct partita_health_record r[HEALTH_LOG_SIZE];
+    struct partita_health_record r;
     int id = -1;
     if (argc > 1) {
         struct guest *g = guest_by_name(argv[1]);
@@ -43,14 +43,13 @@ void cmd_health(int argc, char **argv)
     } else {
         pr_info("health: system running\n");
     }
-    uint32_t next;
-    unsigned int n = health_log_read(id, 0, r, HEALTH_LOG_SIZE, &next);
-    for (unsigned int i = 0; i < n; i++) {
-        pr_info("health #%lu ", (unsigned long)r[i].seq);
-        print_time("", (uint64_t)r[i].ticks_hi << 32 | r[i].ticks_lo);
-        pr_info(" %s: %s (%lu, 0x%lx): %s\n", name_of(r[i].guest),
-                health_event_names[r[i].event], (unsigned long)r[i].count,
-                (unsigned long)r[i].arg, health_action_names[r[i].action]);
+    uint32_t next = 0;
+    unsigned int n = 0;
+    for (; health_log_read(id, next, &r, 1, &next); n++) {
+        pr_info("health #%lu ", (unsigned long)r.seq);
+        print_time("", (uint64_t)r.ticks_hi << 32 | r.ticks_lo);
+        pr_info(" %s: %s (%lu, 0x%lx): %s\n", name_of(r.guest), health_event_names[r.event],
+                (unsigned long)r.count, (unsigned long)r.arg, health_action_names[r.action]);
     }
     for (unsigned int i = 0; i < nguests; i++)
         if ((id < 0 || (unsigned int)id == i) && health_log_dropped(i))

@@ -75,20 +75,19 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
     }
 }
 
-/* The header, then as many of g's records as the buffer holds whole (on
- * the boot CPU, like every management call: one buffer serves) */
+/* The header, then as many of g's records as the buffer holds whole, one
+ * at a time (the buffer is the caller's, of any alignment) */
 int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
 {
     struct partita_health h;
-    static struct partita_health_record r[HEALTH_LOG_SIZE];
+    struct partita_health_record r;
     if (len < sizeof(h))
         return PARTITA_E_INVALID;
-    uint32_t room = (len - (uint32_t)sizeof(h)) / (uint32_t)sizeof(r[0]), next;
+    uint32_t room = (len - (uint32_t)sizeof(h)) / (uint32_t)sizeof(r);
     health_log_header(g->id, &h);
-    h.nrecords = health_log_read((int)g->id, seq, r,
-                                 room < HEALTH_LOG_SIZE ? room : HEALTH_LOG_SIZE, &next);
-    h.next_seq = next;
+    h.next_seq = seq;
+    while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq))
+        memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
     memcpy(buf, &h, sizeof(h));
-    memcpy(buf + sizeof(h), r, h.nrecords * sizeof(r[0]));
-    return (int)(sizeof(h) + h.nrecords * sizeof(r[0]));
+    return (int)(sizeof(h) + h.nrecords * sizeof(r));
 }
