@@ -97,7 +97,8 @@ void config_check_control(const void *fdt, int root, struct system_config *sys,
 static uint32_t call_right(uint32_t fn)
 {
     switch (fn) {
-    case PARTITA_MG_INFO: case PARTITA_MG_STATS: case PARTITA_MG_BUDGET: return CONTROL_LIST;
+    case PARTITA_MG_INFO: case PARTITA_MG_STATS: case PARTITA_MG_BUDGET:
+    case PARTITA_MG_HEALTH: return CONTROL_LIST;
     case PARTITA_MG_BUDGET_SET: return CONTROL_BUDGET;
     case PARTITA_MG_START: return CONTROL_START;
     case PARTITA_MG_STOP: return CONTROL_STOP;

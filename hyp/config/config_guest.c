@@ -427,4 +427,5 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_passthrough(fdt, node, g, c);
     config_parse_control(fdt, node, g, c);
     config_parse_budget(fdt, node, g, c);
+    config_parse_health(fdt, node, g, c);
 }

@@ -85,6 +85,9 @@ void config_check_channels(const struct config_host *h, struct system_config *sy
 void config_check_images(struct guest_config *g, struct cfg_ctx *c);
 /* hyp/config/config_budget.c: memory-budget and memory-budget-event; and
  * what a budget needs of the host and of the guest's other properties */
+/* hyp/config/config_health.c: the health node, after on-crash, the
+ * watchdog and memory-budget are parsed */
+void config_parse_health(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_parse_budget(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_check_budget(const struct config_host *h, const struct guest_config *g,
                          struct cfg_ctx *c);

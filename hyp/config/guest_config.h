@@ -81,6 +81,7 @@
 
 #define GUEST_DISK_NAME_MAX    GUEST_NAME_MAX
 #include "disk_config.h"
+#include "health_config.h"
 
 /*
  * The emulated devices a guest can be given, each a region of its MMIO bus
@@ -191,6 +192,9 @@ struct guest_config {
      * PMU events per period, pooled over its vCPUs; 0 events: none */
     uint32_t budget_events, budget_period_us;
     uint32_t budget_event;                  /* memory-budget-event: what is counted */
+    /* the health node (config_health.c); on-crash and watchdog-action are
+     * its crash and watchdog entries */
+    struct guest_health health;
 };
 
 struct channel_member {

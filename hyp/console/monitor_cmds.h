@@ -4,5 +4,7 @@
 
 /* budget [NAME [EVENTS PERIOD-US]]: memory-bandwidth budgets (monitor_budget.c) */
 void cmd_budget(int argc, char **argv);
+/* health [NAME]: the health monitor's log (monitor_health.c) */
+void cmd_health(int argc, char **argv);
 
 #endif

@@ -37,7 +37,7 @@ static bool call_has_buffer(uint32_t fn)
 {
     return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
            fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE ||
-           fn == PARTITA_MG_BUDGET;
+           fn == PARTITA_MG_BUDGET || fn == PARTITA_MG_HEALTH;
 }
 
 /* May caller make call fn on guest id?  0 or PARTITA_E_* */
@@ -111,6 +111,7 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
     case PARTITA_MG_BUDGET_SET:
         rc = budget_set(g->id, r[2], r[3]) ? 0 : PARTITA_E_INVALID;
         break;
+    case PARTITA_MG_HEALTH: rc = manage_health(g, r[4], buf, len); break;
     default: rc = PARTITA_E_NOT_SUPPORTED; break;
     }
     r[0] = (uint32_t)rc;

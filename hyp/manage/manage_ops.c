@@ -9,6 +9,7 @@
 #include "manage.h"
 #include "hyp/guest/channel.h"
 #include "hyp/guest/disk.h"
+#include "hyp/guest/health.h"
 #include "hyp/sched/sched_share.h"
 #include "timer/timer.h"
 
@@ -105,4 +106,21 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
     for (unsigned int k = 0; k < o->ndisks; k++) {
         fill_disk(&d[k], &o->disk[k]);
     }
+}
+
+/* The header, then as many of g's records as the buffer holds whole, one
+ * at a time (the buffer is the caller's, of any alignment) */
+int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
+{
+    struct partita_health h;
+    struct partita_health_record r;
+    if (len < sizeof(h))
+        return PARTITA_E_INVALID;
+    uint32_t room = (len - (uint32_t)sizeof(h)) / (uint32_t)sizeof(r);
+    health_log_header(g->id, &h);
+    h.next_seq = seq;
+    while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq))
+        memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
+    memcpy(buf, &h, sizeof(h));
+    return (int)(sizeof(h) + h.nrecords * sizeof(r));
 }

@@ -85,6 +85,9 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
     case PARTITA_HC_BLK_DONE:
         r[0] = (uint32_t)(e->blk_done ? e->blk_done(e->ctx, r[1]) : PSCI_INVALID_PARAMETERS);
         return true;
+    case PARTITA_HC_DEADLINE_MISS:
+        r[0] = (uint32_t)(e->deadline_miss ? e->deadline_miss(e->ctx, r[1]) : -1);
+        return true;
     case PARTITA_HC_CALL_COUNT:
         r[0] = (PARTITA_HC_LAST & 0xffu) + 1u;
         return true;
@@ -97,7 +100,8 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
         r[1] = PARTITA_VERSION_MINOR;
         return true;
     default:
-        if (r[0] < PARTITA_HC_MANAGE_FIRST || r[0] > PARTITA_HC_MANAGE_LAST || !e->manage) {
+        if (((r[0] < PARTITA_HC_MANAGE_FIRST || r[0] > PARTITA_HC_MANAGE_LAST) &&
+             r[0] != PARTITA_HC_MANAGE_HEALTH) || !e->manage) {
             return false;
         }
         e->manage(e->ctx, r);

@@ -39,6 +39,12 @@
                                            * (no buffer): its budget from its next
                                            * period; -2 if it has none or these are no
                                            * budget */
+/* r1 = id, r4 = a sequence number: the health monitor's records of guest
+ * id from that one on (struct partita_health, then so many struct
+ * partita_health_record); r0 = bytes.  Its ID follows the hypercalls
+ * (include/partita/hvc.h: PARTITA_HC_MANAGE_HEALTH), outside the range
+ * below, which was full */
+#define PARTITA_MG_HEALTH    0x86000012u
 #define PARTITA_MG_FIRST     PARTITA_MG_VERSION
 #define PARTITA_MG_LAST      PARTITA_MG_BUDGET_SET
 
@@ -130,6 +136,36 @@ struct partita_budget {
     uint32_t total_used_lo, total_used_hi;       /* over all complete periods, */
     uint32_t total_allowed_lo, total_allowed_hi; /* and their budgets */
     uint32_t throttles;                  /* vCPUs held for an empty pool */
+};
+
+/*
+ * PARTITA_MG_HEALTH: the health monitor's log (docs/temporal-isolation.md,
+ * "Health monitor"), the records of one guest, oldest first.  Events and
+ * actions are numbered as here; a record's arg is the crash's PC, the
+ * watchdog's period in ms or the deadline-miss call's r1, and its count the
+ * events counted in the period that reached the threshold.
+ */
+enum partita_health_event {
+    PARTITA_HEALTH_CRASH, PARTITA_HEALTH_WATCHDOG, PARTITA_HEALTH_ABORT_STORM,
+    PARTITA_HEALTH_BUDGET_OVERRUN, PARTITA_HEALTH_DEADLINE_MISS
+};
+enum partita_health_action {
+    PARTITA_HEALTH_NONE, PARTITA_HEALTH_LOG, PARTITA_HEALTH_RESTART, PARTITA_HEALTH_STOP,
+    PARTITA_HEALTH_STOP_SYSTEM
+};
+struct partita_health {
+    uint32_t next_seq;                   /* the sequence number to ask for next */
+    uint32_t nrecords;                   /* records of the guest after this */
+    uint32_t dropped;                    /* its records the log's rate limit dropped */
+    uint32_t freq;                       /* counter ticks a second */
+    uint32_t system_stopped;             /* 1: a stop-system action stopped every guest, */
+    uint32_t stop_guest, stop_event;     /* for this guest's event, */
+    uint32_t stop_ticks_lo, stop_ticks_hi;   /* at this counter value */
+};
+struct partita_health_record {
+    uint32_t seq, ticks_lo, ticks_hi;    /* when (the counter, CNTPCT) */
+    uint32_t guest, event, action;
+    uint32_t count, arg;
 };
 
 /*

@@ -689,6 +689,101 @@ static void test_budget_needs(void **state)
     EXPECT(load_pmu(b), { "linux0", "memory-budget", "no time-slice-us" });
 }
 
+/* ---- the health table (health { EVENT = "ACTION"; }) ---- */
+
+/* guest's health node (made if it is not there yet) */
+static int hnode(void *b, const char *guest)
+{
+    int h = fdt_subnode_offset(b, gnode(b, guest), "health");
+    if (h < 0)
+        h = fdt_add_subnode(b, gnode(b, guest), "health");
+    assert_true(h >= 0);
+    return h;
+}
+
+static void set_health(void *b, const char *guest, const char *prop, const char *action)
+{
+    assert_int_equal(fdt_setprop_string(b, hnode(b, guest), prop, action), 0);
+}
+
+static void set_threshold(void *b, const char *guest, const char *prop, int n, uint32_t count,
+                          uint32_t us)
+{
+    fdt32_t c[2] = { cpu_to_fdt32(count), cpu_to_fdt32(us) };
+    assert_int_equal(fdt_setprop(b, hnode(b, guest), prop, c, (int)(n * sizeof(c[0]))), 0);
+}
+
+static void test_health_parsed(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "watchdog", 1, 100);
+    set_health(b, "rtos0", "watchdog", "log");
+    set_health(b, "rtos0", "abort-storm", "stop-system");
+    set_threshold(b, "rtos0", "abort-storm-threshold", 2, 100, 2000);
+    set_health(b, "rtos0", "deadline-miss", "restart");
+    set_health(b, "bare0", "crash", "restart");
+    EXPECT_OK(load_free(b));
+    const struct guest_health *h = &guest("rtos0")->health;
+    assert_int_equal(h->action[HEALTH_EV_CRASH], HEALTH_ACT_STOP);     /* on-crash */
+    assert_int_equal(h->action[HEALTH_EV_WATCHDOG], HEALTH_ACT_LOG);
+    assert_int_equal(h->action[HEALTH_EV_ABORTS], HEALTH_ACT_STOP_SYSTEM);
+    assert_int_equal(h->count[HEALTH_EV_ABORTS], 100);
+    assert_int_equal(h->period_us[HEALTH_EV_ABORTS], 2000);
+    assert_int_equal(h->action[HEALTH_EV_DEADLINE], HEALTH_ACT_RESTART);
+    assert_int_equal(h->count[HEALTH_EV_DEADLINE], HEALTH_COUNT_DEFAULT);  /* 1 a second */
+    assert_int_equal(h->period_us[HEALTH_EV_DEADLINE], HEALTH_PERIOD_DEFAULT_US);
+    assert_int_equal(h->action[HEALTH_EV_OVERRUN], HEALTH_ACT_NONE);
+    /* the crash entry is on-crash, either way round */
+    assert_int_equal(guest("bare0")->on_crash, ON_CRASH_RESTART);
+    assert_int_equal(guest("linux0")->health.action[HEALTH_EV_CRASH], HEALTH_ACT_RESTART);
+    /* no watchdog: no entry; watchdog-action's default is restart */
+    assert_int_equal(guest("linux0")->health.action[HEALTH_EV_WATCHDOG], HEALTH_ACT_NONE);
+    b = cfg("config-good");
+    set_cells(b, "bare0", "watchdog", 1, 100);
+    set_health(b, "rtos0", "crash", "stop");            /* agrees with on-crash */
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("bare0")->health.action[HEALTH_EV_WATCHDOG], HEALTH_ACT_RESTART);
+}
+
+static void test_health_errors(void **state)
+{
+    void *b = cfg("config-good");
+    set_health(b, "rtos0", "reboot", "log");
+    EXPECT(load_free(b), { "rtos0", "health/reboot", "no such event" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "deadline-miss", "panic");
+    EXPECT(load_free(b), { "rtos0", "health/deadline-miss", "\"panic\": use \"log\"" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "crash", "restart");         /* on-crash = "stop" */
+    EXPECT(load_free(b), { "rtos0", "health/crash", "\"restart\" contradicts on-crash \"stop\"" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "watchdog", 1, 100);
+    set_str(b, "rtos0", "watchdog-action", "stop");
+    set_health(b, "rtos0", "watchdog", "log");
+    EXPECT(load_free(b), { "rtos0", "health/watchdog", "\"log\" contradicts watchdog-action" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "watchdog", "log");
+    EXPECT(load_free(b), { "rtos0", "health/watchdog", "has no watchdog" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "budget-overrun", "stop");
+    EXPECT(load_free(b), { "rtos0", "health/budget-overrun", "has no memory-budget" });
+    b = cfg("config-good");
+    set_threshold(b, "rtos0", "abort-storm-threshold", 2, 10, 1000);
+    EXPECT(load_free(b), { "rtos0", "health/abort-storm-threshold", "no abort-storm entry" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "abort-storm", "log");
+    set_threshold(b, "rtos0", "abort-storm-threshold", 2, 0, 999);
+    EXPECT(load_free(b), { "rtos0", "health/abort-storm-threshold", "count 0: give 1 to" },
+           { "rtos0", "health/abort-storm-threshold", "period 999 us: give 1000 to" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "deadline-miss", "log");
+    set_threshold(b, "rtos0", "deadline-miss-threshold", 1, 10, 0);
+    EXPECT(load_free(b), { "rtos0", "health/deadline-miss-threshold", "give <COUNT PERIOD-US>" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "crash-threshold", "log");   /* a crash is not counted */
+    EXPECT(load_free(b), { "rtos0", "health/crash-threshold", "no such event" });
+}
+
 static void test_cpus_missing(void **state)
 {
     void *b = cfg("config-good");
@@ -2575,6 +2670,8 @@ int main(void)
         cmocka_unit_test(test_budget_parsed),
         cmocka_unit_test(test_budget_errors),
         cmocka_unit_test(test_budget_needs),
+        cmocka_unit_test(test_health_parsed),
+        cmocka_unit_test(test_health_errors),
         cmocka_unit_test(test_cpus_missing),
         cmocka_unit_test(test_too_many_vcpus),
         cmocka_unit_test(test_irq_sgi_ppi_reserved),

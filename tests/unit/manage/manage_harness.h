@@ -78,6 +78,7 @@ void *page_alloc(unsigned int pages, unsigned int align) { return NULL; }
 int manage_page_init(struct guest *g) { return 0; }
 void sched_cpu0_work(void) {}
 uint64_t timer_now(void) { return 0; }
+uint32_t timer_freq(void) { return 1000; }
 uint64_t timer_ticks_to_us(uint64_t t) { return t; }
 void dcache_clean_inval_range(const void *va, uint32_t len) { (void)va; (void)len; }
 void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised)

@@ -20,6 +20,7 @@
 #include "hyp/manage/image.c"
 #include "hyp/manage/manage.c"
 #include "hyp/guest/lifecycle.c"
+#include "hyp/guest/health_log.c"
 #include "hyp/manage/manage_ops.c"
 #undef memcpy
 #include "manage/manage_program.h"
@@ -219,6 +220,59 @@ static void test_budget_calls(void **state)
     assert_int_equal(call(PARTITA_MG_BUDGET_SET, H_WORKER), PARTITA_E_INVALID);   /* none */
 }
 
+/* the health log through the control partition: its guest's records
+ * alone, as many as the buffer holds whole, from the number asked for;
+ * a guest it may not list refused */
+static void test_health_log(void **state)
+{
+    for (unsigned int i = 0; i < 4; i++) {
+        assert_true(health_log_add(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS, PARTITA_HEALTH_LOG,
+                                   1, i));
+        assert_true(health_log_add(H_GUARDED, PARTITA_HEALTH_CRASH, PARTITA_HEALTH_STOP, 1, i));
+    }
+    const uint32_t one = sizeof(struct partita_health_record);
+    uint32_t r[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM),
+                      sizeof(struct partita_health) + 3 * one - 1, 0 };
+    h_call(r);
+    assert_int_equal(r[0], sizeof(struct partita_health) + 2 * one);   /* whole ones */
+    const struct partita_health *o = (const struct partita_health *)h_boss(STREAM);
+    const struct partita_health_record *rec = (const struct partita_health_record *)(o + 1);
+    assert_int_equal(o->nrecords, 2);
+    assert_int_equal(rec[0].guest, H_WORKER);
+    assert_int_equal(rec[0].arg, 0);
+    assert_int_equal(rec[1].seq, 2);        /* the other guest's #1 passed over */
+    assert_int_equal(rec[1].arg, 1);
+    assert_int_equal(o->next_seq, 3);       /* read on from there */
+    assert_int_equal(o->freq, 1000);
+    assert_int_equal(o->system_stopped, 0);
+    uint32_t on[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 4096, o->next_seq };
+    h_call(on);
+    assert_int_equal(o->nrecords, 2);
+    assert_int_equal(rec[0].arg, 2);
+    assert_int_equal(rec[1].arg, 3);
+    uint32_t shorty[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 8, 0 };
+    h_call(shorty);
+    assert_int_equal((int32_t)shorty[0], PARTITA_E_INVALID);
+    uint32_t other[5] = { PARTITA_MG_HEALTH, H_GUARDED, h_ipa(STREAM), 4096, 0 };
+    h_call(other);
+    assert_int_equal((int32_t)other[0], PARTITA_E_DENIED);
+    /* past the burst, a guest's records are dropped and counted */
+    for (unsigned int i = 4; i < HEALTH_LOG_BURST; i++)
+        assert_true(health_log_add(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS, PARTITA_HEALTH_LOG,
+                                   1, i));
+    assert_false(health_log_add(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS, PARTITA_HEALTH_LOG, 1, 0));
+    uint32_t again[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 4096, 0 };
+    h_call(again);
+    assert_int_equal(o->dropped, 1);
+    health_log_system_stop(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS);
+    health_log_system_stop(H_GUARDED, PARTITA_HEALTH_CRASH);        /* the first says why */
+    uint32_t stopped[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 4096, 0 };
+    h_call(stopped);
+    assert_int_equal(o->system_stopped, 1);
+    assert_int_equal(o->stop_guest, H_WORKER);
+    assert_int_equal(o->stop_event, PARTITA_HEALTH_DEADLINE_MISS);
+}
+
 static void test_boundaries(void **state)
 {
     static const uint32_t fns[] = { PARTITA_MG_FIRST - 1, PARTITA_MG_LAST + 1, 0xffffffffu, 0 };
@@ -273,6 +327,7 @@ int main(void)
         cmocka_unit_test_setup(test_load_refusals, setup),
         cmocka_unit_test_setup(test_budget_calls, setup),
         cmocka_unit_test_setup(test_stats_disks, setup),
+        cmocka_unit_test_setup(test_health_log, setup),
         cmocka_unit_test_setup(test_boundaries, setup),
         cmocka_unit_test(test_random_programs),
     };

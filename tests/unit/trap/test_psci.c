@@ -500,11 +500,16 @@ static void test_partita_manage_calls(void **state)
         assert_int_equal(manage_fn, fn);
         assert_int_equal(r[0], 0x1234);
     }
-    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 1);
+    /* and the health log's, past the range */
+    assert_true(call(PARTITA_HC_MANAGE_HEALTH, 1, 2, 3));
+    assert_int_equal(manage_fn, PARTITA_HC_MANAGE_HEALTH);
+    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 2);
     assert_int_equal(call1(PARTITA_HC_LAST + 1, 1, 2, 3), PSCI_NOT_SUPPORTED);
     assert_int_equal(call1(PARTITA_HC_DOORBELL, 2, 2, 3), PSCI_SUCCESS);
-    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 1);
+    assert_int_equal(call1(PARTITA_HC_DEADLINE_MISS, 7, 2, 3), -1);    /* nobody listens */
+    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 2);
     env.manage = NULL;
+    assert_int_equal(call1(PARTITA_HC_MANAGE_HEALTH, 1, 2, 3), PSCI_NOT_SUPPORTED);
     fake.doorbell_calls = 0;
     expect_no_side_effects();
 }
