@@ -6,11 +6,11 @@ partition that never maps their memory.
       own disks and read it back, four rounds, checksums compared; reads
       and writes past the capacity are I/O errors; 'ro' finds its disk
       read-only and a write refused.  The frontends start first and wait
-      (nothing times out) until the test starts the driver partition
-      'store' (guests/test/blkserve.c); its first life crashes in the
-      middle of the write loops with requests in its slots, it is
-      restarted, and its second life gets them again: no frontend sees an
-      error, every checksum matches.  The monitor's `stats` then counts
+      (nothing times out): 10 s of silence, then the test starts the
+      driver partition 'store' (guests/test/blkserve.c); its first life
+      crashes in the middle of the write loops with requests in its
+      slots, it is restarted, and its second life gets them again: no
+      frontend sees an error, every checksum matches.  The monitor's `stats` then counts
       every request of the rounds, its bytes, and the requests given
       again to the driver's second life.
   test_disk_hostile_partners   tests/system/configs/diskhostile.dts: the driver
@@ -57,7 +57,7 @@ from conftest import check, command
 from helpers import (CTRL_A3, READY, boot_image, check_guest, check_hypervisor_clean, shell,
                      wait_for, wait_halted)
 
-WAIT_FIRST = 3      # seconds the frontends wait for a driver partition
+WAIT_FIRST = 10     # seconds the frontends wait for a driver partition
 # blkrw's rounds (guests/test/blkrw.c): per round, 512 KiB in 32 KiB
 # writes, a flush and 32 KiB reads; then three requests past the capacity,
 # answered at once with IOERR
