@@ -1,7 +1,43 @@
 /* gdb's core registers of a halted vCPU (gdb_regs.h). */
 #include <arch/sysregs.h>
 #include "gdb_regs.h"
+#include <string.h>
 #include "hyp/arch/psr.h"
+#include "gdb_vfp.h"
+
+/* The target description gdb asks for (qXfer:features:read): the core
+ * registers as gdb_reg_at numbers them, then the VFP registers */
+static const char target_xml[] =
+    "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
+    "<target><architecture>arm</architecture>"
+    "<feature name=\"org.gnu.gdb.arm.core\">"
+    "<reg name=\"r0\" bitsize=\"32\"/><reg name=\"r1\" bitsize=\"32\"/>"
+    "<reg name=\"r2\" bitsize=\"32\"/><reg name=\"r3\" bitsize=\"32\"/>"
+    "<reg name=\"r4\" bitsize=\"32\"/><reg name=\"r5\" bitsize=\"32\"/>"
+    "<reg name=\"r6\" bitsize=\"32\"/><reg name=\"r7\" bitsize=\"32\"/>"
+    "<reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
+    "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/>"
+    "<reg name=\"r12\" bitsize=\"32\"/>"
+    "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/>"
+    "<reg name=\"lr\" bitsize=\"32\"/>"
+    "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
+    "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
+    "</feature>" GDB_VFP_XML "</target>";
+
+bool gdb_features_read(const struct rsp_cmd *c, struct rsp_tx *tx)
+{
+    size_t size = sizeof(target_xml) - 1u;
+    if (strcmp(c->annex, "target.xml") != 0) {
+        return false;
+    }
+    size_t off = c->addr < size ? c->addr : size;
+    size_t n = size - off;
+    /* each character may take two when escaped: half a packet at most */
+    size_t max = (c->len < RSP_PACKET_MAX / 2 ? c->len : RSP_PACKET_MAX / 2);
+    rsp_tx_str(tx, n > max ? "m" : "l");
+    rsp_tx_bytes(tx, target_xml + off, n > max ? max : n);
+    return true;
+}
 
 uint32_t *gdb_reg_at(struct vcpu *v, unsigned int n)
 {

@@ -16,23 +16,6 @@
 #include "gdb_port.h"
 #include "hyp/lib/console.h"
 
-static const char target_xml[] =
-    "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
-    "<target><architecture>arm</architecture>"
-    "<feature name=\"org.gnu.gdb.arm.core\">"
-    "<reg name=\"r0\" bitsize=\"32\"/><reg name=\"r1\" bitsize=\"32\"/>"
-    "<reg name=\"r2\" bitsize=\"32\"/><reg name=\"r3\" bitsize=\"32\"/>"
-    "<reg name=\"r4\" bitsize=\"32\"/><reg name=\"r5\" bitsize=\"32\"/>"
-    "<reg name=\"r6\" bitsize=\"32\"/><reg name=\"r7\" bitsize=\"32\"/>"
-    "<reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
-    "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/>"
-    "<reg name=\"r12\" bitsize=\"32\"/>"
-    "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/>"
-    "<reg name=\"lr\" bitsize=\"32\"/>"
-    "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
-    "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
-    "</feature>" GDB_VFP_XML "</target>";
-
 static struct gdb_session {
     struct guest *g;
     bool active;
@@ -164,19 +147,12 @@ static void do_write_mem(const struct rsp_cmd *c)
 /* qXfer:features:read:target.xml:offset,length */
 static void do_features(const struct rsp_cmd *c)
 {
-    size_t size = sizeof(target_xml) - 1u;
-    if (strcmp(c->annex, "target.xml") != 0) {
-        reply("E00");
-        return;
-    }
-    size_t off = c->addr < size ? c->addr : size;
-    size_t n = size - off;
-    /* each character may take two when escaped: half a packet at most */
-    size_t max = (c->len < RSP_PACKET_MAX / 2 ? c->len : RSP_PACKET_MAX / 2);
     rsp_tx_begin(&s.tx);
-    rsp_tx_str(&s.tx, n > max ? "m" : "l");
-    rsp_tx_bytes(&s.tx, target_xml + off, n > max ? max : n);
-    send_reply();
+    if (gdb_features_read(c, &s.tx)) {
+        send_reply();
+    } else {
+        reply("E00");
+    }
 }
 
 static void do_threads(void)

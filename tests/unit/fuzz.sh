@@ -106,7 +106,7 @@ for t in $targets; do
         build decode tests/unit/fuzz_decode.c hyp/vdev/mmio.c hyp/arch/insn.c hyp/vdev/vuart.c
         ;;
     vgic)
-        build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c vgic/vgic_pt.c
+        build vgic tests/unit/fuzz_vgic.c vgic/vgic_dist.c vgic/vgic_setup.c vgic/vgic_pt.c
         ;;
     net)
         build net tests/unit/fuzz_net.c hyp/vdev/virtio_net.c hyp/vdev/virtio_mmio.c \
