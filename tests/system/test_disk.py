@@ -182,17 +182,17 @@ def test_disk_hostile_partners(qemu, image):
           "the monitor does not answer, or the driver partition stopped")
 
 
-def tell(vm, guest, text, until=None):
-    """Type text on a guest's console, wait for `until` (another guest's
-    line: what the guest itself prints meanwhile comes without its name,
-    its characters among the others' lines), then give the console back
-    to the monitor (Ctrl-A x3 goes on to the next guest, then the
-    monitor)."""
+def focus(vm, guest):
+    """Give a guest the console's input."""
     vm.sendline("console %s" % guest)
     vm.expect(r"input now goes to guest '%s'" % guest)
-    vm.send(text)
-    if until:
-        vm.expect(until, timeout=30)
+
+
+def unfocus(vm):
+    """Give the console back to the monitor: Ctrl-A x3 goes on to the next
+    guest, then the monitor.  A guest with the input prints its lines
+    without its name, so every guest passed on the way must be quiet then
+    (waiting on a held request, or halted)."""
     for _ in range(8):
         vm.send(CTRL_A3)
         if vm.expect(r"input now goes to (the monitor|guest '\w+')").group(1) == "the monitor":
@@ -200,31 +200,47 @@ def tell(vm, guest, text, until=None):
     raise AssertionError("the console did not come back to the monitor")
 
 
-# Known hang, not yet understood: on a busy machine about one run in two
-# never sees the frontends' rounds end once 'store' is told to serve (the
-# test's deadline ends it); alone it passes.  Kept running, so that a fix
-# shows as XPASS, but not failing make test until the hang is found.
-@pytest.mark.xfail(reason="frontends sometimes never finish after the held requests are "
-                          "served, on a busy machine: a hang under investigation", strict=False)
+def tell(vm, guest, text, until=None):
+    """Type text on a guest's console, wait for `until` (another guest's
+    line), then give the console back to the monitor."""
+    focus(vm, guest)
+    vm.send(text)
+    if until:
+        vm.expect(until, timeout=30)
+    unfocus(vm)
+
+
 @pytest.mark.deadline(240)
 def test_disk_frontend_ends_mid_request(qemu, image):
     vm, start = boot_image(qemu, image, "diskstop", "cortex-a15")
-    # frontend indices in the disk: one 0, two 1, three 2
+    # frontend indices in the disk: one 0, two 1, three 2.  The console's
+    # input moves only while every frontend it passes is quiet: 'two'
+    # waits on its first write, 'three' on its first write after the
+    # reset, 'one' on its console or its read (a frontend with the input
+    # would print its lines without its name).
     wait_for(vm, r"\[one\] blkrw: canary set", start, 30)
-    tell(vm, "one", "b", r"\[store\] blkserve: holding a request of frontend 0 ")
     wait_for(vm, r"\[three\] blkrw: device reset with a read in flight\r\n", start, 30)
-    wait_for(vm, r"\[store\] blkserve: holding a request of frontend 2 ", start, 30)
+    wait_for(vm, r"\[store\] blkserve: holding a request of frontend 1 ", start, 30)
+    wait_for(vm, r"(?s)(\[store\] blkserve: holding a request of frontend 2 .*){2}", start, 30)
+    tell(vm, "one", "b", r"\[store\] blkserve: holding a request of frontend 0 ")
     # 'one' stopped with its read in the driver's slot, and started again
     command(vm, "stop one")
     wait_for(vm, r"guest 'one' stopped", start, 30)
     again = vm.mark()
     command(vm, "start one")
     wait_for(vm, r"\[one\] blkrw: canary set", again, 30)
+    # its first write waits for a free slot: the four hold the others'
+    # requests and the stopped life's read
     tell(vm, "one", "r")
-    # the driver answers what it held: the dropped reads' answers too
-    tell(vm, "store", "g", r"\[two\] blkrw: round 0: ")
-    # the rounds of all three follow only now, however slowly QEMU runs
-    wait_halted(vm, ["one", "two", "three"], start, timeout=180)
+    # the driver answers what it held: the dropped reads' answers too.
+    # The input stays the driver's (it prints nothing more) until the
+    # frontends have halted, however slowly QEMU runs.
+    focus(vm, "store")
+    vm.send("g")
+    for g in ("one", "two", "three"):
+        wait_for(vm, r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % g, start, 180)
+    unfocus(vm)
+    wait_halted(vm, ["one", "two", "three"], start)
     text = vm.since(start)
     check_guest(vm, "one", 4, vm.since(again))
     check_guest(vm, "two", 3, text)
