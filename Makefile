@@ -272,16 +272,18 @@ $(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
 -include $(FIXTURES:=.d)
 
 # each unit test links the hypervisor sources tests/unit/units.mk names;
-# its header dependencies come from the compiler (-MMD)
+# its header dependencies come from the compiler (-MM, a pass of their own:
+# -MMD with one -MF keeps only the last source's, and the test's own, which
+# #includes the hypervisor's .c files, would not be rebuilt when they change)
 include tests/unit/units.mk
 include tests/boards/boards.mk
 unit_src = $(filter %/test_$(1).c,$(UNIT_TEST_SRCS))
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: $$(call unit_src,$$*) $(FIXTURES) $$(UNIT_SRCS_$$*) Makefile tests/unit/units.mk
 	@mkdir -p $(dir $@) $(BUILD)/unit/deps
-	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -MMD -MP -MF $(BUILD)/unit/deps/test_$*.d -MT $@ \
-	    $(call unit_src,$*) $(UNIT_SRCS_$*) \
-	    -o $@ $(UNIT_LIBS)
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -MM -MP -MT $@ $(call unit_src,$*) $(UNIT_SRCS_$*) \
+	    > $(BUILD)/unit/deps/test_$*.d
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $(call unit_src,$*) $(UNIT_SRCS_$*) -o $@ $(UNIT_LIBS)
 -include $(wildcard $(BUILD)/unit/deps/*.d)
 
 unit: deps $(UNIT_TESTS)
