@@ -432,11 +432,17 @@ static void mg_spin(void)
     gprintf("mgspin: ready, go at 0x%08lx\n", (unsigned long)&mgspin_go);
     while (!mgspin_go)
         delay_ms(50);
+    /* busy: gdb halted it in a call the boot CPU had not begun, which was
+     * withdrawn (hyp/manage/manage.c caller_halts); made again */
+    uint32_t busy = 0;
     for (uint32_t n = 1;; n++) {
-        if (mg(PARTITA_MG_VERSION, 0, 0, 0, 0).r0 < 0)
+        int32_t rc = mg(PARTITA_MG_VERSION, 0, 0, 0, 0).r0;
+        if (rc == PARTITA_E_BUSY)
+            busy++;
+        else if (rc < 0)
             gprintf("mgspin: call %lu failed\n", (unsigned long)n);
         if (n % 200 == 0)
-            gprintf("mgspin: %lu calls\n", (unsigned long)n);
+            gprintf("mgspin: %lu calls, %lu busy\n", (unsigned long)n, (unsigned long)busy);
     }
 }
 

@@ -139,12 +139,24 @@ static bool caller_gives_up(struct vcpu *v, uint64_t t0)
            timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US;
 }
 
+/*
+ * The caller is asked to halt (gdb, hyp/gdb/gdb_guest.c): the stub that
+ * asks waits on the boot CPU for it to leave, so the boot CPU cannot take
+ * its call - it withdraws a call the boot CPU has not begun (nothing of it
+ * has run) and answers busy, so that it can halt.  A call already running
+ * is waited for: the stub runs on the boot CPU only once it has ended.
+ */
+static bool caller_halts(struct vcpu *v)
+{
+    return v && (__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_HALT);
+}
+
 /* From a CPU other than the boot CPU: post, wait, take the answer */
 static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
     uint64_t t0 = timer_now();
     while (!mailbox_move(MB_FREE, MB_CLAIMED))
-        if (caller_gives_up(v, t0)) {
+        if (caller_gives_up(v, t0) || caller_halts(v)) {
             r[0] = (uint32_t)PARTITA_E_BUSY;
             return;
         }
@@ -155,6 +167,10 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
     while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
+        if (caller_halts(v) && mailbox_move(MB_POSTED, MB_FREE)) {
+            r[0] = (uint32_t)PARTITA_E_BUSY;
+            return;
+        }
         if (!caller_gives_up(v, t0))
             continue;
         if (mailbox_move(MB_POSTED, MB_FREE) || mailbox_move(MB_RUNNING, MB_ABANDONED)) {

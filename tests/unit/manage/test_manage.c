@@ -317,6 +317,31 @@ static void test_random_programs(void **state)
     assert_true(starts > 0 && stored > 0);
 }
 
+/* A caller on another CPU that gdb asks to halt (hyp/manage/manage.c
+ * caller_halts): the stub waits for it on the boot CPU, which then cannot
+ * take its call.  A call it posted is withdrawn unrun, and one it could
+ * not post gives up: both answer busy at once, and the mailbox is left as
+ * it was for others.  (Before the withdrawal this call waited for a boot
+ * CPU that never came: the harness's clock stands still.) */
+static void test_halted_caller_withdraws(void **state)
+{
+    struct vcpu *v = &guests[H_BOSS].vcpu[0];
+    enum guest_state before = guests[H_WORKER].state;
+    h_cpu.index = 1;
+    v->requests = VCPU_REQ_HALT;
+    assert_int_equal(call(PARTITA_MG_STOP, H_WORKER), PARTITA_E_BUSY);
+    assert_int_equal(mailbox.state, MB_FREE);
+    assert_int_equal(guests[H_WORKER].state, before);
+    /* another caller holds the mailbox: this one does not wait for it */
+    mailbox.state = MB_CLAIMED;
+    assert_int_equal(call(PARTITA_MG_STOP, H_WORKER), PARTITA_E_BUSY);
+    assert_int_equal(mailbox.state, MB_CLAIMED);
+    assert_int_equal(guests[H_WORKER].state, before);
+    mailbox.state = MB_FREE;
+    v->requests = 0;
+    h_cpu.index = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +354,7 @@ int main(void)
         cmocka_unit_test_setup(test_stats_disks, setup),
         cmocka_unit_test_setup(test_health_log, setup),
         cmocka_unit_test_setup(test_boundaries, setup),
+        cmocka_unit_test_setup(test_halted_caller_withdraws, setup),
         cmocka_unit_test(test_random_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
