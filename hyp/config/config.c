@@ -301,12 +301,46 @@ static void check_devices(const struct config_host *h, struct system_config *sys
     }
 }
 
+/*
+ * The queue of a disk the guest drives (hyp/vdev/blk_backend.c) is written
+ * by Partita when the guest starts: it must hold none of what the loader
+ * (hyp/guest/loader.c) puts into the guest's RAM - the image, the initrd
+ * page aligned below the device tree, the device tree at the top of the
+ * low window.  (A Linux zImage also decompresses itself above its image,
+ * where no check can follow it: docs/disks.md says where a queue goes.)
+ */
+static void check_queues(const struct guest_config *g, struct cfg_ctx *c, uint64_t dtb)
+{
+    uint64_t image = g->format == KERNEL_RAW ? g->load_offset : LINUX_ZIMAGE_OFFSET;
+    uint64_t initrd = (dtb - g->initrd_size) & ~0xfffull;
+    char p[PROP_MAX];
+    for (unsigned int k = 0; k < g->ndriven; k++) {
+        const struct guest_driven *d = &g->driven[k];
+        uint64_t off = d->queue_ipa - guest_ram_ipa(g);
+        const char *what = NULL;
+        if (d->queue_ipa < guest_ram_ipa(g) || off + d->queue_size > g->mem_size)
+            continue;       /* outside its RAM: the disk's own check says so */
+        if (cfg_overlaps(off, d->queue_size, image, g->kernel_size))
+            what = "the kernel image";
+        else if (g->initrd_size && g->initrd_size <= dtb &&
+                 cfg_overlaps(off, d->queue_size, initrd, g->initrd_size))
+            what = "the initrd";
+        else if (cfg_overlaps(off, d->queue_size, dtb, GUEST_DTB_ROOM))
+            what = "the device tree";
+        if (what)
+            cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), d->name, "queue"),
+                    "offset 0x%llx+0x%lx of its RAM overlaps %s, which the loader puts there",
+                    (unsigned long long)off, (unsigned long)d->queue_size, what);
+    }
+}
+
 void config_check_images(struct guest_config *g, struct cfg_ctx *c)
 {
     if (g->mem_size < GUEST_DTB_ROOM || !g->kernel_size)
         return;
     uint64_t window = g->mem_size < GUEST_LOW_WINDOW ? g->mem_size : GUEST_LOW_WINDOW;
     uint64_t dtb = window - GUEST_DTB_ROOM;
+    check_queues(g, c, dtb);
     if (g->format == KERNEL_RAW) {
         uint64_t end = (uint64_t)g->load_offset + g->kernel_size;
         if (end > g->mem_size)

@@ -30,7 +30,6 @@ static const char *const frontend_props[] = { "ipa", "interrupt", "capacity", "r
 
 /* the largest capacity whose size in bytes fits 64 bits */
 #define DISK_CAPACITY_MAX (UINT64_MAX / DISK_SECTOR_SIZE)
-#define PROP_MAX (GUEST_NAME_MAX + 16)
 
 bool config_is_disk(const void *fdt, int node)
 {

@@ -71,7 +71,9 @@ int cfg_guest_index(const struct system_config *sys, const char *name);
 int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
                      const char *kind, const char *group, unsigned int nmembers,
                      unsigned int max_members, struct cfg_ctx *c);
-/* "GROUP/PROP": a member's property as its error lines name it */
+/* "GROUP/PROP": a member's property as its error lines name it, in a
+ * buffer of PROP_MAX (a group's name and the longest property's) */
+#define PROP_MAX (GUEST_NAME_MAX + 16)
 const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p);
 
 /* hyp/config/config_channel.c: the channel nodes, after every guest is parsed */

@@ -2167,7 +2167,7 @@ static void test_disk_parsed(void **state)
     const struct disk_config *d = &sys.disks[0];
     assert_string_equal(d->name, "store");
     assert_int_equal(d->driver, 0);
-    assert_int_equal(d->queue_ipa, 0x40f00000);
+    assert_int_equal(d->queue_ipa, 0x40a00000);
     assert_int_equal(d->queue_size, 0x100000);
     assert_int_equal(d->irq, 60);
     assert_int_equal(d->done_ipa, 0x0a100000);
@@ -2192,7 +2192,7 @@ static void test_disk_parsed(void **state)
     assert_int_equal(rt->ndriven, 0);
     assert_string_equal(lx->driven[0].name, "store");
     assert_int_equal(lx->driven[0].id, 0);
-    assert_int_equal(lx->driven[0].queue_ipa, 0x40f00000);
+    assert_int_equal(lx->driven[0].queue_ipa, 0x40a00000);
     assert_int_equal(lx->driven[0].queue_size, 0x100000);
     assert_int_equal(lx->driven[0].irq, 60);
     assert_int_equal(lx->driven[0].done_ipa, 0x0a100000);
@@ -2274,11 +2274,11 @@ static void test_disk_driver_errors(void **state)
 static void test_disk_queue_errors(void **state)
 {
     void *b = cfg("config-disk");
-    set_cells(b, "store", "queue", 2, 0x40f00800, 0x100000);
+    set_cells(b, "store", "queue", 2, 0x40a00800, 0x100000);
     EXPECT(load_free(b), { "linux", "store/queue", "is not in whole 4 KiB pages" });
 
     b = cfg("config-disk");
-    set_cells(b, "store", "queue", 2, 0x40f00000, 0x1000);
+    set_cells(b, "store", "queue", 2, 0x40a00000, 0x1000);
     EXPECT(load_free(b), { "linux", "store/queue", "4 KiB: give 132 KiB to 16 MiB" });
 
     b = cfg("config-disk");
@@ -2288,6 +2288,27 @@ static void test_disk_queue_errors(void **state)
     b = cfg("config-disk");
     set_cells(b, "store", "queue", 2, 0xfff00000, 0x100000);
     EXPECT(load_free(b), { "linux", "store/queue", "is not inside its RAM" });
+
+    /* over what the loader puts into the driver's RAM: Partita writes the
+     * queue's header when the driver starts, over its device tree, its
+     * image or its initrd */
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40f00000, 0x100000);
+    EXPECT(load_free(b), { "linux", "store/queue", "offset 0xf00000+0x100000 of its RAM "
+                                                   "overlaps the device tree" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40000000, 0x100000);
+    EXPECT(load_free(b), { "linux", "store/queue", "overlaps the kernel image" });
+
+    static const uint8_t initrd[100] = { 1 };
+    b = cfg("config-disk");
+    set_bytes(b, "linux", "initrd", initrd, sizeof(initrd));
+    set_cells(b, "store", "queue", 2, 0x40fc0000, 0x30000);   /* up to the DT, not on it */
+    EXPECT(load_free(b), { "linux", "store/queue", "overlaps the initrd" });
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40fc0000, 0x30000);   /* no initrd: nothing there */
+    EXPECT_OK(load_free(b));
 }
 
 static void test_disk_interrupt_errors(void **state)
@@ -2386,7 +2407,7 @@ static void test_disk_two_disks(void **state)
     assert_true(n >= 0);
     assert_int_equal(fdt_setprop_string(b, n, "compatible", "partita,disk"), 0);
     assert_int_equal(fdt_setprop_string(b, n, "driver", "linux"), 0);
-    fdt32_t q[2] = { cpu_to_fdt32(0x40f80000), cpu_to_fdt32(0x21000) };
+    fdt32_t q[2] = { cpu_to_fdt32(0x40a80000), cpu_to_fdt32(0x21000) };
     assert_int_equal(fdt_setprop(b, n, "queue", q, sizeof(q)), 0);
     assert_int_equal(fdt_setprop_u32(b, n, "interrupt", 60), 0);
     int m = fdt_add_subnode(b, n, "rt");
