@@ -309,28 +309,41 @@ static void check_devices(const struct config_host *h, struct system_config *sys
  * low window.  (A Linux zImage also decompresses itself above its image,
  * where no check can follow it: docs/disks.md says where a queue goes.)
  */
+/* what of the loader's the range at offset off covers, or NULL */
+static const char *image_under(const struct guest_config *g, uint64_t off, uint64_t size,
+                               uint64_t dtb)
+{
+    uint64_t image = (g->format == KERNEL_RAW) ? g->load_offset : LINUX_ZIMAGE_OFFSET;
+    uint64_t initrd = (dtb - g->initrd_size) & ~0xfffull;
+    const char *what = NULL;
+    if (cfg_overlaps(off, size, image, g->kernel_size)) {
+        what = "the kernel image";
+    } else if ((g->initrd_size != 0u) && (g->initrd_size <= dtb) &&
+               cfg_overlaps(off, size, initrd, g->initrd_size)) {
+        what = "the initrd";
+    } else if (cfg_overlaps(off, size, dtb, GUEST_DTB_ROOM)) {
+        what = "the device tree";
+    } else {
+        /* clear of all three */
+    }
+    return what;
+}
+
 static void check_queues(const struct guest_config *g, struct cfg_ctx *c, uint64_t dtb)
 {
-    uint64_t image = g->format == KERNEL_RAW ? g->load_offset : LINUX_ZIMAGE_OFFSET;
-    uint64_t initrd = (dtb - g->initrd_size) & ~0xfffull;
     char p[PROP_MAX];
     for (unsigned int k = 0; k < g->ndriven; k++) {
         const struct guest_driven *d = &g->driven[k];
         uint64_t off = d->queue_ipa - guest_ram_ipa(g);
-        const char *what = NULL;
-        if (d->queue_ipa < guest_ram_ipa(g) || off + d->queue_size > g->mem_size)
-            continue;       /* outside its RAM: the disk's own check says so */
-        if (cfg_overlaps(off, d->queue_size, image, g->kernel_size))
-            what = "the kernel image";
-        else if (g->initrd_size && g->initrd_size <= dtb &&
-                 cfg_overlaps(off, d->queue_size, initrd, g->initrd_size))
-            what = "the initrd";
-        else if (cfg_overlaps(off, d->queue_size, dtb, GUEST_DTB_ROOM))
-            what = "the device tree";
-        if (what)
+        /* one outside its RAM: the disk's own check says so */
+        bool inside = (d->queue_ipa >= guest_ram_ipa(g)) &&
+                      ((off + d->queue_size) <= g->mem_size);
+        const char *what = inside ? image_under(g, off, d->queue_size, dtb) : NULL;
+        if (what != NULL) {
             cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), d->name, "queue"),
                     "offset 0x%llx+0x%lx of its RAM overlaps %s, which the loader puts there",
                     (unsigned long long)off, (unsigned long)d->queue_size, what);
+        }
     }
 }
 

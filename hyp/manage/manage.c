@@ -148,7 +148,11 @@ static bool caller_gives_up(struct vcpu *v, uint64_t t0)
  */
 static bool caller_halts(struct vcpu *v)
 {
-    return v && (__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_HALT);
+    uint32_t req = 0u;
+    if (v != NULL) {
+        req = __atomic_load_n(&v->requests, __ATOMIC_SEQ_CST);
+    }
+    return (req & VCPU_REQ_HALT) != 0u;
 }
 
 /* From a CPU other than the boot CPU: post, wait, take the answer */
@@ -167,13 +171,12 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
     while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
-        if (caller_halts(v) && mailbox_move(MB_POSTED, MB_FREE)) {
-            r[0] = (uint32_t)PARTITA_E_BUSY;
-            return;
-        }
-        if (!caller_gives_up(v, t0))
+        bool halts = caller_halts(v);
+        if (!halts && !caller_gives_up(v, t0))
             continue;
-        if (mailbox_move(MB_POSTED, MB_FREE) || mailbox_move(MB_RUNNING, MB_ABANDONED)) {
+        /* halting: withdrawn only if not begun; giving up: abandoned too */
+        if (mailbox_move(MB_POSTED, MB_FREE) ||
+            (!halts && mailbox_move(MB_RUNNING, MB_ABANDONED))) {
             r[0] = (uint32_t)PARTITA_E_BUSY;
             return;
         }

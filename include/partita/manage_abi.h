@@ -54,8 +54,7 @@
 #define PARTITA_E_DENIED         (-3)    /* no control right for this call or guest */
 #define PARTITA_E_STATE          (-4)    /* the guest's state forbids it (e.g. running) */
 #define PARTITA_E_FIT            (-5)    /* the image does not fit the guest's memory */
-#define PARTITA_E_BUSY           (-6)    /* the boot CPU did not answer in time, or
-                                          * the caller halted (gdb) before it ran */
+#define PARTITA_E_BUSY           (-6)    /* the boot CPU did not answer in time */
 #define PARTITA_E_ADDRESS        (-9)    /* a buffer outside the caller's RAM */
 
 /* states, as the monitor's list names them */
