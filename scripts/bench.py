@@ -51,7 +51,7 @@ QEMU = os.environ.get("QEMU", "qemu-system-arm")
 CROSS = os.environ.get("CROSS", "arm-none-eabi-")
 BASELINES = os.path.join(ROOT, "tests", "bench", "baselines")
 TOLERANCE = 0.02            # a metric may get this much worse
-QEMU_LIFETIME = 120         # `timeout` kills any QEMU after this many seconds
+QEMU_LIFETIME = 120         # `timeout` kills a QEMU after this many seconds (by default)
 HYP_BASE = 0xf0000000       # Partita's code runs here (tests/bench/profile.py)
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 
@@ -151,9 +151,9 @@ def build():
 class Run:
     """One QEMU under `timeout`, its console read until `until` matches."""
 
-    def __init__(self, name, argv):
+    def __init__(self, name, argv, lifetime=QEMU_LIFETIME):
         self.name = name
-        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(QEMU_LIFETIME)] + argv
+        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(lifetime)] + argv
         self.out = ""
 
     def run(self, until, deadline=QEMU_LIFETIME, send_after=None, send=None, then=None):
@@ -391,6 +391,7 @@ def run_disk():
 
 
 TCP_SENT = r"\[sender\] partita-net: sent in (\d+) ms"
+TCP_LIFETIME = 300              # two Debian boots and 16 MiB over TCP under TCG
 TCP_GOT = r"\[receiver\] partita-net: received (\d+) bytes, md5 ([0-9a-f]{32})"
 
 
@@ -400,8 +401,8 @@ def run_tcp():
     argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", "4",
             "-m", "1G", "-nographic", "-monitor", "none",
             "-kernel", os.path.join(BUILD, "bench/images/tcp.bin")]
-    r = Run("partita tcp.bin", argv)
-    out = r.run(r"guest 'receiver' halted \(PSCI SYSTEM_OFF\)", deadline=300)
+    r = Run("partita tcp.bin", argv, TCP_LIFETIME)
+    out = r.run(r"guest 'receiver' halted \(PSCI SYSTEM_OFF\)", deadline=TCP_LIFETIME)
     sent, got = re.search(TCP_SENT, out), re.search(TCP_GOT, out)
     if not sent or not got:
         raise BenchError("the TCP transfer did not finish:\n%s" % out[-4000:])
