@@ -19,6 +19,10 @@ nanosecond, so every number is an exact, repeatable instruction count:
   tcp      build/bench/images/tcp.bin: 16 MiB over TCP between two Linux
            partitions, by the wall clock (no -icount), once: reported in the
            log and results.json ("wallclock"), never checked (not with --check)
+  disklinux build/bench/images/disklinux.bin: a Linux frontend's disk served
+           by a Linux driver partition from QEMU's virtio-blk-device, which
+           that partition first measures itself: sequential MiB/s by the wall
+           clock (no -icount), once, and their ratios, as tcp
   boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
            only reports its first instruction's CNTPCT; then the monitor's
            `info` gives the footprint
@@ -51,7 +55,7 @@ QEMU = os.environ.get("QEMU", "qemu-system-arm")
 CROSS = os.environ.get("CROSS", "arm-none-eabi-")
 BASELINES = os.path.join(ROOT, "tests", "bench", "baselines")
 TOLERANCE = 0.02            # a metric may get this much worse
-QEMU_LIFETIME = 120         # `timeout` kills any QEMU after this many seconds
+QEMU_LIFETIME = 120         # `timeout` kills a QEMU after this many seconds (by default)
 HYP_BASE = 0xf0000000       # Partita's code runs here (tests/bench/profile.py)
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 
@@ -114,6 +118,17 @@ DESCRIPTIONS = {
     "disk_write_4k": "disk: the hypervisor's instructions per 4 KiB write, as disk_read_4k",
     "disk_read_64k": "disk: the hypervisor's instructions per 64 KiB read, as disk_read_4k",
     "disk_write_64k": "disk: the hypervisor's instructions per 64 KiB write, as disk_read_4k",
+    "tcp_throughput": "network, wall clock: 16 MiB over TCP between two Linux partitions",
+    "disk_linux_read_mibs": "disk, wall clock: a Linux frontend's sequential O_DIRECT read "
+                            "of its disk, served by a Linux driver partition (partita-blkd)",
+    "disk_linux_write_mibs": "disk, wall clock: the same frontend's sequential O_DIRECT write "
+                             "and fsync",
+    "disk_native_read_mibs": "disk, wall clock: the driver partition reading the disk it owns "
+                             "(QEMU's virtio-blk-device, passed through) itself, as the frontend",
+    "disk_native_write_mibs": "disk, wall clock: the driver partition writing its own disk "
+                              "itself, as the frontend",
+    "disk_linux_read_ratio": "frontend's read over the driver partition's own, one run",
+    "disk_linux_write_ratio": "frontend's write over the driver partition's own, one run",
     "doorbell_latency_shared": "channel doorbell, hypercall to the IRQ vector of a peer sleeping on the same (shared) CPU",
     "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
@@ -151,9 +166,9 @@ def build():
 class Run:
     """One QEMU under `timeout`, its console read until `until` matches."""
 
-    def __init__(self, name, argv):
+    def __init__(self, name, argv, lifetime=QEMU_LIFETIME):
         self.name = name
-        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(QEMU_LIFETIME)] + argv
+        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(lifetime)] + argv
         self.out = ""
 
     def run(self, until, deadline=QEMU_LIFETIME, send_after=None, send=None, then=None):
@@ -391,6 +406,7 @@ def run_disk():
 
 
 TCP_SENT = r"\[sender\] partita-net: sent in (\d+) ms"
+TCP_LIFETIME = 300              # two Debian boots and 16 MiB over TCP under TCG
 TCP_GOT = r"\[receiver\] partita-net: received (\d+) bytes, md5 ([0-9a-f]{32})"
 
 
@@ -400,14 +416,61 @@ def run_tcp():
     argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", "4",
             "-m", "1G", "-nographic", "-monitor", "none",
             "-kernel", os.path.join(BUILD, "bench/images/tcp.bin")]
-    r = Run("partita tcp.bin", argv)
-    out = r.run(r"guest 'receiver' halted \(PSCI SYSTEM_OFF\)", deadline=300)
+    r = Run("partita tcp.bin", argv, TCP_LIFETIME)
+    out = r.run(r"guest 'receiver' halted \(PSCI SYSTEM_OFF\)", deadline=TCP_LIFETIME)
     sent, got = re.search(TCP_SENT, out), re.search(TCP_GOT, out)
     if not sent or not got:
         raise BenchError("the TCP transfer did not finish:\n%s" % out[-4000:])
     ms, size = int(sent.group(1)), int(got.group(1))
     return {"tcp_throughput": {"value": round(size / 1024.0 / max(ms, 1) * 1000.0, 1),
                                "unit": "KiB/s", "bytes": size, "ms": ms}}
+
+
+# The Linux disk benchmark (tests/bench/configs/disklinux.dts): the
+# driver partition measures its own disk, then the frontend, started at
+# the monitor then, measures its disk through Partita
+DISK_IMAGE_BYTES = 64 << 20     # the driver partition's disk (capacity = <0x20000>)
+BLKBENCH = r"\[(drv|lx)\] partita-blkbench: /dev/vda (read|wrote) (\d+) bytes in (\d+) us"
+DISK_WALLCLOCK_LIFETIME = 600   # two Debian boots and the transfers on a loaded TCG host
+
+
+def run_disk_linux():
+    """Wall clock, as run_tcp: the frontend's and the driver partition's
+    own throughput in one run, and their ratio"""
+    disk = os.path.join(BUILD, "bench", "disklinux.img")
+    with open(disk, "wb") as f:
+        f.truncate(DISK_IMAGE_BYTES)        # sparse, every run from zeros
+    argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", "3",
+            "-m", "1G", "-nographic", "-monitor", "none",
+            "-kernel", os.path.join(BUILD, "bench/images/disklinux.bin"),
+            "-drive", "file=%s,if=none,format=raw,id=d0" % disk,
+            "-device", "virtio-blk-device,drive=d0"]
+    r = Run("partita disklinux.bin", argv, DISK_WALLCLOCK_LIFETIME)
+    try:
+        # a command that failed ends the run at once, its output then says why
+        done = r"\[(lx|drv)\] PARTITA-CMD-EXIT"
+        out = r.run(done, DISK_WALLCLOCK_LIFETIME, send="start lx\r", then=done,
+                    send_after=r"\[drv\] (partita-blkbench: /dev/vda wrote|PARTITA-CMD-EXIT)")
+    finally:
+        os.unlink(disk)
+    got = {(m.group(1), m.group(2)): (int(m.group(3)), int(m.group(4)))
+           for m in re.finditer(BLKBENCH, out)}
+    rows = {}
+    for guest, kind, name in (("drv", "read", "disk_native_read_mibs"),
+                              ("drv", "wrote", "disk_native_write_mibs"),
+                              ("lx", "read", "disk_linux_read_mibs"),
+                              ("lx", "wrote", "disk_linux_write_mibs")):
+        if (guest, kind) not in got:
+            raise BenchError("the Linux disk benchmark did not finish:\n%s" % out[-4000:])
+        size, us = got[(guest, kind)]
+        rows[name] = {"value": round(size / 1048576.0 / max(us, 1) * 1e6, 1),
+                      "unit": "MiB/s", "bytes": size, "ms": round(us / 1000.0, 1)}
+    for kind in ("read", "write"):
+        lx, native = rows["disk_linux_%s_mibs" % kind], rows["disk_native_%s_mibs" % kind]
+        rows["disk_linux_%s_ratio" % kind] = {
+            "value": round(lx["value"] / native["value"], 3) if native["value"] else 0.0,
+            "unit": "x"}
+    return rows
 
 
 def run_doorbell_shared():
@@ -711,10 +774,11 @@ def main():
     # wall clock, once and only when asked for numbers (never checked)
     wallclock = {}
     if not args.check:
-        try:
-            wallclock = run_tcp()
-        except BenchError as e:
-            print("bench: tcp: " + str(e), file=sys.stderr)
+        for name, fn in (("tcp", run_tcp), ("disk linux", run_disk_linux)):
+            try:
+                wallclock.update(fn())
+            except BenchError as e:
+                print("bench: %s: %s" % (name, e), file=sys.stderr)
     # static: from the ELF, once
     fp = footprint(os.path.join(BUILD, "bench/images/boot.elf"))
     partita, native, errors, info = sets[0]
@@ -738,8 +802,11 @@ def main():
     if info:
         log("monitor: footprint: " + info)
     for name, w in wallclock.items():
-        log("wall clock (not checked): %s %.1f %s (%d bytes in %d ms, TCG)"
-            % (name, w["value"], w["unit"], w["bytes"], w["ms"]))
+        w["description"] = DESCRIPTIONS.get(name, "")
+        log("wall clock (not checked): %s %s %s (%s)"
+            % (name, w["value"], w["unit"],
+               ("%d bytes in %s ms, TCG" % (w["bytes"], w["ms"])) if "bytes" in w
+               else w["description"]))
     if len(sets) > 1:
         log("repeatable: %s (%d identical runs)" % ("yes" if repeatable else "NO", len(sets))
             if repeatable else "repeatable: NO")

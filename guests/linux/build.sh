@@ -11,7 +11,8 @@
 #                          tools/partita-blkd.c, tools/partita.c, built statically with
 #                          Debian's armhf cross compiler) + the bare-metal
 #                          images $PARTITA_IMAGES in /usr/share/partita
-#                          + /usr/bin/partita-net (tools/partita-net, a script)
+#                          + /usr/bin/partita-net and /usr/bin/partita-blkbench
+#                          (tools/partita-net, tools/partita-blkbench: scripts)
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -225,6 +226,7 @@ ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
 install -m 0755 "$tools/partita-net" "$root/usr/bin/partita-net"
+install -m 0755 "$tools/partita-blkbench" "$root/usr/bin/partita-blkbench"
 # The channel program: static, so it needs nothing of the initramfs.
 log "building partita-chan, partita-blkd, partita, cntvct, perfstat and hwbp with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita-chan" \
