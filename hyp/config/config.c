@@ -26,10 +26,12 @@ void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
         (void)snprintf(line, sizeof(line), "%s '%s': %s", kind, name, what);
     }
     /* names and values come from the blob: no line breaks or escapes */
-    for (char *p = line; *p; p++) {
+    char *p = line;
+    while (*p != '\0') {
         if ((unsigned char)*p < 0x20 || *p == 0x7f) {
             *p = '?';
         }
+        p++;
     }
     if (err) {
         c->errors++;
@@ -364,7 +366,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     if (fdt_node_check_compatible(blob, root, "partita,config") != 0) {
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
     }
-    c.ncolours = config_ncolours(blob, root, host ? host->ncolours : 0u, &c);
+    c.ncolours = config_ncolours(blob, root, (host != NULL) ? host->ncolours : 0u, &c);
     config_parse_hyp_colours(blob, root, sys, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
