@@ -91,7 +91,7 @@ static bool is_zimage(const struct guest_config *conf, const uint8_t *k, uint32_
                 IMAGE_HEAD);
         return false;
     }
-    memcpy(&magic, k + ZIMAGE_MAGIC_OFFSET, 4);
+    (void)memcpy(&magic, k + ZIMAGE_MAGIC_OFFSET, 4);
     if (magic != ZIMAGE_MAGIC) {
         pr_info("load refused: guest '%s': property 'kernel-format': \"linux\" but no "
                 "zImage (no magic 0x%08lx at 0x%x)\n", conf->name,
@@ -144,7 +144,7 @@ static int image_begin(struct guest *g, const struct partita_load *h, const uint
     c->kernel_size = h->kernel_size;
     c->initrd = h->initrd_size ? at + h->kernel_size : NULL;
     c->initrd_size = h->initrd_size;
-    snprintf(c->bootargs, sizeof(c->bootargs), "%s", h->bootargs);
+    (void)snprintf(c->bootargs, sizeof(c->bootargs), "%s", h->bootargs);
     if (config_check_guest_image(c, report_refusal, NULL) != 0) {
         return PARTITA_E_FIT;
     }
@@ -180,7 +180,7 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
     /* a halted or crashed guest's devices may still be aimed at its RAM,
      * the store among it: none may write there from now until it starts */
     guest_detach_devices(g);
-    struct {
+    struct image_first {
         struct partita_load h;
         uint8_t k[IMAGE_HEAD];
     } first;
@@ -190,7 +190,7 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
             return PARTITA_E_INVALID;
         }
         head = len < sizeof(first) ? len : sizeof(first);
-        memcpy(&first, data, head);
+        (void)memcpy(&first, data, head);
         int rc = image_begin(g, &first.h, first.k, head - sizeof(first.h));
         if (rc != 0) {
             return rc;
@@ -207,14 +207,14 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
      * not stored */
     uint8_t *store = (uint8_t *)(uintptr_t)(g->configured->mem_base + im->store_off);
     if (head > sizeof(first.h)) {
-        memcpy(store, first.k, head - sizeof(first.h));
+        (void)memcpy(store, first.k, head - sizeof(first.h));
     }
     uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0u;
     if (skip < head) {
         skip = head;
     }
     if (len > skip) {
-        memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
+        (void)memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
     }
     im->expect = off + len;
     if (im->expect < im->total) {
@@ -223,7 +223,7 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
     im->loading = false;
     im->active = true;
     g->cfg = &im->cfg;
-    guest_image_crc(g);
+    (void)guest_image_crc(g);
     pr_info("guest '%s': new image loaded: %lu bytes, crc32 0x%08lx\n", g->cfg->name,
             (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
             (unsigned long)g->image_crc);

@@ -24,7 +24,7 @@
 
 enum mailbox_state { MB_FREE, MB_CLAIMED, MB_POSTED, MB_RUNNING, MB_DONE, MB_ABANDONED };
 
-static struct {
+static struct manage_mailbox {
     int state;                      /* enum mailbox_state, changed atomically */
     struct guest *caller;
     uint32_t r[5];
@@ -49,7 +49,7 @@ static int manage_allowed(struct guest *caller, uint32_t fn, uint32_t id)
 static int copy_out(uint8_t *buf, uint32_t len, const void *what, uint32_t size)
 {
     uint32_t n = len < size ? len : size;
-    memcpy(buf, what, n);
+    (void)memcpy(buf, what, n);
     return (int)n;
 }
 
@@ -168,7 +168,7 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
         }
     }
     mailbox.caller = guest_of(v);
-    memcpy(mailbox.r, r, sizeof(mailbox.r));
+    (void)memcpy(mailbox.r, r, sizeof(mailbox.r));
     mailbox.buf = buf;
     mailbox.len = len;
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
@@ -185,7 +185,7 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
             return;
         }
     }
-    memcpy(r, mailbox.r, 4u * sizeof(uint32_t));
+    (void)memcpy(r, mailbox.r, 4u * sizeof(uint32_t));
     __atomic_store_n(&mailbox.state, MB_FREE, __ATOMIC_SEQ_CST);
 }
 
@@ -193,7 +193,7 @@ void manage_call(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
     if (!v->vm->cfg->control) {
         /* counted (its vCPUs may call at once), nothing else looked at */
-        __atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
+        (void)__atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
         r[0] = (uint32_t)PARTITA_E_DENIED;
         return;
     }
@@ -219,7 +219,7 @@ void manage_init(const struct system_config *sys)
         }
         guests[i].mg = page_alloc((sizeof(struct guest_managed) + 0xfffu) / 0x1000u, 1);
         if (guests[i].mg != NULL) {
-            memset(guests[i].mg, 0, sizeof(struct guest_managed));
+            (void)memset(guests[i].mg, 0, sizeof(struct guest_managed));
         } else {
             pr_err("guest '%s': no memory for its console ring and images\n",
                    sys->guests[i].name);

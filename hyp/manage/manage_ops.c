@@ -48,7 +48,7 @@ void manage_fill_info(struct guest *g, struct partita_guest_info *o)
 {
     const struct guest_config *c = g->cfg;
     uint64_t exits = 0u;
-    memset(o, 0, sizeof(*o));
+    (void)memset(o, 0, sizeof(*o));
     strncpy(o->name, c->name, sizeof(o->name) - 1u);
     o->id = g->id;
     o->state = (uint32_t)g->state;
@@ -73,7 +73,7 @@ void manage_fill_info(struct guest *g, struct partita_guest_info *o)
 
 void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
 {
-    memset(o, 0, sizeof(*o));
+    (void)memset(o, 0, sizeof(*o));
     o->nvcpus = g->cfg->ncpus;
     o->aborts = g->aborts;
     o->denied = g->manage_denied;
@@ -84,7 +84,7 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
         uint64_t exits = vcpu_exits(v);
         s->exits_lo = (uint32_t)exits;
         s->exits_hi = (uint32_t)(exits >> 32);
-        memcpy(s->traps, v->traps, sizeof(s->traps));
+        (void)memcpy(s->traps, v->traps, sizeof(s->traps));
         s->injected = v->vgic.stats.injected;
         s->maintenance = v->vgic.stats.maintenance;
         s->sgis_sent = v->vgic.stats.sgis_sent;
@@ -121,8 +121,8 @@ int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
     health_log_header(g->id, &h);
     h.next_seq = seq;
     while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq)) {
-        memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
+        (void)memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
     }
-    memcpy(buf, &h, sizeof(h));
+    (void)memcpy(buf, &h, sizeof(h));
     return (int)(sizeof(h) + h.nrecords * sizeof(r));
 }

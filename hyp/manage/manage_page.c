@@ -36,7 +36,7 @@ static void page_call(struct guest *g, struct manage_page *p, uint32_t fn)
     } else {
         r[0] = (uint32_t)PARTITA_E_BUSY;
     }
-    memcpy(p->ret, r, sizeof(p->ret));
+    (void)memcpy(p->ret, r, sizeof(p->ret));
 }
 
 static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
@@ -84,7 +84,7 @@ int manage_page_start(struct guest *g)
     if (!g->mpage) {
         return 0;
     }
-    memset(g->mpage, 0, sizeof(*g->mpage));
+    (void)memset(g->mpage, 0, sizeof(*g->mpage));
     return guest_mmio_add(g, "control", VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE, manage_page_mmio,
                           g);
 }
