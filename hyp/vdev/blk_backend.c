@@ -32,7 +32,7 @@ static uint8_t *data_at(const struct blk_backend *be, unsigned int i)
 
 void blk_backend_init(struct blk_backend *be, const struct blk_backend_ops *ops, void *ctx)
 {
-    memset(be, 0, sizeof(*be));
+    (void)memset(be, 0, sizeof(*be));
     be->ops = ops;
     be->ctx = ctx;
 }
@@ -60,7 +60,7 @@ static void pend_put(struct blk_backend *be, struct blk_pending p, bool first)
                 tmp[kept++] = e;
             }
         }
-        memcpy(be->pend, tmp, kept * sizeof(tmp[0]));
+        (void)memcpy(be->pend, tmp, kept * sizeof(tmp[0]));
         be->pend_head = 0u;
         be->npend = kept;
         if (kept == BLKQ_PENDING_MAX) {
@@ -93,7 +93,7 @@ static bool fill(struct blk_backend *be, unsigned int i, struct blk_pending p)
     struct partita_blkq_slot s = { PARTITA_BLKQ_FREE, o->tag, p.fe, r.type, r.sector, r.len,
                                    0 };
     struct partita_blkq_slot *d = slot_at(be, i);
-    memcpy(d, &s, sizeof(s));
+    (void)memcpy(d, &s, sizeof(s));
     /* the request and its data before the state that gives it over */
     __atomic_store_n(&d->state, PARTITA_BLKQ_REQUEST, __ATOMIC_RELEASE);
     be->st.moved++;
@@ -135,14 +135,14 @@ void blk_backend_attach(struct blk_backend *be, uint8_t *q, uint32_t size)
         be->nslots = PARTITA_BLKQ_SLOTS_MAX;
     }
     be->generation++;
-    memset(q, 0, PARTITA_BLKQ_DATA_OFF);
+    (void)memset(q, 0, PARTITA_BLKQ_DATA_OFF);
     struct partita_blkq_header *h = (struct partita_blkq_header *)q;
     h->magic = PARTITA_BLKQ_MAGIC;
     h->version = PARTITA_BLKQ_VERSION;
     h->generation = be->generation;
     h->nslots = be->nslots;
     h->nfrontends = be->nfe;
-    memcpy(h->fe, be->info, sizeof(h->fe));
+    (void)memcpy(h->fe, be->info, sizeof(h->fe));
     bool moved = move(be);
     spin_unlock(&be->lock);
     if (moved) {
@@ -195,7 +195,7 @@ void blk_backend_dropped(struct blk_backend *be, unsigned int fi)
 static void take_answer(struct blk_backend *be, unsigned int i, uint32_t *kick)
 {
     struct partita_blkq_slot a;
-    memcpy(&a, slot_at(be, i), sizeof(a));
+    (void)memcpy(&a, slot_at(be, i), sizeof(a));
     struct blk_own *o = &be->own[i];
     be->st.answers++;
     if (!o->busy) {

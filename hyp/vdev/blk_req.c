@@ -40,7 +40,7 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
     uint32_t kept = n < BLK_CHAIN_MAX ? n : BLK_CHAIN_MAX;
     uint32_t nread = 0u;                 /* the device-readable buffers come first */
     uint64_t rbytes = 0u, wbytes = 0u;
-    memset(r, 0, sizeof(*r));
+    (void)memset(r, 0, sizeof(*r));
     while (nread < kept && !s[nread].write) {
         rbytes += s[nread++].len;
     }
@@ -60,8 +60,8 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
     }
     uint8_t hdr[VIRTIO_BLK_HDR_SIZE];
     blk_copy_out(s, (struct blk_pos){ 0, 0 }, hdr, sizeof(hdr));
-    memcpy(&r->type, hdr, sizeof(r->type));
-    memcpy(&r->sector, hdr + 8, sizeof(r->sector));
+    (void)memcpy(&r->type, hdr, sizeof(r->type));
+    (void)memcpy(&r->sector, hdr + 8, sizeof(r->sector));
     uint64_t len;
     switch (r->type) {
     case VIRTIO_BLK_T_IN:
@@ -102,7 +102,7 @@ void blk_copy_out(const struct virtq_seg *s, struct blk_pos pos, uint8_t *buf, u
 {
     for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
         uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        memcpy(buf, s[i].p + off, k);
+        (void)memcpy(buf, s[i].p + off, k);
         buf += k;
         len -= k;
     }
@@ -113,7 +113,7 @@ void blk_copy_in(const struct virtq_seg *s, struct blk_pos pos, const uint8_t *b
 {
     for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
         uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        memcpy(s[i].p + off, buf, k);
+        (void)memcpy(s[i].p + off, buf, k);
         buf += k;
         len -= k;
     }

@@ -3,7 +3,7 @@
 int mmio_register(struct mmio_bus *bus, uint64_t base, uint64_t size, mmio_handler_t h,
                   void *dev)
 {
-    if (bus->n == MMIO_MAX_REGIONS || !size || base + size > (1ull << 32) ||
+    if (bus->n == MMIO_MAX_REGIONS || !size || base + size > (1ULL << 32) ||
         base + size < base) {
         return -1;
     }

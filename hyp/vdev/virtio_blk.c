@@ -13,9 +13,9 @@ static uint32_t vblk_config_read(struct vmmio *d, uint32_t off, unsigned int siz
     const struct vblk *b = (const struct vblk *)d;     /* dev is the first member */
     uint8_t cfg[VBLK_CONFIG_SIZE] = { 0 };
     const uint32_t size_max = BLK_SIZE_MAX, seg_max = BLK_SEG_MAX;
-    memcpy(cfg + VBLK_CONFIG_CAPACITY, &b->capacity, sizeof(b->capacity));
-    memcpy(cfg + VBLK_CONFIG_SIZE_MAX, &size_max, sizeof(size_max));
-    memcpy(cfg + VBLK_CONFIG_SEG_MAX, &seg_max, sizeof(seg_max));
+    (void)memcpy(cfg + VBLK_CONFIG_CAPACITY, &b->capacity, sizeof(b->capacity));
+    (void)memcpy(cfg + VBLK_CONFIG_SIZE_MAX, &size_max, sizeof(size_max));
+    (void)memcpy(cfg + VBLK_CONFIG_SEG_MAX, &seg_max, sizeof(seg_max));
     uint32_t v = 0u;
     for (unsigned int i = 0u; i < size; i++) {
         if (off + i < VBLK_CONFIG_SIZE) {
@@ -51,7 +51,7 @@ static void set_up(struct vblk *b, struct gmem mem)
 void vblk_init(struct vblk *b, const struct vblk_ops *ops, void *ctx, uint64_t capacity,
                bool read_only)
 {
-    memset(b, 0, sizeof(*b));
+    (void)memset(b, 0, sizeof(*b));
     b->ops = ops;
     b->ctx = ctx;
     b->capacity = capacity;

@@ -21,7 +21,7 @@ static const struct vmmio_ops vcon_ops_mmio = {
 
 void vcon_init(struct vcon *v, const struct vcon_ops *ops, void *ctx)
 {
-    memset(v, 0, sizeof(*v));
+    (void)memset(v, 0, sizeof(*v));
     vmmio_init(&v->dev, &vcon_ops_mmio, (struct gmem){ 0, 0, NULL });
     v->ops = ops;
     v->ctx = ctx;

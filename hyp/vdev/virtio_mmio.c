@@ -9,7 +9,7 @@
 
 void vmmio_init(struct vmmio *d, const struct vmmio_ops *ops, struct gmem mem)
 {
-    memset(d, 0, sizeof(*d));
+    (void)memset(d, 0, sizeof(*d));
     d->ops = ops;
     d->mem = mem;
 }
@@ -60,6 +60,7 @@ static uint32_t read_reg(struct vmmio *d, uint32_t off)
     case VMMIO_INTERRUPT_STATUS: return d->isr;
     case VMMIO_STATUS: return d->status;
     case VMMIO_CONFIG_GENERATION: return d->generation;
+    default: break;
     }
     return 0;       /* write-only and reserved registers read as zero */
 }
@@ -113,6 +114,7 @@ static void write_queue(struct vmmio *d, uint32_t off, uint32_t v)
     case VMMIO_QUEUE_DESC_LOW: case VMMIO_QUEUE_DESC_HIGH: set_half(&q->desc, off, v); break;
     case VMMIO_QUEUE_DRIVER_LOW: case VMMIO_QUEUE_DRIVER_HIGH: set_half(&q->avail, off, v); break;
     case VMMIO_QUEUE_DEVICE_LOW: case VMMIO_QUEUE_DEVICE_HIGH: set_half(&q->used, off, v); break;
+    default: break;
     }
 }
 

@@ -17,7 +17,7 @@ static uint32_t net_config_read(struct vmmio *d, uint32_t off, unsigned int size
 {
     struct net_port *p = (struct net_port *)d;     /* dev is the first member */
     uint8_t cfg[NET_CONFIG_SIZE] = { 0 };
-    memcpy(cfg, p->cfg->mac, NET_MAC_LEN);
+    (void)memcpy(cfg, p->cfg->mac, NET_MAC_LEN);
     cfg[NET_CONFIG_STATUS] = VIRTIO_NET_S_LINK_UP;
     uint32_t v = 0u;
     for (unsigned int i = 0u; i < size; i++) {
@@ -37,7 +37,7 @@ static const struct vmmio_ops net_ops = {
 
 void net_port_init(struct net_port *p, struct net_switch *sw, const struct guest_net *cfg)
 {
-    memset(p, 0, sizeof(*p));
+    (void)memset(p, 0, sizeof(*p));
     vmmio_init(&p->dev, &net_ops, (struct gmem){ 0, 0, NULL });
     p->cfg = cfg;
     p->sw = sw;
@@ -52,8 +52,8 @@ void net_port_attach(struct net_port *p, struct gmem mem)
     spin_lock(&p->tx_lock);
     spin_lock(&p->lock);
     vmmio_init(&p->dev, &net_ops, mem);
-    memset(&p->st, 0, sizeof(p->st));
-    memset(&p->rate, 0, sizeof(p->rate));
+    (void)memset(&p->st, 0, sizeof(p->st));
+    (void)memset(&p->rate, 0, sizeof(p->rate));
     p->attached = true;
     spin_unlock(&p->lock);
     spin_unlock(&p->tx_lock);
@@ -269,7 +269,7 @@ bool net_port_mmio(void *port, struct mmio_access *a, uint32_t off)
     }
     /* RX notifies need nothing: frames find the buffers when they come */
     if ((notified & (1u << NET_QUEUE_TX)) || more) {
-        net_port_tx(p);
+        (void)net_port_tx(p);
     }
     return ok;
 }

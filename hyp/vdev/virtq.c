@@ -20,6 +20,7 @@ const char *virtq_strerror(int err)
     case VQ_ERR_BUFFER: return "a buffer outside the guest's RAM";
     case VQ_ERR_DIRECTION: return "a buffer of the wrong direction";
     case VQ_ERR_LENGTH: return "a chain longer than 4 GiB";
+    default: break;
     }
     return "?";
 }
@@ -31,7 +32,7 @@ static uint16_t load16(const uint8_t *p)
 
 void virtq_reset(struct virtq *q)
 {
-    memset(q, 0, sizeof(*q));
+    (void)memset(q, 0, sizeof(*q));
 }
 
 int virtq_enable(struct virtq *q, const struct gmem *m)
@@ -99,12 +100,12 @@ struct seg {
 /* Descriptor i of q's table, read once and checked: 1, or a VQ_ERR_ */
 static int read_desc(const struct virtq *q, const struct gmem *m, uint16_t i, struct seg *s)
 {
-    struct {
+    struct virtq_desc_read {
         uint64_t addr;
         uint32_t len;
         uint16_t flags, next;
     } d;
-    memcpy(&d, q->d + (size_t)i * VIRTQ_DESC_SIZE, sizeof(d));    /* read once */
+    (void)memcpy(&d, q->d + (size_t)i * VIRTQ_DESC_SIZE, sizeof(d));    /* read once */
     if ((d.flags & VIRTQ_DESC_F_INDIRECT) != 0u) {
         return VQ_ERR_INDIRECT;
     }
@@ -161,7 +162,7 @@ int virtq_gather(const struct virtq *q, const struct gmem *m, uint16_t head, uin
             return VQ_ERR_DIRECTION;
         }
         if (total < cap) {
-            memcpy(buf + total, s.p, s.len < cap - total ? s.len : cap - (uint32_t)total);
+            (void)memcpy(buf + total, s.p, s.len < cap - total ? s.len : cap - (uint32_t)total);
         }
         total += s.len;
         if (total > UINT32_MAX) {
@@ -252,7 +253,7 @@ int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
             const uint8_t *src = done < alen ? a + done : b + (done - alen);
             uint32_t left = done < alen ? alen - done : total - done;
             uint32_t n = s.len - off < left ? s.len - off : left;
-            memcpy(s.p + off, src, n);
+            (void)memcpy(s.p + off, src, n);
             off += n;
             done += n;
         }
@@ -268,7 +269,7 @@ void virtq_push(struct virtq *q, uint16_t head, uint32_t len)
 {
     uint8_t *e = q->u + 4 + 8u * (q->used_idx & (q->num - 1u));
     const uint32_t elem[2] = { head, len };
-    memcpy(e, elem, sizeof(elem));
+    (void)memcpy(e, elem, sizeof(elem));
     q->used_idx++;
     /* the entry (and the buffer's contents) before the index that hands it over */
     __atomic_thread_fence(__ATOMIC_RELEASE);
