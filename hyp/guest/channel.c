@@ -43,7 +43,7 @@ void channels_init(const struct system_config *sys)
     chan_sys = sys;
     for (unsigned int i = 0u; i < sys->nchannels; i++) {
         void *va = (void *)(uintptr_t)sys->channels[i].base;    /* identity mapped */
-        memset(va, 0, (size_t)sys->channels[i].size);
+        (void)memset(va, 0, (size_t)sys->channels[i].size);
         /* guests see it uncached: no line of ours may be written back over
          * their data later, nor hide the zeroes from them (B2.2.6) */
         dcache_clean_inval_range(va, (uint32_t)sys->channels[i].size);
@@ -130,10 +130,10 @@ int channel_ring(struct guest *g, uint32_t id)
             continue;
         }
         const struct guest_channel *pc = &peer->cfg->channels[ch->members[m].slot];
-        __atomic_add_fetch(&received[id][m], 1, __ATOMIC_RELAXED);
+        (void)__atomic_add_fetch(&received[id][m], 1, __ATOMIC_RELAXED);
         vgic_inject_edge(&peer->vgic, 0, pc->doorbell);
     }
-    __atomic_add_fetch(&sent[id][self->member], 1, __ATOMIC_RELAXED);
+    (void)__atomic_add_fetch(&sent[id][self->member], 1, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -146,7 +146,7 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
     }
     if (a->write) {
         if (off == CHANNEL_REG_RING) {
-            channel_ring(g, gc->id);
+            (void)channel_ring(g, gc->id);
         }
         return true;
     }

@@ -118,8 +118,8 @@ void disks_init(const struct system_config *sys)
             *w = (struct fe_where){ (uint8_t)gi, (uint8_t)k, (uint8_t)i, (uint8_t)m };
             vblk_init(devs[gi][k], &fe_ops, w, gd->capacity, gd->read_only);
             struct partita_blkq_frontend info = { gd->capacity, gd->read_only, gi, { 0 } };
-            memcpy(info.backing, gd->backing, sizeof(info.backing));
-            blk_backend_add(be, devs[gi][k], &info);
+            (void)memcpy(info.backing, gd->backing, sizeof(info.backing));
+            (void)blk_backend_add(be, devs[gi][k], &info);
             if (n > 0 && n < (int)sizeof(line)) {
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu)%s",
                               m ? "," : "", sys->guests[gi].name, (unsigned long)gd->ipa,

@@ -55,6 +55,7 @@ const char *guest_state_name(enum guest_state s)
     case GUEST_RUNNING: return "running";
     case GUEST_HALTED: return "halted";
     case GUEST_CRASHED: return "crashed";
+    default: break;
     }
     return "?";
 }
@@ -72,7 +73,7 @@ void guests_init(const struct system_config *sys)
     nguests = sys->nguests;
     for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
-        memset(g, 0, sizeof(*g));
+        (void)memset(g, 0, sizeof(*g));
         g->cfg = &sys->guests[i];
         g->configured = g->cfg;
         g->id = i;
@@ -132,7 +133,7 @@ bool guest_vcpus_idle(struct guest *g)
 void guest_kick_all(struct guest *g, uint32_t req)
 {
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
-        __atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);
+        (void)__atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);
         vcpu_kick(&g->vcpu[i]);
     }
 }
@@ -238,7 +239,7 @@ int guest_start(struct guest *g)
         struct vcpu *v = &g->vcpu[i];
         v->power = VCPU_OFF;
         v->requests = 0u;
-        memset(v->traps, 0, sizeof(v->traps));
+        (void)memset(v->traps, 0, sizeof(v->traps));
     }
     guest_vgic_init(g);
     /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB); its
@@ -326,7 +327,7 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
     k->cpsr = v->regs.cpsr;
     k->hsr = hsr;
     k->far = far;
-    snprintf(k->why, sizeof(k->why), "%s", why);
+    (void)snprintf(k->why, sizeof(k->why), "%s", why);
     guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
@@ -368,6 +369,6 @@ void guests_service(void)
             continue;
         }
         guest_log(g, "guest '%s': restarting\n", g->cfg->name);
-        guest_start(g);
+        (void)guest_start(g);   /* a failure is said, the guest marked crashed */
     }
 }

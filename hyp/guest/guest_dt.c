@@ -40,9 +40,9 @@ static int prop_strings(void *fdt, const char *name, const char *a, const char *
     if (la + lb > sizeof(buf)) {
         return -FDT_ERR_NOSPACE;
     }
-    memcpy(buf, a, la);
+    (void)memcpy(buf, a, la);
     if (b != NULL) {
-        memcpy(buf + la, b, lb);
+        (void)memcpy(buf + la, b, lb);
     }
     return fdt_property(fdt, name, buf, (int)(la + lb));
 }
@@ -54,7 +54,7 @@ static int write_cpus(void *fdt, const struct guest_config *cfg, const char *com
     TRY(fdt_property_u32(fdt, "#size-cells", 0));
     for (unsigned int i = 0u; i < cfg->ncpus; i++) {
         char name[16];
-        snprintf(name, sizeof(name), "cpu@%u", i);
+        (void)snprintf(name, sizeof(name), "cpu@%u", i);
         TRY(fdt_begin_node(fdt, name));
         TRY(fdt_property_string(fdt, "device_type", "cpu"));
         TRY(fdt_property_string(fdt, "compatible", compat));
@@ -74,7 +74,7 @@ static int write_pmu(void *fdt, const struct guest_config *cfg,
         return 0;
     }
     char compat[40];
-    snprintf(compat, sizeof(compat), "%s-pmu", info->cpu_compatible);
+    (void)snprintf(compat, sizeof(compat), "%s-pmu", info->cpu_compatible);
     TRY(fdt_begin_node(fdt, "pmu"));
     TRY(fdt_property_string(fdt, "compatible", compat));
     if (info->pmu_irq) {
@@ -88,7 +88,7 @@ static int write_pmu(void *fdt, const struct guest_config *cfg,
 static int write_gic_timer(void *fdt, const struct guest_config *cfg)
 {
     char name[32];
-    snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
+    (void)snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
     TRY(fdt_begin_node(fdt, name));
     TRY(fdt_property_string(fdt, "compatible", "arm,cortex-a15-gic"));
     TRY(fdt_property_u32(fdt, "#interrupt-cells", 3));
@@ -119,7 +119,7 @@ static int write_uart(void *fdt, const struct guest_config *cfg)
     TRY(fdt_end_node(fdt));
 
     char name[32];
-    snprintf(name, sizeof(name), "pl011@%x", VBOARD_UART_IPA);
+    (void)snprintf(name, sizeof(name), "pl011@%x", VBOARD_UART_IPA);
     TRY(fdt_begin_node(fdt, name));
     TRY(prop_strings(fdt, "compatible", "arm,pl011", "arm,primecell"));
     const uint32_t reg[] = { VBOARD_UART_IPA, 0x1000 };
@@ -172,7 +172,7 @@ static bool node_belongs(const void *host, int node, const struct plat_range *r,
 static int write_device(void *fdt, const void *host, int node, uint32_t base, uint32_t size)
 {
     char name[48];
-    snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
+    (void)snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
     TRY(fdt_begin_node(fdt, name));
     int len;
     const void *p = node >= 0 ? fdt_getprop(host, node, "compatible", &len) : NULL;
@@ -314,7 +314,7 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
 
     for (unsigned int k = 0u; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
-        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
+        (void)snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
         TRY(fdt_begin_node(fdt, name));
         TRY(fdt_property_string(fdt, "compatible", "partita,channel"));
         const uint32_t reg[] = { gc->ipa, gc->size, gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE };
@@ -340,7 +340,7 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     TRY(fdt_property_string(fdt, "label", "partita-doorbells"));
     for (unsigned int k = 0u; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
-        snprintf(name, sizeof(name), "channel-%u", gc->id);
+        (void)snprintf(name, sizeof(name), "channel-%u", gc->id);
         TRY(write_key(fdt, name, gc->name, CHANNEL_DOORBELL_KEY + gc->id, gc->doorbell));
     }
     for (unsigned int k = 0u; k < cfg->ndriven; k++) {
@@ -358,7 +358,7 @@ static int write_manage(void *fdt, const struct guest_config *cfg)
     if (!cfg->control) {
         return 0;
     }
-    snprintf(name, sizeof(name), "partita-manage@%x", VBOARD_MANAGE_IPA);
+    (void)snprintf(name, sizeof(name), "partita-manage@%x", VBOARD_MANAGE_IPA);
     TRY(fdt_begin_node(fdt, name));
     TRY(fdt_property_string(fdt, "compatible", "partita,manage"));
     const uint32_t reg[] = { VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE };
@@ -376,7 +376,7 @@ static int write_manage(void *fdt, const struct guest_config *cfg)
 static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *label)
 {
     char name[48];
-    snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
+    (void)snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
     TRY(fdt_begin_node(fdt, name));
     TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
     const uint32_t reg[] = { ipa, VIRTIO_MMIO_SIZE };
@@ -455,7 +455,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(prop_strings(fdt, "compatible", "partita,virt", "linux,dummy-virt"));
-    snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
+    (void)snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
     TRY(fdt_property_string(fdt, "model", name));
     TRY(fdt_property_u32(fdt, "interrupt-parent", PH_GIC));
 
@@ -463,7 +463,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     if (cfg->bootargs[0] != 0) {
         TRY(fdt_property_string(fdt, "bootargs", cfg->bootargs));
     }
-    snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
+    (void)snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
     TRY(fdt_property_string(fdt, "stdout-path", name));
     if (info->initrd_ipa != 0u) {
         TRY(fdt_property_u32(fdt, "linux,initrd-start", info->initrd_ipa));

@@ -116,7 +116,7 @@ static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t
 
 void health_crash(struct guest *g)
 {
-    __atomic_or_fetch(&hstate[g->id].pending, 1u << HEALTH_EV_CRASH, __ATOMIC_SEQ_CST);
+    (void)__atomic_or_fetch(&hstate[g->id].pending, 1u << HEALTH_EV_CRASH, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
 }
 
@@ -167,7 +167,7 @@ static void check_counts(struct guest *g, uint64_t now)
         s->end[e] += ((now - s->end[e]) / p + 1u) * p;
         s->base[e] = count_of(g, e);
         s->fired &= ~bit;
-        __atomic_and_fetch(&s->pending, ~bit, __ATOMIC_SEQ_CST);
+        (void)__atomic_and_fetch(&s->pending, ~bit, __ATOMIC_SEQ_CST);
     }
 }
 

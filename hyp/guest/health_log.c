@@ -17,7 +17,7 @@ static struct partita_health_record ring[HEALTH_LOG_SIZE];
 static uint32_t next_seq;
 static struct ratelimit rate[GUEST_MAX];
 static uint32_t dropped[GUEST_MAX];
-static struct {
+static struct health_system_stop {
     bool stopped;
     unsigned int guest, event;
     uint64_t ticks;
@@ -89,7 +89,7 @@ void health_log_header(unsigned int id, struct partita_health *h)
 {
     unsigned int guest, event;
     uint64_t ticks;
-    memset(h, 0, sizeof(*h));
+    (void)memset(h, 0, sizeof(*h));
     h->next_seq = next_seq;
     h->dropped = health_log_dropped(id);
     h->freq = timer_freq();

@@ -59,7 +59,7 @@ static void ram_copy(const struct guest_config *c, uint32_t off, const void *src
 {
     for (uint32_t done = 0u, n; done < len; done += n) {
         n = run_at(c, off + done, len - done);
-        memcpy(ram_at(c, off + done), (const uint8_t *)src + done, n);
+        (void)memcpy(ram_at(c, off + done), (const uint8_t *)src + done, n);
         dcache_clean_range(ram_at(c, off + done), n);
     }
 }

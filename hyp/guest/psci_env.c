@@ -39,7 +39,7 @@ static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t con
     t->on_r[0] = context;
     t->on_r[1] = t->on_r[2] = 0u;
     t->power = VCPU_ON_PENDING;
-    __atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
+    (void)__atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
     vcpu_kick(t);           /* it may share this very CPU */
 }
 
@@ -47,7 +47,7 @@ static void env_power_off_self(void *ctx)
 {
     struct vcpu *v = ctx;
     v->power = VCPU_OFF;
-    __atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
+    (void)__atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
 }
 static void env_suspend_self(void *ctx) { vcpu_wait(ctx); }
 static void env_system_off(void *ctx) { guest_halt(guest_of((struct vcpu *)ctx)); }
