@@ -99,8 +99,8 @@ static void direct_sgi(struct guest *g, uint32_t sgir)
  * CPU's, where that vCPU runs and trapped */
 static uint32_t direct_own(struct guest *g, unsigned int vcpu, unsigned int n)
 {
-    uint32_t own = n == 0u ? (1u << SGI_KICK_G0) - 1u : 0u;
-    for (unsigned int i = n == 0u ? 16 : 0; i < 32u; i++) {
+    uint32_t own = n == 0u ? ((unsigned int)1u << SGI_KICK_G0) - 1u : 0u;
+    for (unsigned int i = n == 0u ? 16u : 0u; i < 32u; i++) {
         if (vgic_get_irq(&g->vgic, vcpu, 32u * n + i)->hw) {
             own |= 1u << i;
         }

@@ -241,7 +241,7 @@ void manage_hypercall(struct vcpu *v, uint32_t *r)
          * memory, and leave what is written there (B2.2.6) */
         dcache_clean_inval_range(buf, r[3]);
     }
-    manage_call(v, r, buf, buf ? r[3] : 0u);
+    manage_call(v, r, buf, buf != NULL ? r[3] : 0u);
     if (buf != NULL) {
         dcache_clean_inval_range(buf, r[3]);
     }

@@ -55,7 +55,7 @@ static uint32_t read_reg(struct vmmio *d, uint32_t off)
     case VMMIO_DEVICE_FEATURES:
         return d->dev_features_sel < 2u
                ? (uint32_t)(d->ops->features >> (32u * d->dev_features_sel)) : 0u;
-    case VMMIO_QUEUE_NUM_MAX: return q ? VIRTQ_NUM_MAX : 0u;
+    case VMMIO_QUEUE_NUM_MAX: return q != NULL ? VIRTQ_NUM_MAX : 0u;
     case VMMIO_QUEUE_READY: return q && q->ready;
     case VMMIO_INTERRUPT_STATUS: return d->isr;
     case VMMIO_STATUS: return d->status;

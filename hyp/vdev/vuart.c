@@ -38,7 +38,7 @@ void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, b
 void vuart_set_tx_full(struct vuart *u, bool full)
 {
     u->tx_full = full;
-    u->fr_tx = full ? 1u << 5 : 1u << 7;   /* TXFF : TXFE */
+    u->fr_tx = full ? (unsigned int)1u << 5 : (unsigned int)1u << 7;   /* TXFF : TXFE */
 }
 
 bool vuart_rx_push(struct vuart *u, uint8_t c)
@@ -91,7 +91,7 @@ static void vuart_write(struct vuart *u, uint32_t off, uint32_t v)
     switch (off) {
     case PL011_DR:
         if (u->tx != NULL) {
-            u->tx(u->ctx, (char)(v & 0xffu));
+            u->tx(u->ctx, (char)(v & 0xff));
         }
         /* transmitted at once: the FIFO is below its level again (as QEMU's
          * own PL011 model does, which Linux's amba-pl011 driver expects) */
