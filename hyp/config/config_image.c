@@ -13,12 +13,19 @@
  * low window.  (A Linux zImage also decompresses itself above its image,
  * where no check can follow it: docs/disks.md says where a queue goes.)
  */
+/* where the loader puts an initrd (hyp/guest/loader.c): page aligned
+ * below the device tree at offset dtb (only where it fits below it) */
+static uint64_t initrd_offset(const struct guest_config *g, uint64_t dtb)
+{
+    return (dtb - g->initrd_size) & ~0xfffULL;
+}
+
 /* what of the loader's the range at offset off covers, or NULL */
 static const char *image_under(const struct guest_config *g, uint64_t off, uint64_t size,
                                uint64_t dtb)
 {
     uint64_t image = (g->format == KERNEL_RAW) ? g->load_offset : LINUX_ZIMAGE_OFFSET;
-    uint64_t initrd = (dtb - g->initrd_size) & ~0xfffULL;
+    uint64_t initrd = initrd_offset(g, dtb);
     const char *what = NULL;
     if (cfg_overlaps(off, size, image, g->kernel_size)) {
         what = "the kernel image";
@@ -80,11 +87,11 @@ void config_check_images(struct guest_config *g, struct cfg_ctx *c)
             cfg_msg(c, true, g->name, "initrd", "%lu bytes: more than the %llu KiB below the "
                     "device tree", (unsigned long)g->initrd_size, (unsigned long long)(dtb >> 10));
         } else if (g->initrd_size &&
-                   cfg_overlaps(g->load_offset, g->kernel_size,
-                                (dtb - g->initrd_size) & ~0xfffULL, g->initrd_size)) {
+                   cfg_overlaps(g->load_offset, g->kernel_size, initrd_offset(g, dtb),
+                                g->initrd_size)) {
             cfg_msg(c, true, g->name, "initrd", "%lu bytes at offset 0x%llx overlap the image "
                     "(%lu bytes at offset 0x%lx)", (unsigned long)g->initrd_size,
-                    (unsigned long long)((dtb - g->initrd_size) & ~0xfffULL),
+                    (unsigned long long)initrd_offset(g, dtb),
                     (unsigned long)g->kernel_size, (unsigned long)g->load_offset);
         } else {
             /* otherwise nothing to do */
