@@ -142,11 +142,12 @@ static bool caller_gives_up(struct vcpu *v, uint64_t t0)
 }
 
 /*
- * The caller is asked to halt (gdb, hyp/gdb/gdb_guest.c): the stub that
- * asks waits on the boot CPU for it to leave, so the boot CPU cannot take
- * its call - it withdraws a call the boot CPU has not begun (nothing of it
- * has run) and answers busy, so that it can halt.  A call already running
- * is waited for: the stub runs on the boot CPU only once it has ended.
+ * The caller is asked to halt (gdb, hyp/gdb/gdb_guest.c): gdb's server
+ * (hyp/gdb/gdb_stub.c) waits on the boot CPU for it to leave, so the boot
+ * CPU cannot take its call - it withdraws a call the boot CPU has not
+ * begun (nothing of it has run) and answers busy, so that it can halt.  A
+ * call already running is waited for: gdb's server runs on the boot CPU
+ * only once it has ended.
  */
 static bool caller_halts(struct vcpu *v)
 {
