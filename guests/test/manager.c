@@ -427,8 +427,31 @@ static void gdb_restarts(uint32_t count)
 
 volatile uint32_t mgspin_go;
 
-static void mg_spin(void)
+/* mgspin=2 mgtarget=ID: after two seconds, restarts guest ID back to
+ * back, each restart a scrub of its memory on the boot CPU
+ * (tests/system/test_manage_share.py) */
+static void mg_restarts(void)
 {
+    uint32_t target = 0, busy = 0;
+    bootarg_u32("mgtarget", &target);
+    delay_ms(2000);
+    gprintf("mgspin: restarting %lu\n", (unsigned long)target);
+    for (uint32_t n = 1;; n++) {
+        int32_t rc = mg(PARTITA_MG_RESTART, target, 0, 0, 0).r0;
+        if (rc == PARTITA_E_BUSY)
+            busy++;
+        else if (rc < 0)
+            gprintf("mgspin: call %lu failed: %ld\n", (unsigned long)n, (long)rc);
+        if (n % 10 == 0)
+            gprintf("mgspin: %lu restarts, %lu busy\n", (unsigned long)n, (unsigned long)busy);
+    }
+}
+
+/* mgspin=1: calls back to back once gdb sets mgspin_go */
+static void mg_spin(uint32_t mode)
+{
+    if (mode == 2)
+        mg_restarts();
     gprintf("mgspin: ready, go at 0x%08lx\n", (unsigned long)&mgspin_go);
     while (!mgspin_go)
         delay_ms(50);
@@ -456,7 +479,7 @@ void guest_main(uint32_t dtb)
     bootarg_u32("gdbrestarts", &restarts);
     bootarg_u32("mgspin", &spin);
     if (spin)
-        mg_spin();
+        mg_spin(spin);
     if (restarts)
         gdb_restarts(restarts);
     if (race)

@@ -32,6 +32,47 @@ static struct manage_mailbox {
     uint32_t len;
 } mailbox;
 
+/*
+ * The boot CPU's time for management calls.  A call runs on the boot CPU,
+ * which may also run guests' vCPUs (cpus = <0>): a control partition that
+ * calls back to back would otherwise take that CPU from them, their time
+ * decided by a neighbour rather than by the configuration.  There, calls
+ * take at most MANAGE_SHARE_US of each MANAGE_WINDOW_US; a longer one (a
+ * start scrubs the guest's memory) is paid from the windows after it.  A
+ * call beyond the share stays posted, and its caller, waiting on its own
+ * CPU, asks the boot CPU again every MANAGE_RETRY_US.  With no guest on
+ * the boot CPU, calls may take all of it.
+ */
+#define MANAGE_WINDOW_US 10000u
+#define MANAGE_SHARE_US  2500u
+#define MANAGE_RETRY_US  1000u
+#define US_PER_S         1000000u
+
+static struct manage_share {
+    bool limited;           /* a guest has a vCPU on the boot CPU */
+    uint64_t window_end;    /* counter ticks: the current window's end */
+    uint64_t used;          /* ticks of calls not yet paid for by a window */
+} share;
+
+static uint64_t us_ticks(uint32_t us)
+{
+    return ((uint64_t)us * timer_freq()) / US_PER_S;
+}
+
+/* May the boot CPU take a call now?  Each window that ended pays for
+ * MANAGE_SHARE_US of what the calls used. */
+static bool boot_cpu_has_time(uint64_t now)
+{
+    if (share.limited && (now >= share.window_end)) {
+        uint64_t window = us_ticks(MANAGE_WINDOW_US);
+        uint64_t ended = ((now - share.window_end) / window) + 1u;
+        uint64_t paid = ended * us_ticks(MANAGE_SHARE_US);
+        share.used = (share.used > paid) ? (share.used - paid) : 0u;
+        share.window_end += ended * window;
+    }
+    return !share.limited || (share.used < us_ticks(MANAGE_SHARE_US));
+}
+
 /* which calls take a buffer (r2, r3) */
 static bool call_has_buffer(uint32_t fn)
 {
@@ -125,10 +166,12 @@ static bool mailbox_move(int from, int to)
 
 void manage_service(void)
 {
-    if (!mailbox_move(MB_POSTED, MB_RUNNING)) {
+    uint64_t t0 = timer_now();
+    if (!boot_cpu_has_time(t0) || !mailbox_move(MB_POSTED, MB_RUNNING)) {
         return;
     }
     manage_execute(mailbox.caller, mailbox.r, mailbox.buf, mailbox.len);
+    share.used += timer_now() - t0;
     if (!mailbox_move(MB_RUNNING, MB_DONE)) {
         __atomic_store_n(&mailbox.state, MB_FREE, __ATOMIC_SEQ_CST);    /* abandoned */
     }
@@ -174,9 +217,17 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
     mailbox.len = len;
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
+    uint64_t asked = timer_now();
     while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
         bool halts = caller_halts(v);
         if (!halts && !caller_gives_up(v, t0)) {
+            /* left posted while the boot CPU's share was spent: ask again */
+            uint64_t now = timer_now();
+            if (((now - asked) > us_ticks(MANAGE_RETRY_US)) &&
+                (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) == (int)MB_POSTED)) {
+                asked = now;
+                sched_cpu0_work();
+            }
             continue;
         }
         /* halting: withdrawn only if not begun; giving up: abandoned too */
@@ -209,6 +260,9 @@ void manage_init(const struct system_config *sys)
 {
     uint32_t managed = 0u;
     for (unsigned int i = 0u; i < nguests; i++) {
+        for (unsigned int k = 0u; k < sys->guests[i].ncpus; k++) {
+            share.limited = share.limited || (sys->guests[i].cpus[k] == 0u);
+        }
         managed |= sys->guests[i].control_guests;
         if (sys->guests[i].control && manage_page_init(&guests[i]) != 0) {
             pr_err("guest '%s': no memory for its management page\n", sys->guests[i].name);

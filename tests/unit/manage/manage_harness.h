@@ -77,8 +77,10 @@ void console_printf(const char *fmt, ...) { (void)fmt; }
 void *page_alloc(unsigned int pages, unsigned int align) { return NULL; }
 int manage_page_init(struct guest *g) { return 0; }
 void sched_cpu0_work(void) {}
-uint64_t timer_now(void) { return 0; }
-uint32_t timer_freq(void) { return 1000; }
+static uint64_t h_now;          /* the counter: stands still unless a test moves it */
+uint64_t timer_now(void) { return h_now; }
+static uint32_t h_freq = 1000;  /* counter ticks a second */
+uint32_t timer_freq(void) { return h_freq; }
 uint64_t timer_ticks_to_us(uint64_t t) { return t; }
 void dcache_clean_inval_range(const void *va, uint32_t len) { (void)va; (void)len; }
 void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised)

@@ -342,6 +342,65 @@ static void test_halted_caller_withdraws(void **state)
     h_cpu.index = 0;
 }
 
+/* The boot CPU's time for management calls when a guest runs there
+ * (hyp/manage/manage.c, boot_cpu_has_time): a call beyond MANAGE_SHARE_US of the
+ * window stays posted until a window pays for what was used; a long call's
+ * debt is paid by the windows after it.  (Before the share, every posted
+ * call was taken at once: a control partition calling back to back took
+ * the boot CPU from its guests.) */
+static void post_version(void)
+{
+    mailbox.caller = &guests[H_BOSS];
+    memset(mailbox.r, 0, sizeof(mailbox.r));
+    mailbox.r[0] = PARTITA_MG_VERSION;
+    mailbox.buf = NULL;
+    mailbox.len = 0;
+    mailbox.state = MB_POSTED;
+}
+
+static void test_boot_cpu_share(void **state)
+{
+    h_freq = 1000000;                               /* a tick a microsecond */
+    share.limited = true;
+    share.window_end = 0;
+    share.used = 0;
+    h_now = 5 * MANAGE_WINDOW_US + 1;
+    post_version();
+    manage_service();
+    assert_int_equal(mailbox.state, MB_DONE);       /* within the share: taken */
+    assert_true((int32_t)mailbox.r[0] > 0);
+    /* the window's share spent: the next call waits for the window's end */
+    share.used = MANAGE_SHARE_US;
+    post_version();
+    manage_service();
+    assert_int_equal(mailbox.state, MB_POSTED);
+    h_now = share.window_end - 1;
+    manage_service();
+    assert_int_equal(mailbox.state, MB_POSTED);
+    h_now = share.window_end;
+    manage_service();
+    assert_int_equal(mailbox.state, MB_DONE);
+    /* a call that ran three shares long is paid by three windows */
+    share.used = 3 * MANAGE_SHARE_US;
+    uint64_t end = share.window_end;
+    post_version();
+    h_now = end + MANAGE_WINDOW_US;                 /* two windows have ended */
+    manage_service();
+    assert_int_equal(mailbox.state, MB_POSTED);
+    h_now = end + 2 * MANAGE_WINDOW_US;             /* the third */
+    manage_service();
+    assert_int_equal(mailbox.state, MB_DONE);
+    /* no guest on the boot CPU: calls are never held */
+    share.limited = false;
+    share.used = 100 * MANAGE_SHARE_US;
+    post_version();
+    manage_service();
+    assert_int_equal(mailbox.state, MB_DONE);
+    mailbox.state = MB_FREE;
+    h_now = 0;
+    h_freq = 1000;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +414,7 @@ int main(void)
         cmocka_unit_test_setup(test_health_log, setup),
         cmocka_unit_test_setup(test_boundaries, setup),
         cmocka_unit_test_setup(test_halted_caller_withdraws, setup),
+        cmocka_unit_test_setup(test_boot_cpu_share, setup),
         cmocka_unit_test(test_random_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
