@@ -20,16 +20,11 @@
  */
 #include "guest.h"
 
-#define GICD_CTLR      (GICD_BASE + 0x000)
-#define GICD_ISENABLER (GICD_BASE + 0x100)
-#define GICC_CTLR      (GICC_BASE + 0x000)
-#define GICC_PMR       (GICC_BASE + 0x004)
 #define GICC_IAR       (GICC_BASE + 0x00c)
 #define GICC_EOIR      (GICC_BASE + 0x010)
 #define GIC_INTID(iar) ((iar) & 0x3ffu)
 #define GIC_SPURIOUS   1020u            /* 1020-1023: no interrupt */
 #define VTIMER_PPI     27u
-#define PMR_ALL        0xf0u
 
 #define ROUNDS         5
 #define ARM_AHEAD_MS   1u               /* the timer fires this far ahead */
@@ -71,10 +66,7 @@ void guest_irq_handler(uint32_t *frame)
 
 void guest_main(uint32_t dtb)
 {
-    mmio_write32(GICD_CTLR, 1);
-    mmio_write32(GICD_ISENABLER, 1u << VTIMER_PPI);
-    mmio_write32(GICC_PMR, PMR_ALL);
-    mmio_write32(GICC_CTLR, 1);
+    ppi_enable(VTIMER_PPI);
     test_begin("timer_irq_held_across_switches");
     for (uint32_t round = 0; round < ROUNDS; round++) {
         uint32_t before = timer_irqs, held = switched;
