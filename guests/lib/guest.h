@@ -136,6 +136,8 @@ bool bootarg_u32(const char *key, uint32_t *val);
  * to vCPU 0 at priority 0x80, enabled, with the distributor and
  * the CPU interface on (IRQs stay masked in the CPSR) */
 void spi_enable(unsigned int irq);
+/* The same for a PPI of this vCPU (the virtual timer's, 27) */
+void ppi_enable(unsigned int irq);
 
 /* The image's extent: [RAM_BASE, image_end()) holds code, data, bss, stacks */
 uint32_t image_end(void);

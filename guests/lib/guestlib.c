@@ -393,6 +393,17 @@ bool bootarg_u32(const char *key, uint32_t *val)
     return bootarg_u32s(key, val, 1) == 1;
 }
 
+/* irq at priority 0x80, enabled, with the distributor and the CPU
+ * interface on */
+static void irq_on(unsigned int irq)
+{
+    mmio_write32(GICD_BASE + 0x000, 1);                         /* GICD_CTLR */
+    *(volatile uint8_t *)(GICD_BASE + 0x400 + irq) = 0x80;      /* GICD_IPRIORITYR */
+    mmio_write32(GICD_BASE + 0x100 + 4 * (irq / 32), 1u << (irq % 32));  /* ISENABLER */
+    mmio_write32(GICC_BASE + 0x004, 0xf0);                      /* GICC_PMR */
+    mmio_write32(GICC_BASE + 0x000, 1);                         /* GICC_CTLR */
+}
+
 void spi_enable(unsigned int irq)
 {
     /* an SPI needs a target (GICv2 4.3.12) and enabling; its trigger is
@@ -401,12 +412,13 @@ void spi_enable(unsigned int irq)
      * one is active is a new edge, not a level to re-sample at EOI */
     uint32_t cfg = GICD_BASE + 0xc00 + 4 * (irq / 16);
     mmio_write32(cfg, mmio_read32(cfg) | 2u << (2 * (irq % 16)));  /* GICD_ICFGR */
-    mmio_write32(GICD_BASE + 0x000, 1);                         /* GICD_CTLR */
     *(volatile uint8_t *)(GICD_BASE + 0x800 + irq) = 1;         /* GICD_ITARGETSR */
-    *(volatile uint8_t *)(GICD_BASE + 0x400 + irq) = 0x80;      /* GICD_IPRIORITYR */
-    mmio_write32(GICD_BASE + 0x100 + 4 * (irq / 32), 1u << (irq % 32));  /* ISENABLER */
-    mmio_write32(GICC_BASE + 0x004, 0xf0);                      /* GICC_PMR */
-    mmio_write32(GICC_BASE + 0x000, 1);                         /* GICC_CTLR */
+    irq_on(irq);
+}
+
+void ppi_enable(unsigned int irq)
+{
+    irq_on(irq);        /* a PPI is the CPU's own: no target, its trigger fixed */
 }
 
 extern char _end[];

@@ -13,6 +13,10 @@
  * never raises debug exceptions in Hyp mode, so there the unit test of the
  * filter, tests/unit/arch/test_debug_filter.c, is what shows it; see
  * docs/qemu-versions.md).
+ * bootargs dbg=1 gdb=1: the same, with gdb attached (tests/system/test_gdb.py):
+ * the guest waits until gdb clears gdb_wait, then its own comparators'
+ * hits come to the hypervisor (HDCR.TDE while gdb is attached), which
+ * hands each back to it as the prefetch or data abort it would have taken.
  * bootargs dbg=2 seed=N: these share one CPU.  Seed 1 arms a breakpoint
  * and a watchpoint once and hits them every round; seed 2 runs the same
  * code at the same addresses in monitor mode of its own, seed 3 without
@@ -59,6 +63,9 @@
 #define SSC_HYP     (3u << 14)
 #define BT_MISMATCH (4u << 20)
 #define MASK_2G     (31u << 24)
+
+/* gdb=1: cleared by gdb (`set var gdb_wait = 0`) once it is attached */
+volatile uint32_t gdb_wait = 1;
 
 static volatile uint32_t hits, hit_kind, hit_pc, hit_fs, hit_moe;
 static volatile bool skip_on_hit;      /* step over the instruction, or re-run it */
@@ -256,9 +263,15 @@ static void shared(uint32_t seed)
 
 void guest_main(uint32_t dtb)
 {
-    uint32_t mode = 1, seed = 1;
+    uint32_t mode = 1, seed = 1, gdb = 0;
     bootarg_u32("dbg", &mode);
     bootarg_u32("seed", &seed);
+    bootarg_u32("gdb", &gdb);
+    if (gdb) {
+        gprintf("debug: waiting for gdb\n");
+        while (gdb_wait)
+            delay_ms(10);
+    }
     if (mode == 2) {
         shared(seed);
     } else {

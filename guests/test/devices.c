@@ -6,12 +6,15 @@
  *                       the device ID each (ids=N,... in the same order)
  *   doorbell=BASE,...   channel doorbell pages: the channel's ID register
  *   manage=1            the management page: its magic
+ * A virtio console among them (ID 3) is also read as a driver reads it
+ * before it negotiates: its features and its configuration space.
  * The bus once held 9 regions: the tenth device (the virtio console of a
  * guest with 4 channels, the management page and 2 network devices) was
  * announced in its DT but its accesses aborted.
  */
 #include <partita/manage_abi.h>
 #include "guest.h"
+#include "virtio_mmio_regs.h"
 
 #define MAX_DEVS          8
 #define VIRTIO_MAGIC      0x000u
@@ -20,6 +23,52 @@
 #define VIRTIO_MAGIC_VIRT 0x74726976u     /* "virt" (virtio 1.x 4.2.2) */
 #define DOORBELL_ID       0x04u           /* hyp/guest/channel.h CHANNEL_REG_ID */
 #define MANAGE_PAGE_IPA   0x090c0000u     /* hyp/config/guest_config.h VBOARD_MANAGE_IPA */
+
+/* The virtio console (virtio 1.x 5.3): device ID 3, its feature bits
+ * (5.3.3) and the fields of its configuration space (5.3.4) */
+#define VIRTIO_ID_CONSOLE        3u
+#define CONSOLE_F_SIZE           (1u << 0)
+#define CONSOLE_F_MULTIPORT      (1u << 1)
+#define CONSOLE_F_EMERG_WRITE    (1u << 2)
+#define VIRTIO_F_VERSION_1_HI    (1u << 0)       /* feature bit 32 (6) */
+#define CONSOLE_COLS             0x0u            /* le16 */
+#define CONSOLE_ROWS             0x2u            /* le16 */
+#define CONSOLE_MAX_NR_PORTS     0x4u            /* le32 */
+#define CONSOLE_EMERG_WR         0x8u            /* le32 */
+
+/*
+ * Partita's virtio console offers VERSION_1 alone: no console size
+ * (F_SIZE), no ports beyond the first (F_MULTIPORT), no emergency write
+ * (F_EMERG_WRITE).  So none of the fields of its configuration space is
+ * valid (virtio 1.x 5.3.4: cols and rows only with F_SIZE, max_nr_ports
+ * only with F_MULTIPORT, emerg_wr only with F_EMERG_WRITE), and each reads
+ * 0 at its own width, never an abort: a driver may read them anyway.
+ */
+static void check_console_config(uint32_t base)
+{
+    test_begin("virtio-console-config");
+    mmio_write32(base + R_DEV_FEAT_SEL, 0);
+    uint32_t lo = mmio_read32(base + R_DEV_FEAT);
+    mmio_write32(base + R_DEV_FEAT_SEL, 1);
+    uint32_t hi = mmio_read32(base + R_DEV_FEAT);
+    CHECK((lo & (CONSOLE_F_SIZE | CONSOLE_F_MULTIPORT | CONSOLE_F_EMERG_WRITE)) == 0u &&
+          hi == VIRTIO_F_VERSION_1_HI,
+          "console features 0x%08lx%08lx: want VERSION_1 alone", (unsigned long)hi,
+          (unsigned long)lo);
+    uint32_t cfg = base + R_CONFIG;
+    uint32_t cols = mmio_read16(cfg + CONSOLE_COLS), rows = mmio_read16(cfg + CONSOLE_ROWS);
+    uint32_t ports = mmio_read32(cfg + CONSOLE_MAX_NR_PORTS);
+    uint32_t emerg = mmio_read32(cfg + CONSOLE_EMERG_WR);
+    uint32_t byte = 0xffu;
+    bool aborted = try_read8(cfg + CONSOLE_ROWS + 1u, &byte);
+    CHECK(cols == 0u && rows == 0u && ports == 0u && emerg == 0u && !aborted && byte == 0u,
+          "console config: cols %lu rows %lu max_nr_ports %lu emerg_wr %lu, byte 0x%lx "
+          "(abort %d): want 0 each", (unsigned long)cols, (unsigned long)rows,
+          (unsigned long)ports, (unsigned long)emerg, (unsigned long)byte, aborted);
+    gprintf("device: virtio console config reads cols %lu rows %lu max_nr_ports %lu\n",
+            (unsigned long)cols, (unsigned long)rows, (unsigned long)ports);
+    test_end();
+}
 
 static void check_virtio(void)
 {
@@ -42,6 +91,10 @@ static void check_virtio(void)
                     (unsigned long)base[i]);
     }
     test_end();
+    for (int i = 0; i < n && i < nid; i++) {
+        if (id[i] == VIRTIO_ID_CONSOLE)
+            check_console_config(base[i]);
+    }
 }
 
 static void check_doorbells(void)

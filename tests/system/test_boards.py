@@ -286,6 +286,39 @@ def test_imx7d_guests(qemu, image, name, guest):
     check_hypervisor_clean(vm, text)
 
 
+# ---- console input polled: a console UART the DT gives no interrupt ---------------
+# The same boards with their DTs' console node stripped of `interrupts`
+# (fdtput): Partita warns and polls the UART (hyp/lib/console.c rx_poll,
+# through the driver's getc) instead of taking its interrupt, and typing at
+# the console works as before, line editing included.
+POLLED = {
+    "orangepi-pc": (ORANGEPI_DTB, "/soc/serial@1c28000", 4),
+    "mcimx7d-sabre": (os.path.join(BUILD, "dtbs", "imx7d-sdb.dtb"),
+                      "/soc/bus@30800000/spba-bus@30800000/serial@30860000", 2),
+}
+
+
+@pytest.mark.parametrize("machine", list(POLLED))
+def test_console_input_polled(qemu, partita_bin, tmp_path, machine):
+    """16550 (orangepi-pc) and i.MX (mcimx7d-sabre) console input, polled"""
+    src, uart, smp = POLLED[machine]
+    if not os.path.exists(src):
+        pytest.fail("%s is missing: run `make images`" % src)
+    dtb = str(tmp_path / "polled.dtb")
+    subprocess.run(["cp", src, dtb], check=True)
+    subprocess.run(["fdtput", "-d", dtb, uart, "interrupts"], check=True)
+    vm = qemu(kernel=partita_bin, machine=machine, cpu="cortex-a7", smp=smp, mem="1G", dtb=dtb)
+    vm.expect(r"warning: console UART has no interrupt in the DT: input is polled\r\n", 60)
+    vm.expect(PROMPT, 60)
+    vm.send("hel")
+    vm.send("px\x7f\x7f")                  # DEL twice erases "px"
+    vm.sendline("p")
+    vm.expect(r"\r\n  help ")
+    vm.expect(PROMPT)
+    out = command(vm, "version")
+    check(vm, out[0].startswith("Partita "), "version: %r" % out)
+
+
 # ---- ASPEED AST2600: the second CPU by the SoC's own method -----------------------
 # QEMU's ast2600-evb (2 x Cortex-A7, RAM at 0x80000000) with Debian's
 # unmodified aspeed-ast2600-evb.dtb: no PSCI; enable-method

@@ -23,7 +23,7 @@ import time
 import pytest
 
 from conftest import BUILD, PROMPT, check
-from helpers import check_hypervisor_clean, rt_ticks
+from helpers import check_guest, check_hypervisor_clean, rt_ticks, wait_halted
 
 GDB = "gdb-multiarch"
 ELF = os.path.join(BUILD, "guests", "gdbtarget.elf")
@@ -242,6 +242,38 @@ def test_gdb_kill(qemu, image):
     vm.expect(r"\[dbg\] gdbtarget: round 1 value 7", timeout=30)
     vm.expect(r"\[rt\] tick \d+", timeout=20)
     check_hypervisor_clean(vm, vm.since(start))
+
+
+@pytest.mark.deadline(150)
+def test_guest_breakpoints_under_gdb(qemu, image):
+    """A guest's own breakpoint and watchpoint while gdb is attached to it
+    (guests/test/debug.c dbg=1 gdb=1): their hits come to Partita (HDCR.TDE),
+    which hands each back to the guest as the prefetch or data abort with
+    the debug status it would take without gdb (trap_debug), and none
+    stops gdb; gdb's own breakpoint (on tests_finish) does.  Every test of
+    the guest passes as in test_debug.py."""
+    elf = os.path.join(BUILD, "guests", "debug.elf")
+    vm = qemu(kernel=image("gdbdebug"), smp=4)
+    start = vm.mark()
+    vm.expect(r"\[dbg\] debug: waiting for gdb", timeout=30)
+    vm.expect_seen(PROMPT, timeout=30)
+    relay = Relay(vm)
+    console_gdb(vm, "dbg")
+    out = run_gdb(relay, [
+        "set var gdb_wait = 0",
+        "break tests_finish",
+        "continue",
+        "detach",
+    ], elf=elf)
+    relay.close()
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    check(vm, re.search(r"Breakpoint 1, .*tests_finish", out), "gdb's breakpoint:\n" + out)
+    check(vm, "received signal" not in out and "watchpoint" not in out.lower(),
+          "a hit of the guest's own came to gdb:\n" + out)
+    wait_halted(vm, ["dbg"], start)
+    text = vm.since(start)
+    check_guest(vm, "dbg", 7, text)
+    check_hypervisor_clean(vm, text)
 
 
 @pytest.mark.deadline(150)

@@ -7,7 +7,8 @@ every test passed and Partita answers."""
 import pytest
 
 from conftest import command
-from helpers import check_irq_guest
+from helpers import (boot_image, check_guest, check_hypervisor_clean, check_irq_guest,
+                     wait_halted)
 
 CASES = [("irq", 4), ("irq2", 2), ("irq1", 1)]
 
@@ -19,3 +20,17 @@ def test_interrupt_guest(qemu, image, cpu, config, vcpus):
     check_irq_guest(vm, config, vcpus)
     vm.expect(r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % config, timeout=10)
     assert "help" in " ".join(command(vm, "help"))
+
+
+def test_passthrough_spi_state(qemu, image):
+    """A passed-through device's SPI (QEMU's PL031) on a guest with a
+    virtual CPU interface (guests/test/rtc.c): its pending state as the
+    guest reads GICD_ISPENDR is the physical line's, enabled or not;
+    enabling delivers it at once; after the handler it is not pending; a
+    line that dropped, or an SPI disabled, is not taken; GICD_ISPENDR and
+    GICD_ICPENDR set and clear the physical pending state."""
+    vm, start = boot_image(qemu, image, "rtc", "cortex-a15")
+    wait_halted(vm, ["rtc"], start)
+    text = vm.since(start)
+    check_guest(vm, "rtc", 11, text)
+    check_hypervisor_clean(vm, text)

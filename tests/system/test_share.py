@@ -12,6 +12,9 @@ import re
 
 import pytest
 
+from conftest import check
+from helpers import boot_image, check_guest, check_hypervisor_clean, wait_halted
+
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 BUSY = re.compile(r"\[(\w+)\] busy (\d+): checks (\d+) vfp-errors (\d+) vfp-loads (\d+)\r?\n")
 SLEEP = re.compile(r"\[sleeper\] sleep (\d+): wakes (\d+) late avg (\d+) us max (\d+) us "
@@ -92,3 +95,21 @@ def test_reset_on_shared_cpus(qemu, image):
         m = BUSY.search(vm.output, mark)
     assert (m.group(4), m.group(5)) == ("0", "1"), m.group(0)
     assert not re.search(r"crashed|fatal|^error:|^warning:", vm.output, re.M)
+
+
+def test_timer_interrupt_held_across_switches(qemu, image):
+    """Two guests on one shared CPU, each holding its virtual timer's
+    interrupt in its handler (taken, the timer still firing, no EOI) until
+    it has been switched out and back in (guests/test/ppihold.c): the
+    physical PPI, hardware-linked, is deactivated when its vCPU leaves (or
+    the other guest's timer could not fire) and activated again when it
+    comes back; each expiry is taken exactly once and the timer fires again
+    after the EOI."""
+    vm, start = boot_image(qemu, image, "ppihold", "cortex-a15")
+    wait_halted(vm, ["holda", "holdb"], start)
+    text = vm.since(start)
+    for g in ("holda", "holdb"):
+        check_guest(vm, g, 1, text)
+        check(vm, "[%s] ppihold: 5 timer interrupts in 5 rounds, 5 held across a switch" % g
+              in text, "guest %s's ppihold line" % g)
+    check_hypervisor_clean(vm, text)
