@@ -31,6 +31,7 @@
 #include "hyp/arch/vfp.h"
 #include "hyp/arch/pmu.h"
 #include "hyp/arch/debug.h"
+#include "hyp/arch/vcpu.h"
 #include "hyp/config/colour.h"
 #include "mm/cache.h"
 #include "mm/page_alloc.h"
@@ -69,6 +70,7 @@ static void hyp_cpu_init(void)
     sysreg_write_cnthctl(1);
     sysreg_write_cntvoff(0);
     sysreg_write_hcr(0);
+    vcpu_cpu_init();
     isb();
     vfp_id_init();
     pmu_init();

@@ -115,15 +115,24 @@ static void __attribute__((noinline)) vcpu_debug_reload(struct vcpu *v)
     }
 }
 
+/*
+ * What every vCPU of this CPU has alike, written once: the CP15 c15 trap
+ * and the MIDR guests read (VPIDR, B4.1.158).  Only Non-secure PL1 and
+ * PL0 see them and nothing else writes them, so a vCPU load need not.
+ */
+void vcpu_cpu_init(void)
+{
+    sysreg_write_hstr(GUEST_HSTR);
+    sysreg_write_vpidr(sysreg_read_midr());
+}
+
 void vcpu_load(struct vcpu *v)
 {
     struct vm *g = v->vm;
     sysreg_write_vttbr(s2_vttbr(&g->s2, g->vmid));
     sysreg_write_hcr(v->hcr);
-    sysreg_write_hstr(GUEST_HSTR);
     sysreg_write_hcptr(VCPU_HCPTR);
     sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hdcr | (v->dbg_trap ? HDCR_TDE : 0u));
-    sysreg_write_vpidr(sysreg_read_midr());
     sysreg_write_vmpidr(v->vmpidr);
     sysreg_write_cntvoff(g->cntvoff);
     banked_restore(&v->banked);
@@ -137,7 +146,6 @@ void vcpu_load(struct vcpu *v)
         vcpu_debug_reload(v);
     }
     isb();
-    v->loaded = true;
 }
 
 void vcpu_put(struct vcpu *v)
@@ -153,7 +161,6 @@ void vcpu_put(struct vcpu *v)
     banked_save(&v->banked);
     sysreg_write_hcr(0);    /* no guest traps while the CPU idles in HYP */
     isb();
-    v->loaded = false;
 }
 
 /* ---- registers by number in the guest's current mode (B9.2.1) ---- */
@@ -282,10 +289,10 @@ void vcpu_skip_instr_thumb(struct vcpu *v, uint32_t hsr)
 
 static void inject(struct vcpu *v, uint32_t mode, uint32_t vector_off, uint32_t lr)
 {
-    uint32_t sctlr = v->loaded ? sysreg_read_sctlr() : v->cp15.sctlr;
-    uint32_t vbar = v->loaded ? sysreg_read_vbar() : v->cp15.vbar;
+    uint32_t sctlr = v->on_cpu ? sysreg_read_sctlr() : v->cp15.sctlr;
+    uint32_t vbar = v->on_cpu ? sysreg_read_vbar() : v->cp15.vbar;
     uint32_t spsr = v->regs.cpsr;
-    if (v->loaded) {
+    if (v->on_cpu) {
         if (mode == PSR_MODE_ABT) {
             MSR_B(SPSR_abt, spsr);
             MSR_B(LR_abt, lr);
@@ -332,14 +339,14 @@ static uint32_t ext_abort_fsr(bool lpae, bool write)
 
 static bool guest_lpae(struct vcpu *v)
 {
-    uint32_t ttbcr = v->loaded ? sysreg_read_ttbcr() : v->cp15.ttbcr;
+    uint32_t ttbcr = v->on_cpu ? sysreg_read_ttbcr() : v->cp15.ttbcr;
     return (ttbcr & TTBCR_EAE) != 0u;
 }
 
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
 {
     uint32_t fsr = ext_abort_fsr(guest_lpae(v), write);
-    if (v->loaded) {
+    if (v->on_cpu) {
         sysreg_write_dfsr(fsr);
         sysreg_write_dfar(va);
     } else {
@@ -352,7 +359,7 @@ void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
 {
     uint32_t fsr = ext_abort_fsr(guest_lpae(v), false);
-    if (v->loaded) {
+    if (v->on_cpu) {
         sysreg_write_ifsr(fsr);
         sysreg_write_ifar(va);
     } else {
@@ -372,7 +379,7 @@ void vcpu_inject_debug(struct vcpu *v, bool data, uint32_t va)
         v->cp15.ifsr = fsr;
         v->cp15.ifar = va;
     }
-    if (v->loaded) {
+    if (v->on_cpu) {
         if (data) {
             sysreg_write_dfsr(fsr);
             sysreg_write_dfar(va);

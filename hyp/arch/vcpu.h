@@ -93,7 +93,10 @@ struct vcpu {
     uint32_t vmpidr;
     volatile enum vcpu_power power;
     uint32_t on_entry, on_r[3];     /* where and how a power-on starts it */
-    bool loaded;
+    /* a CPU holds it, from its claim (hyp/sched/sched_internal.h) until
+     * it is put back: its state is the CPU's registers once vcpu_load has
+     * run, and the saved copy here only when this is false */
+    bool on_cpu;
     bool pmu;                       /* its guest has the PMU (configuration "pmu") */
     uint32_t hcr;                   /* HCR while it runs (vcpu_set_pmu, _direct) */
     bool direct;                    /* its CPU's interrupts are its own (vcpu_set_direct) */
@@ -139,6 +142,8 @@ void guest_run(struct vcpu *v, const exit_fn table[GUEST_EXIT_NR],
 void vcpu_set_pmu(struct vcpu *v, bool pmu);
 /* interrupts = "direct" (docs/direct-interrupts.md): after vcpu_set_pmu */
 void vcpu_set_direct(struct vcpu *v);
+/* once per CPU, before its first vcpu_load */
+void vcpu_cpu_init(void);
 void vcpu_load(struct vcpu *v);
 void vcpu_put(struct vcpu *v);
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2);

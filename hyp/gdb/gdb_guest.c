@@ -23,7 +23,7 @@
  */
 static bool vcpu_settled(struct vcpu *v)
 {
-    return !__atomic_load_n(&v->loaded, __ATOMIC_SEQ_CST) &&
+    return !__atomic_load_n(&v->on_cpu, __ATOMIC_SEQ_CST) &&
            __atomic_load_n(&v->power, __ATOMIC_ACQUIRE) != VCPU_ON_PENDING;
 }
 

@@ -28,6 +28,11 @@
 #include "vgic/gic.h"
 #include "vgic/vgic_hw.h"
 
+/* us a stop waits for its guest's vCPUs to leave their CPUs: each leaves
+ * at its next exit, whose work is bounded (docs/networks.md, "Bounded
+ * work"), so this is only reached by a CPU that no longer answers */
+#define GUEST_LEAVE_US 1000000u
+
 /* zeroed by guests_init, the configured ones only: not with .bss */
 struct guest guests[GUEST_MAX] __attribute__((section(".noinit.guests")));
 unsigned int nguests;
@@ -122,7 +127,7 @@ struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr)
 bool guest_vcpus_idle(struct guest *g)
 {
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
-        if (g->vcpu[i].loaded) {
+        if (__atomic_load_n(&g->vcpu[i].on_cpu, __ATOMIC_ACQUIRE)) {
             return false;
         }
     }
@@ -195,13 +200,30 @@ void guest_detach_devices(struct guest *g)
     g->devices_live = false;
 }
 
+/*
+ * Wait until no CPU holds a vCPU of g, at most GUEST_LEAVE_US; true if none
+ * does.  A stopped guest's vCPUs leave at the next exit, which is bounded;
+ * a CPU that picked one just before the stop may still hold it for the
+ * moment it takes to see the stop and let go (vcpu_claim), longer only if
+ * the host pauses it there.
+ */
+static bool guest_wait_idle(struct guest *g)
+{
+    uint64_t t0 = timer_now();
+    bool idle = guest_vcpus_idle(g);
+    while (!idle && (timer_ticks_to_us(timer_now() - t0) < GUEST_LEAVE_US)) {
+        idle = guest_vcpus_idle(g);
+    }
+    return idle;
+}
+
 int guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
     if (g->state == GUEST_RUNNING) {
         return -1;
     }
-    if (!guest_vcpus_idle(g)) {
+    if (!guest_wait_idle(g)) {
         pr_err("guest '%s': its vCPUs are still leaving their CPUs\n", c->name);
         return -1;
     }
@@ -271,11 +293,7 @@ void guest_stop(struct guest *g)
     g->restart_pending = false;
     spin_unlock_irqrestore(&g->life_lock, f);
     guest_kick_all(g, VCPU_REQ_STOP);
-    uint64_t t0 = timer_now();
-    while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000u) {
-        ;
-    }
-    if (!guest_vcpus_idle(g)) {
+    if (!guest_wait_idle(g)) {
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
     }
     guest_vgic_release(g);

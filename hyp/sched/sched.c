@@ -168,7 +168,7 @@ void pcpu_loop(void)
         struct vcpu *v = c->vcpu;
         if (v && v->requests)
             vcpu_take_requests(v);
-        if (!vcpu_runnable(v)) {
+        if ((v == NULL) || !vcpu_claim(v)) {
             pcpu_idle();
             continue;
         }
@@ -181,6 +181,7 @@ void pcpu_loop(void)
         if (v->direct && v->vm->state != GUEST_RUNNING)
             direct_quiet(v);
         vcpu_put(v);
+        vcpu_release(v);
         /* the boot CPU waits for this vCPU to leave: to restart its guest,
          * or to detach its devices once its life has ended */
         if (v->vm->state != GUEST_RUNNING)

@@ -14,6 +14,38 @@ static inline bool vcpu_runnable(struct vcpu *v)
            !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HELD));
 }
 
+/* v put back (after vcpu_put): its saved state is the boot CPU's and
+ * gdb's again, once they see this store */
+static inline void vcpu_release(struct vcpu *v)
+{
+    (void)__atomic_store_n(&v->on_cpu, false, __ATOMIC_RELEASE);
+}
+
+/*
+ * Take v for a run on this CPU, or let it be if it may no longer run.
+ * The boot CPU ends a guest's life, and gdb holds a vCPU, by writing the
+ * guest's state or a request and then waiting until no CPU holds its
+ * vCPUs (guest_vcpus_idle, vcpu_settled).  This CPU found v runnable a
+ * moment ago and may have been overtaken by that since: loading v then
+ * would write its saved state back over what the boot CPU is resetting
+ * or gdb is writing.  So this CPU holds v first and looks again after a
+ * full barrier, while the other side writes first and looks after one
+ * (its requests are set by a sequentially consistent read-modify-write):
+ * either the boot CPU sees the hold and waits, or this CPU sees the stop
+ * and lets go before it has touched anything of v (ARM ARM A3.8.3, the
+ * DMB orders each side's store before its load).
+ */
+static inline bool vcpu_claim(struct vcpu *v)
+{
+    (void)__atomic_store_n(&v->on_cpu, true, __ATOMIC_RELAXED);
+    (void)__atomic_thread_fence(__ATOMIC_SEQ_CST);
+    bool runnable = vcpu_runnable(v);
+    if (!runnable) {
+        vcpu_release(v);
+    }
+    return runnable;
+}
+
 /* the boot CPU's work between guest entries: console, lifecycle (its
  * attention word cleared first); true if there was some */
 bool cpu0_service(void);

@@ -188,13 +188,18 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
     }
 }
 
-static struct vcpu *pick(struct pcpu *c, const struct survey *n)
+/* The vCPU to run next (`boosted`: update's first choice, if any), held
+ * for this CPU (vcpu_claim: runnable once it is held), or NULL; the claim
+ * is the round's test of each candidate, so the one that runs is looked
+ * at once. */
+static struct vcpu *pick(struct pcpu *c, struct vcpu *boosted)
 {
-    if (n->boosted)
-        return n->boosted;
+    if ((boosted != NULL) && vcpu_claim(boosted)) {
+        return boosted;
+    }
     for (int round = 0; round < 2; round++) {
         for_each_on(c, v) {
-            if (eligible(v) && v->share->budget > 0) {
+            if (!v->share->blocked && (v->share->budget > 0) && vcpu_claim(v)) {
                 c->rr = v;
                 return v;
             }
@@ -260,13 +265,15 @@ static void share_put(struct vcpu *v)
     }
     if (v->pmu_used) {
         pmu_save(&v->share->pmu);   /* and stopped: no overflow of its fires now */
-        v->share->pmu_ppi_active = host.pmu_irq && gic_irq_active(host.pmu_irq);
-        if (v->share->pmu_ppi_active)
+        bool pmu_active = host.pmu_irq && gic_irq_active(host.pmu_irq);
+        v->share->pmu_ppi_active = pmu_active;
+        if (pmu_active)
             gic_irq_deactivate(host.pmu_irq);
     }
     vcpu_put(v);    /* the virtual timer is off from here: no new PPI */
-    v->share->ppi_active = gic_irq_active(host.timer.irq_virt);
-    if (v->share->ppi_active)
+    bool active = gic_irq_active(host.timer.irq_virt);
+    v->share->ppi_active = active;      /* (tested in a register, not read back) */
+    if (active)
         gic_irq_deactivate(host.timer.irq_virt);
 }
 
@@ -326,7 +333,7 @@ void sched_share_loop(struct pcpu *c)
             vfp_flush(c);
         struct survey vt;
         update(c, now, &vt);
-        struct vcpu *v = pick(c, &vt);
+        struct vcpu *v = pick(c, vt.boosted);
         if (!v) {
             hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), look_again);
             share_idle(c);
@@ -342,6 +349,7 @@ void sched_share_loop(struct pcpu *c)
                             look_again);
         vcpu_run(v, c, boot_cpu && console_is_polled());
         share_put(v);
+        vcpu_release(v);
         now = timer_now();
         v->share->run_ticks += now - t0;
         v->share->budget -= (int64_t)(now - t0);

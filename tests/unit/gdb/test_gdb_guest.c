@@ -67,7 +67,7 @@ static void cpus_act(void)
         if (m.delay[i] && --m.delay[i])
             continue;
         if (m.model[i] == LEAVES && (v->requests & VCPU_REQ_HALT)) {
-            v->loaded = false;
+            v->on_cpu = false;
         } else if (m.model[i] == STARTING && (v->requests & VCPU_REQ_POWER_ON)) {
             v->requests &= ~VCPU_REQ_POWER_ON;
             v->regs.pc = NEW_ENTRY;
@@ -114,7 +114,7 @@ static int setup(void **state)
         v->id = i;
         v->pcpu = i + 1;
         v->power = VCPU_ON;
-        v->loaded = true;
+        v->on_cpu = true;
         v->regs.pc = OLD_PC;
         v->cp15.sctlr = 1;
         m.model[i] = LEAVES;
@@ -128,7 +128,7 @@ static void started_again(void)
 {
     for (unsigned int i = 0; i < NVCPU; i++) {
         struct vcpu *v = &t_g.vcpu[i];
-        v->loaded = false;
+        v->on_cpu = false;
         v->power = VCPU_OFF;
         v->requests = 0;
     }
