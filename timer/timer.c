@@ -31,7 +31,7 @@ uint64_t timer_ticks_to_us(uint64_t ticks)
 
 void timer_udelay(uint32_t us)
 {
-    uint64_t end = timer_now() + (uint64_t)us * freq / 1000000ULL;
+    uint64_t end = timer_now() + timer_us_to_ticks(us);
     while (timer_now() < end) {
         ;
     }

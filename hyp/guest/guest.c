@@ -248,7 +248,7 @@ int guest_start(struct guest *g)
     g->line_len = 0u;
     g->dtb_ipa = dtb;
     g->wd_expired = false;
-    g->wd_deadline = c->watchdog_ms ? timer_now() + ms_to_ticks(c->watchdog_ms) : 0u;
+    g->wd_deadline = c->watchdog_ms ? timer_now() + timer_ms_to_ticks(c->watchdog_ms) : 0u;
     health_guest_start(g);
     if (this_cpu()->index == 0u) {
         watchdog_arm();

@@ -21,7 +21,6 @@ void guest_vcon_stop(struct guest *g);
 bool guest_vcpus_idle(struct guest *g);
 void guest_kick_all(struct guest *g, uint32_t req);
 /* watchdog.c */
-uint64_t ms_to_ticks(uint32_t ms);
 /* boot CPU: the hypervisor timer at the earliest armed deadline */
 void watchdog_arm(void);
 /* health.c (health.h): a start of g, its periods begin again; any CPU: g

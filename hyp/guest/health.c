@@ -29,12 +29,6 @@ struct health_state {
 static struct health_state hstate[GUEST_MAX];
 static volatile bool due;
 
-
-static uint64_t us_to_ticks(uint32_t us)
-{
-    return (uint64_t)us * timer_freq() / 1000000u;
-}
-
 static uint32_t count_of(struct guest *g, unsigned int e)
 {
     struct partita_budget b;
@@ -53,7 +47,7 @@ void health_guest_start(struct guest *g)
     s->fired = 0u;
     s->pending = 0u;
     for (unsigned int e = HEALTH_EV_COUNTED; e < HEALTH_EVENTS; e++) {
-        s->end[e] = h->action[e] != HEALTH_ACT_NONE ? now + us_to_ticks(h->period_us[e]) : 0u;
+        s->end[e] = h->action[e] != HEALTH_ACT_NONE ? now + timer_us_to_ticks(h->period_us[e]) : 0u;
         s->base[e] = count_of(g, e);
     }
 }
@@ -166,7 +160,7 @@ static void check_counts(struct guest *g, uint64_t now)
             continue;
         }
         /* the next period, on the grid of the first (a late pass skips) */
-        uint64_t p = us_to_ticks(h->period_us[e]);
+        uint64_t p = timer_us_to_ticks(h->period_us[e]);
         s->end[e] += ((now - s->end[e]) / p + 1u) * p;
         s->base[e] = count_of(g, e);
         s->fired &= ~bit;

@@ -12,11 +12,6 @@
 
 /* ---- the watchdog: checked on the boot CPU's hypervisor timer ---- */
 
-uint64_t ms_to_ticks(uint32_t ms)
-{
-    return (uint64_t)ms * timer_freq() / 1000u;
-}
-
 /* Boot CPU: the earliest armed deadline on the hypervisor timer, the
  * health monitor's ends of periods among them (hyp/guest/health.c) */
 static void watchdog_check(void);
@@ -61,6 +56,6 @@ int guest_watchdog_feed(struct guest *g)
         return -1;
     }
     /* the boot CPU's timer fires at the old deadline and finds this one */
-    g->wd_deadline = timer_now() + ms_to_ticks(g->cfg->watchdog_ms);
+    g->wd_deadline = timer_now() + timer_ms_to_ticks(g->cfg->watchdog_ms);
     return 0;
 }

@@ -46,7 +46,6 @@ static struct manage_mailbox {
 #define MANAGE_WINDOW_US 10000u
 #define MANAGE_SHARE_US  2500u
 #define MANAGE_RETRY_US  1000u
-#define US_PER_S         1000000u
 
 static struct manage_share {
     bool limited;           /* a guest has a vCPU on the boot CPU */
@@ -54,23 +53,18 @@ static struct manage_share {
     uint64_t used;          /* ticks of calls not yet paid for by a window */
 } share;
 
-static uint64_t us_ticks(uint32_t us)
-{
-    return ((uint64_t)us * timer_freq()) / US_PER_S;
-}
-
 /* May the boot CPU take a call now?  Each window that ended pays for
  * MANAGE_SHARE_US of what the calls used. */
 static bool boot_cpu_has_time(uint64_t now)
 {
     if (share.limited && (now >= share.window_end)) {
-        uint64_t window = us_ticks(MANAGE_WINDOW_US);
+        uint64_t window = timer_us_to_ticks(MANAGE_WINDOW_US);
         uint64_t ended = ((now - share.window_end) / window) + 1u;
-        uint64_t paid = ended * us_ticks(MANAGE_SHARE_US);
+        uint64_t paid = ended * timer_us_to_ticks(MANAGE_SHARE_US);
         share.used = (share.used > paid) ? (share.used - paid) : 0u;
         share.window_end += ended * window;
     }
-    return !share.limited || (share.used < us_ticks(MANAGE_SHARE_US));
+    return !share.limited || (share.used < timer_us_to_ticks(MANAGE_SHARE_US));
 }
 
 /* which calls take a buffer (r2, r3) */
@@ -223,7 +217,7 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
         if (!halts && !caller_gives_up(v, t0)) {
             /* left posted while the boot CPU's share was spent: ask again */
             uint64_t now = timer_now();
-            if (((now - asked) > us_ticks(MANAGE_RETRY_US)) &&
+            if (((now - asked) > timer_us_to_ticks(MANAGE_RETRY_US)) &&
                 (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) == (int)MB_POSTED)) {
                 asked = now;
                 sched_cpu0_work();

@@ -24,8 +24,6 @@
 #include "timer/timer.h"
 #include "vgic/vgic_hw.h"
 
-#define US_PER_S 1000000u
-
 /* one per CPU that runs a vCPU with a budget */
 struct budget_cpu {
     struct budget *b;           /* NULL: none here */
@@ -40,11 +38,6 @@ static struct budget_cpu cpus[MAX_CPUS];
 /* the start of period 0, the same for every partition and CPU: periods
  * end at epoch + the sum of their lengths, never at "now" + a length */
 static uint64_t epoch;
-
-static uint64_t us_to_ticks(uint32_t us)
-{
-    return (uint64_t)us * timer_freq() / US_PER_S;
-}
 
 static struct budget_cpu *mine(void)
 {
@@ -117,7 +110,7 @@ static void refill(void)
         c->period++;
         bool first = b->pool.period != c->period;
         budget_pool_open(&b->pool, c->period);
-        c->deadline += us_to_ticks(b->pool.period_us);
+        c->deadline += timer_us_to_ticks(b->pool.period_us);
         if (first)
             b->period_end = c->deadline;
     }
@@ -161,7 +154,7 @@ bool budget_init(const struct system_config *sys, struct vm *(*vm_of)(unsigned i
         struct budget *b = &budgets[i];
         budget_pool_init(&b->pool, g->budget_events, g->budget_period_us, g->ncpus);
         b->event = g->budget_event;
-        b->period_end = epoch + us_to_ticks(g->budget_period_us);
+        b->period_end = epoch + timer_us_to_ticks(g->budget_period_us);
         for (unsigned int k = 0; k < g->ncpus; k++) {
             cpus[g->cpus[k]].b = b;
             cpus[g->cpus[k]].v = &vm_of(i)->vcpu[k];
