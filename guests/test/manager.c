@@ -265,6 +265,8 @@ static void rogue(void)
     for (uint32_t k = 0; k < n; k++) {
         x ^= x << 13; x ^= x >> 17; x ^= x << 5;
         uint32_t fn = PARTITA_MG_FIRST + k % (PARTITA_MG_LAST - PARTITA_MG_FIRST + 1);
+        if (fn == PARTITA_HC_BLK_DONE)     /* between the management calls, not one */
+            fn = PARTITA_MG_VERSION;
         uint32_t id = x & 7, buf = x * 2654435761u, len = x >> (x & 31);
         struct r4 r = mg(fn, k & 1 ? id : x, (void *)(k & 2 ? buf : (uint32_t)stream),
                          k & 4 ? len : 64, x);

@@ -189,7 +189,9 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
         for (unsigned int j = 0; j < gi; j++) {
             const struct guest_config *o = &sys->guests[j];
             for (unsigned int k = 0; k < o->ncpus; k++) {
-                if (o->cpus[k] != cpu || (g->slice_us && o->slice_us))
+                /* a CPU under the cyclic schedules runs the guests of its windows */
+                if (o->cpus[k] != cpu || (g->slice_us && o->slice_us) ||
+                    config_cpu_scheduled(sys, cpu))
                     continue;
                 if (!g->slice_us)
                     cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
@@ -377,7 +379,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     int node;
     fdt_for_each_subnode(node, blob, root) {
         if (config_is_channel(blob, node) || config_is_network(blob, node) ||
-            config_is_disk(blob, node))
+            config_is_disk(blob, node) || config_is_schedule(blob, node))
             continue;       /* after the guests, whose names they use */
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
             cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
@@ -399,6 +401,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
             config_parse_network(blob, node, sys, &c);
         else if (config_is_disk(blob, node))
             config_parse_disk(blob, node, sys, &c);
+        else if (config_is_schedule(blob, node))
+            config_parse_schedule(blob, node, sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
         config_check_colours(sys, i, &c);
@@ -415,5 +419,6 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         config_check_direct(host, &sys->guests[i], &c);
         config_check_budget(host, &sys->guests[i], &c);
     }
+    config_check_schedules(host, sys, &c);
     return c.errors;
 }

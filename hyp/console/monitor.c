@@ -286,6 +286,8 @@ static const struct monitor_cmd commands[] = {
       "debug UART) until it detaches", cmd_gdb },
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "budget", "budget [NAME [EVENTS PERIOD-US]]: memory budgets", cmd_budget },
+    { "schedule", "schedule [NAME]: the cyclic schedule in force, its windows; switch at "
+      "the next major frame but one", cmd_schedule },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
     { "selftest", "selftest fault|stack|text|irq: check a HYP fault is reported and contained", cmd_selftest },

@@ -4,5 +4,7 @@
 
 /* budget [NAME [EVENTS PERIOD-US]]: memory-bandwidth budgets (monitor_budget.c) */
 void cmd_budget(int argc, char **argv);
+/* schedule [NAME]: cyclic schedules (monitor_schedule.c) */
+void cmd_schedule(int argc, char **argv);
 
 #endif

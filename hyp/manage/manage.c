@@ -14,6 +14,7 @@
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
 #include "hyp/sched/budget.h"
+#include "hyp/sched/cyclic.h"
 #include "timer/timer.h"
 #include "mm/cache.h"
 #include "mm/page_alloc.h"
@@ -37,7 +38,7 @@ static bool call_has_buffer(uint32_t fn)
 {
     return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
            fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE ||
-           fn == PARTITA_MG_BUDGET;
+           fn == PARTITA_MG_BUDGET || fn == PARTITA_MG_SCHEDULE;
 }
 
 /* May caller make call fn on guest id?  0 or PARTITA_E_* */
@@ -63,11 +64,14 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         r[0] = (uint32_t)rc;
         return;
     }
-    struct guest *g = fn == PARTITA_MG_VERSION ? NULL : &guests[r[1]];
+    bool system = fn == PARTITA_MG_VERSION || fn == PARTITA_MG_SCHEDULE ||
+                  fn == PARTITA_MG_SCHEDULE_SET;
+    struct guest *g = system ? NULL : &guests[r[1]];
     union {
         struct partita_guest_info info;
         struct partita_guest_stats stats;
         struct partita_budget budget;
+        struct partita_schedule schedule;
     } u;
     switch (fn) {
     case PARTITA_MG_VERSION:
@@ -107,6 +111,15 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         break;
     case PARTITA_MG_BUDGET_SET:
         rc = budget_set(g->id, r[2], r[3]) ? 0 : PARTITA_E_INVALID;
+        break;
+    case PARTITA_MG_SCHEDULE:
+        rc = schedule_fill(&u.schedule) ? copy_out(buf, len, &u.schedule, sizeof(u.schedule))
+                                        : PARTITA_E_INVALID;
+        break;
+    case PARTITA_MG_SCHEDULE_SET:
+        rc = schedule_request_switch(r[1]);
+        if (!rc)
+            r[1] = schedule_switch_frame();
         break;
     default: rc = PARTITA_E_NOT_SUPPORTED; break;
     }

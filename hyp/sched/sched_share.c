@@ -10,6 +10,8 @@
 #include <arch/sysregs.h>
 #include "sched_share.h"
 #include "sched_internal.h"
+#include "share_internal.h"
+#include "cyclic.h"
 #include "sched.h"
 #include "hyp/lib/console.h"
 #include "hyp/arch/vm.h"
@@ -71,12 +73,19 @@ void sched_assign(struct vcpu *v)
     v->share->next = first;
 }
 
+void sched_share_own(struct vcpu *v)
+{
+    if (!v->share)
+        v->share = share_alloc(v);
+    pcpus[v->pcpu].shared = true;
+}
+
 void sched_share_print(void)
 {
     for (unsigned int i = 0; i < MAX_CPUS; i++) {
         struct pcpu *c = &pcpus[i];
-        if (!c->shared)
-            continue;
+        if (!c->shared || sched_cyclic_cpu(i))
+            continue;       /* (a CPU under the cyclic schedules: its windows) */
         char line[160];
         int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
         for_each_on(c, v)
@@ -108,7 +117,7 @@ void sched_share_block(struct vcpu *v)
 /* The saved virtual timer's deadline on the physical counter, 0: none
  * (disabled or masked, B8.2.4; a compare value past the counter's range
  * never fires) */
-static uint64_t vtimer_deadline(const struct vcpu *v)
+uint64_t sched_share_vtimer_deadline(const struct vcpu *v)
 {
     uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
     if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
@@ -116,8 +125,8 @@ static uint64_t vtimer_deadline(const struct vcpu *v)
     return cval + off;
 }
 
-/* d: its vtimer_deadline */
-static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
+/* d: its sched_share_vtimer_deadline */
+bool sched_share_has_work(struct vcpu *v, uint64_t d, uint64_t now)
 {
     /* a guest not started yet has no distributor to ask (its vgic_init
      * comes with its start, on the boot CPU, while this CPU already runs
@@ -133,7 +142,7 @@ static bool eligible(struct vcpu *v)
 
 
 /* the hypervisor timer: a slice is over, or an away vCPU's timer is due */
-static void look_again(void)
+void sched_share_look_again(void)
 {
     this_cpu()->attention = 1;
 }
@@ -167,7 +176,7 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
         struct vcpu_share *s = v->share;
         if (v->requests)
             vcpu_take_requests(v);
-        uint64_t d = vtimer_deadline(v);
+        uint64_t d = sched_share_vtimer_deadline(v);
         if (d > now && d < n->d2 && vcpu_runnable(v)) {
             if (d < n->d1) {
                 n->d2 = n->d1;
@@ -177,7 +186,7 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
                 n->d2 = d;
             }
         }
-        if (has_work(v, d, now)) {
+        if (sched_share_has_work(v, d, now)) {
             s->blocked = false;
             s->boost = s->budget > 0;
         }
@@ -222,7 +231,7 @@ static struct vcpu *pick(struct pcpu *c, const struct survey *n)
 
 /* ---- switching ---- */
 
-static void share_load(struct pcpu *c, struct vcpu *v)
+void sched_share_load(struct pcpu *c, struct vcpu *v)
 {
     c->vcpu = v;
     /* its timer's PPI as it left it: active until its guest EOIs it
@@ -245,7 +254,7 @@ static void share_load(struct pcpu *c, struct vcpu *v)
     c->switches++;
 }
 
-static void share_put(struct vcpu *v)
+void sched_share_put(struct vcpu *v)
 {
     if (v->dbg_used) {      /* (always, under gdb) */
         debug_save_moe(&v->dbg);
@@ -271,7 +280,7 @@ static void share_put(struct vcpu *v)
 }
 
 /* Nothing to run: sleep until an interrupt (a kick, a timer) */
-static void share_idle(struct pcpu *c)
+void sched_share_idle(struct pcpu *c)
 {
     if (c->attention || (c->index == 0 && (cpu0_busy() || console_is_polled())))
         return;
@@ -281,7 +290,7 @@ static void share_idle(struct pcpu *c)
     gic_handle_irq();
 }
 
-static void vfp_flush(struct pcpu *c)
+void sched_share_vfp_service(struct pcpu *c)
 {
     if (c->vfp_owner) {
         sysreg_write_hcptr(VCPU_HCPTR);     /* CP10/11 open to HYP */
@@ -297,7 +306,7 @@ bool sched_share_vfp_flush(unsigned int cpu)
 {
     struct pcpu *c = &pcpus[cpu];
     if (c == this_cpu()) {
-        vfp_flush(c);   /* here, between guests */
+        sched_share_vfp_service(c);   /* here, between guests */
         return true;
     }
     c->vfp_flush = true;
@@ -313,6 +322,10 @@ bool sched_share_vfp_flush(unsigned int cpu)
 
 void sched_share_loop(struct pcpu *c)
 {
+    /* a CPU under the cyclic schedules runs its windows instead (known
+     * before any CPU is shared: hyp/sched/cyclic.h) */
+    if (sched_cyclic_cpu(c->index))
+        sched_cyclic_loop(c);
     bool boot_cpu = c->index == 0;
     uint64_t now = timer_now();
     for (;;) {
@@ -323,25 +336,25 @@ void sched_share_loop(struct pcpu *c)
             now = timer_now();      /* (the housekeeping took its time) */
         }
         if (c->vfp_flush)
-            vfp_flush(c);
+            sched_share_vfp_service(c);
         struct survey vt;
         update(c, now, &vt);
         struct vcpu *v = pick(c, &vt);
         if (!v) {
-            hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), look_again);
-            share_idle(c);
+            hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), sched_share_look_again);
+            sched_share_idle(c);
             now = timer_now();
             continue;
         }
-        share_load(c, v);
+        sched_share_load(c, v);
         /* the slice's end and the away vCPUs' first timer: one comparator
          * write.  The last slice's deadline stayed armed while the CPU was
          * between guests (IRQs masked: at worst one more look) */
         uint64_t t0 = timer_now();
         hyp_timer_set_share(t0 + (uint64_t)v->share->budget, vtimer_away(&vt, v),
-                            look_again);
+                            sched_share_look_again);
         vcpu_run(v, c, boot_cpu && console_is_polled());
-        share_put(v);
+        sched_share_put(v);
         now = timer_now();
         v->share->run_ticks += now - t0;
         v->share->budget -= (int64_t)(now - t0);

@@ -55,7 +55,10 @@
 #define PARTITA_HC_MANAGE_LAST  0x8600000fu
 /* r1 = a disk the caller drives: take its answers (include/partita/blk_queue.h) */
 #define PARTITA_HC_BLK_DONE     0x86000010u
-#define PARTITA_HC_LAST         0x86000010u  /* the highest call number but the 0xff00 ones */
+/* 0x86000011-0x86000012: more management calls (the cyclic schedules) */
+#define PARTITA_HC_MANAGE2_FIRST 0x86000011u
+#define PARTITA_HC_MANAGE2_LAST  0x86000012u
+#define PARTITA_HC_LAST         0x86000012u  /* the highest call number but the 0xff00 ones */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u

@@ -39,8 +39,17 @@
                                            * (no buffer): its budget from its next
                                            * period; -2 if it has none or these are no
                                            * budget */
+#define PARTITA_MG_SCHEDULE  0x86000011u /* struct partita_schedule into the buffer
+                                          * (r1 unused); r0 = bytes (-2: no cyclic
+                                          * schedule configured) */
+#define PARTITA_MG_SCHEDULE_SET 0x86000012u /* r1 = schedule index (no buffer): in
+                                             * force at the start of the frame after
+                                             * the next; r0 = 0, r1 = that frame, or -2
+                                             * (no such schedule), -6 (a switch is
+                                             * pending) */
+/* (0x86000010 is no management call: PARTITA_HC_BLK_DONE, include/partita/hvc.h) */
 #define PARTITA_MG_FIRST     PARTITA_MG_VERSION
-#define PARTITA_MG_LAST      PARTITA_MG_BUDGET_SET
+#define PARTITA_MG_LAST      PARTITA_MG_SCHEDULE_SET
 
 /* results (negative r0); the PSCI codes where they fit */
 #define PARTITA_E_NOT_SUPPORTED  (-1)
@@ -99,6 +108,18 @@ struct partita_budget {
     uint32_t total_used_lo, total_used_hi;       /* over all complete periods, */
     uint32_t total_allowed_lo, total_allowed_hi; /* and their budgets */
     uint32_t throttles;                  /* vCPUs held for an empty pool */
+};
+
+/* PARTITA_MG_SCHEDULE: the cyclic schedules (docs/temporal-isolation.md) */
+#define PARTITA_SCHEDULES 4
+struct partita_schedule {
+    uint32_t count;                      /* schedules configured */
+    uint32_t in_force;                   /* the index of the one in force */
+    int32_t pending;                     /* the one requested, -1: none */
+    uint32_t switch_frame;               /* the frame it takes effect at */
+    uint32_t frame;                      /* the frame the first CPU is in */
+    uint32_t frame_us[PARTITA_SCHEDULES];
+    char name[PARTITA_SCHEDULES][32];
 };
 
 /*
