@@ -10,7 +10,6 @@
 #include <string.h>
 #include <arch/sysregs.h>
 #include "cyclic.h"
-#include "sched.h"
 #include "sched_internal.h"
 #include "share_internal.h"
 #include "cyclic_internal.h"
@@ -178,8 +177,7 @@ static void run_window(struct pcpu *c, struct ccpu *cc, struct vcpu *v, bool pol
         cc->st.over_max = (uint32_t)(t1 - cc->seg_end);
     sched_share_put(v);
     v->share->run_ticks += t1 - t0;
-    if (v->vm->state != GUEST_RUNNING)
-        sched_cpu0_work();      /* restart or detach: sched.c */
+    sched_share_left(v);
 }
 
 void sched_cyclic_loop(struct pcpu *c)

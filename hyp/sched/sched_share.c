@@ -231,7 +231,7 @@ static struct vcpu *pick(struct pcpu *c, const struct survey *n)
 
 /* ---- switching ---- */
 
-void sched_share_load(struct pcpu *c, struct vcpu *v)
+static void share_load(struct pcpu *c, struct vcpu *v)
 {
     c->vcpu = v;
     /* its timer's PPI as it left it: active until its guest EOIs it
@@ -254,7 +254,7 @@ void sched_share_load(struct pcpu *c, struct vcpu *v)
     c->switches++;
 }
 
-void sched_share_put(struct vcpu *v)
+static void share_put(struct vcpu *v)
 {
     if (v->dbg_used) {      /* (always, under gdb) */
         debug_save_moe(&v->dbg);
@@ -279,8 +279,14 @@ void sched_share_put(struct vcpu *v)
         gic_irq_deactivate(host.timer.irq_virt);
 }
 
+void sched_share_left(struct vcpu *v)
+{
+    if (v->vm->state != GUEST_RUNNING)
+        sched_cpu0_work();  /* restart or detach: sched.c */
+}
+
 /* Nothing to run: sleep until an interrupt (a kick, a timer) */
-void sched_share_idle(struct pcpu *c)
+static void share_idle(struct pcpu *c)
 {
     if (c->attention || (c->index == 0 && (cpu0_busy() || console_is_polled())))
         return;
@@ -342,11 +348,11 @@ void sched_share_loop(struct pcpu *c)
         struct vcpu *v = pick(c, &vt);
         if (!v) {
             hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), sched_share_look_again);
-            sched_share_idle(c);
+            share_idle(c);
             now = timer_now();
             continue;
         }
-        sched_share_load(c, v);
+        share_load(c, v);
         /* the slice's end and the away vCPUs' first timer: one comparator
          * write.  The last slice's deadline stayed armed while the CPU was
          * between guests (IRQs masked: at worst one more look) */
@@ -354,7 +360,7 @@ void sched_share_loop(struct pcpu *c)
         hyp_timer_set_share(t0 + (uint64_t)v->share->budget, vtimer_away(&vt, v),
                             sched_share_look_again);
         vcpu_run(v, c, boot_cpu && console_is_polled());
-        sched_share_put(v);
+        share_put(v);
         now = timer_now();
         v->share->run_ticks += now - t0;
         v->share->budget -= (int64_t)(now - t0);
@@ -362,4 +368,22 @@ void sched_share_loop(struct pcpu *c)
         if (v->vm->state != GUEST_RUNNING)
             sched_cpu0_work();  /* restart or detach: sched.c */
     }
+}
+
+/* ---- what the cyclic loop (hyp/sched/cyclic.c) borrows: share_internal.h
+ * (wrappers, so that this loop keeps its own calls inlined) ---- */
+
+void sched_share_load(struct pcpu *c, struct vcpu *v)
+{
+    share_load(c, v);
+}
+
+void sched_share_put(struct vcpu *v)
+{
+    share_put(v);
+}
+
+void sched_share_idle(struct pcpu *c)
+{
+    share_idle(c);
 }

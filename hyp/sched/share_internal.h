@@ -16,6 +16,9 @@ void sched_share_own(struct vcpu *v);
 /* v onto c, and off its CPU (everything it owns moves with it) */
 void sched_share_load(struct pcpu *c, struct vcpu *v);
 void sched_share_put(struct vcpu *v);
+/* v just left its CPU: if its guest's life ended, the boot CPU restarts
+ * or detaches it (hyp/sched/sched.c) */
+void sched_share_left(struct vcpu *v);
 /* nothing to run: WFI until an interrupt, unless c has attention */
 void sched_share_idle(struct pcpu *c);
 /* gdb asked c to save the VFP registers it holds (c->vfp_flush) */
