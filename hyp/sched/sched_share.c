@@ -117,7 +117,7 @@ void sched_share_block(struct vcpu *v)
 /* The saved virtual timer's deadline on the physical counter, 0: none
  * (disabled or masked, B8.2.4; a compare value past the counter's range
  * never fires) */
-uint64_t sched_share_vtimer_deadline(const struct vcpu *v)
+static uint64_t vtimer_deadline(const struct vcpu *v)
 {
     uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
     if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
@@ -126,7 +126,7 @@ uint64_t sched_share_vtimer_deadline(const struct vcpu *v)
 }
 
 /* d: its sched_share_vtimer_deadline */
-bool sched_share_has_work(struct vcpu *v, uint64_t d, uint64_t now)
+static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
 {
     /* a guest not started yet has no distributor to ask (its vgic_init
      * comes with its start, on the boot CPU, while this CPU already runs
@@ -142,7 +142,7 @@ static bool eligible(struct vcpu *v)
 
 
 /* the hypervisor timer: a slice is over, or an away vCPU's timer is due */
-void sched_share_look_again(void)
+static void look_again(void)
 {
     this_cpu()->attention = 1;
 }
@@ -176,7 +176,7 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
         struct vcpu_share *s = v->share;
         if (v->requests)
             vcpu_take_requests(v);
-        uint64_t d = sched_share_vtimer_deadline(v);
+        uint64_t d = vtimer_deadline(v);
         if (d > now && d < n->d2 && vcpu_runnable(v)) {
             if (d < n->d1) {
                 n->d2 = n->d1;
@@ -186,7 +186,7 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
                 n->d2 = d;
             }
         }
-        if (sched_share_has_work(v, d, now)) {
+        if (has_work(v, d, now)) {
             s->blocked = false;
             s->boost = s->budget > 0;
         }
@@ -347,7 +347,7 @@ void sched_share_loop(struct pcpu *c)
         update(c, now, &vt);
         struct vcpu *v = pick(c, &vt);
         if (!v) {
-            hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), sched_share_look_again);
+            hyp_timer_set_share(HYP_TIMER_NEVER, vtimer_away(&vt, NULL), look_again);
             share_idle(c);
             now = timer_now();
             continue;
@@ -358,7 +358,7 @@ void sched_share_loop(struct pcpu *c)
          * between guests (IRQs masked: at worst one more look) */
         uint64_t t0 = timer_now();
         hyp_timer_set_share(t0 + (uint64_t)v->share->budget, vtimer_away(&vt, v),
-                            sched_share_look_again);
+                            look_again);
         vcpu_run(v, c, boot_cpu && console_is_polled());
         share_put(v);
         now = timer_now();
@@ -386,4 +386,19 @@ void sched_share_put(struct vcpu *v)
 void sched_share_idle(struct pcpu *c)
 {
     share_idle(c);
+}
+
+uint64_t sched_share_vtimer_deadline(const struct vcpu *v)
+{
+    return vtimer_deadline(v);
+}
+
+bool sched_share_has_work(struct vcpu *v, uint64_t d, uint64_t now)
+{
+    return has_work(v, d, now);
+}
+
+void sched_share_look_again(void)
+{
+    look_again();
 }
