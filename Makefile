@@ -60,6 +60,10 @@ SRC_DIRS := boot $(sort $(dir $(wildcard hyp/*/ hyp/*/*/))) vgic timer mm
 SRCS_C := $(filter-out hyp/arch/asm-offsets.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.c)))
 SRCS_S := $(foreach d,$(SRC_DIRS),$(wildcard $(d:%/=%)/*.S))
 SRCS_S := $(filter-out hyp/config/config_blob.S,$(SRCS_S))
+# what stands in for a room an image leaves out (scripts/rooms.py): compiled
+# once with the rest, linked only into the images that leave that room out
+STUB_SRCS := $(filter-out hyp/gdb/gdb_none.c,$(filter %_none.c,$(SRCS_C)))
+SRCS_C := $(filter-out $(STUB_SRCS),$(SRCS_C))
 # the debugger (hyp/gdb/, with the next-instruction decoder it steps by):
 # in unless `make GDB=n`, which links hyp/gdb/gdb_none.c in its place
 GDB ?= y
@@ -71,8 +75,18 @@ endif
 GDB_STAMP := $(BUILD)/config/gdb
 OBJS   := $(SRCS_C:%.c=$(BUILD)/obj/%.o) $(SRCS_S:%.S=$(BUILD)/obj/%.o)
 ASM_OFFSETS := $(BUILD)/include/asm-offsets.h
+# every object an image may link; scripts/rooms.py picks from them by the
+# rooms the configuration uses (ROOMS=all|none|NAMES forces a selection)
+LINK_OBJS := $(OBJS) $(STUB_SRCS:%.c=$(BUILD)/obj/%.o)
+ROOMS ?= auto
+# coverage maps every image's addresses through partita.elf's symbols: the
+# images must link the same objects, so all of them
+ifneq ($(filter coverage,$(MAKECMDGOALS)),)
+ROOMS := all
+endif
+ROOMS_STAMP := $(BUILD)/config/rooms
 
-.PHONY: all run debug test unit systest deps clean guests-build images linux-payload FORCE
+.PHONY: all run run-disk debug test unit systest deps clean guests-build images linux-payload FORCE
 all: $(BUILD)/partita.bin $(BUILD)/partita.uImage $(BUILD)/partita.itb
 
 deps:
@@ -132,10 +146,22 @@ $(CONFIG_STAMP): FORCE
 $(GDB_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo "GDB=$(GDB)" | cmp -s - $@ || echo "GDB=$(GDB)" > $@
+$(ROOMS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo "ROOMS=$(ROOMS)" | cmp -s - $@ || echo "ROOMS=$(ROOMS)" > $@
 
-$(BUILD)/partita.elf: $(OBJS) $(CONFIG_OBJ) $(CONFIG_STAMP) $(GDB_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+# the objects an image of a configuration links: its rooms, stand-ins for
+# the rest; a configuration that asks for a room left out is refused here
+define room_objs
+	$(Q)/usr/bin/python3 scripts/rooms.py link $< $(GDB) "$(ROOMS)" $(BUILD)/obj \
+	    $(LINK_OBJS) > $@.tmp && mv $@.tmp $@
+endef
+$(BUILD)/config/%.objs: $(BUILD)/config/%.dtb $(GDB_STAMP) $(ROOMS_STAMP) scripts/rooms.py Makefile
+	$(room_objs)
+
+$(BUILD)/partita.elf: $(LINK_OBJS) $(CONFIG_OBJ) $(CONFIG_DTB:.dtb=.objs) $(CONFIG_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(CONFIG_OBJ) \
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $$(cat $(CONFIG_DTB:.dtb=.objs)) $(CONFIG_OBJ) \
 	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@ -Wl,-Map,$(BUILD)/partita.map
 
 $(BUILD)/partita.bin: $(BUILD)/partita.elf
@@ -170,15 +196,16 @@ $(BUILD)/config/%.dtb: tests/system/configs/%.dts guests-build
 $(BUILD)/config/%.o: hyp/config/config_blob.S $(BUILD)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BUILD)/config/$*.dtb"' -c $< -o $@
 
-$(BUILD)/images/%.elf: $(OBJS) $(BUILD)/config/%.o $(GDB_STAMP) $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+$(BUILD)/images/%.elf: $(LINK_OBJS) $(BUILD)/config/%.o $(BUILD)/config/%.objs $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(BUILD)/config/$*.o \
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $$(cat $(BUILD)/config/$*.objs) $(BUILD)/config/$*.o \
 	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@
 
 $(BUILD)/images/%.bin: $(BUILD)/images/%.elf
 	$(Q)$(OBJCOPY) -O binary $< $@
 .SECONDARY: $(CONFIGS:%=$(BUILD)/config/%.dtb) $(CONFIGS:%=$(BUILD)/config/%.o) \
+            $(CONFIGS:%=$(BUILD)/config/%.objs) \
             $(CONFIGS:%=$(BUILD)/images/%.elf)
 
 QEMU_MACHINE ?= virt,virtualization=on
@@ -196,6 +223,16 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@echo "Partita in QEMU: Ctrl-A three times switches consoles; Ctrl-] x quits QEMU"
 	$(QEMU) $(QEMU_ARGS)
+
+# The disk demo (guests/demo/diskdemo.dts): QEMU's virtio-blk-device on a
+# 64 MiB image of the build's (sparse; kept between runs)
+DISK_IMG ?= $(BUILD)/disk.img
+$(DISK_IMG):
+	@mkdir -p $(dir $@)
+	truncate -s 64M $@
+run-disk: deps $(DISK_IMG)
+	@$(MAKE) --no-print-directory run CONFIG=guests/demo/diskdemo.dts \
+	    QEMU_EXTRA="-drive file=$(DISK_IMG),if=none,format=raw,id=d0 -device virtio-blk-device,drive=d0 $(QEMU_EXTRA)"
 
 debug: deps
 	@$(MAKE) --no-print-directory all
@@ -235,16 +272,18 @@ $(BUILD)/unit/fixtures/%.dtb: tests/unit/fixtures/%.dts
 -include $(FIXTURES:=.d)
 
 # each unit test links the hypervisor sources tests/unit/units.mk names;
-# its header dependencies come from the compiler (-MMD)
+# its header dependencies come from the compiler (-MM, a pass of their own:
+# -MMD with one -MF keeps only the last source's, and the test's own, which
+# #includes the hypervisor's .c files, would not be rebuilt when they change)
 include tests/unit/units.mk
 include tests/boards/boards.mk
 unit_src = $(filter %/test_$(1).c,$(UNIT_TEST_SRCS))
 .SECONDEXPANSION:
 $(BUILD)/unit/test_%: $$(call unit_src,$$*) $(FIXTURES) $$(UNIT_SRCS_$$*) Makefile tests/unit/units.mk
 	@mkdir -p $(dir $@) $(BUILD)/unit/deps
-	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -MMD -MP -MF $(BUILD)/unit/deps/test_$*.d -MT $@ \
-	    $(call unit_src,$*) $(UNIT_SRCS_$*) \
-	    -o $@ $(UNIT_LIBS)
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -MM -MP -MT $@ $(call unit_src,$*) $(UNIT_SRCS_$*) \
+	    > $(BUILD)/unit/deps/test_$*.d
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) $(call unit_src,$*) $(UNIT_SRCS_$*) -o $@ $(UNIT_LIBS)
 -include $(wildcard $(BUILD)/unit/deps/*.d)
 
 unit: deps $(UNIT_TESTS)
@@ -266,15 +305,17 @@ include guests/guests.mk
 # ---- benchmarks: instruction counts under -icount (tests/bench/README.md) ----
 include tests/bench/bench.mk
 
-# dependencies between the layers run one way (scripts/check-layers.py)
+# dependencies between the layers run one way (scripts/check-layers.py),
+# the rooms' stand-ins' too
 .PHONY: check-layers
-check-layers: $(OBJS)
-	$(Q)/usr/bin/python3 scripts/check-layers.py --src . $(BUILD)/obj $(OBJS)
+check-layers: $(LINK_OBJS)
+	$(Q)/usr/bin/python3 scripts/check-layers.py --src . $(BUILD)/obj $(LINK_OBJS)
 
 # what each optional room costs in text and read-only data (scripts/room-sizes.py)
 .PHONY: room-sizes
-room-sizes: $(OBJS)
-	$(Q)/usr/bin/python3 scripts/room-sizes.py $(BUILD)/obj $(OBJS)
+room-sizes: $(LINK_OBJS) $(BUILD)/images/demo.elf $(BUILD)/images/minimal.elf
+	$(Q)/usr/bin/python3 scripts/room-sizes.py --images "$(BUILD)/images/demo.elf $(BUILD)/images/minimal.elf" \
+	    $(BUILD)/obj $(LINK_OBJS)
 
 # comments cite specifications and files of the repository, nothing outside
 # it (scripts/check-citations.py)
@@ -284,10 +325,19 @@ check-citations:
 
 # the deepest stack of every entry against the stack it runs on, from the
 # compiler's -fstack-usage and the call graph (scripts/stack/stack-check.py;
-# indirect calls resolved by scripts/stack/indirect.txt)
+# indirect calls resolved by scripts/stack/indirect.txt), of an image with
+# every room (the debugger as GDB says), whatever the configuration uses
+STACK_ELF := $(BUILD)/stack/partita-all.elf
+$(BUILD)/stack/all.objs: $(CONFIG_DTB) $(GDB_STAMP) scripts/rooms.py Makefile
+	@mkdir -p $(dir $@)
+	$(Q)/usr/bin/python3 scripts/rooms.py link $< $(GDB) all $(BUILD)/obj $(LINK_OBJS) > $@.tmp \
+	    && mv $@.tmp $@
+$(STACK_ELF): $(LINK_OBJS) $(CONFIG_OBJ) $(BUILD)/stack/all.objs $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $$(cat $(BUILD)/stack/all.objs) $(CONFIG_OBJ) \
+	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@
 .PHONY: stack-check
-stack-check: $(BUILD)/partita.elf
-	$(Q)/usr/bin/python3 scripts/stack/stack-check.py $(BUILD)/partita.elf $(BUILD)/obj \
+stack-check: $(STACK_ELF)
+	$(Q)/usr/bin/python3 scripts/stack/stack-check.py $(STACK_ELF) $(BUILD)/obj \
 	    scripts/stack/indirect.txt include/arch/layout.h
 
 # the long exploratory fuzzing run (FUZZ_SECONDS per target): what it finds
@@ -299,7 +349,7 @@ fuzz: deps
 	$(Q)FUZZ_KEEP=1 sh tests/unit/fuzz.sh $(FUZZ_SECONDS)
 
 .PHONY: bench bench-check
-bench: deps bench-build
+bench: deps bench-build room-sizes
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build
 bench-check: deps bench-build
 	$(Q)/usr/bin/python3 scripts/bench.py --no-build --check

@@ -44,8 +44,9 @@ static struct console_ops uart_ops, debug_ops;
 static void console_up(void)
 {
     volatile void *base = ioremap(host.uart.reg.base, 0x1000);
-    if (!base)
+    if (!base) {
         hyp_halt();
+    }
     host_uart_init(&host_uart, &host.uart, base);
     uart_ops = host_uart_console_ops(&host_uart);
     console_attach(&uart_ops);
@@ -83,15 +84,18 @@ static unsigned int colours_of_cache(unsigned int *level, struct cache_geom *geo
 {
     unsigned int lv;
     struct cache_geom g;
-    if (!cache_llc(&lv, &g))
+    if (!cache_llc(&lv, &g)) {
         return 0;
-    if (level)
+    }
+    if (level != NULL) {
         *level = lv;
-    if (geom)
+    }
+    if (geom != NULL) {
         *geom = g;
+    }
     uint32_t way = g.line * g.sets;
     unsigned int n = colour_count(way);
-    return (way & (way - 1)) || n > COLOUR_MAX ? 0 : n;
+    return (way & (way - 1u)) || n > COLOUR_MAX ? 0u : n;
 }
 
 /* The colours guests may be given, as the boot log says */
@@ -130,17 +134,19 @@ static int pool_init(void)
     unsigned int k, n;
     config_peek_hyp_colours(config_blob, colours_of_cache(NULL, NULL), &k, &n);
     uint32_t size = k ? HYP_POOL_SIZE / k * n : HYP_POOL_SIZE;
-    if (size > HYP_POOL_MAX)
+    if (size > HYP_POOL_MAX) {
         size = HYP_POOL_MAX;
+    }
     hyp_set_pool_size(size);
     hyp_footprint(&fs, &fe);
     uint64_t pool = fe - size;
-    for (unsigned int i = 0; i < host.nmem; i++)
+    for (unsigned int i = 0u; i < host.nmem; i++) {
         if (pool >= host.mem[i].base && fe <= host.mem[i].base + host.mem[i].size &&
             fe <= HYP_VA_RAM_END) {
             page_alloc_init(pool, fe - pool);
             return 0;
         }
+    }
     return -1;
 }
 
@@ -154,25 +160,28 @@ static int pool_init(void)
 static int hyp_colours_apply(const struct colour_list *l)
 {
     char err[160], list[64];
-    if (!l->n)
+    if (!l->n) {
         return 0;
+    }
     colour_format(l, list, sizeof(list));
     if (hyp_colour_prepare(l, err, sizeof(err)) != 0) {
         pr_err("config: node '/partita': property 'colors': %s\n", err);
         return -1;
     }
-    unsigned int others = 0;
-    for (unsigned int i = 1; i < MAX_CPUS; i++)
+    unsigned int others = 0u;
+    for (unsigned int i = 1u; i < MAX_CPUS; i++) {
         others += pcpus[i].online;
+    }
     uint32_t f = irq_save();
     hyp_colour_request();
     gic_send_sgi_others(SGI_KICK);
-    while (hyp_colour_parked() < others)
+    while (hyp_colour_parked() < others) {
         wfe();      /* each parked CPU sends an event */
+    }
     hyp_colour_move();
     irq_restore(f);
     unsigned int pages, tables, bad = hyp_colour_check(l, &pages, &tables);
-    if (bad) {
+    if (bad != 0u) {
         pr_err("hypervisor: %u of its %u pages and %u tables are not of colours %s\n", bad,
                pages, tables, list);
         return -1;
@@ -199,15 +208,16 @@ static void guests_boot(void)
     struct config_host ch = { &host, fs, fe, host_fdt, colours_probe(),
                               mode == START_MODE_SECURE && gic_get_info()->security_extn,
                               start_mode_name(mode),
-                              host.pmu_irq && pmu_present() ? pmu_hpmn : 0 };
+                              host.pmu_irq && pmu_present() ? pmu_hpmn : 0u };
     if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {
         pr_info("config: no configuration linked in: no guests\n");
         return;
     }
     int errors = config_load(config_blob, &ch, &sysconf, config_report, NULL);
-    if (!errors && hyp_colours_apply(&sysconf.hyp_colours) != 0)
+    if (!errors && hyp_colours_apply(&sysconf.hyp_colours) != 0) {
         errors = 1;
-    if (errors) {
+    }
+    if (errors != 0) {
         pr_err("configuration has %d error%s: no guest started\n", errors,
                errors == 1 ? "" : "s");
         return;
@@ -221,7 +231,7 @@ static void guests_boot(void)
     }
     sched_cyclic_start(&sysconf, guest_vm_at);
     pr_info("config: %u guest%s\n", sysconf.nguests, sysconf.nguests == 1 ? "" : "s");
-    for (unsigned int i = 0; i < nguests; i++) {
+    for (unsigned int i = 0u; i < nguests; i++) {
         const struct guest_config *c = guests[i].cfg;
         pr_info("guest '%s': %u vCPU%s, %llu MiB at 0x%08llx, %s image %lu bytes%s\n", c->name,
                 c->ncpus, c->ncpus == 1 ? "" : "s", c->mem_size >> 20, c->mem_base,
@@ -229,9 +239,10 @@ static void guests_boot(void)
                 c->autostart ? ", autostart" : "");
     }
     sched_share_print();
-    for (unsigned int i = 0; i < nguests; i++) {
-        if (!guests[i].cfg->autostart)
+    for (unsigned int i = 0u; i < nguests; i++) {
+        if (!guests[i].cfg->autostart) {
             continue;
+        }
         pr_info("guest '%s': starting\n", guests[i].cfg->name);
         guest_start(&guests[i]);
     }
@@ -261,7 +272,7 @@ static bool debug_uart_irq(unsigned int irq, void *arg)
 static void uart_input_up(struct host_uart *u, uint32_t irq, irq_handler_t handler,
                           const char *what)
 {
-    if (irq) {
+    if (irq != 0u) {
         gic_irq_register(irq, handler, u);
         gic_irq_enable(irq, gic_cpu_if_mask());
         host_uart_rx_irq_enable(u);
@@ -280,8 +291,9 @@ static void uart_input_up(struct host_uart *u, uint32_t irq, irq_handler_t handl
 static void debug_uart_up(void)
 {
     const struct plat_uart *u = &host.debug_uart;
-    if (u->kind == UART_NONE)
+    if (u->kind == UART_NONE) {
         return;
+    }
     volatile void *base = ioremap(u->reg.base, 0x1000);
     if (!base || host_uart_init(&debug_uart, u, base) != 0) {
         pr_err("debug UART %s: cannot map it; gdb stays on the console\n", u->path);
@@ -302,9 +314,10 @@ static void print_banner(void)
     pr_info("\nPartita %s - ARMv7-A micro-hypervisor\n", PARTITA_VERSION);
     pr_info("boot: start mode %s, model \"%s\", %u CPUs in the device tree\n",
             start_mode_name(this_cpu()->start_mode), host.model, host.ncpus);
-    for (unsigned int i = 0; i < host.nmem; i++)
+    for (unsigned int i = 0u; i < host.nmem; i++) {
         pr_info("memory: 0x%08llx-0x%08llx (%llu MiB)\n", host.mem[i].base,
                 host.mem[i].base + host.mem[i].size, host.mem[i].size >> 20);
+    }
     pr_info("hypervisor: 0x%08llx-0x%08llx (%llu KiB)\n", fs, fe, (fe - fs) >> 10);
     pr_info("gic: GICD 0x%08llx GICC 0x%08llx GICH 0x%08llx GICV 0x%08llx, "
             "maintenance IRQ %lu, %u IRQs%s%s\n", host.gic.gicd.base, host.gic.gicc.base,
@@ -352,11 +365,13 @@ void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
     hyp_boot_ticks = sysreg_read_cntpct();
 
     host_fdt = hostdt_copy(dtb_pa, err, sizeof(err));
-    if (!host_fdt)
+    if (!host_fdt) {
         hyp_halt();     /* no device tree, so no console to say it on */
+    }
     int rc = platform_probe(host_fdt, &host, err, sizeof(err));
-    if (host.uart.kind == UART_NONE)
+    if (host.uart.kind == UART_NONE) {
         hyp_halt();     /* no console Partita can drive: nothing to print with */
+    }
     hyp_mmu_init(&host, image_pa);
     console_up();
     if (rc != 0) {

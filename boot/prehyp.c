@@ -29,25 +29,27 @@ static volatile uint8_t *prehyp_map_device(uint64_t pa)
 {
     uint64_t *l2 = (uint64_t *)((uint32_t)boot_pt_l1 + PAGE_SIZE);   /* boot_pt_l2_va */
     uint32_t va = HYP_VA_DEV + pre_slot++ * BLOCK_SIZE;
-    uint64_t block = pa & ~(uint64_t)(BLOCK_SIZE - 1);
-    l2[(va >> BLOCK_SHIFT) & 511] = block | PTE_LO_DEVICE | PTE_AP_RW | PTE_VALID |
+    uint64_t block = pa & ~(uint64_t)(BLOCK_SIZE - 1u);
+    l2[(va >> BLOCK_SHIFT) & 511u] = block | PTE_LO_DEVICE | PTE_AP_RW | PTE_VALID |
                                      ((uint64_t)PTE_XN_HI << 32);
     dsb();      /* caches are off: the store is in memory for the walker */
     sysreg_op_tlbiallis(0);
     dsb();
     isb();
-    return (volatile uint8_t *)(va + (uint32_t)(pa & (BLOCK_SIZE - 1)));
+    return (volatile uint8_t *)(va + (uint32_t)(pa & (BLOCK_SIZE - 1u)));
 }
 
 static int prehyp_console(uint32_t dtb_pa)
 {
     char err[160];
     const void *fdt = hostdt_copy(dtb_pa, err, sizeof(err));
-    if (!fdt)
+    if (!fdt) {
         return -1;
+    }
     platform_probe(fdt, &pre, err, sizeof(err));
-    if (host_uart_init(&pre_uart, &pre.uart, prehyp_map_device(pre.uart.reg.base)) != 0)
+    if (host_uart_init(&pre_uart, &pre.uart, prehyp_map_device(pre.uart.reg.base)) != 0) {
         return -1;
+    }
     pre_ops = host_uart_console_ops(&pre_uart);
     console_attach(&pre_ops);
     return 0;
@@ -55,8 +57,9 @@ static int prehyp_console(uint32_t dtb_pa)
 
 static void prehyp_stop(void)
 {
-    for (;;)
+    for (;;) {
         wfi();
+    }
 }
 
 static volatile uint8_t *pre_gicd;
@@ -65,12 +68,13 @@ static void secure_gic_setup(void)
 {
     volatile uint8_t *d = pre_gicd = prehyp_map_device(pre.gic.gicd.base);
     volatile uint8_t *c = prehyp_map_device(pre.gic.gicc.base);
-    unsigned int lines = (*(volatile uint32_t *)(d + GICD_TYPER) & 0x1f) + 1;
+    unsigned int lines = (*(volatile uint32_t *)(d + GICD_TYPER) & 0x1fu) + 1u;
     /* every interrupt Group 1 (non-secure); banked word 0 is this CPU's */
-    for (unsigned int i = 0; i < lines; i++)
-        *(volatile uint32_t *)(d + GICD_IGROUPR + 4 * i) = 0xffffffff;
+    for (unsigned int i = 0u; i < lines; i++) {
+        *(volatile uint32_t *)(d + GICD_IGROUPR + 4u * i) = 0xffffffffu;
+    }
     *(volatile uint32_t *)(d + GICD_CTLR) = GICD_CTLR_ENABLE | GICD_CTLR_ENABLE_G1;
-    *(volatile uint32_t *)(c + GICC_PMR) = 0xff;     /* every priority */
+    *(volatile uint32_t *)(c + GICC_PMR) = 0xffu;     /* every priority */
     *(volatile uint32_t *)(c + GICC_CTLR) = GICC_CTLR_ENABLE_G0 | GICC_CTLR_ENABLE_G1;
     boot_pen.gicd_pa = (uint32_t)pre.gic.gicd.base;
     boot_pen.gicc_pa = (uint32_t)pre.gic.gicc.base;
@@ -92,17 +96,20 @@ static void secure_park_secondaries(uint32_t image_pa)
 {
     uint32_t entry = image_pa + ((uint32_t)secondary_soc_entry - (uint32_t)_start);
     bool woken = false;
-    for (unsigned int i = 0; i < pre.ncpus; i++) {
+    for (unsigned int i = 0u; i < pre.ncpus; i++) {
         struct release_write w[RELEASE_MAX_WRITES];
-        if (pre.cpus[i].method != CPU_METHOD_SYSFLAGS)
+        if (pre.cpus[i].method != CPU_METHOD_SYSFLAGS) {
             continue;
+        }
         unsigned int n = cpu_release_plan(&pre.cpus[i], entry, w);
-        for (unsigned int k = 0; k < n; k++)
+        for (unsigned int k = 0u; k < n; k++) {
             *(volatile uint32_t *)prehyp_map_device(w[k].pa) = (uint32_t)w[k].value;
+        }
         woken = true;
     }
-    if (!woken)
+    if (!woken) {
         return;
+    }
     dsb();
     sev();
     /* GICD_SGIR: every other CPU, SGI 0, Group 0 (NSATT = 0) */
@@ -114,7 +121,7 @@ void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)
     int have_console = prehyp_console(dtb_pa) == 0;
 
     if (start_mode == START_MODE_NS_SVC) {
-        if (have_console) {
+        if (have_console != 0) {
             pr_err("Partita started in non-secure SVC mode: the bootloader did not "
                    "enter it in HYP mode, so it cannot run guests.\n");
             pr_err("Fix: boot it in HYP mode (QEMU: -M virt,virtualization=on; "
@@ -123,10 +130,11 @@ void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)
         }
         prehyp_stop();
     }
-    if (!have_console || pre.gic.gicd.base == 0)
+    if (!have_console || pre.gic.gicd.base == 0u) {
         prehyp_stop();      /* no DT, no GIC: nothing sane to hand over */
+    }
     secure_gic_setup();
-    if (pre.timer.clock_frequency) {
+    if (pre.timer.clock_frequency != 0u) {
         sysreg_write_cntfrq(pre.timer.clock_frequency);
         boot_pen.cntfrq = pre.timer.clock_frequency;
     }

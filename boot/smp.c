@@ -26,12 +26,13 @@ int32_t psci_call(enum psci_conduit c, uint32_t fn, uint32_t a1, uint32_t a2, ui
     register uint32_t r1 __asm__("r1") = a1;
     register uint32_t r2 __asm__("r2") = a2;
     register uint32_t r3 __asm__("r3") = a3;
-    if (c == PSCI_CONDUIT_SMC)
+    if (c == PSCI_CONDUIT_SMC) {
         __asm__ volatile("smc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : : "memory");
-    else if (c == PSCI_CONDUIT_HVC)
+    } else if (c == PSCI_CONDUIT_HVC) {
         __asm__ volatile("hvc #0" : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3) : : "memory");
-    else
+    } else {
         return -1;
+    }
     return (int32_t)r0;
 }
 
@@ -48,10 +49,12 @@ static int release_from_pen(unsigned int idx, uint32_t mpidr)
 
 static bool in_ram(const struct platform *p, uint64_t pa, uint32_t size)
 {
-    for (unsigned int i = 0; i < p->nmem; i++)
+    for (unsigned int i = 0u; i < p->nmem; i++) {
         if (pa >= p->mem[i].base && pa + size <= p->mem[i].base + p->mem[i].size &&
-            pa + size <= HYP_VA_RAM_END)
+            pa + size <= HYP_VA_RAM_END) {
             return true;
+            }
+    }
     return false;
 }
 
@@ -60,15 +63,20 @@ static int release_store(const struct platform *p, const struct release_write *w
 {
     volatile uint32_t *va;
     bool ram = in_ram(p, w->pa, w->size);
-    if (ram)
+    if (ram) {
         va = (volatile uint32_t *)(uint32_t)w->pa;      /* RAM is identity mapped */
-    else if (!(va = ioremap(w->pa, w->size)))
+    } else if (!(va = ioremap(w->pa, w->size))) {
         return -1;
-    if (w->size == 8)
+    } else {
+        /* otherwise nothing to do */
+    }
+    if (w->size == 8u) {
         va[1] = (uint32_t)(w->value >> 32);
+    }
     va[0] = (uint32_t)w->value;
-    if (ram)    /* the waiting CPU reads memory, not our cache */
+    if (ram) {    /* the waiting CPU reads memory, not our cache */
         dcache_clean_range((const void *)va, w->size);
+    }
     return 0;
 }
 
@@ -87,12 +95,13 @@ static int start_by_release(const struct platform *p, unsigned int idx, const st
     uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_pen_entry);
     unsigned int n = cpu_release_plan(c, entry, w);
     release_from_pen(idx, c->mpidr);
-    for (unsigned int i = 0; i < n; i++)
+    for (unsigned int i = 0u; i < n; i++) {
         if (release_store(p, &w[i]) != 0) {
             pr_err("cpu%u (MPIDR 0x%08lx): cannot map its release address 0x%llx\n", idx,
                    (unsigned long)c->mpidr, w[i].pa);
             return -1;
         }
+    }
     dsb();
     sev();
     gic_send_sgi_others(SGI_KICK);
@@ -111,7 +120,7 @@ static int start_by_release(const struct platform *p, unsigned int idx, const st
 static int start_secure(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
 {
     bool spin = c->method == CPU_METHOD_SPIN_TABLE && in_ram(p, c->release_addr, c->release_size);
-    boot_pen.release_pa = spin ? (uint32_t)c->release_addr : 0;
+    boot_pen.release_pa = spin ? (uint32_t)c->release_addr : 0u;
     dcache_clean_range(&boot_pen, sizeof(boot_pen));
     return spin ? start_by_release(p, idx, c) : release_from_pen(idx, c->mpidr);
 }
@@ -122,12 +131,14 @@ static struct { uint64_t page; volatile uint8_t *va; } soc_pages[SOC_PAGES];
 
 static volatile uint32_t *soc_reg(uint64_t pa)
 {
-    uint64_t page = pa & ~(uint64_t)(PAGE_SIZE - 1);
-    unsigned int i = 0;
-    while (i < SOC_PAGES && soc_pages[i].va && soc_pages[i].page != page)
+    uint64_t page = pa & ~(uint64_t)(PAGE_SIZE - 1u);
+    unsigned int i = 0u;
+    while (i < SOC_PAGES && soc_pages[i].va && soc_pages[i].page != page) {
         i++;
-    if (i == SOC_PAGES)
+    }
+    if (i == SOC_PAGES) {
         return NULL;
+    }
     if (!soc_pages[i].va) {
         soc_pages[i].va = (volatile uint8_t *)ioremap(page, PAGE_SIZE);
         soc_pages[i].page = page;
@@ -144,8 +155,9 @@ static uint32_t soc_read32(void *ctx, uint64_t pa)
 static void soc_write32(void *ctx, uint64_t pa, uint32_t v)
 {
     volatile uint32_t *r = soc_reg(pa);
-    if (r)
+    if (r != NULL) {
         *r = v;
+    }
 }
 
 static void soc_delay_us(void *ctx, uint32_t us)
@@ -170,7 +182,7 @@ static int start_soc(const struct platform *p, unsigned int idx, const struct pl
     struct soc_step st[SOC_MAX_STEPS];
     uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_soc_entry);
     unsigned int n = soc_smp_plan(p, c, entry, st);
-    if (n == 0) {
+    if (n == 0u) {
         pr_err("cpu%u (MPIDR 0x%08lx): %s cannot start this CPU\n", idx,
                (unsigned long)c->mpidr, m->name);
         return -1;
@@ -179,8 +191,9 @@ static int start_soc(const struct platform *p, unsigned int idx, const struct pl
         boot_pen.gicd_pa = (uint32_t)p->gic.gicd.base;
         boot_pen.gicc_pa = (uint32_t)p->gic.gicc.base;
     }
-    if (!boot_pen.cntfrq)
+    if (!boot_pen.cntfrq) {
         boot_pen.cntfrq = sysreg_read_cntfrq();
+    }
     boot_pen.hyp_smc = m->hyp_entry_smc;
     boot_pen.cntfrq_smc = m->cntfrq_smc;
     release_from_pen(idx, c->mpidr);
@@ -199,47 +212,55 @@ static int start_soc(const struct platform *p, unsigned int idx, const struct pl
 
 static int start_cpu(const struct platform *p, unsigned int idx, const struct plat_cpu *c)
 {
-    if (c->method == CPU_METHOD_SOC)
+    if (c->method == CPU_METHOD_SOC) {
         return start_soc(p, idx, c);
-    if (this_cpu()->start_mode == START_MODE_SECURE)
+    }
+    if (this_cpu()->start_mode == START_MODE_SECURE) {
         return start_secure(p, idx, c);
+    }
     if (c->method == CPU_METHOD_PSCI) {
         uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_entry);
         int32_t rc = psci_call(p->psci.conduit, p->psci.fn_cpu_on, c->mpidr, entry, idx);
-        if (rc != 0)
+        if (rc != 0) {
             pr_err("cpu%u (MPIDR 0x%08lx): PSCI CPU_ON failed (%ld)\n", idx,
                    (unsigned long)c->mpidr, (long)rc);
+        }
         return rc;
     }
-    if (c->method == CPU_METHOD_SPIN_TABLE || c->method == CPU_METHOD_SYSFLAGS)
+    if (c->method == CPU_METHOD_SPIN_TABLE || c->method == CPU_METHOD_SYSFLAGS) {
         return start_by_release(p, idx, c);
-    if (c->enable_method[0])
+    }
+    if (c->enable_method[0] != 0) {
         pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: enable-method \"%s\" is not "
                "supported and the DT has no PSCI node\n", idx, (unsigned long)c->mpidr,
                c->enable_method);
-    else
+    } else {
         pr_err("cpu%u (MPIDR 0x%08lx): no way to start it: the DT has no PSCI node "
                "and no enable-method\n", idx, (unsigned long)c->mpidr);
+    }
     return -1;
 }
 
 unsigned int smp_boot_secondaries(const struct platform *p)
 {
     uint32_t self = this_cpu()->mpidr;
-    unsigned int idx = 1;
-    for (unsigned int i = 0; i < p->ncpus && idx < MAX_CPUS; i++) {
+    unsigned int idx = 1u;
+    for (unsigned int i = 0u; i < p->ncpus && idx < MAX_CPUS; i++) {
         const struct plat_cpu *c = &p->cpus[i];
-        if (c->mpidr == self)
+        if (c->mpidr == self) {
             continue;
+        }
         pcpus[idx].mpidr = c->mpidr;
         if (start_cpu(p, idx, c) == 0) {
             uint64_t t0 = timer_now();
             while (!pcpus[idx].online &&
-                   timer_ticks_to_us(timer_now() - t0) < CPU_ON_TIMEOUT_US)
+                   timer_ticks_to_us(timer_now() - t0) < CPU_ON_TIMEOUT_US) {
                 wfe();
-            if (!pcpus[idx].online)
+                   }
+            if (!pcpus[idx].online) {
                 pr_err("cpu%u (MPIDR 0x%08lx) did not come online\n", idx,
                        (unsigned long)c->mpidr);
+            }
         }
         idx++;
     }

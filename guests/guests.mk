@@ -21,10 +21,12 @@ guests-build: $(GUEST_BINS) $(LINUX_DIR)/.built
 
 # bare-metal images the Linux payload carries for `partita load`
 LINUX_IMAGES  := $(BUILD)/guests/hello.bin $(BUILD)/guests/echo.bin
-LINUX_TOOLS   := $(addprefix guests/linux/tools/,partita.c partita-chan.c partita-net cntvct.c \
-                                                 perfstat.c hwbp.c)
+LINUX_TOOLS   := $(addprefix guests/linux/tools/,partita.c partita-chan.c partita-blkd.c \
+                                                 partita-tools.h partita-net partita-blkbench \
+                                                 cntvct.c perfstat.c hwbp.c)
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown $(LINUX_TOOLS) \
-                     include/partita/manage_abi.h include/partita/chan_ring.h $(LINUX_IMAGES)
+                     include/partita/manage_abi.h include/partita/chan_ring.h \
+                     include/partita/blk_queue.h $(LINUX_IMAGES)
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)PARTITA_IMAGES="$(LINUX_IMAGES)" bash guests/linux/build.sh $(LINUX_DIR)
 	@touch $@

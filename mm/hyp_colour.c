@@ -60,29 +60,31 @@ static bool mapped(uint32_t va, uint64_t *pa)
 
 int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
 {
-    uint32_t n = image_pages(), need = 0;
+    uint32_t n = image_pages(), need = 0u;
     uint64_t pa;
     wanted = l;
     page_alloc_colours(l);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0u; i < n; i++) {
         need += mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa);
+    }
     uint64_t pool_pa, pool_bytes;
     page_pool_range(&pool_pa, &pool_bytes);
-    if (need + 8 > page_free_count()) {     /* the image, the tables, the sync page */
-        snprintf(err, errlen, "its colours hold %u KiB of its %lu KiB page pool; its own "
-                 "image needs %lu KiB of them: give it more colours",
-                 page_free_count() * 4, (unsigned long)(pool_bytes / 1024),
-                 (unsigned long)need * 4 + 32);
+    if (need + 8u > page_free_count()) {     /* the image, the tables, the sync page */
+        (void)snprintf(err, errlen, "its colours hold %u KiB of its %lu KiB page pool; its own "
+                       "image needs %lu KiB of them: give it more colours",
+                       page_free_count() * 4u, (unsigned long)(pool_bytes / 1024u),
+                       (unsigned long)need * 4u + 32u);
         return -1;
     }
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0u; i < n; i++) {
         to[i] = mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa) ?
-                (uint32_t)page_alloc(1, 1) : 0;
+                (uint32_t)page_alloc(1, 1) : 0u;
+    }
     sync = page_alloc(1, 1);
-    job = (struct reloc_job){ to, n, 0, 4u << ((sysreg_read_ctr() >> CTR_DMINLINE_SHIFT) &
+    job = (struct reloc_job){ to, n, 0, (unsigned int)4u << ((sysreg_read_ctr() >> CTR_DMINLINE_SHIFT) &
                                               CTR_DMINLINE_MASK) };
     if (!sync || hyp_mmu_recolour(to, &job.httbr) != 0) {
-        snprintf(err, errlen, "out of page-table pages of its colours");
+        (void)snprintf(err, errlen, "out of page-table pages of its colours");
         return -1;
     }
     sync->httbr = job.httbr;
@@ -118,7 +120,7 @@ void hyp_colour_move(void)
     moved_to = wanted;
     requested = NULL;
     dsb_ish();
-    sync->go = 1;
+    sync->go = 1u;
     dsb_ish();
     sev();
 }
@@ -126,12 +128,13 @@ void hyp_colour_move(void)
 unsigned int hyp_colour_check(const struct colour_list *l, unsigned int *pages,
                               unsigned int *tables)
 {
-    unsigned int bad = 0;
+    unsigned int bad = 0u;
     uint64_t pa;
-    *pages = 0;
-    for (uint32_t i = 0; i < image_pages(); i++) {
-        if (!mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa))
+    *pages = 0u;
+    for (uint32_t i = 0u; i < image_pages(); i++) {
+        if (!mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa)) {
             continue;
+        }
         (*pages)++;
         bad += !colour_pages_in(l, pa, 1);
     }

@@ -41,37 +41,41 @@ static uint32_t pool_size = HYP_POOL_SIZE;
 #define ATTR_RO     ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RO) | ((uint64_t)PTE_XN_HI << 32))
 #define ATTR_RW     ((uint64_t)(PTE_LO_NORMAL | PTE_AP_RW) | ((uint64_t)PTE_XN_HI << 32))
 #define ATTR_DEV    ((uint64_t)(PTE_LO_DEVICE | PTE_AP_RW) | ((uint64_t)PTE_XN_HI << 32))
-#define PTE_ADDR    0x000000fffffff000ull
+#define PTE_ADDR    0x000000fffffff000ULL
 
 uint64_t hyp_virt_to_phys(const void *va)
 {
     uint32_t v = (uint32_t)va;
-    if (moved_pa && v >= (uint32_t)__text_start && v < (uint32_t)__stacks_end)
-        return moved_pa[(v - (uint32_t)__text_start) >> PAGE_SHIFT] + (v & (PAGE_SIZE - 1));
-    if (v >= HYP_VA_BASE)
+    if (moved_pa && v >= (uint32_t)__text_start && v < (uint32_t)__stacks_end) {
+        return moved_pa[(v - (uint32_t)__text_start) >> PAGE_SHIFT] + (v & (PAGE_SIZE - 1u));
+    }
+    if (v >= HYP_VA_BASE) {
         return v - HYP_VA_BASE + image_pa_base;
+    }
     return v;   /* RAM is identity mapped */
 }
 
 static pte_t *pt_alloc(void)
 {
-    if (moved_pa) {     /* tables of the hypervisor's colours, identity mapped */
+    if (moved_pa != NULL) {     /* tables of the hypervisor's colours, identity mapped */
         pte_t *t = page_alloc(1, 1);
         pool_tables += t != NULL;
         return t;
     }
-    if (pt_used == PT_POOL)
+    if (pt_used == PT_POOL) {
         return NULL;
+    }
     pte_t *t = pt_pool[pt_used++];
-    memset(t, 0, PAGE_SIZE);
+    (void)memset(t, 0, PAGE_SIZE);
     return t;
 }
 
 /* A table's VA from its descriptor, or NULL if e is no table */
 static const pte_t *table_of(pte_t e)
 {
-    if ((e & 3) != (PTE_VALID | PTE_TABLE))
+    if ((e & 3u) != (PTE_VALID | PTE_TABLE)) {
         return NULL;
+    }
     return moved_pa ? (const pte_t *)(uint32_t)(e & PTE_ADDR)
                     : (const pte_t *)(uint32_t)(((e & PTE_ADDR) - image_pa_base) + HYP_VA_BASE);
 }
@@ -79,11 +83,13 @@ static const pte_t *table_of(pte_t e)
 /* Next-level table under entry *e, made if absent. */
 static pte_t *pt_next(pte_t *e)
 {
-    if ((*e & 3) == (PTE_VALID | PTE_TABLE))
+    if ((*e & 3u) == (PTE_VALID | PTE_TABLE)) {
         return (pte_t *)table_of(*e);
+    }
     pte_t *t = pt_alloc();
-    if (!t)
+    if (!t) {
         return NULL;
+    }
     *e = hyp_virt_to_phys(t) | PTE_VALID | PTE_TABLE;
     return t;
 }
@@ -95,20 +101,22 @@ static pte_t *pt_next(pte_t *e)
  */
 static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
 {
-    size = (size + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);    /* whole pages */
-    while (size) {
+    size = (size + PAGE_SIZE - 1u) & ~(uint64_t)(PAGE_SIZE - 1u);    /* whole pages */
+    while (size != 0u) {
         pte_t *l2 = pt_next(&pt_l1[va >> 30]);
-        if (!l2)
+        if (!l2) {
             return -1;
-        pte_t *e2 = &l2[(va >> BLOCK_SHIFT) & 511];
+        }
+        pte_t *e2 = &l2[(va >> BLOCK_SHIFT) & 511u];
         /* entries are counted in 32 bits and filled with one 64-bit add
          * each: a whole RAM and the image go through here at boot */
-        if (!(va & (BLOCK_SIZE - 1)) && !(pa & (BLOCK_SIZE - 1)) && size >= BLOCK_SIZE &&
+        if (!(va & (BLOCK_SIZE - 1u)) && !(pa & (BLOCK_SIZE - 1u)) && size >= BLOCK_SIZE &&
             !(*e2 & PTE_VALID)) {
             /* the blocks of this 1 GiB, while whole and free */
-            uint32_t left = 512 - ((va >> BLOCK_SHIFT) & 511), n = 0;
-            if ((uint64_t)left > (size >> BLOCK_SHIFT))
+            uint32_t left = 512u - ((va >> BLOCK_SHIFT) & 511u), n = 0u;
+            if ((uint64_t)left > (size >> BLOCK_SHIFT)) {
                 left = (uint32_t)(size >> BLOCK_SHIFT);
+            }
             pte_t v = pa | attrs | PTE_VALID;
             do {
                 *e2++ = v;
@@ -116,24 +124,29 @@ static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
             } while (++n < left && !(*e2 & PTE_VALID));
             va += n << BLOCK_SHIFT; pa += (uint64_t)n << BLOCK_SHIFT;
             size -= (uint64_t)n << BLOCK_SHIFT;
-            if (va == 0)
+            if (va == 0u) {
                 break;  /* wrapped at 4 GiB */
+            }
             continue;
         }
         pte_t *l3 = pt_next(e2);
-        if (!l3)
+        if (!l3) {
             return -1;
+        }
         /* the pages of this 2 MiB block */
-        uint32_t first = (va >> PAGE_SHIFT) & 511, n = 512 - first;
-        if ((uint64_t)n > (size >> PAGE_SHIFT))
+        uint32_t first = (va >> PAGE_SHIFT) & 511u, n = 512u - first;
+        if ((uint64_t)n > (size >> PAGE_SHIFT)) {
             n = (uint32_t)(size >> PAGE_SHIFT);
+        }
         pte_t v = pa | attrs | PTE_VALID | PTE_TABLE, *e3 = &l3[first];
-        for (pte_t *end = e3 + n; e3 < end; e3++, v += PAGE_SIZE)
+        for (pte_t *end = e3 + n; e3 < end; e3++, v += PAGE_SIZE) {
             *e3 = v;
+        }
         va += n << PAGE_SHIFT; pa += (uint64_t)n << PAGE_SHIFT;
         size -= (uint64_t)n << PAGE_SHIFT;
-        if (va == 0)
+        if (va == 0u) {
             break;  /* wrapped at 4 GiB */
+        }
     }
     return 0;
 }
@@ -148,19 +161,23 @@ static void map_ram(const struct platform *p)
 {
     uint64_t fs = image_pa_base;
     uint64_t fe = image_pa_base + ((uint32_t)__config_end - HYP_VA_BASE);
-    for (unsigned int i = 0; i < p->nmem; i++) {
+    for (unsigned int i = 0u; i < p->nmem; i++) {
         uint64_t s = p->mem[i].base, e = s + p->mem[i].size;
-        if (e > HYP_VA_RAM_END)
+        if (e > HYP_VA_RAM_END) {
             e = HYP_VA_RAM_END;
-        s = (s + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1);
-        e &= ~(uint64_t)(PAGE_SIZE - 1);
-        if (s >= e)
+        }
+        s = (s + PAGE_SIZE - 1u) & ~(uint64_t)(PAGE_SIZE - 1u);
+        e &= ~(uint64_t)(PAGE_SIZE - 1u);
+        if (s >= e) {
             continue;
+        }
         if (fs < e && fe > s) {
-            if (fs > s)
+            if (fs > s) {
                 map_range((uint32_t)s, s, fs - s, ATTR_RW);
-            if (fe < e)
+            }
+            if (fe < e) {
                 map_range((uint32_t)fe, fe, e - fe, ATTR_RW);
+            }
         } else {
             map_range((uint32_t)s, s, e - s, ATTR_RW);
         }
@@ -214,7 +231,7 @@ int hyp_mmu_recolour(const uint32_t *to, uint32_t *httbr)
                                      (void *)to };
     uint64_t root;
     uint32_t f = spin_lock_irqsave(&mmu_lock);
-    pool_tables = 0;
+    pool_tables = 0u;
     int rc = pt_copy(&ops, hyp_virt_to_phys(pt_l1), (uint32_t)__text_start,
                      (uint32_t)__stacks_end, &root);
     spin_unlock_irqrestore(&mmu_lock, f);
@@ -226,19 +243,21 @@ int hyp_mmu_recolour(const uint32_t *to, uint32_t *httbr)
 
 unsigned int hyp_mmu_table_pages(const struct colour_list *l, unsigned int *bad)
 {
-    unsigned int n = 1;
+    unsigned int n = 1u;
     *bad += !colour_pages_in(l, hyp_virt_to_phys(pt_l1), 1);
-    for (unsigned int i = 0; i < 4; i++) {
+    for (unsigned int i = 0u; i < 4u; i++) {
         const pte_t *l2 = table_of(pt_l1[i]);
-        if (!l2)
+        if (!l2) {
             continue;
+        }
         n++;
         *bad += !colour_pages_in(l, pt_l1[i] & PTE_ADDR, 1);
-        for (unsigned int j = 0; j < PT_ENTRIES; j++)
-            if (table_of(l2[j])) {
+        for (unsigned int j = 0u; j < PT_ENTRIES; j++) {
+            if (table_of(l2[j]) != NULL) {
                 n++;
                 *bad += !colour_pages_in(l, l2[j] & PTE_ADDR, 1);
             }
+        }
     }
     return n;
 }
@@ -271,18 +290,19 @@ void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
     map_image((uint32_t)__rodata_start, (uint32_t)__rodata_end, ATTR_RO);
     map_image((uint32_t)__data_start, (uint32_t)__stacks_start, ATTR_RW);
     map_image((uint32_t)__config_start, (uint32_t)__config_end, ATTR_RO);
-    for (uint32_t s = (uint32_t)__stacks_start; s < (uint32_t)__stacks_end; s += STACK_REGION)
+    for (uint32_t s = (uint32_t)__stacks_start; s < (uint32_t)__stacks_end; s += STACK_REGION) {
         map_image(s + STACK_GUARD, s + STACK_REGION, ATTR_RW);   /* guard left out */
+    }
 
     /* the identity alias of the idmap page, read-only and executable */
     uint64_t idpa = hyp_virt_to_phys(__idmap_start);
     map_range((uint32_t)idpa, idpa, PAGE_SIZE, ATTR_TEXT);
 
     /* the boot DTB window, as the early tables had it */
-    uint64_t dtb_block = 0;
+    uint64_t dtb_block = 0u;
     const pte_t *early_l2 = (const pte_t *)((uint32_t)boot_pt_l1 + PAGE_SIZE);
-    dtb_block = early_l2[(HYP_VA_DTB >> BLOCK_SHIFT) & 511] & PTE_ADDR;
-    map_range(HYP_VA_DTB, dtb_block, 2 * BLOCK_SIZE, ATTR_RO);
+    dtb_block = early_l2[(HYP_VA_DTB >> BLOCK_SHIFT) & 511u] & PTE_ADDR;
+    map_range(HYP_VA_DTB, dtb_block, 2u * BLOCK_SIZE, ATTR_RO);
 
     map_ram(p);
 
@@ -300,9 +320,9 @@ void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
 
 volatile void *ioremap(uint64_t pa, uint32_t size)
 {
-    uint32_t off = (uint32_t)pa & (PAGE_SIZE - 1);
+    uint32_t off = (uint32_t)pa & (PAGE_SIZE - 1u);
     uint64_t base = pa - off;
-    uint32_t len = (size + off + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+    uint32_t len = (size + off + PAGE_SIZE - 1u) & ~(PAGE_SIZE - 1u);
     uint32_t f = spin_lock_irqsave(&mmu_lock);
     volatile void *va = NULL;
     if (len <= HYP_VA_DEV_END - io_next) {

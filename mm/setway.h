@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 /* Level (0-based) a set/way operand names: bits [3:1] */
-static inline unsigned int setway_level(uint32_t val) { return (val >> 1) & 7; }
+static inline unsigned int setway_level(uint32_t val) { return (val >> 1) & 7u; }
 
 /*
  * Is val a valid operand for a data or unified cache at its level?

@@ -13,9 +13,16 @@ nanosecond, so every number is an exact, repeatable instruction count:
            sharing CPU 0 (-smp 1): the ring switches to the peer at once
   net      build/bench/images/net.bin: two bare-metal members of a Partita
            network (guests/test/netecho.c), -smp 2: an ICMP echo round trip
+  disk     build/bench/images/disk.bin: a bare-metal disk frontend and its
+           driver partition (guests/test/blkrw.c, blkserve.c), -smp 2, with
+           QEMU's trace of the hypervisor's code: its instructions per request
   tcp      build/bench/images/tcp.bin: 16 MiB over TCP between two Linux
            partitions, by the wall clock (no -icount), once: reported in the
            log and results.json ("wallclock"), never checked (not with --check)
+  disklinux build/bench/images/disklinux.bin: a Linux frontend's disk served
+           by a Linux driver partition from QEMU's virtio-blk-device, which
+           that partition first measures itself: sequential MiB/s by the wall
+           clock (no -icount), once, and their ratios, as tcp
   boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
            only reports its first instruction's CNTPCT; then the monitor's
            `info` gives the footprint
@@ -48,7 +55,8 @@ QEMU = os.environ.get("QEMU", "qemu-system-arm")
 CROSS = os.environ.get("CROSS", "arm-none-eabi-")
 BASELINES = os.path.join(ROOT, "tests", "bench", "baselines")
 TOLERANCE = 0.02            # a metric may get this much worse
-QEMU_LIFETIME = 120         # `timeout` kills any QEMU after this many seconds
+QEMU_LIFETIME = 120         # `timeout` kills a QEMU after this many seconds (by default)
+HYP_BASE = 0xf0000000       # Partita's code runs here (tests/bench/profile.py)
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 
 # The native Linux boot sees QEMU's whole virt board, and some device model
@@ -106,6 +114,21 @@ DESCRIPTIONS = {
     "doorbell_latency_hvc": "channel doorbell end to end: hypercall to the peer's IRQ vector",
     "doorbell_latency_mmio": "channel doorbell end to end: doorbell-page store to the peer's IRQ vector",
     "net_frame_roundtrip": "network: an ICMP echo request and its reply between two bare-metal members (both drivers, both switch passes, the receivers' interrupts)",
+    "disk_read_4k": "disk: the hypervisor's instructions per 4 KiB read, a bare-metal frontend and driver partition (both CPUs: the request's exits, its move into the driver's queue, the answer, the copy back, both interrupts)",
+    "disk_write_4k": "disk: the hypervisor's instructions per 4 KiB write, as disk_read_4k",
+    "disk_read_64k": "disk: the hypervisor's instructions per 64 KiB read, as disk_read_4k",
+    "disk_write_64k": "disk: the hypervisor's instructions per 64 KiB write, as disk_read_4k",
+    "tcp_throughput": "network, wall clock: 16 MiB over TCP between two Linux partitions",
+    "disk_linux_read_mibs": "disk, wall clock: a Linux frontend's sequential O_DIRECT read "
+                            "of its disk, served by a Linux driver partition (partita-blkd)",
+    "disk_linux_write_mibs": "disk, wall clock: the same frontend's sequential O_DIRECT write "
+                             "and fsync",
+    "disk_native_read_mibs": "disk, wall clock: the driver partition reading the disk it owns "
+                             "(QEMU's virtio-blk-device, passed through) itself, as the frontend",
+    "disk_native_write_mibs": "disk, wall clock: the driver partition writing its own disk "
+                              "itself, as the frontend",
+    "disk_linux_read_ratio": "frontend's read over the driver partition's own, one run",
+    "disk_linux_write_ratio": "frontend's write over the driver partition's own, one run",
     "doorbell_latency_shared": "channel doorbell, hypercall to the IRQ vector of a peer sleeping on the same (shared) CPU",
     "vcpu_switch": "one vCPU switch on a shared CPU: doorbell_latency_shared - doorbell_latency_hvc",
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
@@ -145,9 +168,9 @@ def build():
 class Run:
     """One QEMU under `timeout`, its console read until `until` matches."""
 
-    def __init__(self, name, argv):
+    def __init__(self, name, argv, lifetime=QEMU_LIFETIME):
         self.name = name
-        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(QEMU_LIFETIME)] + argv
+        self.argv = ["timeout", "-s", "TERM", "-k", "5", str(lifetime)] + argv
         self.out = ""
 
     def run(self, until, deadline=QEMU_LIFETIME, send_after=None, send=None, then=None):
@@ -300,7 +323,92 @@ def run_net():
     return run_bench_guest("net.bin", 2, "network benchmark")
 
 
+# The disk benchmark (tests/bench/configs/disk.dts): blkrw calls its mark
+# before and after each kind of request, in this order, on CPU 0
+DISK_KINDS = ("disk_read_4k", "disk_write_4k", "disk_read_64k", "disk_write_64k")
+DISK_MARK = "blkrw_bench_mark"
+DISK_BENCH = r"\[bench\] blkrw: bench: (\d+) requests of each kind(.*)"
+TB_IN = re.compile(r"^0x([0-9a-f]+):\s")
+TB_EXEC = re.compile(r"^Trace (\d+): (0x[0-9a-f]+) \[[0-9a-f]+/([0-9a-f]+)/")
+TB_STOPPED = re.compile(r"^Stopped execution of TB chain before (0x[0-9a-f]+) \[([0-9a-f]+)\]")
+
+
+def hyp_insns_between_marks(trace, mark, cpu):
+    """The hypervisor's instructions (PC >= HYP_BASE, every CPU) before each
+    execution of the guest's TB at `mark` on `cpu`, from QEMU's log of
+    in_asm and exec (nochain): each TB's size from its translation, a TB
+    QEMU stopped before it ran (an interrupt pending) taken back."""
+    size = {}               # host TB -> instructions
+    pending = None          # (pc, size) of the translation just logged
+    hyp, last, marks = 0, None, []
+    with open(trace, errors="replace") as f:
+        for line in f:
+            m = TB_IN.match(line)
+            if m:
+                pc = int(m.group(1), 16)
+                pending = (pending[0], pending[1] + 1) if pending else (pc, 1)
+                continue
+            if line.startswith("IN:"):
+                pending = None
+                continue
+            m = TB_EXEC.match(line)
+            if m:
+                c, tb, pc = int(m.group(1)), m.group(2), int(m.group(3), 16)
+                if pending and pending[0] == pc:
+                    size[tb] = pending[1]
+                pending = None
+                k = size.get(tb, 1)
+                if pc >= HYP_BASE:
+                    hyp += k
+                    last = (tb, k, False)
+                elif pc == mark and c == cpu:
+                    marks.append(hyp)
+                    last = (tb, k, True)
+                continue
+            m = TB_STOPPED.match(line)
+            if m and last and last[0] == m.group(1):
+                if last[2]:
+                    marks.pop()
+                else:
+                    hyp -= last[1]
+                last = None
+    return marks
+
+
+def run_disk():
+    """The hypervisor's instructions per disk request: QEMU's trace of
+    its code (and of blkrw's mark) in a run of disk.bin, which is the
+    same under -icount whether traced or not"""
+    nm = subprocess.run([CROSS + "nm", os.path.join(BUILD, "guests/blkrw.elf")],
+                        capture_output=True, text=True, cwd=ROOT).stdout
+    m = re.search(r"^([0-9a-f]+) T %s$" % DISK_MARK, nm, re.M)
+    if not m:
+        raise BenchError("no %s in %s/guests/blkrw.elf" % (DISK_MARK, BUILD))
+    mark = int(m.group(1), 16)
+    trace = os.path.join(BUILD, "bench", "disk.trace")
+    r = qemu_partita("disk.bin", 2)
+    r.argv += ["-d", "in_asm,exec,nochain", "-D", trace,
+               "-dfilter", "0x%08x..0xffffffff,0x%08x+4" % (HYP_BASE, mark)]
+    try:
+        out = r.run(r"guest 'bench' halted \(PSCI SYSTEM_OFF\)|guest '\w+'.*crash")
+        done = re.search(DISK_BENCH, out)
+        if not done or done.group(2):
+            raise BenchError("the disk benchmark did not finish:\n%s" % out[-4000:])
+        n = int(done.group(1))
+        marks = hyp_insns_between_marks(trace, mark, 0)
+    finally:
+        if os.path.exists(trace):
+            os.unlink(trace)
+    if len(marks) != 2 * len(DISK_KINDS):
+        raise BenchError("the disk benchmark's trace has %d marks, not %d"
+                         % (len(marks), 2 * len(DISK_KINDS)))
+    return {name: {"value": round((marks[2 * i + 1] - marks[2 * i]) / float(n), 2),
+                   "unit": "insns", "iterations": n}
+            for i, name in enumerate(DISK_KINDS)}, []
+
+
 TCP_SENT = r"\[sender\] partita-net: sent in (\d+) ms"
+TCP_LIFETIME = 300              # two Debian boots and 16 MiB over TCP under TCG
 TCP_GOT = r"\[receiver\] partita-net: received (\d+) bytes, md5 ([0-9a-f]{32})"
 
 
@@ -310,14 +418,61 @@ def run_tcp():
     argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", "4",
             "-m", "1G", "-nographic", "-monitor", "none",
             "-kernel", os.path.join(BUILD, "bench/images/tcp.bin")]
-    r = Run("partita tcp.bin", argv)
-    out = r.run(r"guest 'receiver' halted \(PSCI SYSTEM_OFF\)", deadline=300)
+    r = Run("partita tcp.bin", argv, TCP_LIFETIME)
+    out = r.run(r"guest 'receiver' halted \(PSCI SYSTEM_OFF\)", deadline=TCP_LIFETIME)
     sent, got = re.search(TCP_SENT, out), re.search(TCP_GOT, out)
     if not sent or not got:
         raise BenchError("the TCP transfer did not finish:\n%s" % out[-4000:])
     ms, size = int(sent.group(1)), int(got.group(1))
     return {"tcp_throughput": {"value": round(size / 1024.0 / max(ms, 1) * 1000.0, 1),
                                "unit": "KiB/s", "bytes": size, "ms": ms}}
+
+
+# The Linux disk benchmark (tests/bench/configs/disklinux.dts): the
+# driver partition measures its own disk, then the frontend, started at
+# the monitor then, measures its disk through Partita
+DISK_IMAGE_BYTES = 64 << 20     # the driver partition's disk (capacity = <0x20000>)
+BLKBENCH = r"\[(drv|lx)\] partita-blkbench: /dev/vda (read|wrote) (\d+) bytes in (\d+) us"
+DISK_WALLCLOCK_LIFETIME = 600   # two Debian boots and the transfers on a loaded TCG host
+
+
+def run_disk_linux():
+    """Wall clock, as run_tcp: the frontend's and the driver partition's
+    own throughput in one run, and their ratio"""
+    disk = os.path.join(BUILD, "bench", "disklinux.img")
+    with open(disk, "wb") as f:
+        f.truncate(DISK_IMAGE_BYTES)        # sparse, every run from zeros
+    argv = [QEMU, "-M", "virt,virtualization=on", "-cpu", "cortex-a15", "-smp", "3",
+            "-m", "1G", "-nographic", "-monitor", "none",
+            "-kernel", os.path.join(BUILD, "bench/images/disklinux.bin"),
+            "-drive", "file=%s,if=none,format=raw,id=d0" % disk,
+            "-device", "virtio-blk-device,drive=d0"]
+    r = Run("partita disklinux.bin", argv, DISK_WALLCLOCK_LIFETIME)
+    try:
+        # a command that failed ends the run at once, its output then says why
+        done = r"\[(lx|drv)\] PARTITA-CMD-EXIT"
+        out = r.run(done, DISK_WALLCLOCK_LIFETIME, send="start lx\r", then=done,
+                    send_after=r"\[drv\] (partita-blkbench: /dev/vda wrote|PARTITA-CMD-EXIT)")
+    finally:
+        os.unlink(disk)
+    got = {(m.group(1), m.group(2)): (int(m.group(3)), int(m.group(4)))
+           for m in re.finditer(BLKBENCH, out)}
+    rows = {}
+    for guest, kind, name in (("drv", "read", "disk_native_read_mibs"),
+                              ("drv", "wrote", "disk_native_write_mibs"),
+                              ("lx", "read", "disk_linux_read_mibs"),
+                              ("lx", "wrote", "disk_linux_write_mibs")):
+        if (guest, kind) not in got:
+            raise BenchError("the Linux disk benchmark did not finish:\n%s" % out[-4000:])
+        size, us = got[(guest, kind)]
+        rows[name] = {"value": round(size / 1048576.0 / max(us, 1) * 1e6, 1),
+                      "unit": "MiB/s", "bytes": size, "ms": round(us / 1000.0, 1)}
+    for kind in ("read", "write"):
+        lx, native = rows["disk_linux_%s_mibs" % kind], rows["disk_native_%s_mibs" % kind]
+        rows["disk_linux_%s_ratio" % kind] = {
+            "value": round(lx["value"] / native["value"], 3) if native["value"] else 0.0,
+            "unit": "x"}
+    return rows
 
 
 def run_doorbell_shared():
@@ -425,6 +580,8 @@ def collect():
             native[name + "_direct"] = native[name]
     net, _ = run("network", run_net)
     partita.update(net)
+    disk, _ = run("disk", run_disk)
+    partita.update(disk)
     lp, ln = run("linux", run_linux, reports_errors=False)     # (partita, native)
     partita.update(lp)
     native.update(ln)
@@ -472,7 +629,8 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "mmio_gicd_isenabler_write", "mmio_uart_fr_read", "s2_fault_roundtrip",
          "ipi_send", "ipi_recv", "ipi_latency", "wfi_wake_ipi", "ipi_latency_wfi",
          "doorbell_hvc_send", "doorbell_mmio_send", "doorbell_wake", "doorbell_latency_hvc",
-         "doorbell_latency_mmio", "net_frame_roundtrip", "doorbell_latency_shared", "vcpu_switch",
+         "doorbell_latency_mmio", "net_frame_roundtrip", "disk_read_4k", "disk_write_4k",
+         "disk_read_64k", "disk_write_64k", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu", "budget_exit",
          "cyclic_window_switch", "cyclic_window_jitter",
          "vtimer_latency", "vtimer_latency_wfi", "vtimer_latency_direct",
@@ -625,10 +783,11 @@ def main():
     # wall clock, once and only when asked for numbers (never checked)
     wallclock = {}
     if not args.check:
-        try:
-            wallclock = run_tcp()
-        except BenchError as e:
-            print("bench: tcp: " + str(e), file=sys.stderr)
+        for name, fn in (("tcp", run_tcp), ("disk linux", run_disk_linux)):
+            try:
+                wallclock.update(fn())
+            except BenchError as e:
+                print("bench: %s: %s" % (name, e), file=sys.stderr)
     # static: from the ELF, once
     fp = footprint(os.path.join(BUILD, "bench/images/boot.elf"))
     partita, native, errors, info = sets[0]
@@ -652,8 +811,11 @@ def main():
     if info:
         log("monitor: footprint: " + info)
     for name, w in wallclock.items():
-        log("wall clock (not checked): %s %.1f %s (%d bytes in %d ms, TCG)"
-            % (name, w["value"], w["unit"], w["bytes"], w["ms"]))
+        w["description"] = DESCRIPTIONS.get(name, "")
+        log("wall clock (not checked): %s %s %s (%s)"
+            % (name, w["value"], w["unit"],
+               ("%d bytes in %s ms, TCG" % (w["bytes"], w["ms"])) if "bytes" in w
+               else w["description"]))
     if len(sets) > 1:
         log("repeatable: %s (%d identical runs)" % ("yes" if repeatable else "NO", len(sets))
             if repeatable else "repeatable: NO")

@@ -12,6 +12,7 @@
 #        PARTITA_ROOTS=/var/tmp/partita-roots   where the roots are kept
 #        FRESH=1   make the root anew first
 #        PYTEST_ADDOPTS="-k imx"   passed on to pytest there (make systest)
+#        SYSTEST_TIMEOUT=3600      passed on to tests/run-all.sh there (a busy machine)
 # Needs root (chroot, mounts) and mmdebstrap (installed if missing).
 set -eu
 
@@ -75,10 +76,13 @@ echo "in-debian: make $* in $release ($(. "$root/etc/os-release"; echo "$PRETTY_
 status=0
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LANG=C.UTF-8 TERM=dumb ${PYTEST_ADDOPTS:+PYTEST_ADDOPTS="$PYTEST_ADDOPTS"} \
+    ${SYSTEST_TIMEOUT:+SYSTEST_TIMEOUT="$SYSTEST_TIMEOUT"} \
     sh -c 'cd /src/partita && make "$@"' make "$@" || status=$?
-# a baseline recorded there (make bench-baseline) comes back to this tree
+# a baseline recorded there (make bench-baseline) comes back to this tree;
+# only one the run changed: this tree may have moved on meanwhile
 for f in "$root"/src/partita/tests/bench/baselines/*.json; do
-    cmp -s "$f" "$top/tests/bench/baselines/${f##*/}" && continue
+    git -C "$src" ls-files --error-unmatch "${f#$src/}" >/dev/null 2>&1 &&
+        git -C "$src" diff --quiet -- "${f#$src/}" && continue
     cp "$f" "$top/tests/bench/baselines/" && echo "in-debian: new ${f##*/} in tests/bench/baselines"
 done
 exit $status

@@ -8,7 +8,8 @@ cache colouring and direct interrupts.  What is left is the core every
 image carries.  Sizes are of the objects (section .text* and .rodata*),
 before the linker's page alignment.
 
-Usage: room-sizes.py OBJDIR [OBJECT...]   (`make room-sizes`)
+Usage: room-sizes.py [--images "ELF..."] OBJDIR [OBJECT...]   (`make room-sizes`)
+With --images, the .text of those linked images too.
 Without OBJECTs, every object under OBJDIR; with them, just those (the
 build's own list, so that a stale object of a removed source is ignored).
 """
@@ -18,22 +19,25 @@ import sys
 
 SIZE = os.environ.get("SIZE", "arm-none-eabi-size")
 
-# the objects only a room uses, by source path without extension
-ROOMS = [
-    ("gdb", ["hyp/gdb/rsp", "hyp/gdb/gdb_stub", "hyp/gdb/gdb_break", "hyp/gdb/gdb_step",
-             "hyp/gdb/gdb_regs", "hyp/gdb/gdb_vfp", "hyp/gdb/gdb_port", "hyp/gdb/gdb_guest",
-             "hyp/gdb/debug_gdb", "hyp/arch/arm_next"]),
-    ("control partition", ["hyp/manage/manage", "hyp/manage/manage_ops",
-                           "hyp/manage/manage_page", "hyp/manage/image",
-                           "hyp/guest/lifecycle", "hyp/config/config_control"]),
-    ("networks", ["hyp/vdev/virtio_net", "hyp/guest/network", "hyp/config/config_network"]),
-    ("virtio transport", ["hyp/vdev/virtq", "hyp/vdev/virtio_mmio"]),
-    ("virtio console", ["hyp/vdev/virtio_console"]),
-    ("channels", ["hyp/guest/channel", "hyp/config/config_channel"]),
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rooms import ROOMS  # noqa: E402  the one table of rooms
+
+# in every image, not yet rooms of their own: what of the core they are
+ALWAYS = [
     ("cache colouring", ["hyp/config/colour", "hyp/config/config_colour", "mm/hyp_colour",
                          "mm/pt_copy", "mm/hyp_reloc"]),
     ("direct interrupts", ["vgic/vgic_pt"]),
 ]
+
+
+def text_of(elf):
+    """The .text section of a linked image (page aligned, as it is mapped)."""
+    out = subprocess.run([SIZE, "-A", elf], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[0] == ".text":
+            return int(f[1])
+    return 0
 
 
 def size_of(obj):
@@ -48,22 +52,34 @@ def size_of(obj):
 
 
 def main():
-    objdir = sys.argv[1] if len(sys.argv) > 1 else "build/obj"
-    objs = sys.argv[2:] or [os.path.join(d, f) for d, _, fs in os.walk(objdir)
-                            for f in fs if f.endswith(".o")]
+    args = sys.argv[1:]
+    images = []
+    if args[:1] == ["--images"]:
+        images, args = args[1].split(), args[2:]
+    objdir = args[0] if args else "build/obj"
+    objs = args[1:] or [os.path.join(d, f) for d, _, fs in os.walk(objdir)
+                        for f in fs if f.endswith(".o")]
     sizes = {os.path.relpath(o, objdir)[:-2]: size_of(o) for o in objs}
     if not sizes:
         print("room-sizes: no objects under %s: build first (make)" % objdir)
         return 1
+    stubs = set()
     roomed = 0
-    for name, objs in ROOMS:
-        n = sum(sizes.get(o, 0) for o in objs)
+    print("objects' .text and .rodata, by room (in / its stand-in when left out):")
+    for name, ins, outs in ROOMS:
+        n = sum(sizes.get(o, 0) for o in ins)
         roomed += n
-        print("%-20s %7d bytes" % (name, n))
-    total = sum(sizes.values())
+        stubs.update(outs)
+        print("%-20s %7d bytes / %5d" % (name, n, sum(sizes.get(o, 0) for o in outs)))
+    for name, ins in ALWAYS:
+        print("%-20s %7d bytes (in the core)" % (name, sum(sizes.get(o, 0) for o in ins)))
+    total = sum(v for k, v in sizes.items() if k not in stubs)
     print("%-20s %7d bytes" % ("core", total - roomed))
     print("%-20s %7d bytes (objects only: libfdt, libc and libgcc come on top)"
           % ("all", total))
+    for elf in images:
+        print("%-20s %7d bytes of .text (%.1f KiB)" % (os.path.basename(elf), text_of(elf),
+                                                       text_of(elf) / 1024.0))
     return 0
 
 

@@ -27,11 +27,13 @@ static struct hyp_timers timers[MAX_CPUS];
 static void program(struct hyp_timers *t)
 {
     uint64_t next = t->deadline[0];
-    for (unsigned int s = 1; s < HYP_TIMER_SLOTS; s++)
+    for (unsigned int s = 1u; s < HYP_TIMER_SLOTS; s++) {
         next = t->deadline[s] < next ? t->deadline[s] : next;
+    }
     uint64_t was = t->loaded;
-    if (next == was)
+    if (next == was) {
         return;
+    }
     t->loaded = next;
     if (next == NEVER) {
         sysreg_write_cnthp_ctl(0);
@@ -59,13 +61,15 @@ static bool hyp_timer_irq(unsigned int irq, void *arg)
     isb();
     t->loaded = NEVER;
     uint64_t now = sysreg_read_cntpct();
-    for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++) {
-        if (t->deadline[s] > now)
+    for (unsigned int s = 0u; s < HYP_TIMER_SLOTS; s++) {
+        if (t->deadline[s] > now) {
             continue;
+        }
         hyp_timer_fn fn = t->fn[s];
         t->deadline[s] = NEVER;
-        if (fn)
+        if (fn != NULL) {
             fn();           /* may arm its slot again */
+        }
     }
     program(t);
     return true;
@@ -74,8 +78,9 @@ static bool hyp_timer_irq(unsigned int irq, void *arg)
 void hyp_timer_cpu_init(void)
 {
     struct hyp_timers *t = mine();
-    for (unsigned int s = 0; s < HYP_TIMER_SLOTS; s++)
+    for (unsigned int s = 0u; s < HYP_TIMER_SLOTS; s++) {
         t->deadline[s] = NEVER;
+    }
     t->loaded = NEVER;
     sysreg_write_cnthp_ctl(0);
     isb();
@@ -88,7 +93,7 @@ static void arm(struct hyp_timers *t, enum hyp_timer_slot slot, uint64_t deadlin
                 hyp_timer_fn fn)
 {
     t->fn[slot] = fn;
-    t->deadline[slot] = deadline ? deadline : 1;
+    t->deadline[slot] = deadline ? deadline : 1u;
 }
 
 void hyp_timer_set(enum hyp_timer_slot slot, uint64_t deadline, hyp_timer_fn fn)
@@ -110,8 +115,9 @@ void hyp_timer_set_share(uint64_t slice_end, uint64_t vtimer, hyp_timer_fn fn)
 void hyp_timer_cancel(enum hyp_timer_slot slot)
 {
     struct hyp_timers *t = mine();
-    if (t->deadline[slot] == NEVER)
+    if (t->deadline[slot] == NEVER) {
         return;
+    }
     t->deadline[slot] = NEVER;
     program(t);
 }

@@ -33,7 +33,7 @@ void hyp_timer_cancel(enum hyp_timer_slot slot);
 /* a shared CPU's switch: the slice's end and the first virtual timer of
  * the vCPUs away (either HYP_TIMER_NEVER: none) in one call, with one
  * comparator write */
-#define HYP_TIMER_NEVER (~0ull)
+#define HYP_TIMER_NEVER (~0ULL)
 void hyp_timer_set_share(uint64_t slice_end, uint64_t vtimer, hyp_timer_fn fn);
 
 #endif

@@ -8,8 +8,9 @@ void timer_init(const struct platform *p)
     /* CNTFRQ is set by firmware (or by us in a secure start); the DT's
      * clock-frequency overrides it where firmware left it wrong. */
     freq = p->timer.clock_frequency ? p->timer.clock_frequency : sysreg_read_cntfrq();
-    if (!freq)
-        freq = 62500000;   /* CNTFRQ unset and no DT value: assume 62.5 MHz */
+    if (!freq) {
+        freq = 62500000u;   /* CNTFRQ unset and no DT value: assume 62.5 MHz */
+    }
 }
 
 uint32_t timer_freq(void)
@@ -25,12 +26,13 @@ uint64_t timer_now(void)
 
 uint64_t timer_ticks_to_us(uint64_t ticks)
 {
-    return ticks * 1000000ull / freq;
+    return ticks * 1000000ULL / freq;
 }
 
 void timer_udelay(uint32_t us)
 {
-    uint64_t end = timer_now() + (uint64_t)us * freq / 1000000ull;
-    while (timer_now() < end)
+    uint64_t end = timer_now() + (uint64_t)us * freq / 1000000ULL;
+    while (timer_now() < end) {
         ;
+    }
 }

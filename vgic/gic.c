@@ -16,7 +16,7 @@ static volatile uint8_t *gicd, *gicc;
 volatile uint8_t *gic_gich_va;
 static struct gic_info info;
 static bool security_extn;     /* GICD_TYPER.SecurityExtn: we see the NS view */
-static struct {
+static struct gic_handler {
     irq_handler_t fn;
     void *arg;
 } handlers[GIC_MAX_IRQS];
@@ -41,15 +41,17 @@ int gic_init(const struct platform *p)
     /* GICC_DIR is at 0x1000: the CPU interface spans 8 KiB */
     gicc = ioremap(p->gic.gicc.base, 0x2000);
     gic_gich_va = ioremap(p->gic.gich.base, 0x1000);
-    if (!gicd || !gicc || !gic_gich_va)
+    if (!gicd || !gicc || !gic_gich_va) {
         return -1;
+    }
     uint32_t typer = d_rd(GICD_TYPER);
-    info.nr_irqs = ((typer & 0x1f) + 1) * 32;
-    if (info.nr_irqs > GIC_MAX_IRQS)
+    info.nr_irqs = ((typer & 0x1fu) + 1u) * 32u;
+    if (info.nr_irqs > GIC_MAX_IRQS) {
         info.nr_irqs = GIC_MAX_IRQS;
-    info.nr_cpus_if = ((typer >> 5) & 7) + 1;
+    }
+    info.nr_cpus_if = ((typer >> 5) & 7u) + 1u;
     info.gicd_iidr = d_rd(GICD_IIDR);
-    security_extn = (typer >> 10) & 1;
+    security_extn = (typer >> 10) & 1u;
     info.security_extn = security_extn;
 
     d_wr(GICD_CTLR, 0);
@@ -61,15 +63,17 @@ int gic_init(const struct platform *p)
      * non-secure GICC_DIR write, which QEMU (like a secure GIC) ignores for
      * Group 0 (GICv2 5.2.1).
      */
-    for (unsigned int i = 0; i < info.nr_irqs; i += 32)
-        d_wr(GICD_IGROUPR + i / 8, 0xffffffff);
-    for (unsigned int i = 32; i < info.nr_irqs; i += 32) {
-        d_wr(GICD_ICENABLER + i / 8, 0xffffffff);
-        d_wr(GICD_ICPENDR + i / 8, 0xffffffff);
-        d_wr(GICD_ICACTIVER + i / 8, 0xffffffff);
+    for (unsigned int i = 0u; i < info.nr_irqs; i += 32u) {
+        d_wr(GICD_IGROUPR + i / 8u, 0xffffffff);
     }
-    for (unsigned int i = 32; i < info.nr_irqs; i++)
+    for (unsigned int i = 32u; i < info.nr_irqs; i += 32u) {
+        d_wr(GICD_ICENABLER + i / 8u, 0xffffffff);
+        d_wr(GICD_ICPENDR + i / 8u, 0xffffffff);
+        d_wr(GICD_ICACTIVER + i / 8u, 0xffffffff);
+    }
+    for (unsigned int i = 32u; i < info.nr_irqs; i++) {
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
+    }
     /* NS view: bit 0 enables Group 1; otherwise EnableGrp0 | EnableGrp1 */
     d_wr(GICD_CTLR, security_extn ? 1 : 3);
     gic_cpu_init();
@@ -92,15 +96,17 @@ void gic_cpu_init(void)
     d_wr(GICD_ICENABLER, 0xffff0000);   /* PPIs off until someone asks */
     d_wr(GICD_ICACTIVER, 0xffffffff);
     d_wr(GICD_ISENABLER, 0x0000ffff);   /* SGIs always on */
-    for (unsigned int i = 0; i < 32; i++)
+    for (unsigned int i = 0u; i < 32u; i++) {
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
+    }
     d_wr(GICD_IGROUPR, 0xffffffff);     /* banked SGIs/PPIs: Group 1 too */
     c_wr(GICC_PMR, 0xf0);
     c_wr(GICC_BPR, 0);
-    if (security_extn)
+    if (security_extn) {
         c_wr(GICC_CTLR, 1 | (1 << 9));  /* NS view: EnableGrp1, EOImodeNS */
-    else    /* EnableGrp0|Grp1, AckCtl (ack Group 1 here), EOImodeS|EOImodeNS */
+    } else {    /* EnableGrp0|Grp1, AckCtl (ack Group 1 here), EOImodeS|EOImodeNS */
         c_wr(GICC_CTLR, 1 | 2 | 4 | (1 << 9) | (1 << 10));
+    }
 }
 
 uint8_t gic_cpu_if_mask(void)
@@ -110,23 +116,26 @@ uint8_t gic_cpu_if_mask(void)
 
 void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg)
 {
-    if (irq >= GIC_MAX_IRQS)
+    if (irq >= GIC_MAX_IRQS) {
         return;
+    }
     handlers[irq].arg = arg;
     handlers[irq].fn = h;
 }
 
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
 {
-    if (irq >= 32 && cpu_target_mask)  /* 0: keep the target it has */
+    if (irq >= 32u && cpu_target_mask) {  /* 0: keep the target it has */
         d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
-    d_wr(GICD_ISENABLER + (irq / 32) * 4, 1u << (irq % 32));
+    }
+    d_wr(GICD_ISENABLER + (irq / 32u) * 4u, (unsigned int)1u << (irq % 32u));
 }
 
 void gic_irq_set_target(unsigned int irq, unsigned int pcpu)
 {
-    if (irq >= 32 && pcpu < MAX_CPUS)
+    if (irq >= 32u && pcpu < MAX_CPUS) {
         d_wr8(GICD_ITARGETSR + irq, cpu_if_mask[pcpu]);
+    }
 }
 
 void gic_irq_set_priority(unsigned int irq, uint8_t prio)
@@ -137,17 +146,17 @@ void gic_irq_set_priority(unsigned int irq, uint8_t prio)
 void gic_irq_deactivate(unsigned int irq)
 {
     /* for this CPU's PPIs the banked register; SPIs wherever they are */
-    d_wr(GICD_ICACTIVER + (irq / 32) * 4, 1u << (irq % 32));
+    d_wr(GICD_ICACTIVER + (irq / 32u) * 4u, (unsigned int)1u << (irq % 32u));
 }
 
 bool gic_irq_active(unsigned int irq)
 {
-    return (d_rd(GICD_ISACTIVER + (irq / 32) * 4) >> (irq % 32)) & 1;
+    return (d_rd(GICD_ISACTIVER + (irq / 32u) * 4u) >> (irq % 32u)) & 1u;
 }
 
 void gic_irq_activate(unsigned int irq)
 {
-    d_wr(GICD_ISACTIVER + (irq / 32) * 4, 1u << (irq % 32));
+    d_wr(GICD_ISACTIVER + (irq / 32u) * 4u, (unsigned int)1u << (irq % 32u));
 }
 
 uint32_t gic_state_read(uint32_t off)
@@ -157,25 +166,26 @@ uint32_t gic_state_read(uint32_t off)
 
 void gic_state_write(uint32_t off, uint32_t bits)
 {
-    if (bits)
+    if (bits != 0u) {
         d_wr(off, bits);
+    }
 }
 
 void gic_irq_disable(unsigned int irq)
 {
-    d_wr(GICD_ICENABLER + (irq / 32) * 4, 1u << (irq % 32));
+    d_wr(GICD_ICENABLER + (irq / 32u) * 4u, (unsigned int)1u << (irq % 32u));
 }
 
 void gic_send_sgi(unsigned int sgi, unsigned int cpu_mask)
 {
     dsb_ish();  /* the work we signal is visible before the interrupt */
-    d_wr(GICD_SGIR, ((cpu_mask & 0xff) << 16) | (sgi & 0xf));
+    d_wr(GICD_SGIR, ((cpu_mask & 0xffu) << 16) | (sgi & 0xfu));
 }
 
 void gic_send_sgi_others(unsigned int sgi)
 {
     dsb_ish();
-    d_wr(GICD_SGIR, (1u << 24) | (sgi & 0xf));
+    d_wr(GICD_SGIR, ((unsigned int)1u << 24) | (sgi & 0xfu));
 }
 
 /* CPUs whose kick and hypervisor timer are Group 0 (gic_group0_claim) */
@@ -195,12 +205,15 @@ static uint32_t mon_call(uint32_t fn, uint32_t a1, uint32_t a2)
 
 void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus)
 {
-    uint32_t mask = 0;
-    for (unsigned int c = 0; c < MAX_CPUS; c++)
-        if (pcpus & (1u << c))
+    uint32_t mask = 0u;
+    for (unsigned int c = 0u; c < MAX_CPUS; c++) {
+        if ((pcpus & ((unsigned int)1u << c)) != 0u) {
             mask |= cpu_if_mask[c];
-    if (mask)
+        }
+    }
+    if (mask != 0u) {
         gic_send_sgi(sgi, mask);
+    }
 }
 
 static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
@@ -211,9 +224,10 @@ static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
 
 void gic_kick_cpu(unsigned int pcpu)
 {
-    if (pcpu >= MAX_CPUS || !cpu_if_mask[pcpu])
+    if (pcpu >= MAX_CPUS || !cpu_if_mask[pcpu]) {
         return;
-    if (__builtin_expect((group0_cpus >> pcpu) & 1, 0)) {
+    }
+    if (__builtin_expect((group0_cpus >> pcpu) & 1u, 0)) {
         kick_group0(pcpu);  /* a direct guest's CPU: its kick is Group 0 */
         return;
     }
@@ -234,17 +248,18 @@ void gic_kick_cpu(unsigned int pcpu)
 void gic_group0_claim(void)
 {
     unsigned int cpu = this_cpu()->index;
-    if (group0_cpus & (1u << cpu))
+    if ((group0_cpus & ((unsigned int)1u << cpu)) != 0u) {
         return;
-    mon_call(MON_G0_CLAIM, (1u << SGI_KICK_G0) | (1u << host.timer.irq_hyp), 0);
-    d_wr(GICD_ICENABLER, 0xffff0000u & ~(1u << host.timer.irq_hyp));
-    d_wr(GICD_ICACTIVER, 0xffff0000u & ~(1u << host.timer.irq_hyp));
-    __atomic_fetch_or(&group0_cpus, 1u << cpu, __ATOMIC_SEQ_CST);
+    }
+    mon_call(MON_G0_CLAIM, ((unsigned int)1u << SGI_KICK_G0) | ((unsigned int)1u << host.timer.irq_hyp), 0);
+    d_wr(GICD_ICENABLER, 0xffff0000u & ~((unsigned int)1u << host.timer.irq_hyp));
+    d_wr(GICD_ICACTIVER, 0xffff0000u & ~((unsigned int)1u << host.timer.irq_hyp));
+    __atomic_fetch_or(&group0_cpus, (unsigned int)1u << cpu, __ATOMIC_SEQ_CST);
 }
 
 bool gic_cpu_is_group0(void)
 {
-    return (group0_cpus >> this_cpu()->index) & 1;
+    return (group0_cpus >> this_cpu()->index) & 1u;
 }
 
 void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
@@ -254,20 +269,23 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
      * hypervisor's Group 0 is never touched from here (GICv2 4.3.x) */
     c_wr(GICC_CTLR, 1 | (1 << 9));
     uint32_t ppis = d_rd(GICD_ISACTIVER) & 0xffff0000u;
-    for (unsigned int i = 16; i < 32; i++)
-        if (ppis & (1u << i)) {
+    for (unsigned int i = 16u; i < 32u; i++) {
+        if ((ppis & ((unsigned int)1u << i)) != 0u) {
             c_wr(GICC_EOIR, i);
             c_wr(GICC_DIR, i);
         }
-    for (unsigned int k = 0; k < n; k++)
+    }
+    for (unsigned int k = 0u; k < n; k++) {
         if (spis[k] < GIC_MAX_IRQS && gic_irq_active(spis[k])) {
             c_wr(GICC_EOIR, spis[k]);
             c_wr(GICC_DIR, spis[k]);
         }
+    }
     d_wr(GICD_ICENABLER, 0xffff0000u);  /* Group 0 bits ignore non-secure writes */
     d_wr(GICD_ICPENDR, 0xffff0000u);
-    for (unsigned int i = 0; i < 16; i += 4)   /* SGIs another vCPU sent the last life */
+    for (unsigned int i = 0u; i < 16u; i += 4u) {   /* SGIs another vCPU sent the last life */
         d_wr(GICD_CPENDSGIR + i, 0xffffffffu);
+    }
     c_wr(GICC_PMR, 0);
     c_wr(GICC_CTLR, 0);
 }
@@ -278,11 +296,13 @@ void gic_handle_fiq(void)
 {
     for (;;) {
         uint32_t iar = mon_call(MON_G0_ACK, 0, 0);
-        unsigned int irq = iar & 0x3ff;
-        if (irq >= GIC_MAX_IRQS)
+        unsigned int irq = iar & 0x3ffu;
+        if (irq >= GIC_MAX_IRQS) {
             break;
-        if (irq != SGI_KICK_G0 && handlers[irq].fn)
+        }
+        if (irq != SGI_KICK_G0 && handlers[irq].fn) {
             handlers[irq].fn(irq, handlers[irq].arg);
+        }
         mon_call(MON_G0_EOI, iar, 0);
     }
 }
@@ -298,7 +318,7 @@ void gic_handle_fiq(void)
 void gic_handle_irq(void)
 {
     uint32_t iar = c_rd(GICC_IAR);
-    unsigned int irq = iar & 0x3ff;
+    unsigned int irq = iar & 0x3ffu;
     bool done = true;
     if (irq == SGI_KICK) {
         /* a kick's exit was the point: its priority drop and deactivation */
@@ -306,13 +326,16 @@ void gic_handle_irq(void)
         c_wr(GICC_DIR, iar);
         return;
     }
-    if (irq >= GIC_MAX_IRQS)
+    if (irq >= GIC_MAX_IRQS) {
         return;             /* spurious (1023): nothing to end */
-    if (handlers[irq].fn)
+    }
+    if (handlers[irq].fn != NULL) {
         done = handlers[irq].fn(irq, handlers[irq].arg);
-    else
+    } else {
         pr_warn("cpu%u: unhandled IRQ %u\n", this_cpu()->index, irq);
+    }
     c_wr(GICC_EOIR, iar);       /* priority drop */
-    if (done)
+    if (done) {
         c_wr(GICC_DIR, iar);    /* else the guest's EOI deactivates it */
+    }
 }

@@ -36,10 +36,10 @@
 #define GICC_IIDR        0x0fc
 #define GICC_DIR         0x1000
 
-#define GICD_CTLR_ENABLE    (1 << 0)
-#define GICD_CTLR_ENABLE_G1 (1 << 1)   /* secure view: Group 1 too */
-#define GICC_CTLR_ENABLE_G0 (1 << 0)
-#define GICC_CTLR_ENABLE_G1 (1 << 1)
-#define GICC_CTLR_FIQEN     (1 << 3)   /* secure view: Group 0 signalled as FIQ */
+#define GICD_CTLR_ENABLE    (1u << 0)
+#define GICD_CTLR_ENABLE_G1 (1u << 1)   /* secure view: Group 1 too */
+#define GICC_CTLR_ENABLE_G0 (1u << 0)
+#define GICC_CTLR_ENABLE_G1 (1u << 1)
+#define GICC_CTLR_FIQEN     (1u << 3)   /* secure view: Group 0 signalled as FIQ */
 
 #endif

@@ -157,8 +157,9 @@ static inline bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint3
                                     unsigned int vcpu)
 {
     if (a->info == MMIO_INFO(4, true) && off - GICD_IGROUPR < GICD_IPRIORITYR - GICD_IGROUPR &&
-        !(off & 3))
+        !(off & 3u)) {
         return vgic_dist_bank_write(d, a, off, vcpu);
+        }
     return vgic_dist_other(d, a, off, vcpu);
 }
 
@@ -170,7 +171,7 @@ void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid);
  * edge as vgic_inject_edge for the one CPU that ever delivers it. */
 static inline void vgic_ppi_fired(struct vgic_cpu *c, unsigned int intid)
 {
-    c->ppi_fired |= (uint16_t)(1u << ((intid - 16) % 16));  /* a PPI: 16-31 */
+    c->ppi_fired |= (uint16_t)((unsigned int)1u << ((intid - 16u) % 16u));  /* a PPI: 16-31 */
     c->queued = true;
 }
 void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool level);
@@ -186,12 +187,12 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu);
 #define LR_VIRTID(x)     ((x) & 0x3ff)
 #define LR_PHYSID(x)     (((x) & 0x3ff) << 10)
 #define LR_CPUID(x)      (((x) & 7) << 10)
-#define LR_EOI           (1u << 19)
+#define LR_EOI           ((unsigned int)1u << 19)
 #define LR_PRIO(p)       ((uint32_t)((p) >> 3) << 23)
-#define LR_PENDING       (1u << 28)
-#define LR_ACTIVE        (1u << 29)
-#define LR_STATE_MASK    (3u << 28)
-#define LR_GROUP1        (1u << 30)
-#define LR_HW            (1u << 31)
+#define LR_PENDING       ((unsigned int)1u << 28)
+#define LR_ACTIVE        ((unsigned int)1u << 29)
+#define LR_STATE_MASK    ((unsigned int)3u << 28)
+#define LR_GROUP1        ((unsigned int)1u << 30)
+#define LR_HW            ((unsigned int)1u << 31)
 
 #endif

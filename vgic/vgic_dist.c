@@ -15,17 +15,20 @@
 
 struct vgic_irq *vgic_get_irq(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
-    if (intid < VGIC_NR_PRIVATE)
+    if (intid < VGIC_NR_PRIVATE) {
         return vcpu < d->nr_vcpus ? &d->cpu[vcpu]->priv[intid] : NULL;
-    if (intid >= d->nr_irqs)
+    }
+    if (intid >= d->nr_irqs) {
         return NULL;
+    }
     return &d->spi[intid - VGIC_NR_PRIVATE];
 }
 
 static int irq_owner(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
-    if (intid < VGIC_NR_PRIVATE)
+    if (intid < VGIC_NR_PRIVATE) {
         return (int)vcpu;
+    }
     return spi_target(d, vgic_get_irq(d, vcpu, intid));
 }
 
@@ -34,88 +37,17 @@ static void irq_queue(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
     int owner = irq_owner(d, vcpu, intid);
-    bool pend = irq->pending || (intid < 16 && irq->sgi_src);
+    bool pend = irq->pending || (intid < 16u && irq->sgi_src);
     /* queued even while in a list register: the owner's flush syncs first
      * and finds out whether the guest has finished with that one (a
      * hardware-linked interrupt ends without a maintenance interrupt) */
-    if (owner < 0 || !(d->ctlr & 1) || !pend || !irq->enabled)
+    if (owner < 0 || !(d->ctlr & 1u) || !pend || !irq->enabled) {
         return;
+    }
     d->cpu[owner]->queued = true;
     mark(d->cpu[owner], intid);
-    if (d->env.kick)
+    if (d->env.kick != NULL) {
         d->env.kick(d->env.ctx, (unsigned int)owner);
-}
-
-void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
-               struct vgic_cpu *const *cpus, const struct vgic_env *env)
-{
-    memset(d->spi, 0, sizeof(d->spi));
-    d->ctlr = 0;
-    d->direct = false;
-    d->nr_irqs = nr_irqs > VGIC_MAX_IRQS ? VGIC_MAX_IRQS : (nr_irqs + 31) & ~31u;
-    d->nr_vcpus = nr_vcpus > VGIC_MAX_VCPUS ? VGIC_MAX_VCPUS : nr_vcpus;
-    d->env = *env;
-    /* a uniprocessor distributor's SPIs all target its one CPU, and its
-     * GICD_ITARGETSRs are read-only (GICv2 4.3.12) */
-    if (d->nr_vcpus == 1)
-        for (unsigned int j = 0; j < d->nr_irqs - VGIC_NR_PRIVATE; j++)
-            d->spi[j].targets = 1;
-    /* ITLinesNumber, CPUNumber, no SecurityExtn (GICv2 4.3.2) */
-    d->typer = (d->nr_irqs / 32 - 1) | ((d->nr_vcpus - 1) << 5);
-    for (unsigned int i = 0; i < d->nr_vcpus; i++) {
-        d->cpu[i] = cpus[i];
-        memset(d->cpu[i], 0, sizeof(*d->cpu[i]));
-        d->cpu[i]->dist = d;
-        d->cpu[i]->id = i;
-        for (unsigned int j = 0; j < 16; j++) {
-            d->cpu[i]->priv[j].edge = true;     /* SGIs are edge (4.3.13) */
-            d->cpu[i]->priv[j].enabled = true;  /* and always enabled here */
-        }
-    }
-}
-
-void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
-{
-    /* under the lock: the guest's other vCPUs may be sending it SGIs or
-     * retargeting SPIs this very moment (a CPU_ON racing an SGI flood) */
-    spin_lock(&d->lock);
-    struct vgic_cpu *c = d->cpu[vcpu];
-    for (unsigned int j = 0; j < VGIC_NR_PRIVATE; j++) {
-        struct vgic_irq *irq = &c->priv[j];
-        irq->pending = irq->active = irq->in_lr = false;
-        irq->sgi_src = 0;
-        irq->level = false;
-    }
-    for (unsigned int j = 0; j < d->nr_irqs - VGIC_NR_PRIVATE; j++)
-        if (d->spi[j].in_lr && spi_target(d, &d->spi[j]) == (int)vcpu)
-            d->spi[j].in_lr = false;
-    c->lr_used = 0;
-    c->queued = c->underflow = false;
-    c->ppi_fired = 0;
-    c->hcr = c->vmcr = c->apr = 0;
-    memset(c->lrs, 0, sizeof(c->lrs));
-    spin_unlock(&d->lock);
-}
-
-void vgic_hw_resync_private(struct vgic *d, unsigned int vcpu)
-{
-    if (!d->direct || vcpu >= d->nr_vcpus || !d->env.hw_update)
-        return;
-    spin_lock(&d->lock);
-    for (unsigned int j = 16; j < VGIC_NR_PRIVATE; j++) {
-        struct vgic_irq *irq = &d->cpu[vcpu]->priv[j];
-        if (irq->hw)
-            d->env.hw_update(d->env.ctx, j, irq, vcpu);
-    }
-    spin_unlock(&d->lock);
-}
-
-void vgic_set_hw(struct vgic *d, unsigned int vcpu, unsigned int intid, unsigned int hwirq)
-{
-    struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq) {
-        irq->hw = true;
-        irq->hwirq = (uint16_t)hwirq;
     }
 }
 
@@ -125,7 +57,7 @@ void vgic_inject_edge(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
     spin_lock(&d->lock);
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq) {
+    if (irq != NULL) {
         irq->pending = true;
         irq_queue(d, vcpu, intid);
     }
@@ -136,13 +68,15 @@ void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool 
 {
     spin_lock(&d->lock);
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq) {
+    if (irq != NULL) {
         irq->level = level;
         if (level && !irq->edge) {
             irq->pending = true;
             irq_queue(d, vcpu, intid);
         } else if (!level && !irq->edge && !irq->in_lr) {
             irq->pending = false;   /* the line dropped before delivery */
+        } else {
+            /* otherwise nothing to do */
         }
     }
     spin_unlock(&d->lock);
@@ -150,37 +84,41 @@ void vgic_set_level(struct vgic *d, unsigned int vcpu, unsigned int intid, bool 
 
 bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
 {
-    unsigned int sgi = sgir & 0xf;
-    unsigned int filter = (sgir >> 24) & 3;
+    unsigned int sgi = sgir & 0xfu;
+    unsigned int filter = (sgir >> 24) & 3u;
     uint32_t targets;
     /* (GICv2 4.3.15) the target list first: the filter Linux's IPIs use */
-    if (__builtin_expect(filter == 0, 1))
-        targets = (sgir >> 16) & 0xff;                      /* CPUTargetList */
-    else if (filter == 1)
-        targets = 0xffu & ~(1u << src);                     /* all but self */
-    else if (filter == 2)
-        targets = 1u << src;                                /* self */
-    else
+    if (__builtin_expect(filter == 0u, 1)) {
+        targets = (sgir >> 16) & 0xffu;                      /* CPUTargetList */
+    } else if (filter == 1u) {
+        targets = 0xffu & ~((unsigned int)1u << src);                     /* all but self */
+    } else if (filter == 2u) {
+        targets = (unsigned int)1u << src;                                /* self */
+    } else {
         return true;                                        /* reserved */
-    targets &= (1u << d->nr_vcpus) - 1;
-    uint32_t from = 1u << src;      /* < 0x100: src is a vCPU */
+    }
+    targets &= ((unsigned int)1u << d->nr_vcpus) - 1u;
+    uint32_t from = (unsigned int)1u << src;      /* < 0x100: src is a vCPU */
     spin_lock(&d->lock);
     d->cpu[src]->stats.sgis_sent++;
     /* irq_queue for SGIs, always enabled and owned by their target: the
      * IPI fast path.  With forwarding off (GICD_CTLR, 4.3.1) they wait */
-    if (!(d->ctlr & GICD_CTLR_ENABLE))
-        for (uint32_t t = targets; t; t &= t - 1)
+    if (!(d->ctlr & GICD_CTLR_ENABLE)) {
+        for (uint32_t t = targets; t; t &= t - 1u) {
             d->cpu[__builtin_ctz(t)]->priv[sgi].sgi_src |= from;
-    else
-        for (uint32_t t = targets; t; t &= t - 1) {
+        }
+    } else {
+        for (uint32_t t = targets; t; t &= t - 1u) {
             unsigned int i = (unsigned int)__builtin_ctz(t);
             struct vgic_cpu *c = d->cpu[i];
             c->priv[sgi].sgi_src |= from;
             c->queued = true;
             mark(c, sgi);
-            if (d->env.kick)
+            if (d->env.kick != NULL) {
                 d->env.kick(d->env.ctx, i);
+            }
         }
+    }
     spin_unlock(&d->lock);
     return true;
 }
@@ -220,8 +158,9 @@ FIELD_RD(rd_config, irq->edge ? 2u : 0u)
 
 static uint32_t rd_targets(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
-    if (intid < VGIC_NR_PRIVATE)
-        return 1u << vcpu;  /* SGIs/PPIs: the reading CPU itself (4.3.12) */
+    if (intid < VGIC_NR_PRIVATE) {
+        return (unsigned int)1u << vcpu;  /* SGIs/PPIs: the reading CPU itself (4.3.12) */
+    }
     return vgic_get_irq(d, vcpu, intid)->targets;
 }
 
@@ -231,12 +170,14 @@ static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
     int owner = irq_owner(d, vcpu, intid);
-    if (!irq->in_lr || owner < 0)
+    if (!irq->in_lr || owner < 0) {
         return;
+    }
     d->cpu[owner]->lr_stale = true;
     d->cpu[owner]->queued = true;
-    if (d->env.kick)
+    if (d->env.kick != NULL) {
         d->env.kick(d->env.ctx, (unsigned int)owner);
+    }
 }
 
 /* A bank word's bits that are not SGIs' (bank 0's low half): those are
@@ -245,11 +186,12 @@ static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
 
 static void wr_group(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v)
 {
-    for (unsigned int i = 0; i < 32; i++, v >>= 1)
-        if (irq[i].group1 != (v & 1)) {
-            irq[i].group1 = v & 1;
+    for (unsigned int i = 0u; i < 32u; i++, v >>= 1) {
+        if (irq[i].group1 != (v & 1u)) {
+            irq[i].group1 = v & 1u;
             lr_mark_stale(d, BANK_VCPU(irq, first), first + i);
         }
+    }
 }
 
 /* A 1-bit bank's writer: stmt for each interrupt i whose bit is set in
@@ -291,8 +233,8 @@ static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, u
 {
     /* 5 bits of priority, like the list registers and GIC-400 (4.3.11) */
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->priority != (uint8_t)(v & 0xf8)) {
-        irq->priority = (uint8_t)(v & 0xf8);
+    if (irq->priority != (uint8_t)(v & 0xf8u)) {
+        irq->priority = (uint8_t)(v & 0xf8u);
         lr_mark_stale(d, vcpu, intid);
     }
     hw_mirror(d, vcpu, intid);
@@ -300,19 +242,21 @@ static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, u
 
 static void wr_targets(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
-    if (intid < VGIC_NR_PRIVATE || d->nr_vcpus == 1)
+    if (intid < VGIC_NR_PRIVATE || d->nr_vcpus == 1u) {
         return;             /* read-only for SGIs and PPIs, and uniprocessors' */
+    }
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    irq->targets = (uint8_t)(v & ((1u << d->nr_vcpus) - 1));
+    irq->targets = (uint8_t)(v & (((unsigned int)1u << d->nr_vcpus) - 1u));
     hw_mirror(d, vcpu, intid);
     irq_queue(d, vcpu, intid);
 }
 
 static void wr_config(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
-    if (intid < VGIC_NR_PRIVATE)
+    if (intid < VGIC_NR_PRIVATE) {
         return;             /* SGIs are edge, PPIs fixed by the implementation */
-    vgic_get_irq(d, vcpu, intid)->edge = (v & 2) != 0;
+    }
+    vgic_get_irq(d, vcpu, intid)->edge = (v & 2u) != 0u;
 }
 
 /* Sorted by the GICv2 map (4.1.2): the 1-bit banks are entries (off >> 7) - 1 */
@@ -345,18 +289,22 @@ static bank_write_fn *const bank_writers[GICD_IPRIORITYR >> 7] = {
 static void field_access(struct vgic *d, unsigned int vcpu, const struct vgic_reg *r,
                          struct mmio_access *a, uint32_t off)
 {
-    unsigned int first = (off - r->base) * 8 / r->bits;
+    unsigned int first = (off - r->base) * 8u / r->bits;
     unsigned int n = a->size * 8 / r->bits;
-    uint32_t mask = r->bits == 32 ? ~0u : (1u << r->bits) - 1;
+    uint32_t mask = r->bits == 32 ? ~0u : ((unsigned int)1u << r->bits) - 1u;
     if (a->write) {
-        for (unsigned int i = 0; i < n; i++)
-            if (first + i < d->nr_irqs)
+        for (unsigned int i = 0u; i < n; i++) {
+            if (first + i < d->nr_irqs) {
                 r->write(d, vcpu, first + i, (a->value >> (i * r->bits)) & mask);
+            }
+        }
     } else {
-        uint32_t v = 0;
-        for (unsigned int i = 0; i < n; i++)
-            if (first + i < d->nr_irqs)
+        uint32_t v = 0u;
+        for (unsigned int i = 0u; i < n; i++) {
+            if (first + i < d->nr_irqs) {
                 v |= (r->read(d, vcpu, first + i) & mask) << (i * r->bits);
+            }
+        }
         a->value = v;
     }
 }
@@ -369,19 +317,20 @@ static const uint8_t dist_id[12] = { 0x04, 0, 0, 0, 0x90, 0xb4, 0x2b, 0x00,
 
 static uint32_t sgi_pend_read(struct vgic *d, unsigned int vcpu, uint32_t off)
 {
-    uint32_t v = 0;
-    unsigned int first = off & 0xc;
-    for (unsigned int i = 0; i < 4; i++)
-        v |= (uint32_t)d->cpu[vcpu]->priv[first + i].sgi_src << (8 * i);
+    uint32_t v = 0u;
+    unsigned int first = off & 0xcu;
+    for (unsigned int i = 0u; i < 4u; i++) {
+        v |= (uint32_t)d->cpu[vcpu]->priv[first + i].sgi_src << (8u * i);
+    }
     return v;
 }
 
 static void sgi_pend_write(struct vgic *d, unsigned int vcpu, uint32_t off, uint32_t v,
                            unsigned int size, bool set)
 {
-    unsigned int first = off & 0xf;
-    for (unsigned int i = 0; i < size; i++) {
-        uint8_t bits = (uint8_t)(v >> (8 * i));
+    unsigned int first = off & 0xfu;
+    for (unsigned int i = 0u; i < size; i++) {
+        uint8_t bits = (uint8_t)(v >> (8u * i));
         struct vgic_irq *irq = &d->cpu[vcpu]->priv[first + i];
         if (set) {
             irq->sgi_src |= bits;
@@ -396,37 +345,41 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
                         uint32_t off)
 {
     if (off >= GICD_CPENDSGIR && off < GICD_SPENDSGIR + 0x10) {     /* byte ok */
-        if (a->write)
+        if (a->write) {
             sgi_pend_write(d, vcpu, off, a->value, a->size, off >= GICD_SPENDSGIR);
-        else
-            a->value = sgi_pend_read(d, vcpu, off) >> (8 * (off & 3));
+        } else {
+            a->value = sgi_pend_read(d, vcpu, off) >> (8u * (off & 3u));
+        }
         return true;
     }
     if (a->size != 4) {     /* other registers are word-only: RAZ/WI */
-        if (!a->write)
-            a->value = 0;
+        if (!a->write) {
+            a->value = 0u;
+        }
         return true;
     }
     if (a->write) {
         if (off == GICD_CTLR) {
             bool was = d->ctlr & GICD_CTLR_ENABLE;
             d->ctlr = a->value & GICD_CTLR_ENABLE;
-            for (unsigned int i = 0; !was && d->ctlr && i < d->nr_vcpus; i++) {
+            for (unsigned int i = 0u; !was && d->ctlr && i < d->nr_vcpus; i++) {
                 d->cpu[i]->queued = true;   /* forwarding starts: look again */
-                memset(d->cpu[i]->maybe, 0xff, sizeof(d->cpu[i]->maybe));
-                d->cpu[i]->maybe_words = (1u << (d->nr_irqs / 32)) - 1;
-                if (d->env.kick)
+                (void)memset(d->cpu[i]->maybe, 0xff, sizeof(d->cpu[i]->maybe));
+                d->cpu[i]->maybe_words = ((unsigned int)1u << (d->nr_irqs / 32u)) - 1u;
+                if (d->env.kick != NULL) {
                     d->env.kick(d->env.ctx, i);
+                }
             }
         }
         return true;        /* read-only and reserved registers: WI */
     }
-    if (off == GICD_CTLR)
+    if (off == GICD_CTLR) {
         a->value = d->ctlr;
-    else if (off >= GICD_PIDR4)
-        a->value = dist_id[(off - GICD_PIDR4) / 4];
-    else
-        a->value = 0;       /* reserved: RAZ */
+    } else if (off >= GICD_PIDR4) {
+        a->value = dist_id[(off - GICD_PIDR4) / 4u];
+    } else {
+        a->value = 0u;       /* reserved: RAZ */
+    }
     return true;
 }
 
@@ -434,9 +387,10 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
 bool vgic_dist_bank_write(struct vgic *d, const struct mmio_access *a, uint32_t off,
                           unsigned int vcpu)
 {
-    unsigned int first = (off & 0x7f) * 8;
-    if (first >= d->nr_irqs)
+    unsigned int first = (off & 0x7fu) * 8u;
+    if (first >= d->nr_irqs) {
         return true;        /* past ITLinesNumber: RAZ/WI (4.3.2) */
+    }
     struct vgic_irq *irq = first ? &d->spi[first - VGIC_NR_PRIVATE] : d->cpu[vcpu]->priv;
     bank_write_fn *w = bank_writers[off >> 7];
     spin_lock(&d->lock);
@@ -447,33 +401,40 @@ bool vgic_dist_bank_write(struct vgic *d, const struct mmio_access *a, uint32_t 
 
 bool vgic_dist_other(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
-    if (off & (a->size - 1))
+    if ((off & (a->size - 1)) != 0u) {
         return false;       /* unaligned: the guest gets an abort */
+    }
     if (a->size == 2) {
         /* halfword accesses are not supported by the GIC (4.1.4): RAZ/WI */
-        if (!a->write)
-            a->value = 0;
+        if (!a->write) {
+            a->value = 0u;
+        }
         return true;
     }
-    if (off == GICD_SGIR && a->write)
+    if (off == GICD_SGIR && a->write) {
         return a->size == 4 ? vgic_send_sgi(d, vcpu, a->value) : true;
+    }
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
     if (off >= GICD_IGROUPR && off < GICD_IPRIORITYR) {
-        r = &dist_regs[(off >> 7) - 1];     /* each filling its bank */
+        r = &dist_regs[(off >> 7) - 1u];     /* each filling its bank */
     } else if (off >= GICD_IPRIORITYR && off < GICD_ICFGR_END) {
         unsigned int i = off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
-        if (off < dist_regs[i].base + dist_regs[i].len)
+        if (off < dist_regs[i].base + dist_regs[i].len) {
             r = &dist_regs[i];
+        }
+    } else {
+        /* otherwise nothing to do */
     }
     bool ok = true;
     spin_lock(&d->lock);
-    if (r && (a->size == 4 || r->byte_ok))
+    if (r && (a->size == 4 || r->byte_ok)) {
         field_access(d, vcpu, r, a, off);
-    else if (r)
-        a->value = a->write ? a->value : 0;     /* byte access to a word register: RAZ/WI */
-    else
+    } else if (r != NULL) {
+        a->value = a->write ? a->value : 0u;     /* byte access to a word register: RAZ/WI */
+    } else {
         ok = misc_access(d, vcpu, a, off);
+    }
     spin_unlock(&d->lock);
     return ok;
 }

@@ -21,18 +21,19 @@ static inline uint32_t h_rd(uint32_t off) { return *(volatile uint32_t *)(gic_gi
 static inline void h_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gic_gich() + off) = v; }
 
 static inline uint32_t hw_lr_mask(void *ctx) { return lr_mask; }
-static inline uint32_t hw_read_lr(void *ctx, unsigned int i) { return h_rd(GICH_LR0 + 4 * i); }
+static inline uint32_t hw_read_lr(void *ctx, unsigned int i) { return h_rd(GICH_LR0 + 4u * i); }
 static inline void hw_write_lr(void *ctx, unsigned int i, uint32_t v)
 {
-    h_wr(GICH_LR0 + 4 * i, v);
+    h_wr(GICH_LR0 + 4u * i, v);
 }
 static inline uint32_t hw_empty(void *ctx) { return h_rd(GICH_ELRSR0); }
 static inline void hw_set_underflow(void *ctx, bool on)
 {
     uint32_t hcr = h_rd(GICH_HCR);
     uint32_t want = on ? (hcr | GICH_HCR_UIE) : (hcr & ~GICH_HCR_UIE);
-    if (want != hcr)
+    if (want != hcr) {
         h_wr(GICH_HCR, want);
+    }
 }
 static inline uint32_t hw_vmcr(void *ctx) { return h_rd(GICH_VMCR); }
 
@@ -74,15 +75,18 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct vgic *d = dev;
     /* the control block (CTLR, TYPER, IIDR) is nobody's in particular */
-    if (offset < GICD_IGROUPR)
+    if (offset < GICD_IGROUPR) {
         return vgic_dist_mmio(d, a, offset, 0);
+    }
     /* the caller (a->vcpu): the trapping vCPU, whose interface is loaded
      * here.  The hot one first: SGIR (every IPI), a word write (one
      * compare) */
-    if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true))
+    if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true)) {
         return vgic_send_sgi(d, a->vcpu, a->value);
-    if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR)
+    }
+    if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR) {
         return synced_read(d, a, offset, a->vcpu);
+    }
     return vgic_dist_access(d, a, offset, a->vcpu);   /* past the control block */
 }
 
@@ -97,7 +101,7 @@ static bool maintenance_irq(unsigned int irq, void *arg)
     c->stats.maintenance++;
     /* the flush below writes GICH_HCR.UIE only when it changes; take the
      * hardware's word for it here, where a stale copy would mean a storm */
-    c->underflow = (h_rd(GICH_HCR) & GICH_HCR_UIE) != 0;
+    c->underflow = (h_rd(GICH_HCR) & GICH_HCR_UIE) != 0u;
     /* syncing frees the ended list registers (their EISR bits with them)
      * and flushing refills them or clears UIE: the condition is gone
      * before the EOI, so it does not fire again */
@@ -135,8 +139,9 @@ void vgic_hw_pmu_reserve(uint32_t guest_bits, bool (*own)(void))
 static bool pmu_irq(unsigned int irq, void *arg)
 {
     /* the hypervisor's counter first: an interrupt of its alone ends here */
-    if (pmu_reserved_irq && pmu_reserved_irq())
+    if (pmu_reserved_irq && pmu_reserved_irq()) {
         return true;
+    }
     struct vgic_cpu *c = loaded();
     if (!c) {
         this_cpu()->pmu_inten_parked |= sysreg_read_pmintenset() & pmu_guest_inten;
@@ -150,15 +155,16 @@ static bool pmu_irq(unsigned int irq, void *arg)
 void vgic_hw_cpu_init(void)
 {
     h_wr(GICH_HCR, 0);
-    unsigned int n = (h_rd(GICH_VTR) & 0x3f) + 1;
-    lr_mask = n >= VGIC_MAX_LRS ? ~0u : (1u << n) - 1;    /* we use 32 at most */
-    for (unsigned int i = 0; i < n; i++)
-        h_wr(GICH_LR0 + 4 * i, 0);
+    unsigned int n = (h_rd(GICH_VTR) & 0x3fu) + 1u;
+    lr_mask = n >= VGIC_MAX_LRS ? ~0u : ((unsigned int)1u << n) - 1u;    /* we use 32 at most */
+    for (unsigned int i = 0u; i < n; i++) {
+        h_wr(GICH_LR0 + 4u * i, 0);
+    }
     gic_irq_register(host.gic.maint_irq, maintenance_irq, NULL);
     gic_irq_register(host.timer.irq_virt, vtimer_irq, NULL);
     gic_irq_enable(host.gic.maint_irq, 0);
     gic_irq_enable(host.timer.irq_virt, 0);
-    if (host.pmu_irq) {
+    if (host.pmu_irq != 0u) {
         gic_irq_register(host.pmu_irq, pmu_irq, NULL);
         gic_irq_enable(host.pmu_irq, 0);
     }

@@ -31,11 +31,12 @@ struct candidate {
 static inline void keep_best(struct candidate *out, unsigned int max, unsigned int *n,
                       unsigned int id, struct vgic_irq *irq)
 {
-    if (*n == max && out[*n - 1].irq->priority <= irq->priority)
+    if (*n == max && out[*n - 1u].irq->priority <= irq->priority) {
         return;
-    unsigned int j = *n < max ? (*n)++ : *n - 1;
-    while (j > 0 && out[j - 1].irq->priority > irq->priority) {
-        out[j] = out[j - 1];
+    }
+    unsigned int j = *n < max ? (*n)++ : *n - 1u;
+    while (j > 0u && out[j - 1u].irq->priority > irq->priority) {
+        out[j] = out[j - 1u];
         j--;
     }
     out[j] = (struct candidate){ id, irq };
@@ -66,33 +67,36 @@ static inline int maybe_walk_next(struct vgic *d, unsigned int vcpu, struct mayb
     struct vgic_cpu *c = m->c;
     for (;;) {
         while (!m->bits) {
-            if (!m->words)
+            if (!m->words) {
                 return -1;
+            }
             m->w = (unsigned int)__builtin_ctz(m->words);
-            m->words &= m->words - 1;
+            m->words &= m->words - 1u;
             m->bits = c->maybe[m->w];
-            if (!m->bits)
-                c->maybe_words &= ~(1u << m->w);
+            if (!m->bits) {
+                c->maybe_words &= ~((unsigned int)1u << m->w);
+            }
         }
-        unsigned int id = m->w * 32 + (unsigned int)__builtin_ctz(m->bits);
-        m->bits &= m->bits - 1;
+        unsigned int id = m->w * 32u + (unsigned int)__builtin_ctz(m->bits);
+        m->bits &= m->bits - 1u;
         struct vgic_irq *i = lr_irq(d, c, id);
         if (irq_wants_lr_of(d, vcpu, i, id)) {
             *irq = i;
             return (int)id;
         }
-        c->maybe[m->w] &= ~(1u << (id % 32));
+        c->maybe[m->w] &= ~((unsigned int)1u << (id % 32u));
     }
 }
 
 static inline unsigned int collect(struct vgic *d, unsigned int vcpu, struct candidate *out,
                             unsigned int max, unsigned int *kept)
 {
-    unsigned int total = 0, n = 0;
+    unsigned int total = 0u, n = 0u;
     struct maybe_walk m = maybe_walk_start(d, vcpu);
     struct vgic_irq *irq;
-    for (int id; (id = maybe_walk_next(d, vcpu, &m, &irq)) >= 0; total++)
+    for (int id; (id = maybe_walk_next(d, vcpu, &m, &irq)) >= 0; total++) {
         keep_best(out, max, &n, (unsigned int)id, irq);
+    }
     *kept = n;
     return total;
 }
@@ -104,10 +108,10 @@ static inline int lr_victim(struct vgic *d, unsigned int vcpu, const struct vgic
     struct vgic_cpu *c = d->cpu[vcpu];
     int victim = -1;
     uint32_t worst = (uint32_t)prio >> 3;
-    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+    for (uint32_t used = c->lr_used; used; used &= used - 1u) {
         unsigned int i = (unsigned int)__builtin_ctz(used);
         uint32_t v = lr->read_lr(lr->ctx, i);
-        uint32_t p = (v >> 23) & 0x1f;
+        uint32_t p = (v >> 23) & 0x1fu;
         if ((v & LR_STATE_MASK) == LR_PENDING && p > worst) {
             worst = p;
             victim = (int)i;
@@ -123,13 +127,14 @@ static inline void lr_evict(struct vgic *d, unsigned int vcpu, const struct vgic
     uint32_t v = lr->read_lr(lr->ctx, i);
     unsigned int intid = LR_VIRTID(v);
     struct vgic_irq *irq = lr_irq(d, c, intid);
-    if (intid < 16 && !(v & LR_HW))
-        irq->sgi_src |= (uint8_t)(1u << ((v >> 10) & 7));
-    else
+    if (intid < 16u && !(v & LR_HW)) {
+        irq->sgi_src |= (uint8_t)((unsigned int)1u << ((v >> 10) & 7u));
+    } else {
         irq->pending = true;
+    }
     irq->in_lr = false;
     mark(c, intid);
-    c->lr_used &= ~(1u << i);
+    c->lr_used &= ~((unsigned int)1u << i);
     lr->write_lr(lr->ctx, i, 0);
 }
 
@@ -140,7 +145,7 @@ static inline void lr_place(struct vgic_cpu *c, const struct vgic_lr_ops *lr, un
     lr->write_lr(lr->ctx, i, lr_value(irq, intid));
     irq->in_lr = true;
     c->lr_intid[i] = (uint16_t)intid;
-    c->lr_used |= 1u << i;
+    c->lr_used |= (unsigned int)1u << i;
     c->stats.injected++;
 }
 
@@ -155,17 +160,19 @@ static __attribute__((noinline)) bool place_sorted(struct vgic *d, unsigned int 
     struct candidate cand[VGIC_MAX_LRS];
     struct vgic_cpu *c = d->cpu[vcpu];
     /* all: at least list register 0 (GICH_VTR.ListRegs is the count - 1) */
-    unsigned int n, nlr = 32 - (unsigned int)__builtin_clz(all);
+    unsigned int n, nlr = 32u - (unsigned int)__builtin_clz(all);
     bool left = collect(d, vcpu, cand, nlr, &n) > n;
-    if (left)
+    if (left) {
         c->stats.overflow++;
-    for (unsigned int k = 0; k < n; k++) {
+    }
+    for (unsigned int k = 0u; k < n; k++) {
         uint32_t free = all & ~c->lr_used;
         int i = free ? __builtin_ctz(free) : -1;
         if (i < 0) {
             i = lr_victim(d, vcpu, lr, cand[k].irq->priority);
-            if (i < 0)
+            if (i < 0) {
                 return true;    /* all list registers busy with better ones */
+            }
             lr_evict(d, vcpu, lr, (unsigned int)i);
             left = true;        /* the evicted one waits again */
         }
@@ -187,13 +194,14 @@ static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_
                                  struct vgic_irq **out)
 {
     int found = -1;
-    for (uint32_t words = c->maybe_words; words; words &= words - 1) {
+    for (uint32_t words = c->maybe_words; words; words &= words - 1u) {
         unsigned int w = (unsigned int)__builtin_ctz(words);
-        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1) {
-            unsigned int id = w * 32 + (unsigned int)__builtin_ctz(bits);
+        for (uint32_t bits = c->maybe[w]; bits; bits &= bits - 1u) {
+            unsigned int id = w * 32u + (unsigned int)__builtin_ctz(bits);
             struct vgic_irq *irq = lr_irq(d, c, id);
-            if (!irq_wants_lr_of(d, vcpu, irq, id))
+            if (!irq_wants_lr_of(d, vcpu, irq, id)) {
                 continue;
+            }
             if (found >= 0) {
                 mark(c, (unsigned int)found);   /* its word may be cleared */
                 return -2;
@@ -201,8 +209,8 @@ static inline int only_candidate(struct vgic *d, unsigned int vcpu, struct vgic_
             found = (int)id;
             *out = irq;
         }
-        c->maybe[w] = 0;
-        c->maybe_words &= ~(1u << w);
+        c->maybe[w] = 0u;
+        c->maybe_words &= ~((unsigned int)1u << w);
     }
     return found;
 }
@@ -217,8 +225,9 @@ flush_end(struct vgic *d, struct vgic_cpu *c, const struct vgic_lr_ops *lr, bool
         c->underflow = left;
         lr->set_underflow(lr->ctx, left);
     }
-    if (left)
+    if (left) {
         c->queued = true;
+    }
     spin_unlock(&d->lock);
 }
 
@@ -234,7 +243,7 @@ flush_place(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
             const struct vgic_lr_ops *lr, uint32_t stale)
 {
     bool left = false;
-    if ((d->ctlr & 1) && c->maybe_words) {
+    if ((d->ctlr & 1u) && c->maybe_words) {
         /* every list register we do not hold is empty or in stale: sync
          * frees, evict and save write 0, so GICH_ELRSR need not be read */
         uint32_t all = lr->lr_mask(lr->ctx);
@@ -243,14 +252,17 @@ flush_place(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
         int id = only_candidate(d, vcpu, c, &irq);
         if (id >= 0 && free) {
             unsigned int i = (unsigned int)__builtin_ctz(stale ? stale : free);
-            stale &= ~(1u << i);
+            stale &= ~((unsigned int)1u << i);
             lr_place(c, lr, i, irq, (unsigned int)id);
         } else if (id != -1) {
-            if (id >= 0)
+            if (id >= 0) {
                 mark(c, (unsigned int)id);
+            }
             lr_zero(lr, stale);
-            stale = 0;
+            stale = 0u;
             left = place_sorted(d, vcpu, lr, all);
+        } else {
+            /* otherwise nothing to do */
         }
     }
     lr_zero(lr, stale);
@@ -268,7 +280,7 @@ static __attribute__((noinline, cold)) void flush_pt(struct vgic *d, unsigned in
     struct vgic_cpu *c = d->cpu[vcpu];
     lr_sync_pt(d, c, lr, pt);
     lr_zero(lr, stale);
-    bool left = (d->ctlr & 1) && c->maybe_words &&
+    bool left = (d->ctlr & 1u) && c->maybe_words &&
                 place_sorted(d, vcpu, lr, lr->lr_mask(lr->ctx));
     flush_end(d, c, lr, left);
 }
@@ -286,29 +298,33 @@ static inline void vgic_flush_with(struct vgic *d, unsigned int vcpu,
     struct vgic_cpu *c = d->cpu[vcpu];
     spin_lock(&d->lock);
     lr_take_fired(c);
-    uint32_t stale = 0, pt = 0;
-    if (c->lr_used)
+    uint32_t stale = 0u, pt = 0u;
+    if (c->lr_used != 0u) {
         stale = lr_sync_ended(d, vcpu, c, lr, true, &pt);
-    else
+    } else {
         c->queued = false;
-    if (pt)
+    }
+    if (pt != 0u) {
         flush_pt(d, vcpu, lr, stale, pt);     /* a tail call: nothing live */
-    else
+    } else {
         flush_place(d, vcpu, c, lr, stale);
+    }
 }
 
 static inline bool vgic_has_pending_with(struct vgic *d, unsigned int vcpu,
                                          const struct vgic_lr_ops *lr)
 {
     struct vgic_cpu *c = d->cpu[vcpu];
-    if (c->queued & ~VGIC_QUEUED_WATCH)
+    if ((c->queued & ~VGIC_QUEUED_WATCH) != 0u) {
         return true;
+    }
     /* a pending list register above the guest's priority mask (VMCR.VMPriMask) */
-    uint32_t pmr = (lr->vmcr(lr->ctx) >> 27) & 0x1f;
-    for (uint32_t used = c->lr_used; used; used &= used - 1) {
+    uint32_t pmr = (lr->vmcr(lr->ctx) >> 27) & 0x1fu;
+    for (uint32_t used = c->lr_used; used; used &= used - 1u) {
         uint32_t v = lr->read_lr(lr->ctx, (unsigned int)__builtin_ctz(used));
-        if ((v & LR_PENDING) && ((v >> 23) & 0x1f) < pmr)
+        if ((v & LR_PENDING) && ((v >> 23) & 0x1fu) < pmr) {
             return true;
+        }
     }
     return false;
 }

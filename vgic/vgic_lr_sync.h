@@ -15,13 +15,13 @@
 /* The vCPU an SPI is delivered to: the lowest one in its target list */
 static inline int spi_target(struct vgic *d, const struct vgic_irq *irq)
 {
-    uint32_t t = irq->targets & ((1u << d->nr_vcpus) - 1);
+    uint32_t t = irq->targets & (((unsigned int)1u << d->nr_vcpus) - 1u);
     return t ? __builtin_ctz(t) : -1;
 }
 
 static inline bool irq_wants_lr(const struct vgic_irq *irq, unsigned int intid)
 {
-    bool pend = irq->pending || (intid < 16 && irq->sgi_src);
+    bool pend = irq->pending || (intid < 16u && irq->sgi_src);
     return pend && irq->enabled && !irq->in_lr;
 }
 
@@ -35,8 +35,8 @@ static inline bool irq_wants_lr_of(struct vgic *d, unsigned int vcpu,
 
 static inline void mark(struct vgic_cpu *c, unsigned int intid)
 {
-    c->maybe[intid / 32] |= 1u << (intid % 32);
-    c->maybe_words |= 1u << (intid / 32);
+    c->maybe[intid / 32u] |= (unsigned int)1u << (intid % 32u);
+    c->maybe_words |= (unsigned int)1u << (intid / 32u);
 }
 
 /* an interrupt named by a list register we wrote: always in range */
@@ -50,8 +50,9 @@ static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsign
 static inline void lr_ended(struct vgic_irq *irq)
 {
     irq->in_lr = false;
-    if (!irq->edge && !irq->hw && irq->level)
+    if (!irq->edge && !irq->hw && irq->level) {
         irq->pending = true;
+    }
 }
 
 /* List register i is free again: its interrupt (ended) back to the
@@ -59,7 +60,7 @@ static inline void lr_ended(struct vgic_irq *irq)
 static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq *irq,
                             unsigned int intid)
 {
-    c->lr_used &= ~(1u << i);
+    c->lr_used &= ~((unsigned int)1u << i);
     if (irq_wants_lr(irq, intid)) {
         c->queued = true;
         mark(c, intid);
@@ -74,36 +75,41 @@ static inline void lr_freed(struct vgic_cpu *c, unsigned int i, struct vgic_irq 
  */
 static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
 {
-    if ((v & LR_STATE_MASK) != LR_PENDING)
+    if ((v & LR_STATE_MASK) != LR_PENDING) {
         return v;
+    }
     v &= ~(LR_GROUP1 | LR_PRIO(0xff));
-    return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0);
+    return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0u);
 }
 
 static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
 {
     uint32_t v = LR_VIRTID(intid) | LR_PRIO(irq->priority) | LR_PENDING;
-    if (irq->group1)
+    if (irq->group1) {
         v |= LR_GROUP1;
+    }
     if (irq->hw) {
         irq->pending = false;   /* the list register owns it now */
         v |= LR_HW | LR_PHYSID(irq->hwirq);
         /* never pending and active with HW set (GICv2 5.3.13; KVM's
          * populate_lr alike): a guest that wrote ISACTIVER gets it active */
-        if (irq->active)
+        if (irq->active) {
             v = (v & ~LR_PENDING) | LR_ACTIVE;
+        }
         return v;
     }
-    if (intid < 16) {
+    if (intid < 16u) {
         unsigned int src = (unsigned int)__builtin_ctz(irq->sgi_src);
-        irq->sgi_src &= (uint8_t)~(1u << src);
+        irq->sgi_src &= (uint8_t)~((unsigned int)1u << src);
         v |= LR_CPUID(src);
-        if (irq->sgi_src)
+        if (irq->sgi_src != 0u) {
             v |= LR_EOI;    /* more sources wait: hear when this one ends */
+        }
     } else {
         irq->pending = false;
-        if (!irq->edge)
+        if (!irq->edge) {
             v |= LR_EOI;    /* re-sample the level at EOI (5.2.2) */
+        }
     }
     return v;
 }
@@ -112,16 +118,17 @@ static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)
  * every list register a vCPU does not hold is empty (vgic_sr.c) */
 static inline void lr_zero(const struct vgic_lr_ops *lr, uint32_t lrs)
 {
-    for (; lrs; lrs &= lrs - 1)
+    for (; lrs; lrs &= lrs - 1u) {
         lr->write_lr(lr->ctx, (unsigned int)__builtin_ctz(lrs), 0);
+    }
 }
 
 /* The forwarded PPIs taken on the vCPU's own CPU since the last look
  * (vgic_ppi_fired): pending now, under the lock like every other source */
 static inline void lr_take_fired(struct vgic_cpu *c)
 {
-    for (uint32_t f = c->ppi_fired; f; f &= f - 1) {
-        unsigned int id = 16 + (unsigned int)__builtin_ctz(f);
+    for (uint32_t f = c->ppi_fired; f; f &= f - 1u) {
+        unsigned int id = 16u + (unsigned int)__builtin_ctz(f);
         c->priv[id].pending = true;
         mark(c, id);
     }
@@ -135,26 +142,30 @@ static __attribute__((noinline)) uint32_t lr_sync_busy(struct vgic *d, struct vg
                                                        const struct vgic_lr_ops *lr,
                                                        uint32_t busy)
 {
-    uint32_t pt = 0;
-    for (uint32_t used = busy; used; used &= used - 1) {
+    uint32_t pt = 0u;
+    for (uint32_t used = busy; used; used &= used - 1u) {
         unsigned int i = (unsigned int)__builtin_ctz(used);
         uint32_t v = lr->read_lr(lr->ctx, i);
         unsigned int intid = LR_VIRTID(v);
         struct vgic_irq *irq = lr_irq(d, c, intid);
-        irq->active = (v & LR_ACTIVE) != 0;
-        if (v & LR_STATE_MASK) {
-            if ((v & LR_HW) && irq_passthrough(d, irq, intid))
-                pt |= 1u << i;
+        irq->active = (v & LR_ACTIVE) != 0u;
+        if ((v & LR_STATE_MASK) != 0u) {
+            if ((v & LR_HW) && irq_passthrough(d, irq, intid)) {
+                pt |= (unsigned int)1u << i;
+            }
             /* still pending or active in the hardware; if it came again
              * meanwhile, hear when the guest ends this one (EOI maintenance,
              * 5.3.9), or nothing brings the next one in */
             uint32_t nv = v;
-            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16 && irq->sgi_src)))
+            if (!(v & (LR_HW | LR_EOI)) && (irq->pending || (intid < 16u && irq->sgi_src))) {
                 nv |= LR_EOI;
-            if (c->lr_stale)
+            }
+            if (c->lr_stale) {
                 nv = lr_refresh(irq, nv);
-            if (nv != v)
+            }
+            if (nv != v) {
                 lr->write_lr(lr->ctx, i, nv);
+            }
             continue;
         }
         /* ended with EOI maintenance asked for */
@@ -177,14 +188,14 @@ static __attribute__((noinline, cold)) void lr_sync_pt(struct vgic *d, struct vg
                                                        const struct vgic_lr_ops *lr,
                                                        uint32_t pt)
 {
-    for (; pt; pt &= pt - 1) {
+    for (; pt; pt &= pt - 1u) {
         unsigned int i = (unsigned int)__builtin_ctz(pt);
         /* read again: lr_sync_busy may have refreshed its priority or
          * group, never its state */
         uint32_t v = lr->read_lr(lr->ctx, i);
         if (hw_withdraw(d, c, lr_irq(d, c, LR_VIRTID(v)), v)) {
             lr->write_lr(lr->ctx, i, 0);
-            c->lr_used &= ~(1u << i);
+            c->lr_used &= ~((unsigned int)1u << i);
         }
     }
 }
@@ -210,21 +221,22 @@ lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
     uint32_t used = c->lr_used;
     uint32_t empty = used & lr->empty(lr->ctx);
     uint32_t stale = empty;
-    for (uint32_t e = empty; e; e &= e - 1) {
+    for (uint32_t e = empty; e; e &= e - 1u) {
         unsigned int i = (unsigned int)__builtin_ctz(e);
         unsigned int intid = c->lr_intid[i];
         struct vgic_irq *irq = lr_irq(d, c, intid);
         irq->active = false;
         lr_ended(irq);
-        if (refill && (d->ctlr & 1) && irq_wants_lr_of(d, vcpu, irq, intid)) {
+        if (refill && (d->ctlr & 1u) && irq_wants_lr_of(d, vcpu, irq, intid)) {
             lr->write_lr(lr->ctx, i, lr_value(irq, intid));
             irq->in_lr = true;
             c->stats.injected++;
             /* nothing to look for (and no word, if that was its last) */
-            c->maybe[intid / 32] &= ~(1u << (intid % 32));
-            if (!c->maybe[intid / 32])
-                c->maybe_words &= ~(1u << (intid / 32));
-            stale &= ~(1u << i);
+            c->maybe[intid / 32u] &= ~((unsigned int)1u << (intid % 32u));
+            if (!c->maybe[intid / 32u]) {
+                c->maybe_words &= ~((unsigned int)1u << (intid / 32u));
+            }
+            stale &= ~((unsigned int)1u << i);
             continue;
         }
         lr_freed(c, i, irq, intid);
@@ -232,10 +244,12 @@ lr_sync_ended(struct vgic *d, unsigned int vcpu, struct vgic_cpu *c,
     /* the flush's: nothing waits once it is done, but for what the busy
      * ones ask for (a passthrough SPI held pending to look at again,
      * VGIC_QUEUED_WATCH, hw_withdraw): cleared between the two */
-    if (refill)
+    if (refill) {
         c->queued = false;
-    if (used & ~empty)
+    }
+    if ((used & ~empty) != 0u) {
         *pt = lr_sync_busy(d, c, lr, used & ~empty);
+    }
     c->lr_stale = false;
     return stale;
 }

@@ -12,14 +12,14 @@
 
 static bool phys_pending(const struct vgic *d, const struct vgic_irq *irq)
 {
-    uint32_t w = d->env.hw_read(d->env.ctx, GICD_ISPENDR + 4 * (irq->hwirq / 32u));
-    return (w >> (irq->hwirq % 32u)) & 1;
+    uint32_t w = d->env.hw_read(d->env.ctx, GICD_ISPENDR + 4u * (irq->hwirq / 32u));
+    return (w >> (irq->hwirq % 32u)) & 1u;
 }
 
 /* bank: GICD_ISPENDR, GICD_ICPENDR, GICD_ISACTIVER or GICD_ICACTIVER */
 static void phys_write(const struct vgic *d, const struct vgic_irq *irq, uint32_t bank)
 {
-    d->env.hw_write(d->env.ctx, bank + 4 * (irq->hwirq / 32u), 1u << (irq->hwirq % 32u));
+    d->env.hw_write(d->env.ctx, bank + 4u * (irq->hwirq / 32u), (unsigned int)1u << (irq->hwirq % 32u));
 }
 
 /*
@@ -32,9 +32,10 @@ static void phys_write(const struct vgic *d, const struct vgic_irq *irq, uint32_
  */
 bool vgic_irq_pending(struct vgic *d, const struct vgic_irq *irq, unsigned int intid)
 {
-    bool virt = irq->pending || (irq->in_lr && !irq->active) || (intid < 16 && irq->sgi_src);
-    if (!irq_passthrough(d, irq, intid))
+    bool virt = irq->pending || (irq->in_lr && !irq->active) || (intid < 16u && irq->sgi_src);
+    if (!irq_passthrough(d, irq, intid)) {
         return virt;
+    }
     bool latched = irq->pt & (VGIC_PT_LATCHED | VGIC_PT_TAKEN);
     return phys_pending(d, irq) || ((irq->edge || latched) && virt);
 }
@@ -43,19 +44,22 @@ bool vgic_irq_pending(struct vgic *d, const struct vgic_irq *irq, unsigned int i
  * a guest with a virtual interface is left to its list registers */
 void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
-    if (intid < VGIC_NR_PRIVATE && !d->direct)
+    if (intid < VGIC_NR_PRIVATE && !d->direct) {
         return;
+    }
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
-    if (irq->hw && d->env.hw_update)
+    if (irq->hw && d->env.hw_update) {
         d->env.hw_update(d->env.ctx, intid, irq, (unsigned int)spi_target(d, irq));
+    }
 }
 
 /* Pended in the physical distributor: taken and forwarded if enabled, and
  * pending for the guest until it takes it (latched) */
 bool hw_set_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
 {
-    if (!irq_passthrough(d, irq, intid))
+    if (!irq_passthrough(d, irq, intid)) {
         return false;
+    }
     phys_write(d, irq, GICD_ISPENDR);
     irq->pt |= VGIC_PT_LATCHED;
     return true;
@@ -64,12 +68,14 @@ bool hw_set_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
 void hw_recheck(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
 {
     int owner = spi_target(d, irq);
-    if (!irq->in_lr || owner < 0 || !irq_passthrough(d, irq, intid))
+    if (!irq->in_lr || owner < 0 || !irq_passthrough(d, irq, intid)) {
         return;
+    }
     /* its owner's next flush, before the guest runs on (hw_withdraw) */
     d->cpu[owner]->queued |= VGIC_QUEUED_WATCH;
-    if (d->env.kick)
+    if (d->env.kick != NULL) {
         d->env.kick(d->env.ctx, (unsigned int)owner);
+    }
 }
 
 /*
@@ -82,8 +88,9 @@ void hw_recheck(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
  */
 bool hw_clear_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
 {
-    if (!irq_passthrough(d, irq, intid))
+    if (!irq_passthrough(d, irq, intid)) {
         return false;
+    }
     phys_write(d, irq, GICD_ICPENDR);
     irq->pt &= (uint8_t)~(VGIC_PT_LATCHED | VGIC_PT_TAKEN);
     if (irq->pending && !irq->in_lr) {
@@ -92,6 +99,8 @@ bool hw_clear_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
     } else if (irq->in_lr && !irq->active) {
         irq->pt |= VGIC_PT_UNPEND;
         hw_recheck(d, irq, intid);
+    } else {
+        /* otherwise nothing to do */
     }
     return true;
 }
@@ -101,12 +110,16 @@ bool hw_clear_pending(struct vgic *d, struct vgic_irq *irq, unsigned int intid)
  * not while the hypervisor holds it for a list register */
 void hw_set_active(struct vgic *d, struct vgic_irq *irq, unsigned int intid, bool active)
 {
-    if (!irq_passthrough(d, irq, intid))
+    if (!irq_passthrough(d, irq, intid)) {
         return;
-    if (active)
+    }
+    if (active) {
         phys_write(d, irq, GICD_ISACTIVER);
-    else if (irq->active)
+    } else if (irq->active) {
         phys_write(d, irq, GICD_ICACTIVER);
+    } else {
+        /* otherwise nothing to do */
+    }
 }
 
 /*
@@ -117,10 +130,12 @@ void hw_set_active(struct vgic *d, struct vgic_irq *irq, unsigned int intid, boo
  */
 bool hw_withdraw(struct vgic *d, struct vgic_cpu *c, struct vgic_irq *irq, uint32_t lr)
 {
-    if (lr & LR_ACTIVE)
+    if ((lr & LR_ACTIVE) != 0u) {
         irq->pt &= VGIC_PT_LATCHED;     /* taken; a new latch waits for the next */
-    if ((lr & LR_STATE_MASK) != LR_PENDING)
+    }
+    if ((lr & LR_STATE_MASK) != LR_PENDING) {
         return false;
+    }
     bool latched = irq->pt & (VGIC_PT_LATCHED | VGIC_PT_TAKEN);
     bool unpend = irq->pt & VGIC_PT_UNPEND;
     bool level_gone = !irq->edge && !latched && !phys_pending(d, irq);
@@ -128,8 +143,9 @@ bool hw_withdraw(struct vgic *d, struct vgic_cpu *c, struct vgic_irq *irq, uint3
         c->queued |= VGIC_QUEUED_WATCH;
         return false;
     }
-    if ((irq->edge || latched) && !unpend)
+    if ((irq->edge || latched) && !unpend) {
         phys_write(d, irq, GICD_ISPENDR);
+    }
     irq->pt = 0;
     irq->pending = false;
     irq->in_lr = false;
@@ -141,7 +157,8 @@ void vgic_hw_acked(struct vgic *d, unsigned int intid)
 {
     spin_lock(&d->lock);
     struct vgic_irq *irq = vgic_get_irq(d, 0, intid);
-    if (irq && irq_passthrough(d, irq, intid))
-        irq->pt = irq->pt & VGIC_PT_LATCHED ? VGIC_PT_TAKEN : 0;
+    if (irq && irq_passthrough(d, irq, intid)) {
+        irq->pt = irq->pt & VGIC_PT_LATCHED ? VGIC_PT_TAKEN : 0u;
+    }
     spin_unlock(&d->lock);
 }

@@ -73,7 +73,7 @@ bool blkfront_setup(struct blkfront *b)
     return rd(b, R_QUEUE_READY) == 1;
 }
 
-uint8_t blkfront_rw(struct blkfront *b, uint32_t type, uint64_t sector, void *buf, uint32_t len)
+void blkfront_post(struct blkfront *b, uint32_t type, uint64_t sector, void *buf, uint32_t len)
 {
     unsigned int n = 0;
     b->hdr.type = type;
@@ -94,6 +94,11 @@ uint8_t blkfront_rw(struct blkfront *b, uint32_t type, uint64_t sector, void *bu
     b->avail[1] = ++b->avail_idx;
     dsb();
     wr(b, R_NOTIFY, 0);
+}
+
+uint8_t blkfront_rw(struct blkfront *b, uint32_t type, uint64_t sector, void *buf, uint32_t len)
+{
+    blkfront_post(b, type, sector, buf, len);
     /* one request at a time: the next used entry is this one's */
     while ((uint16_t)(b->used[0] >> 16) == b->last_used)
         __asm__ volatile("yield");

@@ -10,9 +10,9 @@
 
 #include "guest.h"
 
-#define BLKFRONT_QN      16
+#define BLKFRONT_QN      32              /* a chain of BLKFRONT_SEGS + 2 */
 #define BLKFRONT_SEG     4096u
-#define BLKFRONT_SEGS    8u
+#define BLKFRONT_SEGS    16u
 #define BLKFRONT_MAX     (BLKFRONT_SEG * BLKFRONT_SEGS)     /* bytes a request */
 #define BLKFRONT_T_IN    0u
 #define BLKFRONT_T_OUT   1u
@@ -41,5 +41,8 @@ bool blkfront_setup(struct blkfront *b);
 /* One request: len bytes (a multiple of 512, at most BLKFRONT_MAX) of
  * buf to or from sector; waits for it.  The status byte the device wrote */
 uint8_t blkfront_rw(struct blkfront *b, uint32_t type, uint64_t sector, void *buf, uint32_t len);
+/* The same request given to the device, not waited for (the next
+ * blkfront_rw would take its answer for its own: set the device up again) */
+void blkfront_post(struct blkfront *b, uint32_t type, uint64_t sector, void *buf, uint32_t len);
 
 #endif

@@ -6,11 +6,13 @@
 #   OUTDIR/initrd.cpio.gz  busybox-static + virtio-mmio/virtio-blk/ext4/evdev/virtio-net
 #                          modules of that kernel + /init and
 #                          /etc/partita/shutdown (this directory's init, shutdown)
-#                          + /usr/bin/partita-chan and /usr/bin/partita
-#                          (tools/partita-chan.c, tools/partita.c, built statically with
+#                          + /usr/bin/partita-chan, /usr/bin/partita-blkd and
+#                          /usr/bin/partita (tools/partita-chan.c,
+#                          tools/partita-blkd.c, tools/partita.c, built statically with
 #                          Debian's armhf cross compiler) + the bare-metal
 #                          images $PARTITA_IMAGES in /usr/share/partita
-#                          + /usr/bin/partita-net (tools/partita-net, a script)
+#                          + /usr/bin/partita-net and /usr/bin/partita-blkbench
+#                          (tools/partita-net, tools/partita-blkbench: scripts)
 #   OUTDIR/VERSION         package names and versions
 # The .debs are cached in OUTDIR/dl (or $PARTITA_LINUX_DL): once there, no
 # apt look-up or download is done again (PARTITA_LINUX_REFRESH=1 re-resolves
@@ -224,10 +226,13 @@ ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/shutdown" "$root/etc/partita/shutdown"
 install -m 0755 "$tools/partita-net" "$root/usr/bin/partita-net"
+install -m 0755 "$tools/partita-blkbench" "$root/usr/bin/partita-blkbench"
 # The channel program: static, so it needs nothing of the initramfs.
-log "building partita-chan, partita, cntvct, perfstat and hwbp with $XCC"
+log "building partita-chan, partita-blkd, partita, cntvct, perfstat and hwbp with $XCC"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita-chan" \
 	"$tools/partita-chan.c" || die "cannot build partita-chan"
+"$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita-blkd" \
+	"$tools/partita-blkd.c" || die "cannot build partita-blkd"
 "$XCC" -static -O2 -Wall -Wextra -Werror -I"$here/../../include" -o "$root/usr/bin/partita" \
 	"$tools/partita.c" || die "cannot build partita"
 # bare-metal images for `partita load` (PARTITA_IMAGES: paths, from guests.mk)

@@ -8,7 +8,10 @@
  * pointed at nothing) after answering N requests, with requests left in its
  * slots, for its next life to get again.  With hostile=1 it answers like a
  * hostile partner instead: slots it was never given, wrong tags, lengths
- * and statuses, every third request; the others honestly.
+ * and statuses, every third request; the others honestly.  With hold=1
+ * it starts holding its requests unanswered (each said once, with its
+ * frontend's index), and every character on its console turns holding
+ * off and on again: requests stay in its slots as long as a test needs.
  * tests/system/test_disk.py (guests/configs/disk*.dts).
  */
 #include <string.h>
@@ -18,8 +21,34 @@
 #define DISK_SIZE  0x200000u            /* 4096 sectors */
 #define NOWHERE    0x7f000000u          /* no memory, no device of the guest's */
 #define SECTOR     512u
+#define UART_FR    0x18u                /* PL011 flag register */
+#define UART_FR_RXFE (1u << 4)          /* receive FIFO empty */
 
 static uint32_t answered, hostile_count, store;
+static uint32_t hold, held_said;        /* held_said: a bit per slot said held */
+
+/* a character on its console turns holding off or on */
+static void hold_input(void)
+{
+    if (mmio_read32(VUART_BASE + UART_FR) & UART_FR_RXFE)
+        return;
+    (void)mmio_read32(VUART_BASE);
+    hold = !hold;
+    gprintf("blkserve: %s\n", hold ? "holding its requests" : "serving");
+}
+
+/* slot i held: said once while it holds this request */
+static bool held(const struct partita_blkq_slot *s, unsigned int i)
+{
+    if (!hold)
+        return false;
+    if (!(held_said & 1u << i)) {
+        held_said |= 1u << i;
+        gprintf("blkserve: holding a request of frontend %lu in slot %u\n",
+                (unsigned long)s->frontend, i);
+    }
+    return true;
+}
 
 static uint8_t *disk_of(unsigned int fe)
 {
@@ -74,6 +103,7 @@ void guest_main(uint32_t dtb)
     bootarg_u32("crash-after", &crash_after);
     bootarg_u32("hostile", &hostile);
     bootarg_u32("store", &store);
+    bootarg_u32("hold", &hold);
     mmu_enable();
     struct partita_blkq_header *h = (struct partita_blkq_header *)ipa;
     while (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != PARTITA_BLKQ_MAGIC)
@@ -84,10 +114,13 @@ void guest_main(uint32_t dtb)
     struct partita_blkq_slot *slots = (void *)(ipa + PARTITA_BLKQ_SLOTS_OFF);
     for (;;) {
         unsigned int n = 0;
+        hold_input();
         for (unsigned int i = 0; i < h->nslots; i++) {
             struct partita_blkq_slot *s = &slots[i];
-            if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != PARTITA_BLKQ_REQUEST)
+            if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != PARTITA_BLKQ_REQUEST ||
+                held(s, i))
                 continue;
+            held_said &= ~(1u << i);
             if (crash_after && h->generation == 1 && answered == crash_after) {
                 /* its vectors point at nothing, then an abort: Partita
                  * finds it crashed (as guests/test/crashloop.c does) */

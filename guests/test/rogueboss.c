@@ -146,12 +146,9 @@ static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
         }
         int32_t rc = mg_call(fn, id, buf, len, off).r0;
         /* on any guest but its own (itself, the honest ones, none) no call
-         * but VERSION succeeds - and INFO of itself, which describes it (the
-         * schedules' calls are about no guest) */
+         * but VERSION succeeds - and INFO of itself, which describes it */
         bool on_guest = fn >= PARTITA_MG_FIRST && fn <= PARTITA_MG_LAST &&
-                        fn != PARTITA_MG_VERSION && fn != PARTITA_MG_SCHEDULE &&
-                        fn != PARTITA_MG_SCHEDULE_SET && fn != PARTITA_HC_BLK_DONE &&
-                        !(fn == PARTITA_MG_INFO && id == SELF);
+                        fn != PARTITA_MG_VERSION && !(fn == PARTITA_MG_INFO && id == SELF);
         if (!known(rc) || (on_guest && id != TARGET && rc >= 0)) {
             if (bad++ < 5)
                 gprintf("race: vCPU %u: fn 0x%08lx id %lu buf 0x%08lx len 0x%lx: %ld\n", cpu,

@@ -18,11 +18,13 @@ enum pair_reg { BVR, BCR, WVR, WCR };    /* opc2 4, 5, 6, 7 */
 
 static void pair_write(enum pair_reg r, unsigned int n, uint32_t v)
 {
-    switch (n * 4 + r) {
+    switch (n * 4u + r) {
     PAIR_CASES(0, v) PAIR_CASES(1, v) PAIR_CASES(2, v) PAIR_CASES(3, v)
     PAIR_CASES(4, v) PAIR_CASES(5, v) PAIR_CASES(6, v) PAIR_CASES(7, v)
     PAIR_CASES(8, v) PAIR_CASES(9, v) PAIR_CASES(10, v) PAIR_CASES(11, v)
     PAIR_CASES(12, v) PAIR_CASES(13, v) PAIR_CASES(14, v) PAIR_CASES(15, v)
+    default:
+        break;
     }
 }
 
@@ -50,11 +52,11 @@ void debug_cpu_init(void)
 
 void debug_quiet(void)
 {
-    for (unsigned int i = 0; i < debug_nbrp; i++) {
+    for (unsigned int i = 0u; i < debug_nbrp; i++) {
         pair_write(BCR, i, 0);
         pair_write(BVR, i, 0);
     }
-    for (unsigned int i = 0; i < debug_nwrp; i++) {
+    for (unsigned int i = 0u; i < debug_nwrp; i++) {
         pair_write(WCR, i, 0);
         pair_write(WVR, i, 0);
     }
@@ -70,21 +72,22 @@ void debug_quiet(void)
 void debug_load(const struct debug_regs *d, bool gdb)
 {
     const struct debug_gdb *g = &debug_gdb;
-    uint32_t bheld = gdb ? g->bheld : 0, wheld = gdb ? g->wheld : 0;
+    uint32_t bheld = gdb ? g->bheld : 0u, wheld = gdb ? g->wheld : 0u;
     uint32_t dscr = d->dscr & (DSCR_GUEST | DBGDSCR_MOE_MASK);
     bool own = !(bheld | wheld) || (d->dscr & DBGDSCR_MDBGEN);
-    for (unsigned int i = 0; i < debug_nbrp; i++) {
-        bool held = bheld & (1u << i);
+    for (unsigned int i = 0u; i < debug_nbrp; i++) {
+        bool held = bheld & ((unsigned int)1u << i);
         pair_write(BVR, i, held ? g->bvr[i] : d->bvr[i]);
-        pair_write(BCR, i, held ? g->bcr[i] : own ? debug_bcr_hw(d->bcr[i]) : 0);
+        pair_write(BCR, i, held ? g->bcr[i] : own ? debug_bcr_hw(d->bcr[i]) : 0u);
     }
-    for (unsigned int i = 0; i < debug_nwrp; i++) {
-        bool held = wheld & (1u << i);
+    for (unsigned int i = 0u; i < debug_nwrp; i++) {
+        bool held = wheld & ((unsigned int)1u << i);
         pair_write(WVR, i, held ? g->wvr[i] : d->wvr[i]);
-        pair_write(WCR, i, held ? g->wcr[i] : own ? debug_wcr_hw(d->wcr[i]) : 0);
+        pair_write(WCR, i, held ? g->wcr[i] : own ? debug_wcr_hw(d->wcr[i]) : 0u);
     }
-    if (bheld | wheld)
+    if ((bheld | wheld) != 0u) {
         dscr |= DBGDSCR_MDBGEN;
+    }
     dscr_write(dscr, DSCR_GUEST | DBGDSCR_MOE_MASK);
     isb();
 }
@@ -98,9 +101,10 @@ void debug_save_moe(struct debug_regs *d)
 static bool pair_access(struct debug_regs *d, bool gdb, uint32_t n, uint32_t opc2, bool read,
                         uint32_t *val)
 {
-    enum pair_reg r = (enum pair_reg)(opc2 - 4);
-    if (n >= (r <= BCR ? debug_nbrp : debug_nwrp))
+    enum pair_reg r = (enum pair_reg)(opc2 - 4u);
+    if (n >= (r <= BCR ? debug_nbrp : debug_nwrp)) {
         return false;           /* a comparator the CPU lacks: UNDEFINED, as on the CPU */
+    }
     uint32_t *reg = r == BVR ? &d->bvr[n] : r == BCR ? &d->bcr[n]
                   : r == WVR ? &d->wvr[n] : &d->wcr[n];
     if (read) {
@@ -108,9 +112,10 @@ static bool pair_access(struct debug_regs *d, bool gdb, uint32_t n, uint32_t opc
         return true;
     }
     *reg = *val;
-    uint32_t held = !gdb ? 0 : r <= BCR ? debug_gdb.bheld : debug_gdb.wheld;
-    if (!(held & (1u << n)))        /* gdb's: the view only, until it lets go */
+    uint32_t held = !gdb ? 0u : r <= BCR ? debug_gdb.bheld : debug_gdb.wheld;
+    if (!(held & ((unsigned int)1u << n))) {        /* gdb's: the view only, until it lets go */
         pair_write(r, n, r == BCR ? debug_bcr_hw(*val) : r == WCR ? debug_wcr_hw(*val) : *val);
+    }
     return true;
 }
 
@@ -128,24 +133,26 @@ static uint32_t dscr_read(const struct debug_regs *d, bool internal)
 static bool c0_access(struct debug_regs *d, bool gdb, uint32_t crm, uint32_t opc2, bool read,
                       uint32_t *val)
 {
-    if (opc2 == 0 && crm == 0) {                    /* DBGDIDR */
+    if (opc2 == 0u && crm == 0u) {                    /* DBGDIDR */
         *val = debug_didr_guest(sysreg_read_dbgdidr());
         return read;
     }
-    if ((opc2 == 0 && crm == 1) || (opc2 == 2 && crm == 2)) {   /* DBGDSCRint, ext */
-        if (read)
-            *val = dscr_read(d, opc2 == 0);
-        else if (opc2 == 2) {
+    if ((opc2 == 0u && crm == 1u) || (opc2 == 2u && crm == 2u)) {   /* DBGDSCRint, ext */
+        if (read) {
+            *val = dscr_read(d, opc2 == 0u);
+        } else if (opc2 == 2u) {
             d->dscr = (d->dscr & ~DSCR_GUEST) | (*val & DSCR_GUEST);
             bool gdb_on = gdb && (debug_gdb.bheld | debug_gdb.wheld);
-            dscr_write(d->dscr | (gdb_on ? DBGDSCR_MDBGEN : 0), DSCR_GUEST);
+            dscr_write(d->dscr | (gdb_on ? DBGDSCR_MDBGEN : 0u), DSCR_GUEST);
+        } else {
+            /* otherwise nothing to do */
         }
-        return read || opc2 == 2;
+        return read || opc2 == 2u;
     }
     /* DBGDTRRX/TXint (c5), DBGWFAR (c6), DBGVCR (c7); DBGDTRRXext (c0),
      * DBGDTRTXext (c3): an external debugger's, or not given */
-    if ((opc2 == 0 && crm >= 5 && crm <= 7) || (opc2 == 2 && (crm == 0 || crm == 3))) {
-        *val = 0;
+    if ((opc2 == 0u && crm >= 5u && crm <= 7u) || (opc2 == 2u && (crm == 0u || crm == 3u))) {
+        *val = 0u;
         return true;
     }
     return false;
@@ -155,25 +162,29 @@ static bool c0_access(struct debug_regs *d, bool gdb, uint32_t crm, uint32_t opc
  * DBGBXVR (opc2 1: VMID match values, not given) */
 static bool c1_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
 {
-    if (opc2 == 1 && crm < debug_nbrp) {
-        *val = 0;
+    if (opc2 == 1u && crm < debug_nbrp) {
+        *val = 0u;
         return true;
     }
-    if (opc2 == 0 && crm == 0) {                    /* DBGDRAR: no ROM table */
-        *val = 0;
+    if (opc2 == 0u && crm == 0u) {                    /* DBGDRAR: no ROM table */
+        *val = 0u;
         return read;
     }
-    if (opc2 != 4)
+    if (opc2 != 4u) {
         return false;
+    }
     switch (crm) {
-    case 0: if (!read)                              /* DBGOSLAR */
+    case 0: if (!read) {                              /* DBGOSLAR */
                 d->oslk = *val == DBGOSLAR_KEY;
+    }
             return !read;
-    case 1: *val = DBGOSLSR_OSLM_V71 | (d->oslk ? DBGOSLSR_OSLK : 0);   /* DBGOSLSR */
+    case 1: *val = DBGOSLSR_OSLM_V71 | (d->oslk ? DBGOSLSR_OSLK : 0u);   /* DBGOSLSR */
             return read;
-    case 3: *val = 0; return true;                  /* DBGOSDLR: never double locked */
-    case 4: *val = 0; return true;                  /* DBGPRCR */
+    case 3: *val = 0u; return true;                  /* DBGOSDLR: never double locked */
+    case 4: *val = 0u; return true;                  /* DBGPRCR */
     case 5: *val = DBGPRSR_PU; return read;         /* DBGPRSR: powered up */
+    default:
+        break;
     }
     return false;
 }
@@ -181,19 +192,20 @@ static bool c1_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool re
 /* CRn 7: DBGDEVID/1/2 (opc2 7), the claim tags and DBGAUTHSTATUS (opc2 6) */
 static bool c7_access(struct debug_regs *d, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
 {
-    if (opc2 == 7 && crm <= 2) {
-        *val = crm == 2 ? debug_devid_guest(sysreg_read_dbgdevid())
-             : crm == 1 ? sysreg_read_dbgdevid1() : 0;
+    if (opc2 == 7u && crm <= 2u) {
+        *val = crm == 2u ? debug_devid_guest(sysreg_read_dbgdevid())
+             : crm == 1u ? sysreg_read_dbgdevid1() : 0u;
         return read;
     }
-    if (opc2 == 6 && (crm == 8 || crm == 9)) {      /* DBGCLAIMSET, DBGCLAIMCLR */
-        if (read)
+    if (opc2 == 6u && (crm == 8u || crm == 9u)) {      /* DBGCLAIMSET, DBGCLAIMCLR */
+        if (read) {
             *val = d->claim;
-        else
-            d->claim = crm == 8 ? d->claim | (*val & 0xff) : d->claim & ~*val;
+        } else {
+            d->claim = crm == 8u ? d->claim | (*val & 0xffu) : d->claim & ~*val;
+        }
         return true;
     }
-    if (opc2 == 6 && crm == 14) {                   /* DBGAUTHSTATUS */
+    if (opc2 == 6u && crm == 14u) {                   /* DBGAUTHSTATUS */
         *val = sysreg_read_dbgauthstatus();
         return read;
     }
@@ -208,20 +220,24 @@ bool debug_access(struct debug_regs *d, bool gdb, uint32_t crn, uint32_t crm, ui
     if (user) {
         /* PL0 reaches DBGDIDR, and DBGDSCRint and the DCC unless UDCCdis
          * (C6.4.1); everything else is UNDEFINED there */
-        bool dcc = crn == 0 && opc2 == 0 && (crm == 1 || crm == 5);
-        if (!(crn == 0 && opc2 == 0 && crm == 0) && !(dcc && !(d->dscr & DBGDSCR_UDCCDIS)))
+        bool dcc = crn == 0u && opc2 == 0u && (crm == 1u || crm == 5u);
+        if (!(crn == 0u && opc2 == 0u && crm == 0u) && !(dcc && !(d->dscr & DBGDSCR_UDCCDIS))) {
             return false;
+        }
     }
-    if (crn == 0)
-        return opc2 >= 4 ? pair_access(d, gdb, crm, opc2, read, val)
+    if (crn == 0u) {
+        return opc2 >= 4u ? pair_access(d, gdb, crm, opc2, read, val)
                          : c0_access(d, gdb, crm, opc2, read, val);
-    if (crn == 1)
+    }
+    if (crn == 1u) {
         return c1_access(d, crm, opc2, read, val);
-    if (crn == 2 && crm == 0 && opc2 == 0) {        /* DBGDSAR: no debug registers mapped */
-        *val = 0;
+    }
+    if (crn == 2u && crm == 0u && opc2 == 0u) {        /* DBGDSAR: no debug registers mapped */
+        *val = 0u;
         return read;
     }
-    if (crn == 7)
+    if (crn == 7u) {
         return c7_access(d, crm, opc2, read, val);
+    }
     return false;
 }

@@ -18,8 +18,9 @@
 static uint32_t ctrl_hw(uint32_t ctrl)
 {
     uint32_t hw = (ctrl & ~(DBGxCR_HMC | DBGxCR_SSC_MASK)) | DBGxCR_SSC_NS;
-    if (!(ctrl & DBGxCR_PL_MASK) || (ctrl & DBGxCR_SSC_MASK) == DBGxCR_SSC_S)
+    if (!(ctrl & DBGxCR_PL_MASK) || (ctrl & DBGxCR_SSC_MASK) == DBGxCR_SSC_S) {
         hw &= ~DBGxCR_E;    /* PxC 0b00, or SSC 0b10 (Secure only) */
+    }
     return hw;
 }
 
@@ -28,8 +29,9 @@ uint32_t debug_bcr_hw(uint32_t bcr)
     uint32_t hw = ctrl_hw(bcr);
     /* BT 0b1xxx compares the VMID (DBGBXVR, C3.3.5): the hypervisor's
      * business, not given to guests */
-    if (bcr & DBGBCR_BT_VMID)
+    if ((bcr & DBGBCR_BT_VMID) != 0u) {
         hw &= ~DBGxCR_E;
+    }
     return hw;
 }
 
@@ -56,8 +58,9 @@ uint32_t debug_devid_guest(uint32_t devid)
 uint32_t debug_dfr0_guest(uint32_t dfr0, bool pmu)
 {
     dfr0 &= ~(ID_DFR0_MMAPDBG_MASK | ID_DFR0_COPTRC_MASK | ID_DFR0_MMAPTRC_MASK);
-    if (!pmu)
+    if (!pmu) {
         dfr0 &= ~(0xfu << ID_DFR0_PERFMON_SHIFT);
+    }
     return dfr0;
 }
 

@@ -3,13 +3,13 @@
 
 uint32_t insn_itstate(uint32_t cpsr)
 {
-    return ((cpsr >> 25) & 3) | ((cpsr >> 8) & 0xfc);
+    return ((cpsr >> 25) & 3u) | ((cpsr >> 8) & 0xfcu);
 }
 
 bool insn_cond_holds(uint32_t cond, uint32_t cpsr)
 {
-    bool n = (cpsr >> 31) & 1, z = (cpsr >> 30) & 1;
-    bool c = (cpsr >> 29) & 1, v = (cpsr >> 28) & 1;
+    bool n = (cpsr >> 31) & 1u, z = (cpsr >> 30) & 1u;
+    bool c = (cpsr >> 29) & 1u, v = (cpsr >> 28) & 1u;
     bool r;
     switch (cond >> 1) {
     case 0: r = z; break;                   /* EQ / NE */
@@ -21,17 +21,19 @@ bool insn_cond_holds(uint32_t cond, uint32_t cpsr)
     case 6: r = !z && n == v; break;        /* GT / LE */
     default: return true;                   /* AL, and 0b1111 */
     }
-    return (cond & 1) ? !r : r;
+    return (cond & 1u) ? !r : r;
 }
 
 bool insn_condition_passed(uint32_t cpsr, uint32_t hsr)
 {
-    if (hsr & HSR_CV)
+    if ((hsr & HSR_CV) != 0u) {
         return insn_cond_holds(HSR_COND(hsr), cpsr);
+    }
     /* CV = 0: only possible in Thumb; the IT block gives the condition */
     uint32_t it = insn_itstate(cpsr);
-    if (!(cpsr & PSR_T) || !(it & 0xf))
+    if (!(cpsr & PSR_T) || !(it & 0xfu)) {
         return true;
+    }
     return insn_cond_holds(it >> 4, cpsr);
 }
 
@@ -39,17 +41,20 @@ void insn_skip(uint32_t *pc, uint32_t *cpsr, bool is32)
 {
     *pc += is32 ? 4 : 2;
     uint32_t c = *cpsr;
-    if (!(c & PSR_T))
+    if (!(c & PSR_T)) {
         return;
+    }
     uint32_t it = insn_itstate(c);
-    if (!it)
+    if (!it) {
         return;
+    }
     /* ITAdvance(): shift the mask; the block ends when IT[2:0] is 0 */
-    if ((it & 7) == 0)
-        it = 0;
-    else
-        it = (it & 0xe0) | ((it << 1) & 0x1f);
-    c &= ~((3u << 25) | (0x3fu << 10));
-    c |= ((it & 3) << 25) | ((it >> 2) << 10);
+    if ((it & 7u) == 0u) {
+        it = 0u;
+    } else {
+        it = (it & 0xe0u) | ((it << 1) & 0x1fu);
+    }
+    c &= ~(((unsigned int)3u << 25) | (0x3fu << 10));
+    c |= ((it & 3u) << 25) | ((it >> 2) << 10);
     *cpsr = c;
 }

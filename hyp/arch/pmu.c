@@ -12,24 +12,27 @@ void pmu_init(void)
 {
     unsigned int n = PMCR_N(sysreg_read_pmcr());
     pmu_hpmn = n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
-    pmu_guest_bits = PMU_CCNT_BIT | ((1u << pmu_hpmn) - 1);
+    pmu_guest_bits = PMU_CCNT_BIT | (((unsigned int)1u << pmu_hpmn) - 1u);
     pmu_hdcr = pmu_hpmn;
 }
 
 bool pmu_reserve(void)
 {
-    if (pmu_reserved != PMU_NONE_RESERVED)
+    if (pmu_reserved != PMU_NONE_RESERVED) {
         return true;
-    if (!pmu_hpmn)
+    }
+    if (!pmu_hpmn) {
         return false;
+    }
     /* the highest counter: HDCR.HPMN one less, so that PL1 sees N - 1
      * counters (PMCR.N reads HPMN, B4.1.117) and cannot reach it; HPME
      * enables it in every mode whatever PMCR.E (B4.1.64) */
-    pmu_reserved = PMCR_N(sysreg_read_pmcr()) - 1;
-    if (pmu_reserved >= pmu_hpmn)
-        pmu_reserved = pmu_hpmn - 1;
+    pmu_reserved = PMCR_N(sysreg_read_pmcr()) - 1u;
+    if (pmu_reserved >= pmu_hpmn) {
+        pmu_reserved = pmu_hpmn - 1u;
+    }
     pmu_hpmn = pmu_reserved;
-    pmu_guest_bits = PMU_CCNT_BIT | ((1u << pmu_hpmn) - 1);
+    pmu_guest_bits = PMU_CCNT_BIT | (((unsigned int)1u << pmu_hpmn) - 1u);
     pmu_hdcr = pmu_hpmn | HDCR_HPME;
     return true;
 }
@@ -38,7 +41,7 @@ bool pmu_reserve(void)
  * mode would reset the reserved counter too (B4.1.117) */
 static void zero_guest_counters(void)
 {
-    for (unsigned int i = 0; i < pmu_hpmn; i++) {
+    for (unsigned int i = 0u; i < pmu_hpmn; i++) {
         sysreg_write_pmselr(i);
         isb();
         sysreg_write_pmxevcntr(0);
@@ -47,7 +50,7 @@ static void zero_guest_counters(void)
 
 bool pmu_present(void)
 {
-    return ID_DFR0_PERFMON(sysreg_read_id_dfr0()) >= 2;    /* PMUv2 */
+    return ID_DFR0_PERFMON(sysreg_read_id_dfr0()) >= 2u;    /* PMUv2 */
 }
 
 void pmu_quiet(void)
@@ -65,7 +68,7 @@ void pmu_quiet(void)
     sysreg_write_pmovsr(pmu_guest_bits);    /* write 1 to clear */
     sysreg_write_pmuserenr(0);
     unsigned int n = pmu_hpmn;
-    for (unsigned int i = 0; i < n; i++) {
+    for (unsigned int i = 0u; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
         sysreg_write_pmxevtyper(0);
@@ -90,7 +93,7 @@ void pmu_save(struct pmu_regs *r)
     r->ovsr = sysreg_read_pmovsr();
     r->ccntr = sysreg_read_pmccntr();
     unsigned int n = pmu_hpmn;
-    for (unsigned int i = 0; i < n; i++) {
+    for (unsigned int i = 0u; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
         r->evtyper[i] = sysreg_read_pmxevtyper();
@@ -117,7 +120,7 @@ void pmu_save(struct pmu_regs *r)
 void pmu_restore(const struct pmu_regs *r)
 {
     unsigned int n = pmu_hpmn;
-    for (unsigned int i = 0; i < n; i++) {
+    for (unsigned int i = 0u; i < n; i++) {
         sysreg_write_pmselr(i);
         isb();
         sysreg_write_pmxevtyper(r->evtyper[i]);
@@ -154,7 +157,7 @@ static bool pmcr_reserved(bool read, uint32_t *val)
     }
     guest_pmcr_e[cpu] = (uint8_t)(v & PMCR_E);
     sysreg_write_pmcr((v & PMCR_WRITABLE & ~PMCR_P) | PMCR_E);
-    if (v & PMCR_P) {
+    if ((v & PMCR_P) != 0u) {
         uint32_t sel = sysreg_read_pmselr();
         zero_guest_counters();
         sysreg_write_pmselr(sel);
@@ -165,7 +168,7 @@ static bool pmcr_reserved(bool read, uint32_t *val)
 /* PMSELR's counter is one of the guest's (or 31, the cycle counter's filter) */
 static bool selected_ok(bool ccnt_ok)
 {
-    uint32_t sel = sysreg_read_pmselr() & 0x1f;
+    uint32_t sel = sysreg_read_pmselr() & 0x1fu;
     return sel < pmu_hpmn || (ccnt_ok && sel == PMSELR_CCNT);
 }
 
@@ -174,32 +177,62 @@ static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
     uint32_t v = *val;
     switch (opc2) {
     case 0:     /* PMCR: N as the guest's share (HDCR.HPMN) */
-        if (pmu_reserved != PMU_NONE_RESERVED)
+        if (pmu_reserved != PMU_NONE_RESERVED) {
             return pmcr_reserved(read, val);
-        if (read)
+        }
+        if (read) {
             *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_hpmn << 11);
-        else
+        } else {
             sysreg_write_pmcr(v & PMCR_WRITABLE);
+        }
         return true;
-    case 1: if (read) *val = sysreg_read_pmcntenset() & pmu_guest_bits;
-            else sysreg_write_pmcntenset(v & pmu_guest_bits);
-            return true;
-    case 2: if (read) *val = sysreg_read_pmcntenset() & pmu_guest_bits;
-            else sysreg_write_pmcntenclr(v & pmu_guest_bits);
-            return true;
-    case 3: if (read) *val = sysreg_read_pmovsr() & pmu_guest_bits;
-            else sysreg_write_pmovsr(v & pmu_guest_bits);
-            return true;
-    case 4: if (!read) sysreg_write_pmswinc(v & pmu_guest_bits & ~PMU_CCNT_BIT);
-            else *val = 0;
-            return true;
-    case 5: if (read) *val = sysreg_read_pmselr();
-            else sysreg_write_pmselr(v & 0x1f);
-            return true;
-    case 6: if (read) *val = sysreg_read_pmceid0();
-            return true;
-    case 7: if (read) *val = sysreg_read_pmceid1();
-            return true;
+    case 1:
+        if (read) {
+            *val = sysreg_read_pmcntenset() & pmu_guest_bits;
+        } else {
+            sysreg_write_pmcntenset(v & pmu_guest_bits);
+        }
+        return true;
+    case 2:
+        if (read) {
+            *val = sysreg_read_pmcntenset() & pmu_guest_bits;
+        } else {
+            sysreg_write_pmcntenclr(v & pmu_guest_bits);
+        }
+        return true;
+    case 3:
+        if (read) {
+            *val = sysreg_read_pmovsr() & pmu_guest_bits;
+        } else {
+            sysreg_write_pmovsr(v & pmu_guest_bits);
+        }
+        return true;
+    case 4:
+        if (!read) {
+            sysreg_write_pmswinc(v & pmu_guest_bits & ~PMU_CCNT_BIT);
+        } else {
+            *val = 0u;
+        }
+        return true;
+    case 5:
+        if (read) {
+            *val = sysreg_read_pmselr();
+        } else {
+            sysreg_write_pmselr(v & 0x1fu);
+        }
+        return true;
+    case 6:
+        if (read) {
+            *val = sysreg_read_pmceid0();
+        }
+        return true;
+    case 7:
+        if (read) {
+            *val = sysreg_read_pmceid1();
+        }
+        return true;
+    default:
+        break;
     }
     return false;
 }
@@ -208,27 +241,32 @@ static bool pmu_c13(uint32_t opc2, bool read, uint32_t *val)
 {
     switch (opc2) {
     case 0:
-        if (read)
+        if (read) {
             *val = sysreg_read_pmccntr();
-        else
+        } else {
             sysreg_write_pmccntr(*val);
+        }
         return true;
     case 1:     /* PMXEVTYPER, or PMCCFILTR: never count in Hyp mode */
-        if (!selected_ok(true))
-            *val = read ? 0 : *val;
-        else if (read)
+        if (!selected_ok(true)) {
+            *val = read ? 0u : *val;
+        } else if (read) {
             *val = sysreg_read_pmxevtyper();
-        else
+        } else {
             sysreg_write_pmxevtyper(*val & ~PMXEVTYPER_NSH);
+        }
         return true;
     case 2:     /* PMXEVCNTR of an event counter of the guest's */
-        if (!selected_ok(false))
-            *val = read ? 0 : *val;
-        else if (read)
+        if (!selected_ok(false)) {
+            *val = read ? 0u : *val;
+        } else if (read) {
             *val = sysreg_read_pmxevcntr();
-        else
+        } else {
             sysreg_write_pmxevcntr(*val);
+        }
         return true;
+    default:
+        break;
     }
     return false;
 }
@@ -237,35 +275,54 @@ static bool pmu_c14(uint32_t opc2, bool read, uint32_t *val)
 {
     uint32_t v = *val;
     switch (opc2) {
-    case 0: if (read) *val = sysreg_read_pmuserenr();
-            else sysreg_write_pmuserenr(v & 1);     /* EN: PL0 access */
-            return true;
-    case 1: if (read) *val = sysreg_read_pmintenset() & pmu_guest_bits;
-            else sysreg_write_pmintenset(v & pmu_guest_bits);
-            return true;
-    case 2: if (read) *val = sysreg_read_pmintenset() & pmu_guest_bits;
-            else sysreg_write_pmintenclr(v & pmu_guest_bits);
-            return true;
-    case 3: if (read) *val = sysreg_read_pmovsr() & pmu_guest_bits;
-            else sysreg_write_pmovsset(v & pmu_guest_bits);
-            return true;
+    case 0:
+        if (read) {
+            *val = sysreg_read_pmuserenr();
+        } else {
+            sysreg_write_pmuserenr(v & 1u);     /* EN: PL0 access */
+        }
+        return true;
+    case 1:
+        if (read) {
+            *val = sysreg_read_pmintenset() & pmu_guest_bits;
+        } else {
+            sysreg_write_pmintenset(v & pmu_guest_bits);
+        }
+        return true;
+    case 2:
+        if (read) {
+            *val = sysreg_read_pmintenset() & pmu_guest_bits;
+        } else {
+            sysreg_write_pmintenclr(v & pmu_guest_bits);
+        }
+        return true;
+    case 3:
+        if (read) {
+            *val = sysreg_read_pmovsr() & pmu_guest_bits;
+        } else {
+            sysreg_write_pmovsset(v & pmu_guest_bits);
+        }
+        return true;
+    default:
+        break;
     }
     return false;
 }
 
 bool pmu_access(uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
 {
-    bool ok = crm == 12 ? pmu_c12(opc2, read, val)
-            : crm == 13 ? pmu_c13(opc2, read, val)
-            : crm == 14 ? pmu_c14(opc2, read, val) : false;
-    if (ok && !read)
+    bool ok = crm == 12u ? pmu_c12(opc2, read, val)
+            : crm == 13u ? pmu_c13(opc2, read, val)
+            : crm == 14u ? pmu_c14(opc2, read, val) : false;
+    if (ok && !read) {
         isb();      /* PMSELR before the next PMXEV*, PMCR.E before counting */
+    }
     return ok;
 }
 
 uint32_t pmu_budget_read(uint32_t *ovf)
 {
-    uint32_t bit = 1u << pmu_reserved, sel = sysreg_read_pmselr();
+    uint32_t bit = (unsigned int)1u << pmu_reserved, sel = sysreg_read_pmselr();
     sysreg_write_pmselr(pmu_reserved);
     isb();
     uint32_t n = sysreg_read_pmxevcntr();
@@ -277,7 +334,7 @@ uint32_t pmu_budget_read(uint32_t *ovf)
 
 void pmu_budget_program(uint32_t event, uint32_t count)
 {
-    uint32_t bit = 1u << pmu_reserved, sel = sysreg_read_pmselr();
+    uint32_t bit = (unsigned int)1u << pmu_reserved, sel = sysreg_read_pmselr();
     sysreg_write_pmselr(pmu_reserved);
     isb();
     /* P, U, NSK, NSU and NSH clear: PL1 and PL0 of the guests count,
@@ -296,5 +353,5 @@ void pmu_budget_program(uint32_t event, uint32_t count)
 void pmu_unpark(struct pcpu *c)
 {
     sysreg_write_pmintenset(c->pmu_inten_parked);
-    c->pmu_inten_parked = 0;
+    c->pmu_inten_parked = 0u;
 }

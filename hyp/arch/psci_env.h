@@ -32,6 +32,8 @@ struct psci_env {
     /* answers in the queue of the caller's disk-th disk: how many are left
      * unread, or PSCI_INVALID_PARAMETERS */
     int (*blk_done)(void *ctx, uint32_t disk);
+    /* PARTITA_HC_DEADLINE_MISS: 0, or -1 if nobody acts on it */
+    int (*deadline_miss)(void *ctx, uint32_t tag);
     /* a management call, r[0..4] in, r[0..3] out; NULL: none (NOT_SUPPORTED) */
     void (*manage)(void *ctx, uint32_t *r);
     uint32_t guest_id;

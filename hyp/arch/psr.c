@@ -45,12 +45,15 @@ static bool it_state_ok(uint32_t cpsr)
 {
     uint32_t it = insn_itstate(cpsr);
     uint32_t mask = it & IT_MASK_BITS;
-    if (!(cpsr & PSR_T))
-        return it == 0;
-    if (mask == 0)
-        return it == 0;
-    if ((it >> IT_BASE_SHIFT) == IT_BASE_AL)
-        return !(it & IT_COND_LSB) && (mask & (mask - 1)) == 0;
+    if (!(cpsr & PSR_T)) {
+        return it == 0u;
+    }
+    if (mask == 0u) {
+        return it == 0u;
+    }
+    if ((it >> IT_BASE_SHIFT) == IT_BASE_AL) {
+        return !(it & IT_COND_LSB) && (mask & (mask - 1u)) == 0u;
+    }
     return true;
 }
 
@@ -65,18 +68,21 @@ static bool it_state_ok(uint32_t cpsr)
  */
 static bool j_ok(uint32_t old, uint32_t val)
 {
-    if (!(val & PSR_J))
+    if (!(val & PSR_J)) {
         return true;
+    }
     return (old & (PSR_J | PSR_T)) == (PSR_J | PSR_T) && (val & PSR_T);
 }
 
 bool psr_debugger_may_write(uint32_t old, uint32_t val)
 {
-    if (!psr_guest_mode(val & PSR_MODE_MASK))
+    if (!psr_guest_mode(val & PSR_MODE_MASK)) {
         return false;
+    }
     /* [23:20] are reserved, "should be zero or preserved" (B1.3.3): a
      * bit set is one the vCPU already had */
-    if (val & PSR_RESERVED & ~old)
+    if ((val & PSR_RESERVED & ~old) != 0u) {
         return false;
+    }
     return j_ok(old, val) && it_state_ok(val);
 }

@@ -73,40 +73,42 @@ void vcpu_set_direct(struct vcpu *v)
 
 void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32_t r2)
 {
-    memset(&v->regs, 0, sizeof(v->regs));
-    memset(&v->banked, 0, sizeof(v->banked));
-    memset(&v->cp15, 0, sizeof(v->cp15));
-    memset(&v->timer, 0, sizeof(v->timer));
+    (void)memset(&v->regs, 0, sizeof(v->regs));
+    (void)memset(&v->banked, 0, sizeof(v->banked));
+    (void)memset(&v->cp15, 0, sizeof(v->cp15));
+    (void)memset(&v->timer, 0, sizeof(v->timer));
     v->regs.r[0] = r0;
     v->regs.r[1] = r1;
     v->regs.r[2] = r2;
     /* SVC mode, A/I/F masked; bit 0 of the entry selects Thumb (PSCI 5.1.4) */
-    v->regs.cpsr = PSR_MODE_SVC | PSR_A | PSR_I | PSR_F | ((entry & 1) ? PSR_T : 0);
+    v->regs.cpsr = PSR_MODE_SVC | PSR_A | PSR_I | PSR_F | ((entry & 1u) ? PSR_T : 0u);
     v->regs.pc = entry & ~1u;
     /* SCTLR as on reset of a Cortex-A15: MMU and caches off */
     v->cp15.sctlr = SCTLR_A15_RESET;
     v->last_fault_pc = 0xffffffffu;
-    v->last_fault_far = 0;
-    v->fault_repeats = 0;
+    v->last_fault_far = 0u;
+    v->fault_repeats = 0u;
     /* its own CPU resets it, where nobody's PMU state is live: a new life
      * finds no counts or interrupts of the last one */
     if (v->pmu_used) {
         pmu_quiet();
-        this_cpu()->pmu_inten_parked = 0;
+        this_cpu()->pmu_inten_parked = 0u;
     }
     v->pmu_used = false;
     /* and no breakpoint of the last one fires in it */
-    if (v->dbg_used)
+    if (v->dbg_used) {
         debug_quiet();
-    memset(&v->dbg, 0, sizeof(v->dbg));
+    }
+    (void)memset(&v->dbg, 0, sizeof(v->dbg));
     v->dbg_used = false;
 }
 
 static void __attribute__((noinline)) vcpu_debug_reload(struct vcpu *v)
 {
     debug_load(&v->dbg, v->dbg_trap);
-    if (v->dbg_vfp)
+    if (v->dbg_vfp != NULL) {
         vfp_restore(v->dbg_vfp);
+    }
     if (!v->dbg_trap) {
         v->dbg_reload = false;
         v->dbg_vfp = NULL;
@@ -120,7 +122,7 @@ void vcpu_load(struct vcpu *v)
     sysreg_write_hcr(v->hcr);
     sysreg_write_hstr(GUEST_HSTR);
     sysreg_write_hcptr(VCPU_HCPTR);
-    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hdcr | (v->dbg_trap ? HDCR_TDE : 0));
+    sysreg_write_hdcr(GUEST_HDCR_TRAPS | pmu_hdcr | (v->dbg_trap ? HDCR_TDE : 0u));
     sysreg_write_vpidr(sysreg_read_midr());
     sysreg_write_vmpidr(v->vmpidr);
     sysreg_write_cntvoff(g->cntvoff);
@@ -131,8 +133,9 @@ void vcpu_load(struct vcpu *v)
     /* on a CPU of its own under gdb: gdb's comparators in (out again once
      * it let go) and the VFP registers as gdb left them; on a shared CPU
      * share_load and the lazy VFP switch do it */
-    if (v->dbg_reload)
+    if (v->dbg_reload) {
         vcpu_debug_reload(v);
+    }
     isb();
     v->loaded = true;
 }
@@ -141,8 +144,9 @@ void vcpu_put(struct vcpu *v)
 {
     /* under gdb, its VFP registers where gdb reads them (HCPTR lets HYP
      * at them on a CPU of its own); a shared CPU's switch saves them */
-    if (v->dbg_vfp)
+    if (v->dbg_vfp != NULL) {
         vfp_save(v->dbg_vfp);
+    }
     vgic_save(&v->vgic);
     vtimer_save(&v->timer);
     cp15_save(&v->cp15);
@@ -230,28 +234,35 @@ static void set_fiq_reg(unsigned int n, uint32_t val)
 uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
-    if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
+    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
         return get_fiq_reg(n);
-    if (n < 13)
+    }
+    if (n < 13u) {
         return v->regs.r[n];
-    if (n == 13)
+    }
+    if (n == 13u) {
         return get_sp(mode);
-    if (n == 14)
+    }
+    if (n == 14u) {
         return get_lr(v, mode);
+    }
     return v->regs.pc + ((v->regs.cpsr & PSR_T) ? 4 : 8);   /* reads of PC */
 }
 
 void vcpu_set_reg_slow(struct vcpu *v, unsigned int n, uint32_t val)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
-    if (n >= 8 && n <= 12 && mode == PSR_MODE_FIQ)
+    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
         set_fiq_reg(n, val);
-    else if (n < 13)
+    } else if (n < 13u) {
         v->regs.r[n] = val;
-    else if (n == 13)
+    } else if (n == 13u) {
         set_sp(mode, val);
-    else if (n == 14)
+    } else if (n == 14u) {
         set_lr(v, mode, val);
+    } else {
+        /* otherwise nothing to do */
+    }
     /* PC as a transfer register is UNPREDICTABLE for these traps: ignored */
 }
 
@@ -264,7 +275,7 @@ bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr)
 
 void vcpu_skip_instr_thumb(struct vcpu *v, uint32_t hsr)
 {
-    insn_skip(&v->regs.pc, &v->regs.cpsr, (hsr & HSR_IL) != 0);
+    insn_skip(&v->regs.pc, &v->regs.cpsr, (hsr & HSR_IL) != 0u);
 }
 
 /* ---- exception injection (B1.8, B1.9) ---- */
@@ -292,12 +303,15 @@ static void inject(struct vcpu *v, uint32_t mode, uint32_t vector_off, uint32_t 
     /* new CPSR: mode, I set (and A for aborts: B1.8.3, Table B1-6), IT/J
      * cleared, T from SCTLR.TE, E from SCTLR.EE */
     uint32_t cpsr = (spsr & (PSR_F | PSR_A | PSR_NZCVQ)) | mode | PSR_I;
-    if (mode == PSR_MODE_ABT)
+    if (mode == PSR_MODE_ABT) {
         cpsr |= PSR_A;
-    if (sctlr & SCTLR_TE)
+    }
+    if ((sctlr & SCTLR_TE) != 0u) {
         cpsr |= PSR_T;
-    if (sctlr & SCTLR_EE)
+    }
+    if ((sctlr & SCTLR_EE) != 0u) {
         cpsr |= PSR_E;
+    }
     v->regs.cpsr = cpsr;
     v->regs.pc = ((sctlr & SCTLR_V) ? 0xffff0000u : vbar) + vector_off;
 }
@@ -313,13 +327,13 @@ void vcpu_inject_undef(struct vcpu *v)
 static uint32_t ext_abort_fsr(bool lpae, bool write)
 {
     uint32_t fsr = lpae ? (FSR_LPAE | FSR_LD_SYNC_EXT) : FSR_SD_SYNC_EXT;
-    return fsr | (write ? FSR_WNR : 0);
+    return fsr | (write ? FSR_WNR : 0u);
 }
 
 static bool guest_lpae(struct vcpu *v)
 {
     uint32_t ttbcr = v->loaded ? sysreg_read_ttbcr() : v->cp15.ttbcr;
-    return (ttbcr & TTBCR_EAE) != 0;
+    return (ttbcr & TTBCR_EAE) != 0u;
 }
 
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
@@ -332,7 +346,7 @@ void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write)
         v->cp15.dfsr = fsr;
         v->cp15.dfar = va;
     }
-    inject(v, PSR_MODE_ABT, VECTOR_DABT, v->regs.pc + 8);
+    inject(v, PSR_MODE_ABT, VECTOR_DABT, v->regs.pc + 8u);
 }
 
 void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
@@ -345,7 +359,7 @@ void vcpu_inject_pabt(struct vcpu *v, uint32_t va)
         v->cp15.ifsr = fsr;
         v->cp15.ifar = va;
     }
-    inject(v, PSR_MODE_ABT, VECTOR_PABT, v->regs.pc + 4);
+    inject(v, PSR_MODE_ABT, VECTOR_PABT, v->regs.pc + 4u);
 }
 
 void vcpu_inject_debug(struct vcpu *v, bool data, uint32_t va)

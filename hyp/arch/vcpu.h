@@ -147,9 +147,10 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
  * so the total is their sum - not another count on the way into every trap */
 static inline uint64_t vcpu_exits(const struct vcpu *v)
 {
-    uint64_t n = 0;
-    for (unsigned int i = 0; i < TRAP_NR; i++)
+    uint64_t n = 0u;
+    for (unsigned int i = 0u; i < TRAP_NR; i++) {
         n += v->traps[i];
+    }
     return n;
 }
 
@@ -165,14 +166,15 @@ uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n);
 void vcpu_set_reg_slow(struct vcpu *v, unsigned int n, uint32_t val);
 static inline uint32_t vcpu_get_reg(struct vcpu *v, unsigned int n)
 {
-    return n < 8 ? v->regs.r[n] : vcpu_get_reg_slow(v, n);
+    return n < 8u ? v->regs.r[n] : vcpu_get_reg_slow(v, n);
 }
 static inline void vcpu_set_reg(struct vcpu *v, unsigned int n, uint32_t val)
 {
-    if (n < 8)
+    if (n < 8u) {
         v->regs.r[n] = val;
-    else
+    } else {
         vcpu_set_reg_slow(v, n, val);
+    }
 }
 /* Did a trapped instruction pass its condition check (B3.13.4)? */
 bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr);
@@ -185,10 +187,11 @@ bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr);
 void vcpu_skip_instr_thumb(struct vcpu *v, uint32_t hsr);
 static inline void vcpu_skip_instr(struct vcpu *v, uint32_t hsr)
 {
-    if (!(v->regs.cpsr & PSR_T))
-        v->regs.pc += 4;
-    else
+    if (!(v->regs.cpsr & PSR_T)) {
+        v->regs.pc += 4u;
+    } else {
         vcpu_skip_instr_thumb(v, hsr);
+    }
 }
 void vcpu_inject_undef(struct vcpu *v);
 void vcpu_inject_dabt(struct vcpu *v, uint32_t va, bool write);

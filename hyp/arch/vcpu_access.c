@@ -22,21 +22,24 @@ bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa)
     sysreg_write_hcr(HCR_VM);
     cp15_restore(&v->cp15);
     isb();
-    if (write)
+    if (write) {
         sysreg_op_ats12nsopw(va);
-    else
+    } else {
         sysreg_op_ats12nsopr(va);
+    }
     isb();
     uint64_t par = sysreg_read_par64();
     sysreg_write_hcr(0);
     isb();
-    if (par & PAR_F)
+    if ((par & PAR_F) != 0u) {
         return false;
-    if (par & PAR_LPAE)
+    }
+    if ((par & PAR_LPAE) != 0u) {
         *pa = (par & PAR64_PA_MASK) | (va & 0xfffu);
-    else if (par & PAR_SS)
+    } else if ((par & PAR_SS) != 0u) {
         *pa = ((uint32_t)par & PAR32_SS_MASK) | (va & ~PAR32_SS_MASK);
-    else
+    } else {
         *pa = ((uint32_t)par & PAR32_PA_MASK) | (va & 0xfffu);
+    }
     return true;
 }

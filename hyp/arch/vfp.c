@@ -8,6 +8,7 @@
  * touch the VFP in its turn costs nothing.  Exclusive CPUs never trap:
  * their only vCPU owns the VFP for good.
  */
+#include <stddef.h>
 #include <arch/sysregs.h>
 #include "vfp.h"
 #include "hyp/platform/percpu.h"
@@ -15,12 +16,14 @@
 bool vfp_trap(struct vcpu_vfp *mine)
 {
     struct pcpu *c = this_cpu();
-    if (c->vfp_owner == mine)
+    if (c->vfp_owner == mine) {
         return false;   /* not a trap of ours (it owns the VFP already) */
+    }
     sysreg_write_hcptr(VCPU_HCPTR);     /* HYP's own accesses trap too */
     isb();
-    if (c->vfp_owner)
+    if (c->vfp_owner != NULL) {
         vfp_save(c->vfp_owner);
+    }
     vfp_restore(mine);
     c->vfp_owner = mine;
     return true;        /* ELR_hyp is the instruction: it runs again */

@@ -303,12 +303,59 @@ static void check_devices(const struct config_host *h, struct system_config *sys
     }
 }
 
+/*
+ * The queue of a disk the guest drives (hyp/vdev/blk_backend.c) is written
+ * by Partita when the guest starts: it must hold none of what the loader
+ * (hyp/guest/loader.c) puts into the guest's RAM - the image, the initrd
+ * page aligned below the device tree, the device tree at the top of the
+ * low window.  (A Linux zImage also decompresses itself above its image,
+ * where no check can follow it: docs/disks.md says where a queue goes.)
+ */
+/* what of the loader's the range at offset off covers, or NULL */
+static const char *image_under(const struct guest_config *g, uint64_t off, uint64_t size,
+                               uint64_t dtb)
+{
+    uint64_t image = (g->format == KERNEL_RAW) ? g->load_offset : LINUX_ZIMAGE_OFFSET;
+    uint64_t initrd = (dtb - g->initrd_size) & ~0xfffull;
+    const char *what = NULL;
+    if (cfg_overlaps(off, size, image, g->kernel_size)) {
+        what = "the kernel image";
+    } else if ((g->initrd_size != 0u) && (g->initrd_size <= dtb) &&
+               cfg_overlaps(off, size, initrd, g->initrd_size)) {
+        what = "the initrd";
+    } else if (cfg_overlaps(off, size, dtb, GUEST_DTB_ROOM)) {
+        what = "the device tree";
+    } else {
+        /* clear of all three */
+    }
+    return what;
+}
+
+static void check_queues(const struct guest_config *g, struct cfg_ctx *c, uint64_t dtb)
+{
+    char p[PROP_MAX];
+    for (unsigned int k = 0; k < g->ndriven; k++) {
+        const struct guest_driven *d = &g->driven[k];
+        uint64_t off = d->queue_ipa - guest_ram_ipa(g);
+        /* one outside its RAM: the disk's own check says so */
+        bool inside = (d->queue_ipa >= guest_ram_ipa(g)) &&
+                      ((off + d->queue_size) <= g->mem_size);
+        const char *what = inside ? image_under(g, off, d->queue_size, dtb) : NULL;
+        if (what != NULL) {
+            cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), d->name, "queue"),
+                    "offset 0x%llx+0x%lx of its RAM overlaps %s, which the loader puts there",
+                    (unsigned long long)off, (unsigned long)d->queue_size, what);
+        }
+    }
+}
+
 void config_check_images(struct guest_config *g, struct cfg_ctx *c)
 {
     if (g->mem_size < GUEST_DTB_ROOM || !g->kernel_size)
         return;
     uint64_t window = g->mem_size < GUEST_LOW_WINDOW ? g->mem_size : GUEST_LOW_WINDOW;
     uint64_t dtb = window - GUEST_DTB_ROOM;
+    check_queues(g, c, dtb);
     if (g->format == KERNEL_RAW) {
         uint64_t end = (uint64_t)g->load_offset + g->kernel_size;
         if (end > g->mem_size)
@@ -415,9 +462,16 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     config_check_networks(sys, &c);
     config_check_disks(sys, &c);
     for (unsigned int i = 0; i < sys->nguests; i++) {
-        config_check_mmio(&sys->guests[i], &c);
-        config_check_direct(host, &sys->guests[i], &c);
-        config_check_budget(host, &sys->guests[i], &c);
+        const struct guest_config *g = &sys->guests[i];
+        /* the virtio console: beside every network device of the guest,
+         * checked here, not with the networks, which an image may leave out */
+        if (g->vcon) {
+            cfg_check_virtio_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
+                                    "virtio-console", &c);
+        }
+        config_check_mmio(g, &c);
+        config_check_direct(host, g, &c);
+        config_check_budget(host, g, &c);
     }
     config_check_schedules(host, sys, &c);
     return c.errors;

@@ -24,66 +24,14 @@
 static const char *const channel_props[] = { "compatible", "memory", NULL };
 static const char *const member_props[] = { "ipa", "doorbell", "access", NULL };
 
-static bool known(const char *const *list, const char *name)
-{
-    for (int i = 0; list[i]; i++)
-        if (strcmp(list[i], name) == 0)
-            return true;
-    return false;
-}
-
-void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
-                      const char *name, const char *chan, struct cfg_ctx *c)
-{
-    int prop;
-    fdt_for_each_property_offset(prop, fdt, node) {
-        const char *pn = NULL;
-        if (!fdt_getprop_by_offset(fdt, prop, &pn, NULL) || !pn || known(list, pn))
-            continue;
-        if (chan)
-            cfg_report(c, false, kind, name, NULL, "%s/%s: unknown property (ignored)", chan, pn);
-        else
-            cfg_report(c, false, kind, name, pn, "unknown property (ignored)");
-    }
-}
-
 bool config_is_channel(const void *fdt, int node)
 {
     return fdt_node_check_compatible(fdt, node, "partita,channel") == 0;
 }
 
-int cfg_guest_index(const struct system_config *sys, const char *name)
-{
-    for (unsigned int i = 0; i < sys->nguests; i++)
-        if (strcmp(sys->guests[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p)
-{
-    snprintf(buf, n, "%s/%s", group, p);
-    return buf;
-}
-
 static const char *mprop(char *buf, size_t n, const struct channel_config *ch, const char *p)
 {
     return cfg_member_prop(buf, n, ch->name, p);
-}
-
-int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
-                     const char *kind, const char *group, unsigned int nmembers,
-                     unsigned int max_members, struct cfg_ctx *c)
-{
-    const char *gname = fdt_get_name(fdt, node, NULL);
-    int gi = cfg_guest_index(sys, gname);
-    if (gi < 0)
-        cfg_report(c, true, kind, group, gname, "no guest of that name");
-    else if (nmembers == max_members)
-        cfg_report(c, true, kind, group, gname, "more than %u guests", max_members);
-    else
-        return gi;
-    return -1;
 }
 
 static void parse_member(const void *fdt, int node, struct system_config *sys,

@@ -50,14 +50,6 @@ void config_parse_control(const void *fdt, int node, struct guest_config *g, str
     }
 }
 
-static int guest_index(const struct system_config *sys, const char *name)
-{
-    for (unsigned int i = 0; i < sys->nguests; i++)
-        if (strcmp(sys->guests[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* control-guests of guest gi (its node), or every other guest */
 static void check_targets(const void *fdt, int node, struct system_config *sys, unsigned int gi,
                           struct cfg_ctx *c)
@@ -79,7 +71,7 @@ static void check_targets(const void *fdt, int node, struct system_config *sys, 
         return;
     }
     for (const char *s = v; s < v + len; s += strlen(s) + 1) {
-        int t = guest_index(sys, s);
+        int t = cfg_guest_index(sys, s);
         if (t < 0)
             cfg_msg(c, true, g->name, "control-guests", "no guest '%s'", s);
         else if ((unsigned int)t == gi)
@@ -95,7 +87,7 @@ void config_check_control(const void *fdt, int root, struct system_config *sys,
 {
     int node;
     fdt_for_each_subnode(node, fdt, root) {
-        int gi = guest_index(sys, fdt_get_name(fdt, node, NULL));
+        int gi = cfg_guest_index(sys, fdt_get_name(fdt, node, NULL));
         if (gi >= 0 && fdt_node_check_compatible(fdt, node, "partita,guest") == 0)
             check_targets(fdt, node, sys, (unsigned int)gi, c);
     }
@@ -105,7 +97,8 @@ void config_check_control(const void *fdt, int root, struct system_config *sys,
 static uint32_t call_right(uint32_t fn)
 {
     switch (fn) {
-    case PARTITA_MG_INFO: case PARTITA_MG_STATS: case PARTITA_MG_BUDGET: return CONTROL_LIST;
+    case PARTITA_MG_INFO: case PARTITA_MG_STATS: case PARTITA_MG_BUDGET:
+    case PARTITA_MG_HEALTH: return CONTROL_LIST;
     case PARTITA_MG_BUDGET_SET: return CONTROL_BUDGET;
     case PARTITA_MG_SCHEDULE: return CONTROL_LIST;
     case PARTITA_MG_SCHEDULE_SET: return CONTROL_SCHEDULE;

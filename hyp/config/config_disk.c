@@ -8,6 +8,7 @@
  *         driver = "linux";                    the guest that serves it
  *         queue = <0x4f000000 0x100000>;       IPA, size: in the driver's RAM
  *         interrupt = <60>;                    the driver's SPI for new requests
+ *         done = <0x0a100000>;                 optional: the driver's done page
  *         rt { ipa = <0x0a000400>; interrupt = <50>; capacity = <0x8000>;
  *              backing = "/srv/rt.img"; read-only; };
  *     };
@@ -22,13 +23,13 @@
 #include "config_internal.h"
 #include "hyp/dt/dt_index.h"
 
-static const char *const disk_props[] = { "compatible", "driver", "queue", "interrupt", NULL };
+static const char *const disk_props[] = { "compatible", "driver", "queue", "interrupt", "done",
+                                          NULL };
 static const char *const frontend_props[] = { "ipa", "interrupt", "capacity", "read-only",
                                               "backing", NULL };
 
 /* the largest capacity whose size in bytes fits 64 bits */
 #define DISK_CAPACITY_MAX (UINT64_MAX / DISK_SECTOR_SIZE)
-#define PROP_MAX (GUEST_NAME_MAX + 16)
 
 bool config_is_disk(const void *fdt, int node)
 {
@@ -125,7 +126,7 @@ static void parse_frontend(const void *fdt, int node, struct system_config *sys,
 }
 
 /* driver, queue and interrupt: the driver partition's side */
-static void parse_driver(const void *fdt, int node, const struct system_config *sys,
+static void parse_driver(const void *fdt, int node, struct system_config *sys,
                          struct disk_config *d, struct cfg_ctx *c)
 {
     bool bad;
@@ -158,7 +159,20 @@ static void parse_driver(const void *fdt, int node, const struct system_config *
     ok &= cfg_parse_cell(fdt, node, "interrupt", g,
                          cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
                          "the SPI (INTID) that tells the driver of requests", &d->irq, c);
+    int rc = cfg_get_u32(fdt, node, "done", &d->done_ipa);
+    if (rc < 0 || (rc > 0 && d->done_ipa == 0)) {
+        cfg_msg(c, true, g, cfg_member_prop(p, sizeof(p), d->name, "done"),
+                "give the IPA of a 4 KiB page outside its RAM");
+        ok = false;
+    }
     d->parse_error = !ok;
+    struct guest_config *dg = &sys->guests[d->driver];
+    if (ok && dg->ndriven < DISK_MAX) {
+        struct guest_driven *v = &dg->driven[dg->ndriven++];
+        *v = (struct guest_driven){ (unsigned int)(d - sys->disks), { 0 }, d->queue_ipa,
+                                    d->queue_size, d->irq, d->done_ipa };
+        memcpy(v->name, d->name, sizeof(v->name));
+    }
 }
 
 void config_parse_disk(const void *fdt, int node, struct system_config *sys, struct cfg_ctx *c)
@@ -263,6 +277,64 @@ static void check_backings(const struct system_config *sys, const struct disk_co
     }
 }
 
+/* What of the driver g's own the done page at ipa hits: its virtual
+ * board and RAM, passthrough ranges, channels with their doorbell pages,
+ * virtio devices, and the done pages of the disks it drives before disk
+ * di; or NULL */
+static const char *done_clash(const struct system_config *sys, const struct guest_config *g,
+                              uint32_t ipa, unsigned int di, char *what, size_t n)
+{
+    const char *dev = cfg_vboard_device(g, ipa, DISK_DONE_SIZE);
+    if (dev) {
+        snprintf(what, n, "the guest's own %s", dev);
+        return what;
+    }
+    for (unsigned int i = 0; i < g->npt_regs; i++)
+        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->pt_regs[i].base, g->pt_regs[i].size))
+            return "its passthrough range";
+    for (unsigned int j = 0; j < g->nchannels; j++)
+        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->channels[j].ipa,
+                         (uint64_t)g->channels[j].size + CHANNEL_DOORBELL_SIZE)) {
+            snprintf(what, n, "channel '%s'", g->channels[j].name);
+            return what;
+        }
+    for (unsigned int j = 0; j < g->nnets; j++)
+        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE))
+            return "the device of one of its networks";
+    if (g->vcon && cfg_overlaps(ipa, DISK_DONE_SIZE, g->vcon_ipa, VIRTIO_MMIO_SIZE))
+        return "its virtio console";
+    for (unsigned int j = 0; j < g->ndisks; j++)
+        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->disks[j].ipa, VIRTIO_MMIO_SIZE)) {
+            snprintf(what, n, "the device of disk '%s'", g->disks[j].name);
+            return what;
+        }
+    for (unsigned int j = 0; j < di; j++) {
+        const struct disk_config *o = &sys->disks[j];
+        if (o->driver == sys->disks[di].driver && !o->parse_error && o->done_ipa &&
+            cfg_overlaps(ipa, DISK_DONE_SIZE, o->done_ipa, DISK_DONE_SIZE)) {
+            snprintf(what, n, "the done page of disk '%s'", o->name);
+            return what;
+        }
+    }
+    return NULL;
+}
+
+static void check_done(const struct system_config *sys, unsigned int di, struct cfg_ctx *c)
+{
+    const struct disk_config *d = &sys->disks[di];
+    const struct guest_config *g = &sys->guests[d->driver];
+    char p[PROP_MAX], what[GUEST_NAME_MAX + 48];
+    const char *clash;
+    if (!d->done_ipa)
+        return;
+    cfg_member_prop(p, sizeof(p), d->name, "done");
+    if (d->done_ipa & (DISK_DONE_SIZE - 1))
+        cfg_msg(c, true, g->name, p, "0x%lx is not 4 KiB aligned", (unsigned long)d->done_ipa);
+    else if ((clash = done_clash(sys, g, d->done_ipa, di, what, sizeof(what))))
+        cfg_msg(c, true, g->name, p, "0x%lx-0x%lx collides with %s",
+                (unsigned long)d->done_ipa, (unsigned long)d->done_ipa + DISK_DONE_SIZE, clash);
+}
+
 static void check_driver(const struct system_config *sys, unsigned int di, struct cfg_ctx *c)
 {
     const struct disk_config *d = &sys->disks[di];
@@ -305,8 +377,10 @@ void config_check_disks(struct system_config *sys, struct cfg_ctx *c)
         const struct disk_config *d = &sys->disks[i];
         if (d->driver >= 0 && d->nfrontends == 0)
             cfg_report(c, true, "disk", d->name, NULL, "has no frontend guest");
-        if (!d->parse_error)
+        if (!d->parse_error) {
             check_driver(sys, i, c);
+            check_done(sys, i, c);
+        }
         check_backings(sys, d, c);
     }
     for (unsigned int i = 0; i < sys->nguests; i++)

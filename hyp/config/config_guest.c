@@ -314,7 +314,7 @@ static void parse_pmu(const void *fdt, int node, struct guest_config *g, struct 
         cfg_msg(c, true, g->name, "pmu", "\"%s\": use \"on\" or \"off\"", pmu);
 }
 
-/* virtio-console = <IPA INTID>: checked with the network devices (config_network.c) */
+/* virtio-console = <IPA INTID>: checked beside the network devices (config.c) */
 static void parse_virtio_console(const void *fdt, int node, struct guest_config *g,
                                  struct cfg_ctx *c)
 {
@@ -398,9 +398,16 @@ void config_check_mmio(const struct guest_config *g, struct cfg_ctx *c)
         n++;
         prop = "virtio-console";
     }
-    if (n <= GUEST_MAX_MMIO_REGIONS && g->ndisks) {
-        n += g->ndisks;
-        prop = "disks";
+    /* its disks' devices, then the done pages of the disks it drives */
+    unsigned int ndone = 0;
+    for (unsigned int i = 0; i < g->ndriven; i++) {
+        if (g->driven[i].done_ipa != 0u) {
+            ndone++;
+        }
+    }
+    if (n <= GUEST_MAX_MMIO_REGIONS && (g->ndisks + ndone) != 0u) {
+        n += g->ndisks + ndone;
+        prop = (ndone != 0u) ? "done" : "disks";
     }
     if (n > GUEST_MAX_MMIO_REGIONS)
         cfg_msg(c, true, g->name, prop, "its emulated devices need %u MMIO regions, a guest "
@@ -420,4 +427,5 @@ void config_parse_guest(const void *fdt, int node, struct guest_config *g, struc
     parse_passthrough(fdt, node, g, c);
     config_parse_control(fdt, node, g, c);
     config_parse_budget(fdt, node, g, c);
+    config_parse_health(fdt, node, g, c);
 }

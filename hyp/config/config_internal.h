@@ -56,6 +56,13 @@ bool config_colours_apart(const struct guest_config *a, const struct guest_confi
  * group set, the line names the guest and "GROUP/PROP" */
 void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const char *kind,
                       const char *name, const char *group, struct cfg_ctx *c);
+/* A property asking for a room of the hypervisor this image leaves out
+ * (the build refuses such a configuration first: scripts/rooms.py) */
+void cfg_room_absent(struct cfg_ctx *c, const char *kind, const char *name, const char *prop,
+                     const char *room);
+/* the same of a guest's property prop, if its node has one */
+void cfg_prop_absent(const void *fdt, int node, const char *guest, const char *prop,
+                     const char *room, struct cfg_ctx *c);
 /* the index of the guest called name, or -1 */
 int cfg_guest_index(const struct system_config *sys, const char *name);
 /* The guest a channel's or network's member node names, when the group
@@ -64,7 +71,9 @@ int cfg_guest_index(const struct system_config *sys, const char *name);
 int cfg_member_guest(const void *fdt, int node, const struct system_config *sys,
                      const char *kind, const char *group, unsigned int nmembers,
                      unsigned int max_members, struct cfg_ctx *c);
-/* "GROUP/PROP": a member's property as its error lines name it */
+/* "GROUP/PROP": a member's property as its error lines name it, in a
+ * buffer of PROP_MAX (a group's name and the longest property's) */
+#define PROP_MAX (GUEST_NAME_MAX + 16)
 const char *cfg_member_prop(char *buf, size_t n, const char *group, const char *p);
 
 /* hyp/config/config_channel.c: the channel nodes, after every guest is parsed */
@@ -78,6 +87,9 @@ void config_check_channels(const struct config_host *h, struct system_config *sy
 void config_check_images(struct guest_config *g, struct cfg_ctx *c);
 /* hyp/config/config_budget.c: memory-budget and memory-budget-event; and
  * what a budget needs of the host and of the guest's other properties */
+/* hyp/config/config_health.c: the health node, after on-crash, the
+ * watchdog and memory-budget are parsed */
+void config_parse_health(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_parse_budget(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_check_budget(const struct config_host *h, const struct guest_config *g,
                          struct cfg_ctx *c);

@@ -56,15 +56,6 @@ static bool parse_mac(const void *fdt, int node, const char *g, const char *p,
     return true;
 }
 
-bool cfg_parse_cell(const void *fdt, int node, const char *prop, const char *g,
-                       const char *p, const char *missing, uint32_t *out, struct cfg_ctx *c)
-{
-    int r = cfg_get_u32(fdt, node, prop, out);
-    if (r <= 0)
-        cfg_msg(c, true, g, p, r < 0 ? "must be one 32-bit cell" : "missing: %s", missing);
-    return r > 0;
-}
-
 /* an optional count: frame-budget (per exit) or frame-rate (a second) */
 static bool parse_count(const void *fdt, int node, const char *prop, const char *g,
                         const char *p, const char *per, uint32_t max, uint32_t *out,
@@ -137,86 +128,6 @@ void config_parse_network(const void *fdt, int node, struct system_config *sys,
         parse_member(fdt, sub, sys, net, c);
 }
 
-/* What of the guest's own the device window at ipa hits (its network
- * devices before k only), or NULL */
-static const char *window_clash(const struct system_config *sys, const struct guest_config *g,
-                                uint32_t ipa, unsigned int k, char *what, size_t n)
-{
-    const char *dev = cfg_vboard_device(g, ipa, VIRTIO_MMIO_SIZE);
-    if (dev) {
-        snprintf(what, n, "the guest's own %s", dev);
-        return what;
-    }
-    /* Stage-2 maps passthrough and channel memory in whole pages */
-    uint64_t page = ipa & ~0xfffull;
-    for (unsigned int i = 0; i < g->npt_regs; i++)
-        if (cfg_overlaps(page, 0x1000, g->pt_regs[i].base, g->pt_regs[i].size)) {
-            snprintf(what, n, "its passthrough range 0x%llx",
-                     (unsigned long long)g->pt_regs[i].base);
-            return what;
-        }
-    for (unsigned int j = 0; j < g->nchannels; j++) {
-        const struct guest_channel *gc = &g->channels[j];
-        if (cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, gc->ipa,
-                         (uint64_t)gc->size + CHANNEL_DOORBELL_SIZE)) {
-            snprintf(what, n, "channel '%s'", gc->name);
-            return what;
-        }
-    }
-    for (unsigned int j = 0; j < k; j++)
-        if (!g->nets[j].parse_error &&
-            cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE)) {
-            snprintf(what, n, "the device of network '%s'", sys->networks[g->nets[j].id].name);
-            return what;
-        }
-    return NULL;
-}
-
-/* What of the guest's interrupts irq already is (its network devices'
- * before k only), or NULL */
-const char *cfg_irq_clash(const struct system_config *sys, const struct guest_config *g,
-                             uint32_t irq, unsigned int k, char *what, size_t n)
-{
-    if (irq == VBOARD_UART_IRQ)
-        return "the guest's own emulated UART";
-    for (unsigned int i = 0; i < g->npt_irqs; i++)
-        if (g->pt_irqs[i] == irq)
-            return "passed through to the guest";
-    for (unsigned int j = 0; j < g->nchannels; j++)
-        if (g->channels[j].doorbell == irq) {
-            snprintf(what, n, "the doorbell of channel '%s'", g->channels[j].name);
-            return what;
-        }
-    for (unsigned int j = 0; j < k; j++)
-        if (!g->nets[j].parse_error && g->nets[j].irq == irq) {
-            snprintf(what, n, "the interrupt of network '%s'", sys->networks[g->nets[j].id].name);
-            return what;
-        }
-    return NULL;
-}
-
-/* A virtio device of g at ipa raising irq, beside its network devices
- * before k; pipa and pirq name the properties in the error lines */
-void cfg_check_virtio_device(const struct system_config *sys, const struct guest_config *g,
-                         uint32_t ipa32, uint32_t irq32, unsigned int k, const char *pipa,
-                         const char *pirq, struct cfg_ctx *c)
-{
-    char what[GUEST_NAME_MAX + 48];
-    const char *clash;
-    unsigned long long ipa = ipa32;
-    unsigned long irq = irq32;
-    if (ipa32 & (VIRTIO_MMIO_SIZE - 1))
-        cfg_msg(c, true, g->name, pipa, "0x%llx is not 0x%x aligned", ipa, VIRTIO_MMIO_SIZE);
-    else if ((clash = window_clash(sys, g, ipa32, k, what, sizeof(what))))
-        cfg_msg(c, true, g->name, pipa, "0x%llx-0x%llx collides with %s", ipa,
-                ipa + VIRTIO_MMIO_SIZE, clash);
-    if (irq < 32 || irq > CHANNEL_SPI_MAX)
-        cfg_msg(c, true, g->name, pirq, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
-                irq, CHANNEL_SPI_MAX);
-    else if ((clash = cfg_irq_clash(sys, g, irq32, k, what, sizeof(what))))
-        cfg_msg(c, true, g->name, pirq, "interrupt %lu is %s", irq, clash);
-}
-
 static void check_member(const struct system_config *sys, const struct guest_config *g,
                          unsigned int k, struct cfg_ctx *c)
 {
@@ -262,9 +173,5 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
         for (unsigned int k = 0; k < g->nnets; k++)
             if (!g->nets[k].parse_error)
                 check_member(sys, g, k, c);
-        /* the virtio console: beside every network device of the guest */
-        if (g->vcon)
-            cfg_check_virtio_device(sys, g, g->vcon_ipa, g->vcon_irq, g->nnets, "virtio-console",
-                         "virtio-console", c);
     }
 }

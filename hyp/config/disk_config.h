@@ -23,6 +23,9 @@
 #define DISK_QUEUE_ALIGN       0x1000u
 #define DISK_QUEUE_MIN         0x21000u
 #define DISK_QUEUE_MAX         0x1000000u
+/* the driver's done page (`done`): a store there is PARTITA_HC_BLK_DONE
+ * for the disk, for a driver in user space, which cannot issue an HVC */
+#define DISK_DONE_SIZE         0x1000u
 
 /* One guest's view of a disk it is a frontend of */
 struct guest_disk {
@@ -37,6 +40,18 @@ struct guest_disk {
     bool parse_error;                       /* reported; not checked further */
 };
 
+/* One driver partition's view of a disk it serves, in configuration
+ * order (its index there is the disk's number in PARTITA_HC_BLK_DONE and
+ * its request key, include/partita/blk_queue.h) */
+struct guest_driven {
+    unsigned int id;                        /* index in system_config.disks */
+    char name[GUEST_DISK_NAME_MAX];
+    uint32_t queue_ipa;
+    uint32_t queue_size;
+    uint32_t irq;
+    uint32_t done_ipa;                      /* 0: none */
+};
+
 struct disk_frontend {
     unsigned int guest;                     /* index in system_config.guests */
     unsigned int slot;                      /* in that guest's disks[] */
@@ -47,6 +62,7 @@ struct disk_config {
     int driver;                             /* index in system_config.guests; -1: none */
     uint32_t queue_ipa, queue_size;         /* the request queue, in the driver's RAM */
     uint32_t irq;                           /* the SPI that tells the driver of requests */
+    uint32_t done_ipa;                      /* its done page; 0: none (the call only) */
     bool parse_error;                       /* the driver side is reported wrong */
     unsigned int nfrontends;
     struct disk_frontend frontends[DISK_MAX_FRONTENDS];

@@ -82,17 +82,19 @@
 
 #define GUEST_DISK_NAME_MAX    GUEST_NAME_MAX
 #include "disk_config.h"
+#include "health_config.h"
 
 /*
  * The emulated devices a guest can be given, each a region of its MMIO bus
  * (hyp/vdev/mmio.h sizes the bus by it): the distributor and the UART,
  * a doorbell page per channel, the management page, its network devices
- * its virtio console and its disks.  config_check_mmio refuses a guest that would
+ * its virtio console, its disks' devices and the done pages of the disks
+ * it drives (at most one of the two per disk).  config_check_mmio refuses a guest that would
  * need more, so a device the configuration accepts is always on the bus.
  */
 #define GUEST_VBOARD_REGIONS   2u
 #define GUEST_MAX_MMIO_REGIONS (GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u + \
-                                GUEST_MAX_NETS + 1u + GUEST_MAX_DISKS)
+                                GUEST_MAX_NETS + 1u + DISK_MAX)
 
 enum kernel_format { KERNEL_RAW, KERNEL_LINUX };
 
@@ -186,10 +188,15 @@ struct guest_config {
     enum irq_mode irq_mode;                 /* interrupts = "virtual" / "direct" */
     unsigned int ndisks;                    /* disks it is a frontend of */
     struct guest_disk disks[GUEST_MAX_DISKS];
+    unsigned int ndriven;                   /* disks it is the driver partition of */
+    struct guest_driven driven[DISK_MAX];
     /* memory-budget = <EVENTS PERIOD-US> (hyp/config/config_budget.c):
      * PMU events per period, pooled over its vCPUs; 0 events: none */
     uint32_t budget_events, budget_period_us;
     uint32_t budget_event;                  /* memory-budget-event: what is counted */
+    /* the health node (config_health.c); on-crash and watchdog-action are
+     * its crash and watchdog entries */
+    struct guest_health health;
 };
 
 struct channel_member {

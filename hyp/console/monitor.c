@@ -11,6 +11,7 @@
 #include "hyp/sched/sched_share.h"
 #include "hyp/guest/channel.h"
 #include "hyp/guest/network.h"
+#include "hyp/guest/disk.h"
 #include "hyp/lib/console.h"
 #include "version.h"
 #include "hyp/platform/hyp.h"
@@ -213,6 +214,7 @@ static void stats_guest(struct guest *g)
     }
     channel_print_stats(g);
     network_print_stats(g);
+    disk_print_stats(g);
     guest_vcon_print_stats(g);
 }
 
@@ -288,6 +290,7 @@ static const struct monitor_cmd commands[] = {
     { "budget", "budget [NAME [EVENTS PERIOD-US]]: memory budgets", cmd_budget },
     { "schedule", "schedule [NAME]: the cyclic schedule in force, its windows; switch at "
       "the next major frame but one", cmd_schedule },
+    { "health", "health [NAME]: the health monitor's log", cmd_health },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
     { "selftest", "selftest fault|stack|text|irq: check a HYP fault is reported and contained", cmd_selftest },

@@ -6,5 +6,7 @@
 void cmd_budget(int argc, char **argv);
 /* schedule [NAME]: cyclic schedules (monitor_schedule.c) */
 void cmd_schedule(int argc, char **argv);
+/* health [NAME]: the health monitor's log (monitor_health.c) */
+void cmd_health(int argc, char **argv);
 
 #endif

@@ -20,7 +20,7 @@ struct dt_ix dt_ix __attribute__((section(".noinit.dt_index")));
 /* the properties the index keeps; KEY_OTHER: one it does not */
 enum name_key { KEY_COMPATIBLE, KEY_DEVICE_TYPE, KEY_ADDRESS_CELLS, KEY_SIZE_CELLS,
                 KEY_PHANDLE, KEY_LINUX_PHANDLE, KEY_NR, KEY_OTHER = KEY_NR };
-#define KEY(s) { s, sizeof(s) - 1 }
+#define KEY(s) { (s), sizeof(s) - 1u }
 static const struct { const char *s; unsigned int len; } key_names[KEY_NR] = {
     [KEY_COMPATIBLE] = KEY("compatible"), [KEY_DEVICE_TYPE] = KEY("device_type"),
     [KEY_ADDRESS_CELLS] = KEY("#address-cells"), [KEY_SIZE_CELLS] = KEY("#size-cells"),
@@ -43,12 +43,15 @@ static int key_of(const void *fdt, int nameoff, const char **sp)
     }
     int len;
     const char *s = fdt_get_string(fdt, nameoff, &len);
-    if (!s)
+    if (!s) {
         return len;
+    }
     int key = KEY_OTHER;
-    for (int k = 0; k < KEY_NR; k++)
-        if ((unsigned int)len == key_names[k].len && memcmp(s, key_names[k].s, (size_t)len) == 0)
+    for (int k = 0; k < KEY_NR; k++) {
+        if ((unsigned int)len == key_names[k].len && memcmp(s, key_names[k].s, (size_t)len) == 0) {
             key = k;
+        }
+    }
     names[h].off = nameoff;
     names[h].s = s;
     names[h].gen = names_gen;
@@ -68,9 +71,10 @@ static const char *str_value(const char *data, int len)
 static int struct_size(const void *fdt)
 {
     uint32_t total = fdt_totalsize(fdt), start = fdt_off_dt_struct(fdt);
-    uint32_t size = start < total ? total - start : 0;
-    if (fdt_version(fdt) >= 17 && fdt_size_dt_struct(fdt) < size)
+    uint32_t size = start < total ? total - start : 0u;
+    if (fdt_version(fdt) >= 17 && fdt_size_dt_struct(fdt) < size) {
         size = fdt_size_dt_struct(fdt);
+    }
     return size > INT32_MAX ? INT32_MAX : (int)size;
 }
 
@@ -87,8 +91,9 @@ static uint32_t next_tag(const void *fdt, const char *blk, int size, int off, in
 {
     const int tagsize = (int)FDT_TAGSIZE;
     if (off < 0 || off > size - tagsize ||
-        fdt32_ld((const fdt32_t *)(blk + off)) != FDT_BEGIN_NODE)
+        fdt32_ld((const fdt32_t *)(blk + off)) != FDT_BEGIN_NODE) {
         return fdt_next_tag(fdt, off, next);
+        }
     const char *name = blk + off + tagsize;
     const char *nul = memchr(name, '\0', (size_t)(size - off - tagsize));
     if (!nul) {
@@ -115,15 +120,19 @@ struct build {
 static int begin_node(struct build *b, int off, int namelen)
 {
     int depth = ++b->depth;
-    if (depth == DT_INDEX_MAX_DEPTH)
+    if (depth == DT_INDEX_MAX_DEPTH) {
         return -FDT_ERR_BADSTRUCTURE;
-    if (depth == 0 && off != 0)
+    }
+    if (depth == 0 && off != 0) {
         return -FDT_ERR_BADSTRUCTURE;   /* one root, first */
-    if (dt_ix.n == DT_INDEX_MAX_NODES)
+    }
+    if (dt_ix.n == DT_INDEX_MAX_NODES) {
         b->fits = false;
+    }
     b->open = -1;   /* a node's properties are those before its first child */
-    if (!b->fits)
+    if (!b->fits) {
         return 0;
+    }
     /* next_tag found the name's NUL inside [off, next) */
     struct dt_node *d = &dt_ix.node[dt_ix.n];
     *d = (struct dt_node){ .off = off, .depth = (unsigned char)depth,
@@ -132,12 +141,13 @@ static int begin_node(struct build *b, int off, int namelen)
                            .address_cells = -1, .size_cells = -1,
                            .child = -1, .next = -1,
                            .first_prop = (unsigned short)dt_ix.nprops };
-    if (depth) {
+    if (depth != 0) {
         struct dt_node *p = &dt_ix.node[b->stack[depth - 1]];
-        if (p->child < 0)
+        if (p->child < 0) {
             p->child = (short)dt_ix.n;
-        else
+        } else {
             dt_ix.node[b->last[depth]].next = (short)dt_ix.n;
+        }
         b->last[depth] = dt_ix.n;
     }
     b->open = b->stack[depth] = dt_ix.n++;
@@ -149,9 +159,10 @@ static int begin_node(struct build *b, int off, int namelen)
  * for fdt_getprop) */
 static void note_prop(struct dt_node *d, int key, const char *data, int len)
 {
-    if (key == KEY_OTHER || (d->seen & (1u << key)))
+    if (key == KEY_OTHER || (d->seen & ((unsigned int)1u << key))) {
         return;
-    d->seen |= (unsigned char)(1u << key);
+    }
+    d->seen |= (unsigned char)((unsigned int)1u << key);
     if (key == KEY_COMPATIBLE) {
         d->compat = str_value(data, len);
         d->compat_len = len;
@@ -159,25 +170,30 @@ static void note_prop(struct dt_node *d, int key, const char *data, int len)
         d->type = str_value(data, len);
     } else if (key == KEY_PHANDLE || key == KEY_LINUX_PHANDLE) {
         /* as fdt_get_phandle: "phandle" first, else "linux,phandle" */
-        if (len == 4 && (key == KEY_PHANDLE || !(d->seen & (1u << KEY_PHANDLE)) ||
-                         !d->phandle))
+        if (len == 4 && (key == KEY_PHANDLE || !(d->seen & ((unsigned int)1u << KEY_PHANDLE)) ||
+                         !d->phandle)) {
             d->phandle = fdt32_ld((const fdt32_t *)data);
+                         }
     } else if (key == KEY_ADDRESS_CELLS || key == KEY_SIZE_CELLS) {
         /* FDT_MAX_NCELLS is 4; anything else reads as invalid */
         uint32_t v = len == 4 ? fdt32_ld((const fdt32_t *)data) : 99;
-        signed char c = (signed char)(v <= 4 ? v : 99);
-        if (key == KEY_ADDRESS_CELLS)
+        signed char c = (signed char)(v <= 4u ? v : 99u);
+        if (key == KEY_ADDRESS_CELLS) {
             d->address_cells = c;
-        else
+        } else {
             d->size_cells = c;
+        }
+    } else {
+        /* otherwise nothing to do */
     }
 }
 
 /* FDT_PROP at off */
 static int add_prop(struct build *b, const void *fdt, int off)
 {
-    if (b->depth < 0)
+    if (b->depth < 0) {
         return -FDT_ERR_BADSTRUCTURE;
+    }
     /* fdt_next_tag checked the header and the data are in bounds; a blob
      * need not be 4-byte aligned in memory, so the header's words are read
      * with fdt32_ld (bytewise), not as a struct */
@@ -185,13 +201,15 @@ static int add_prop(struct build *b, const void *fdt, int off)
     const char *data = hdr + sizeof(struct fdt_property);
     const char *pname = NULL;
     int key = key_of(fdt, (int)fdt32_ld((const fdt32_t *)(hdr + 8)), &pname);
-    if (key < 0)
+    if (key < 0) {
         return key;
+    }
     int len = (int)fdt32_ld((const fdt32_t *)(hdr + 4));
     /* libfdt sees no property after a node's first child (a damaged
      * tree's): neither does the index */
-    if (b->open < 0)
+    if (b->open < 0) {
         return 0;
+    }
     struct dt_node *d = &dt_ix.node[b->open];
     if (d->nprops != PROPS_UNKNOWN) {
         if (dt_ix.nprops == DT_INDEX_MAX_PROPS || d->nprops == PROPS_UNKNOWN - 1) {
@@ -219,36 +237,46 @@ int dt_index_build(const void *fdt)
     b.blk = (const char *)fdt + fdt_off_dt_struct(fdt);
     int size = struct_size(fdt);
     int nrsv = fdt_num_mem_rsv(fdt);    /* the reservation map ends in bounds */
-    if (nrsv < 0)
+    if (nrsv < 0) {
         return nrsv;
+    }
     for (;; off = next) {
         int namelen = 0;
         uint32_t tag = next_tag(fdt, b.blk, size, off, &next, &namelen);
-        if (next < 0)
+        if (next < 0) {
             return next;
-        if (tag == FDT_BEGIN_NODE)
+        }
+        if (tag == FDT_BEGIN_NODE) {
             rc = begin_node(&b, off, namelen);
-        else if (tag == FDT_PROP)
+        } else if (tag == FDT_PROP) {
             rc = add_prop(&b, fdt, off);
-        else if (tag == FDT_END_NODE) {
+        } else if (tag == FDT_END_NODE) {
             b.open = -1;
-            if (b.depth-- < 0)
+            if (b.depth-- < 0) {
                 return -FDT_ERR_BADSTRUCTURE;
-            if (b.depth < 0)
+            }
+            if (b.depth < 0) {
                 break;          /* the root closed */
+            }
         } else if (tag != FDT_NOP) {
             return -FDT_ERR_BADSTRUCTURE;   /* FDT_END inside a node, or unknown */
+        } else {
+            /* otherwise nothing to do */
         }
-        if (rc < 0)
+        if (rc < 0) {
             return rc;
+        }
     }
     /* only FDT_END may follow the root */
     uint32_t tag;
-    while ((tag = fdt_next_tag(fdt, next, &next)) == FDT_NOP)
+    while ((tag = fdt_next_tag(fdt, next, &next)) == FDT_NOP) {
         ;
-    if (tag != FDT_END || next < 0)
+    }
+    if (tag != FDT_END || next < 0) {
         return -FDT_ERR_BADSTRUCTURE;
-    if (b.fits)
+    }
+    if (b.fits) {
         dt_ix.fdt = fdt;
+    }
     return 0;
 }

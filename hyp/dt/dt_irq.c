@@ -29,9 +29,11 @@ static const char *const irq_passthrough_compat[] = {
 /* node is compatible with one of list (one property read, no tree search) */
 static bool compatible_any(const void *fdt, int node, const char *const *list)
 {
-    for (int i = 0; list[i]; i++)
-        if (dt_is_compatible(fdt, node, list[i]))
+    for (int i = 0; list[i]; i++) {
+        if (dt_is_compatible(fdt, node, list[i])) {
             return true;
+        }
+    }
     return false;
 }
 
@@ -55,12 +57,14 @@ static int irq_parent(const void *fdt, int node)
     for (int depth = 0; node >= 0 && depth < 32; depth++) {
         int len;
         const fdt32_t *ph = dt_getprop(fdt, node, "interrupt-parent", &len);
-        if (ph && len == 4)
+        if (ph && len == 4) {
             node = dt_node_offset_by_phandle(fdt, fdt32_ld(ph));
-        else
+        } else {
             node = dt_parent(fdt, node);
-        if (node >= 0 && dt_getprop(fdt, node, "#interrupt-cells", NULL))
+        }
+        if (node >= 0 && dt_getprop(fdt, node, "#interrupt-cells", NULL)) {
             return node;
+        }
     }
     return -1;
 }
@@ -80,9 +84,10 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
     uint32_t uaddr[2] = { 0, 0 };
     bool have_addr = false;
     for (int depth = 0; ipar >= 0 && depth < 8; depth++) {
-        if (dt_getprop(fdt, ipar, "interrupt-controller", NULL)) {
-            if (*n != 3 || is_gic(fdt, ipar) || !is_passthrough_irqchip(fdt, ipar))
+        if (dt_getprop(fdt, ipar, "interrupt-controller", NULL) != NULL) {
+            if (*n != 3 || is_gic(fdt, ipar) || !is_passthrough_irqchip(fdt, ipar)) {
                 return ipar;
+            }
             ipar = irq_parent(fdt, ipar);   /* on to the GIC, same specifier */
             continue;
         }
@@ -95,14 +100,16 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
         if (!have_addr) {   /* the device's unit address: its reg's first cells */
             int len, dac = dt_cell_prop(fdt, dev_parent, "#address-cells", 2);
             const fdt32_t *reg = dt_getprop(fdt, dev, "reg", &len);
-            for (int i = 0; reg && dac >= 1 && dac <= 2 && len >= 4 * dac && i < dac; i++)
+            for (int i = 0; reg && dac >= 1 && dac <= 2 && len >= 4 * dac && i < dac; i++) {
                 uaddr[i] = fdt32_ld(&reg[i]);
+            }
             have_addr = true;
         }
         int ac = dt_cell_prop(fdt, ipar, "#address-cells", 2);
         int ic = dt_cell_prop(fdt, ipar, "#interrupt-cells", -1);
-        if (ac < 0 || ac > 2 || ic != *n)
+        if (ac < 0 || ac > 2 || ic != *n) {
             return -1;
+        }
         uint32_t match[IRQ_MAX_CELLS + 2], mask[IRQ_MAX_CELLS + 2];
         int mlen, w = ac + ic;
         const fdt32_t *m = dt_getprop(fdt, ipar, "interrupt-map-mask", &mlen);
@@ -113,28 +120,34 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
         int cells = maplen / 4, i = 0, next = -1;
         while (i + w + 1 <= cells) {
             bool hit = true;
-            for (int k = 0; k < w; k++)
+            for (int k = 0; k < w; k++) {
                 hit = hit && ((fdt32_ld(&map[i + k]) ^ match[k]) & mask[k]) == 0;
+            }
             int par = dt_node_offset_by_phandle(fdt, fdt32_ld(&map[i + w]));
-            if (par < 0)
+            if (par < 0) {
                 return -1;
+            }
             int pac = dt_cell_prop(fdt, par, "#address-cells", 0);
             int pic = dt_cell_prop(fdt, par, "#interrupt-cells", -1);
-            if (pac < 0 || pac > 2 || pic < 1 || pic > 3 || i + w + 1 + pac + pic > cells)
+            if (pac < 0 || pac > 2 || pic < 1 || pic > 3 || i + w + 1 + pac + pic > cells) {
                 return -1;
+            }
             if (hit) {
-                for (int k = 0; k < pac; k++)
+                for (int k = 0; k < pac; k++) {
                     uaddr[k] = fdt32_ld(&map[i + w + 1 + k]);
-                for (int k = 0; k < pic; k++)
+                }
+                for (int k = 0; k < pic; k++) {
                     spec[k] = fdt32_ld(&map[i + w + 1 + pac + k]);
+                }
                 *n = pic;
                 next = par;
                 break;
             }
             i += w + 1 + pac + pic;
         }
-        if (next < 0)
+        if (next < 0) {
             return -1;      /* no entry maps it */
+        }
         ipar = next;
     }
     return -1;
@@ -144,37 +157,45 @@ int dt_irq_source_init(const void *fdt, int node, struct dt_irq_source *src)
 {
     int anc[DT_MAX_DEPTH], len, rlen;
     src->prop = dt_getprop(fdt, node, "interrupts", &src->len);
-    if (!src->prop)
+    if (!src->prop) {
         return -1;
+    }
     /* the likely interrupt parent: the node's own, else the root's */
     const fdt32_t *own = dt_getprop(fdt, node, "interrupt-parent", &len);
     const fdt32_t *ph = own && len == 4 ? own : NULL;
     const fdt32_t *guess = ph ? ph : dt_getprop(fdt, 0, "interrupt-parent", &rlen);
-    if (!ph && rlen != 4)
+    if (!ph && rlen != 4) {
         guess = NULL;
+    }
     int na = dt_ancestors(fdt, node, anc);
-    if (na < 1)
+    if (na < 1) {
         return -1;
+    }
     /* Linux's of_irq_find_parent, with the ancestors at hand (the root's
      * interrupt-parent was read above) */
     int p = -1;
     for (int i = na - 1; !ph && i >= 0; i--) {
-        if (dt_getprop(fdt, anc[i], "#interrupt-cells", NULL)) {
+        if (dt_getprop(fdt, anc[i], "#interrupt-cells", NULL) != NULL) {
             p = anc[i];
             break;
         }
-        if (i == 0)
+        if (i == 0) {
             ph = guess;
-        else if ((ph = dt_getprop(fdt, anc[i], "interrupt-parent", &len)) && len != 4)
+        } else if ((ph = dt_getprop(fdt, anc[i], "interrupt-parent", &len)) && len != 4) {
             ph = NULL;
+        } else {
+            /* otherwise nothing to do */
+        }
     }
     if (p < 0 && ph) {
         p = dt_node_offset_by_phandle(fdt, fdt32_ld(ph));
-        if (p >= 0 && !dt_getprop(fdt, p, "#interrupt-cells", NULL))
+        if (p >= 0 && !dt_getprop(fdt, p, "#interrupt-cells", NULL)) {
             p = irq_parent(fdt, p);
+        }
     }
-    if (p < 0)
+    if (p < 0) {
         return -1;
+    }
     src->ipar = p;
     src->ncells = dt_cell_prop(fdt, p, "#interrupt-cells", -1);
     src->node = node;
@@ -188,26 +209,32 @@ int dt_irq_source_init(const void *fdt, int node, struct dt_irq_source *src)
 int dt_irq_source_get(const void *fdt, const struct dt_irq_source *src, int index)
 {
     int n = src->ncells;
-    if ((index + 1) * n * 4 > src->len)
+    if ((index + 1) * n * 4 > src->len) {
         return -1;
+    }
     uint32_t spec[IRQ_MAX_CELLS];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         spec[i] = fdt32_ld(&src->prop[index * n + i]);
+    }
     int ctl = src->gic ? src->ipar : irq_route(fdt, src->ipar, src->node, src->parent, spec, &n);
-    if (!src->gic && (ctl < 0 || n != 3 || !is_gic(fdt, ctl)))
+    if (!src->gic && (ctl < 0 || n != 3 || !is_gic(fdt, ctl))) {
         return -1;      /* not a GIC interrupt (a GPIO line, a combiner...) */
+    }
     /* a GIC specifier: type (0 SPI, 1 PPI), number, flags */
-    if (spec[0] == 0 && spec[1] < 988)
-        return (int)(32 + spec[1]);     /* SPI */
-    if (spec[0] == 1 && spec[1] < 16)
-        return (int)(16 + spec[1]);     /* PPI */
+    if (spec[0] == 0u && spec[1] < 988u) {
+        return (int)(32u + spec[1]);     /* SPI */
+    }
+    if (spec[0] == 1u && spec[1] < 16u) {
+        return (int)(16u + spec[1]);     /* PPI */
+    }
     return -1;
 }
 
 int dt_node_irq(const void *fdt, int node, int index)
 {
     struct dt_irq_source src;
-    if (dt_irq_source_init(fdt, node, &src) < 0)
+    if (dt_irq_source_init(fdt, node, &src) < 0) {
         return -1;
+    }
     return dt_irq_source_get(fdt, &src, index);
 }

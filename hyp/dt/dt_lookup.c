@@ -16,12 +16,14 @@ static int find_slow(int off)
     int lo = 0, hi = dt_ix.n - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (dt_ix.node[mid].off == off)
+        if (dt_ix.node[mid].off == off) {
             return hint = mid;
-        if (dt_ix.node[mid].off < off)
+        }
+        if (dt_ix.node[mid].off < off) {
             lo = mid + 1;
-        else
+        } else {
             hi = mid - 1;
+        }
     }
     return -1;
 }
@@ -33,24 +35,28 @@ static inline int find(int off)
 
 int dt_parent(const void *fdt, int node)
 {
-    if (fdt != dt_ix.fdt)
+    if (fdt != dt_ix.fdt) {
         return fdt_parent_offset(fdt, node);
+    }
     int i = find(node);
-    if (i < 0)
+    if (i < 0) {
         return -FDT_ERR_BADOFFSET;
+    }
     int p = dt_ix.node[i].parent;
     return p < 0 ? -FDT_ERR_NOTFOUND : dt_ix.node[p].off;
 }
 
 int dt_find_compatible(const void *fdt, int startoffset, const char *compat)
 {
-    if (fdt != dt_ix.fdt)
+    if (fdt != dt_ix.fdt) {
         return fdt_node_offset_by_compatible(fdt, startoffset, compat);
+    }
     for (int i = 0; i < dt_ix.n; i++) {
         const struct dt_node *d = &dt_ix.node[i];
         if (d->off > startoffset && d->compat &&
-            fdt_stringlist_contains(d->compat, d->compat_len, compat))
+            fdt_stringlist_contains(d->compat, d->compat_len, compat)) {
             return d->off;
+            }
     }
     return -FDT_ERR_NOTFOUND;
 }
@@ -58,34 +64,42 @@ int dt_find_compatible(const void *fdt, int startoffset, const char *compat)
 bool dt_is_compatible(const void *fdt, int node, const char *compat)
 {
     int i = fdt == dt_ix.fdt ? find(node) : -1;
-    if (i < 0)
+    if (i < 0) {
         return fdt_node_check_compatible(fdt, node, compat) == 0;
+    }
     const struct dt_node *d = &dt_ix.node[i];
     return d->compat && fdt_stringlist_contains(d->compat, d->compat_len, compat);
 }
 
 int dt_node_offset_by_phandle(const void *fdt, uint32_t phandle)
 {
-    if (fdt != dt_ix.fdt)
+    if (fdt != dt_ix.fdt) {
         return fdt_node_offset_by_phandle(fdt, phandle);
-    if (phandle == 0 || phandle == (uint32_t)-1)
+    }
+    if (phandle == 0u || phandle == (uint32_t)-1) {
         return -FDT_ERR_BADPHANDLE;
-    for (int i = 0; i < dt_ix.n; i++)
-        if (dt_ix.node[i].phandle == phandle)
+    }
+    for (int i = 0; i < dt_ix.n; i++) {
+        if (dt_ix.node[i].phandle == phandle) {
             return dt_ix.node[i].off;
+        }
+    }
     return -FDT_ERR_NOTFOUND;
 }
 
 int dt_next_child(const void *fdt, int parent, int prev)
 {
-    if (fdt != dt_ix.fdt)
+    if (fdt != dt_ix.fdt) {
         return prev < 0 ? fdt_first_subnode(fdt, parent) : fdt_next_subnode(fdt, prev);
+    }
     int i = find(prev < 0 ? parent : prev);
-    if (i < 0)
+    if (i < 0) {
         return -FDT_ERR_BADOFFSET;
+    }
     i = prev < 0 ? dt_ix.node[i].child : dt_ix.node[i].next;
-    if (i < 0)
+    if (i < 0) {
         return -FDT_ERR_NOTFOUND;
+    }
     hint = i;   /* the caller asks about its children next */
     return dt_ix.node[i].off;
 }
@@ -95,8 +109,9 @@ static bool name_matches(int i, const char *c, int n)
 {
     const char *name = dt_ix.node[i].name;
     int len = dt_ix.node[i].name_len;
-    if (len < n || memcmp(name, c, (size_t)n) != 0)
+    if (len < n || memcmp(name, c, (size_t)n) != 0) {
         return false;
+    }
     /* all of it, or "name" for "name@unit" when c has no unit itself */
     return len == n || (name[n] == '@' && !memchr(c, '@', (size_t)n));
 }
@@ -105,14 +120,18 @@ static bool name_matches(int i, const char *c, int n)
  * (the hint left on the child, where the walk asks next), else libfdt's */
 static int child_named(const void *fdt, int node, const char *p, int n)
 {
-    if (fdt != dt_ix.fdt)
+    if (fdt != dt_ix.fdt) {
         return fdt_subnode_offset_namelen(fdt, node, p, n);
+    }
     int i = find(node);
-    if (i < 0)
+    if (i < 0) {
         return -FDT_ERR_BADOFFSET;
-    for (i = dt_ix.node[i].child; i >= 0; i = dt_ix.node[i].next)
-        if (name_matches(i, p, n))
+    }
+    for (i = dt_ix.node[i].child; i >= 0; i = dt_ix.node[i].next) {
+        if (name_matches(i, p, n)) {
             return dt_ix.node[hint = i].off;
+        }
+    }
     return -FDT_ERR_NOTFOUND;
 }
 
@@ -120,10 +139,12 @@ static int child_named(const void *fdt, int node, const char *p, int n)
 static int walk_below(const void *fdt, int node, const char *p, const char *end)
 {
     while (node >= 0) {
-        while (p < end && *p == '/')
+        while (p < end && *p == '/') {
             p++;
-        if (p == end)
+        }
+        if (p == end) {
             return node;
+        }
         const char *q = memchr(p, '/', (size_t)(end - p));
         int n = (int)((q ? q : end) - p);
         node = child_named(fdt, node, p, n);
@@ -146,20 +167,24 @@ static int alias_path(const void *fdt, const char *path, const char *end)
     int n = (int)((q ? q : end) - path), len;
     int aliases = dt_path_offset(fdt, "/aliases");
     const char *a = aliases < 0 ? NULL : fdt_getprop_namelen(fdt, aliases, path, n, &len);
-    if (!a || len < 2 || a[0] != '/' || !memchr(a, '\0', (size_t)len))
+    if (!a || len < 2 || a[0] != '/' || !memchr(a, '\0', (size_t)len)) {
         return -FDT_ERR_BADPATH;
+    }
     int node = dt_path_offset_namelen(fdt, a, (int)strnlen(a, (size_t)len));
     return node < 0 ? node : walk_below(fdt, node, path + n, end);
 }
 
 int dt_path_offset_namelen(const void *fdt, const char *path, int namelen)
 {
-    if (namelen < 1)
+    if (namelen < 1) {
         return -FDT_ERR_BADPATH;
-    if (path[0] != '/')
+    }
+    if (path[0] != '/') {
         return alias_path(fdt, path, path + namelen);
-    if (fdt != dt_ix.fdt)
+    }
+    if (fdt != dt_ix.fdt) {
         return fdt_path_offset_namelen(fdt, path, namelen);
+    }
     return dt_ix.n == 0 ? -FDT_ERR_NOTFOUND
                         : walk_below(fdt, dt_ix.node[0].off, path, path + namelen);
 }
@@ -167,23 +192,28 @@ int dt_path_offset_namelen(const void *fdt, const char *path, int namelen)
 int dt_get_path(const void *fdt, int node, char *buf, int buflen)
 {
     int i = fdt == dt_ix.fdt ? find(node) : -1;
-    if (i < 0)
+    if (i < 0) {
         return fdt_get_path(fdt, node, buf, buflen);
+    }
     /* the components, leaf first, then copied root first */
     int chain[DT_INDEX_MAX_DEPTH], n = 0, pos = 0;
-    for (; i > 0; i = dt_ix.node[i].parent)
+    for (; i > 0; i = dt_ix.node[i].parent) {
         chain[n++] = i;
-    if (buflen < 2)
+    }
+    if (buflen < 2) {
         return -FDT_ERR_NOSPACE;
+    }
     buf[pos++] = '/';
-    while (n--) {
+    while (n-- != 0) {
         const struct dt_node *d = &dt_ix.node[chain[n]];
-        if (pos + d->name_len + 2 > buflen)
+        if (pos + d->name_len + 2 > buflen) {
             return -FDT_ERR_NOSPACE;
-        memcpy(buf + pos, d->name, d->name_len);
+        }
+        (void)memcpy(buf + pos, d->name, d->name_len);
         pos += d->name_len;
-        if (n)
+        if (n != 0) {
             buf[pos++] = '/';
+        }
     }
     buf[pos] = '\0';
     return 0;
@@ -193,11 +223,13 @@ int dt_get_path(const void *fdt, int node, char *buf, int buflen)
 static int cells(const void *fdt, int node, bool address)
 {
     int i = fdt == dt_ix.fdt ? find(node) : -1;
-    if (i < 0)
+    if (i < 0) {
         return address ? fdt_address_cells(fdt, node) : fdt_size_cells(fdt, node);
+    }
     int c = address ? dt_ix.node[i].address_cells : dt_ix.node[i].size_cells;
-    if (c < 0)
+    if (c < 0) {
         return address ? 2 : 1;
+    }
     return c > 4 || (address && c == 0) ? -FDT_ERR_BADNCELLS : c;
 }
 
@@ -217,8 +249,9 @@ static struct props {
 
 void dt_getprop_forget(void)
 {
-    for (int i = 0; i < PROPS_NODES; i++)
+    for (int i = 0; i < PROPS_NODES; i++) {
         props[i].fdt = NULL;
+    }
 }
 
 /* The indexed tree's node: its property list, as libfdt read it */
@@ -228,13 +261,15 @@ static const void *indexed_prop(int i, const char *name, int *lenp)
     for (unsigned int k = dt_ix.node[i].nprops; k--; p++) {
         /* the first character inline: most names differ there */
         if (p->name[0] == name[0] && strcmp(p->name, name) == 0) {
-            if (lenp)
+            if (lenp != NULL) {
                 *lenp = p->len;
+            }
             return p->val;
         }
     }
-    if (lenp)
+    if (lenp != NULL) {
         *lenp = -FDT_ERR_NOTFOUND;
+    }
     return NULL;
 }
 
@@ -242,8 +277,9 @@ const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp)
 {
     if (fdt == dt_ix.fdt) {
         int i = find(node);
-        if (i >= 0 && dt_ix.node[i].nprops != PROPS_UNKNOWN)
+        if (i >= 0 && dt_ix.node[i].nprops != PROPS_UNKNOWN) {
             return indexed_prop(i, name, lenp);
+        }
     }
     struct props *c = &props[((unsigned int)node >> 3) % PROPS_NODES];
     if (c->fdt != fdt || c->node != node) {
@@ -264,20 +300,24 @@ const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp)
             c->p[c->n].val = v;
             c->p[c->n++].len = len;
         }
-        if (prop != -FDT_ERR_NOTFOUND)
+        if (prop != -FDT_ERR_NOTFOUND) {
             c->all = false;     /* the walk stopped on an error */
+        }
     }
-    if (!c->all)
+    if (!c->all) {
         return fdt_getprop(fdt, node, name, lenp);
+    }
     for (int i = 0; i < c->n; i++) {
         if (strcmp(c->p[i].name, name) == 0) {
-            if (lenp)
+            if (lenp != NULL) {
                 *lenp = c->p[i].len;
+            }
             return c->p[i].val;
         }
     }
-    if (lenp)
+    if (lenp != NULL) {
         *lenp = -FDT_ERR_NOTFOUND;
+    }
     return NULL;
 }
 
@@ -290,8 +330,9 @@ bool dt_is_type(const void *fdt, int node, const char *type)
     } else {
         int len;
         t = fdt_getprop(fdt, node, "device_type", &len);
-        if (t && (len <= 0 || t[len - 1] != '\0'))
+        if (t && (len <= 0 || t[len - 1] != '\0')) {
             t = NULL;
+        }
     }
     return t && strcmp(t, type) == 0;
 }

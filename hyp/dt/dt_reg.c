@@ -10,9 +10,10 @@
 
 uint64_t dt_cells(const fdt32_t *c, int n)
 {
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
+    uint64_t v = 0u;
+    for (int i = 0; i < n; i++) {
         v = (v << 32) | fdt32_ld(&c[i]);
+    }
     return v;
 }
 
@@ -20,8 +21,9 @@ int dt_cell_prop(const void *fdt, int node, const char *name, int dflt)
 {
     int len;
     const fdt32_t *v = dt_getprop(fdt, node, name, &len);
-    if (!v || len != 4)
+    if (!v || len != 4) {
         return dflt;
+    }
     return (int)fdt32_ld(v);
 }
 
@@ -34,15 +36,18 @@ int dt_ancestors(const void *fdt, int node, int anc[DT_MAX_DEPTH])
 {
     int chain[DT_MAX_DEPTH], n = 0;
     int p = dt_parent(fdt, node);
-    if (p < 0 && p != -FDT_ERR_NOTFOUND)
+    if (p < 0 && p != -FDT_ERR_NOTFOUND) {
         return -1;
+    }
     for (; p >= 0; p = dt_parent(fdt, p)) {
-        if (n == DT_MAX_DEPTH)
+        if (n == DT_MAX_DEPTH) {
             return -1;
+        }
         chain[n++] = p;
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         anc[i] = chain[n - 1 - i];
+    }
     return n;
 }
 
@@ -58,8 +63,9 @@ static int translate(const void *fdt, const int *anc, int na, uint64_t *addr)
         int child = anc[i], parent = anc[i - 1];
         int len;
         const fdt32_t *rng = dt_getprop(fdt, child, "ranges", &len);
-        if (!rng)
+        if (!rng) {
             return -FDT_ERR_NOTFOUND;
+        }
         if (len > 0) {
             int ca = dt_cell_prop(fdt, child, "#address-cells", 2);
             int pa = dt_cell_prop(fdt, parent, "#address-cells", 2);
@@ -67,8 +73,9 @@ static int translate(const void *fdt, const int *anc, int na, uint64_t *addr)
             int step = ca + pa + cs;
             int n = len / 4;
             bool found = false;
-            if (ca < 1 || ca > 2 || pa < 1 || pa > 2 || cs < 1 || cs > 2)
+            if (ca < 1 || ca > 2 || pa < 1 || pa > 2 || cs < 1 || cs > 2) {
                 return -FDT_ERR_BADNCELLS;
+            }
             for (int k = 0; k + step <= n; k += step) {
                 uint64_t cb = dt_cells(rng + k, ca);
                 uint64_t pb = dt_cells(rng + k + ca, pa);
@@ -79,8 +86,9 @@ static int translate(const void *fdt, const int *anc, int na, uint64_t *addr)
                     break;
                 }
             }
-            if (!found)
+            if (!found) {
                 return -FDT_ERR_NOTFOUND;
+            }
         }
     }
     return 0;
@@ -90,19 +98,23 @@ int dt_node_reg(const void *fdt, int node, int index, struct plat_range *r)
 {
     int len, anc[DT_MAX_DEPTH];
     const fdt32_t *reg = dt_getprop(fdt, node, "reg", &len);
-    if (!reg)
+    if (!reg) {
         return -FDT_ERR_NOTFOUND;       /* before any walk: most nodes have none */
+    }
     int na = dt_ancestors(fdt, node, anc);
-    if (na < 1)
+    if (na < 1) {
         return -FDT_ERR_NOTFOUND;       /* the root, or deeper than we follow */
+    }
     int ac = dt_address_cells(fdt, anc[na - 1]);
     int sc = dt_size_cells(fdt, anc[na - 1]);
-    if (ac < 1 || ac > 2 || sc < 0 || sc > 2)
+    if (ac < 1 || ac > 2 || sc < 0 || sc > 2) {
         return -FDT_ERR_BADNCELLS;
+    }
     int step = ac + sc;
-    if ((index + 1) * step * 4 > len)
+    if ((index + 1) * step * 4 > len) {
         return -FDT_ERR_NOTFOUND;
+    }
     r->base = dt_cells(reg + index * step, ac);
-    r->size = sc ? dt_cells(reg + index * step + ac, sc) : 0;
+    r->size = sc ? dt_cells(reg + index * step + ac, sc) : 0u;
     return translate(fdt, anc, na, &r->base);
 }

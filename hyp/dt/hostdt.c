@@ -11,38 +11,43 @@ static uint8_t hostdt_buf[HOSTDT_MAX] __attribute__((aligned(8), section(".noini
 void *hostdt_copy(uint32_t dtb_pa, char *err, unsigned int errlen)
 {
     /* the early tables map two 2 MiB blocks from the DTB's block */
-    const void *src = (const void *)(HYP_VA_DTB + (dtb_pa & (BLOCK_SIZE - 1)));
+    const void *src = (const void *)(HYP_VA_DTB + (dtb_pa & (BLOCK_SIZE - 1u)));
     int rc = fdt_check_header(src);
-    if (rc == 0 && (dtb_pa & (BLOCK_SIZE - 1)) + fdt_totalsize(src) > 2 * BLOCK_SIZE)
+    if (rc == 0 && (dtb_pa & (BLOCK_SIZE - 1u)) + fdt_totalsize(src) > 2u * BLOCK_SIZE) {
         rc = -FDT_ERR_TRUNCATED;
+    }
     /*
      * Bootloaders pad the blob (QEMU's is 1 MiB for a few KiB of content):
      * copy only up to the end of its last block.  The copy is only read
      * (the platform probe checks its structure), so its blocks stay where
      * they were: no fdt_open_into/fdt_pack to move them.
      */
-    uint32_t used = 0;
+    uint32_t used = 0u;
     if (rc == 0) {
         uint32_t ends[3] = {
             fdt_off_dt_struct(src) + fdt_size_dt_struct(src),
             fdt_off_dt_strings(src) + fdt_size_dt_strings(src),
             fdt_off_mem_rsvmap(src),
         };
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             used = ends[i] > used ? ends[i] : used;
-        if (used > fdt_totalsize(src))
+        }
+        if (used > fdt_totalsize(src)) {
             rc = -FDT_ERR_TRUNCATED;
-        else if (used > HOSTDT_MAX)
+        } else if (used > HOSTDT_MAX) {
             rc = -FDT_ERR_NOSPACE;
+        } else {
+            /* otherwise nothing to do */
+        }
     }
     if (rc == 0) {
-        memcpy(hostdt_buf, src, used);
+        (void)memcpy(hostdt_buf, src, used);
         fdt_set_totalsize(hostdt_buf, used);
         rc = fdt_check_header(hostdt_buf);
     }
     if (rc != 0) {
-        snprintf(err, errlen, "boot device tree at 0x%08lx (r2): %s",
-                 (unsigned long)dtb_pa, fdt_strerror(rc));
+        (void)snprintf(err, errlen, "boot device tree at 0x%08lx (r2): %s",
+                       (unsigned long)dtb_pa, fdt_strerror(rc));
         return NULL;
     }
     return hostdt_buf;

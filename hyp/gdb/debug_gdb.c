@@ -13,27 +13,32 @@
 /* the highest-numbered comparator of n not held yet, or -1 */
 static int take(uint32_t held, unsigned int n)
 {
-    for (int i = (int)n - 1; i >= 0; i--)
-        if (!(held & (1u << i)))
+    for (int i = (int)n - 1; i >= 0; i--) {
+        if (!(held & ((unsigned int)1u << i))) {
             return i;
+        }
+    }
     return -1;
 }
 
 int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint32_t kind)
 {
     uint32_t bas;
-    if (kind == 4 && !(addr & 3))
+    if (kind == 4u && !(addr & 3u)) {
         bas = DBGBCR_BAS_ARM;
-    else if ((kind == 2 || kind == 3) && !(addr & 1))
-        bas = (addr & 2) ? DBGBCR_BAS_THUMB_HI : DBGBCR_BAS_THUMB_LO;
-    else
+    } else if ((kind == 2u || kind == 3u) && !(addr & 1u)) {
+        bas = (addr & 2u) ? DBGBCR_BAS_THUMB_HI : DBGBCR_BAS_THUMB_LO;
+    } else {
         return -1;
+    }
     int n = debug_gdb_bp_match(g, addr);
-    if (n < 0)
+    if (n < 0) {
         n = take(g->bheld, nbrp);
-    if (n < 0)
+    }
+    if (n < 0) {
         return -1;
-    g->bheld |= 1u << n;
+    }
+    g->bheld |= (unsigned int)1u << n;
     g->bvr[n] = addr & ~3u;
     g->bcr[n] = GDB_CTRL | bas;
     return n;
@@ -42,11 +47,13 @@ int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint
 int debug_gdb_bp_match(const struct debug_gdb *g, uint32_t pc)
 {
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if (!(g->bheld & (1u << i)) || g->bvr[i] != (pc & ~3u))
+        if (!(g->bheld & ((unsigned int)1u << i)) || g->bvr[i] != (pc & ~3u)) {
             continue;
+        }
         uint32_t bas = g->bcr[i] & DBGBCR_BAS_ARM;
-        if (bas == DBGBCR_BAS_ARM || (bas == DBGBCR_BAS_THUMB_HI) == ((pc & 2) != 0))
+        if (bas == DBGBCR_BAS_ARM || (bas == DBGBCR_BAS_THUMB_HI) == ((pc & 2u) != 0u)) {
             return i;
+        }
     }
     return -1;
 }
@@ -55,8 +62,8 @@ bool debug_gdb_bp_del(struct debug_gdb *g, uint32_t addr)
 {
     int n = debug_gdb_bp_match(g, addr);
     if (n >= 0) {
-        g->bheld &= ~(1u << n);
-        g->bcr[n] = g->bvr[n] = 0;
+        g->bheld &= ~((unsigned int)1u << n);
+        g->bcr[n] = g->bvr[n] = 0u;
     }
     return n >= 0;
 }
@@ -65,9 +72,10 @@ bool debug_gdb_bp_del(struct debug_gdb *g, uint32_t addr)
  * each, C3.9.2); 0 if it is not one */
 static uint32_t wp_bas(uint32_t addr, uint32_t len)
 {
-    if (len < 1 || len > 4 || (addr & 3) + len > 4)
+    if (len < 1u || len > 4u || (addr & 3u) + len > 4u) {
         return 0;
-    return ((1u << len) - 1) << (addr & 3);
+    }
+    return (((unsigned int)1u << len) - 1u) << (addr & 3u);
 }
 
 static uint32_t wp_lsc(enum debug_gdb_watch type)
@@ -80,9 +88,11 @@ static int wp_find(const struct debug_gdb *g, uint32_t addr, uint32_t len,
                    enum debug_gdb_watch type)
 {
     uint32_t ctrl = GDB_CTRL | wp_lsc(type) | wp_bas(addr, len) << DBGWCR_BAS_SHIFT;
-    for (int i = 0; i < DEBUG_MAX_PAIRS; i++)
-        if ((g->wheld & (1u << i)) && g->wvr[i] == (addr & ~3u) && g->wcr[i] == ctrl)
+    for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
+        if ((g->wheld & ((unsigned int)1u << i)) && g->wvr[i] == (addr & ~3u) && g->wcr[i] == ctrl) {
             return i;
+        }
+    }
     return -1;
 }
 
@@ -90,14 +100,17 @@ int debug_gdb_wp_add(struct debug_gdb *g, unsigned int nwrp, uint32_t addr, uint
                      enum debug_gdb_watch type)
 {
     uint32_t bas = wp_bas(addr, len);
-    if (!bas)
+    if (!bas) {
         return -1;
+    }
     int n = wp_find(g, addr, len, type);
-    if (n < 0)
+    if (n < 0) {
         n = take(g->wheld, nwrp);
-    if (n < 0)
+    }
+    if (n < 0) {
         return -1;
-    g->wheld |= 1u << n;
+    }
+    g->wheld |= (unsigned int)1u << n;
     g->wvr[n] = addr & ~3u;
     g->wcr[n] = GDB_CTRL | wp_lsc(type) | bas << DBGWCR_BAS_SHIFT;
     g->waddr[n] = addr;
@@ -109,8 +122,8 @@ bool debug_gdb_wp_del(struct debug_gdb *g, uint32_t addr, uint32_t len,
 {
     int n = wp_find(g, addr, len, type);
     if (n >= 0) {
-        g->wheld &= ~(1u << n);
-        g->wcr[n] = g->wvr[n] = 0;
+        g->wheld &= ~((unsigned int)1u << n);
+        g->wcr[n] = g->wvr[n] = 0u;
     }
     return n >= 0;
 }
@@ -118,15 +131,18 @@ bool debug_gdb_wp_del(struct debug_gdb *g, uint32_t addr, uint32_t len,
 int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far)
 {
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        uint32_t bas = (g->wcr[i] >> DBGWCR_BAS_SHIFT) & 0xf;
-        if ((g->wheld & (1u << i)) && g->wvr[i] == (far & ~3u) && (bas & (1u << (far & 3))))
+        uint32_t bas = (g->wcr[i] >> DBGWCR_BAS_SHIFT) & 0xfu;
+        if ((g->wheld & ((unsigned int)1u << i)) && g->wvr[i] == (far & ~3u) && (bas & ((unsigned int)1u << (far & 3u)))) {
             return i;
+        }
     }
     /* an access wider than the bytes watched starts below them: the
      * first of gdb's watchpoints on that word */
-    for (int i = 0; i < DEBUG_MAX_PAIRS; i++)
-        if ((g->wheld & (1u << i)) && g->wvr[i] == (far & ~3u))
+    for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
+        if ((g->wheld & ((unsigned int)1u << i)) && g->wvr[i] == (far & ~3u)) {
             return i;
+        }
+    }
     return -1;
 }
 

@@ -29,9 +29,11 @@ static bool vcpu_settled(struct vcpu *v)
 
 static bool vcpus_settled(struct guest *g)
 {
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        if (!vcpu_settled(&g->vcpu[i]))
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
+        if (!vcpu_settled(&g->vcpu[i])) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -39,19 +41,21 @@ bool guest_debug_halt(struct guest *g)
 {
     guest_kick_all(g, VCPU_REQ_HALT);
     uint64_t t0 = timer_now();
-    while (!vcpus_settled(g) && timer_ticks_to_us(timer_now() - t0) < GUEST_DEBUG_HALT_US)
+    while (!vcpus_settled(g) && timer_ticks_to_us(timer_now() - t0) < GUEST_DEBUG_HALT_US) {
         ;
+    }
     dsb_ish();      /* its saved registers, written by its CPUs, from here */
     return vcpus_settled(g);
 }
 
 bool guest_debug_held(struct guest *g)
 {
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
         if (!(__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_HALT) ||
-            !vcpu_settled(v))
+            !vcpu_settled(v)) {
             return false;
+            }
     }
     dsb_ish();      /* as after a halt: their saved registers from here */
     return true;
@@ -60,7 +64,7 @@ bool guest_debug_held(struct guest *g)
 void guest_debug_resume(struct guest *g)
 {
     dsb_ish();      /* what the debugger wrote, before the vCPUs look */
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
         __atomic_and_fetch(&g->vcpu[i].requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
         vcpu_kick(&g->vcpu[i]);
     }
@@ -76,9 +80,9 @@ void guest_debug_resume_vcpu(struct vcpu *v)
 void guest_debug_stop(struct vcpu *v)
 {
     struct guest *g = guest_of(v);
-    uint32_t none = 0;
+    uint32_t none = 0u;
     /* the first vCPU to stop is the one gdb hears of */
-    __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1, false, __ATOMIC_SEQ_CST,
+    __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1u, false, __ATOMIC_SEQ_CST,
                                 __ATOMIC_SEQ_CST);
     guest_kick_all(g, VCPU_REQ_HALT);
     sched_cpu0_work();
@@ -93,33 +97,37 @@ static bool access_page(struct vcpu *v, uint32_t va, uint8_t *buf, uint32_t n, b
     /* translated for reading, written too: a debugger writes breakpoints
      * into code the guest's stage 1 maps read-only (Linux's kernel text),
      * as a JTAG probe would; only the guest's own RAM, checked below */
-    if (!vcpu_translate(v, va, false, &pa))
+    if (!vcpu_translate(v, va, false, &pa)) {
         return false;
-    if (!guest_ram_has_pa(c, pa, n))
+    }
+    if (!guest_ram_has_pa(c, pa, n)) {
         return false;       /* a device or channel page, or nothing of its own */
+    }
     uint8_t *p = (uint8_t *)(uint32_t)pa;       /* guest RAM: identity mapped */
     /* the guest may run with its caches off: memory itself, both ways */
     dcache_clean_inval_range(p, n);
     if (write) {
-        memcpy(p, buf, n);
+        (void)memcpy(p, buf, n);
         dcache_clean_inval_range(p, n);
         icache_invalidate_all();    /* a breakpoint written into its code */
     } else {
-        memcpy(buf, p, n);
+        (void)memcpy(buf, p, n);
     }
     return true;
 }
 
 uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write)
 {
-    uint32_t done = 0;
+    uint32_t done = 0u;
     while (done < n) {
         uint32_t at = va + done;
         uint32_t chunk = 0x1000u - (at & 0xfffu);
-        if (chunk > n - done)
+        if (chunk > n - done) {
             chunk = n - done;
-        if (!access_page(v, at, (uint8_t *)buf + done, chunk, write))
+        }
+        if (!access_page(v, at, (uint8_t *)buf + done, chunk, write)) {
             break;
+        }
         done += chunk;
     }
     return done;
@@ -137,8 +145,9 @@ bool gdb_debug_hit(struct vcpu *v, uint32_t hsr, uint32_t far, bool data)
                 (ec == HSR_EC_PABT &&
                  (sysreg_read_dbgdscrint() & DBGDSCR_MOE_MASK) == DBGDSCR_MOE_BKPT);
     int wp = data ? debug_gdb_wp_match(&debug_gdb, far) : -1;
-    if (!bkpt && wp < 0 && (data || debug_gdb_bp_match(&debug_gdb, far) < 0))
+    if (!bkpt && wp < 0 && (data || debug_gdb_bp_match(&debug_gdb, far) < 0)) {
         return false;
+    }
     v->dbg_watch = (uint32_t)(wp + 1);
     guest_debug_stop(v);
     return true;

@@ -3,7 +3,7 @@
 #include "gdb_port.h"
 #include "hyp/lib/byte_ring.h"
 
-static struct {
+static struct gdb_port_state {
     const struct console_ops *ops;      /* NULL: the console */
     const char *path;
     bool polled;
@@ -28,8 +28,9 @@ void gdb_port_write(const char *b, unsigned int n)
         console_write_owner(b, n);
         return;
     }
-    for (unsigned int i = 0; i < n; i++)
+    for (unsigned int i = 0u; i < n; i++) {
         port.ops->putc(port.ops->ctx, b[i]);
+    }
 }
 
 void gdb_port_rx(char c)
@@ -39,12 +40,14 @@ void gdb_port_rx(char c)
 
 bool gdb_port_pending(void)
 {
-    if (!port.ops)
+    if (!port.ops) {
         return false;
+    }
     if (port.polled) {      /* no interrupt: what the UART holds now */
         int in;
-        while ((in = port.ops->getc(port.ops->ctx)) >= 0)
+        while ((in = port.ops->getc(port.ops->ctx)) >= 0) {
             byte_ring_push(&port.rx, (char)in);
+        }
     }
     return byte_ring_pending(&port.rx);
 }

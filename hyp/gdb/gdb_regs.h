@@ -31,5 +31,8 @@ void gdb_regs_read(struct vcpu *v, struct rsp_tx *tx);
 /* G: len hex digits for the first len / 8 core registers (gdb's order);
  * false, and nothing written, if any one is malformed or refused */
 bool gdb_regs_write(struct vcpu *v, const char *hex, size_t len);
+/* qXfer:features:read of c into tx (begun): the target description's piece
+ * c asks for; false, nothing written, for an annex other than target.xml */
+bool gdb_features_read(const struct rsp_cmd *c, struct rsp_tx *tx);
 
 #endif

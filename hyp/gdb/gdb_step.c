@@ -5,7 +5,7 @@
 
 static bool read_guest(void *arg, uint32_t addr, uint32_t n, uint32_t *val)
 {
-    *val = 0;
+    *val = 0u;
     return guest_debug_access(arg, addr, val, n, false) == n;
 }
 
@@ -13,9 +13,11 @@ bool gdb_step_begin(struct vcpu *v)
 {
     struct arm_next_ctx c = { .cpsr = v->regs.cpsr, .read = read_guest, .arg = v };
     uint32_t next;
-    for (unsigned int n = 0; n < 16; n++)
+    for (unsigned int n = 0u; n < 16u; n++) {
         c.r[n] = *vcpu_saved_reg(v, n);
-    if (!arm_next(&c, &next))
+    }
+    if (!arm_next(&c, &next)) {
         return false;
+    }
     return gdb_bp_step_insert(v, next);
 }

@@ -16,23 +16,6 @@
 #include "gdb_port.h"
 #include "hyp/lib/console.h"
 
-static const char target_xml[] =
-    "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
-    "<target><architecture>arm</architecture>"
-    "<feature name=\"org.gnu.gdb.arm.core\">"
-    "<reg name=\"r0\" bitsize=\"32\"/><reg name=\"r1\" bitsize=\"32\"/>"
-    "<reg name=\"r2\" bitsize=\"32\"/><reg name=\"r3\" bitsize=\"32\"/>"
-    "<reg name=\"r4\" bitsize=\"32\"/><reg name=\"r5\" bitsize=\"32\"/>"
-    "<reg name=\"r6\" bitsize=\"32\"/><reg name=\"r7\" bitsize=\"32\"/>"
-    "<reg name=\"r8\" bitsize=\"32\"/><reg name=\"r9\" bitsize=\"32\"/>"
-    "<reg name=\"r10\" bitsize=\"32\"/><reg name=\"r11\" bitsize=\"32\"/>"
-    "<reg name=\"r12\" bitsize=\"32\"/>"
-    "<reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/>"
-    "<reg name=\"lr\" bitsize=\"32\"/>"
-    "<reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>"
-    "<reg name=\"cpsr\" bitsize=\"32\" regnum=\"25\"/>"
-    "</feature>" GDB_VFP_XML "</target>";
-
 static struct gdb_session {
     struct guest *g;
     bool active;
@@ -73,17 +56,19 @@ static void reply(const char *text)
 static void reply_stop(unsigned int sig)
 {
     char buf[32];
-    snprintf(buf, sizeof(buf), "T%02xthread:%x;", sig, s.vcpu + 1);
+    (void)snprintf(buf, sizeof(buf), "T%02xthread:%x;", sig, s.vcpu + 1u);
     reply(buf);
 }
 
 /* a thread id of the request: a vCPU index, or -1 for "any/all" */
 static int thread_vcpu(int thread)
 {
-    if (thread == RSP_THREAD_ALL || thread == RSP_THREAD_ANY)
+    if (thread == RSP_THREAD_ALL || thread == RSP_THREAD_ANY) {
         return -1;
-    if (thread < 1 || (unsigned int)thread > s.g->cfg->ncpus)
+    }
+    if (thread < 1 || (unsigned int)thread > s.g->cfg->ncpus) {
         return -2;
+    }
     return thread - 1;
 }
 
@@ -97,8 +82,9 @@ static int thread_vcpu(int thread)
  */
 static bool vcpus_held(void)
 {
-    if (s.g->state != GUEST_RUNNING)
+    if (s.g->state != GUEST_RUNNING) {
         return false;
+    }
     return guest_debug_held(s.g) || guest_debug_halt(s.g);
 }
 
@@ -118,11 +104,13 @@ static void do_read_reg(const struct rsp_cmd *c)
 {
     uint32_t *r = gdb_reg_at(cur_vcpu(), c->reg);
     rsp_tx_begin(&s.tx);
-    if (r)
+    if (r != NULL) {
         rsp_tx_reg32(&s.tx, *r);
-    else if (!gdb_vfp_read(cur_vcpu(), c->reg, &s.tx)) {
+    } else if (!gdb_vfp_read(cur_vcpu(), c->reg, &s.tx)) {
         reply("E01");
         return;
+    } else {
+        /* otherwise nothing to do */
     }
     send_reply();
 }
@@ -137,7 +125,7 @@ static void do_write_reg(const struct rsp_cmd *c)
 static void do_read_mem(const struct rsp_cmd *c)
 {
     uint32_t done = guest_debug_access(cur_vcpu(), c->addr, s.mem, c->len, false);
-    if (done == 0 && c->len) {
+    if (done == 0u && c->len) {
         reply("E01");       /* the first byte faults: nothing there */
         return;
     }
@@ -159,29 +147,23 @@ static void do_write_mem(const struct rsp_cmd *c)
 /* qXfer:features:read:target.xml:offset,length */
 static void do_features(const struct rsp_cmd *c)
 {
-    size_t size = sizeof(target_xml) - 1;
-    if (strcmp(c->annex, "target.xml") != 0) {
-        reply("E00");
-        return;
-    }
-    size_t off = c->addr < size ? c->addr : size;
-    size_t n = size - off;
-    /* each character may take two when escaped: half a packet at most */
-    size_t max = (c->len < RSP_PACKET_MAX / 2 ? c->len : RSP_PACKET_MAX / 2);
     rsp_tx_begin(&s.tx);
-    rsp_tx_str(&s.tx, n > max ? "m" : "l");
-    rsp_tx_bytes(&s.tx, target_xml + off, n > max ? max : n);
-    send_reply();
+    if (gdb_features_read(c, &s.tx)) {
+        send_reply();
+    } else {
+        reply("E00");
+    }
 }
 
 static void do_threads(void)
 {
     rsp_tx_begin(&s.tx);
     rsp_tx_str(&s.tx, "m");
-    for (unsigned int i = 0; i < s.g->cfg->ncpus; i++) {
-        if (i)
+    for (unsigned int i = 0u; i < s.g->cfg->ncpus; i++) {
+        if (i != 0u) {
             rsp_tx_str(&s.tx, ",");
-        rsp_tx_num(&s.tx, i + 1);
+        }
+        rsp_tx_num(&s.tx, i + 1u);
     }
     send_reply();
 }
@@ -194,7 +176,7 @@ static void do_thread_extra(const struct rsp_cmd *c)
         reply("E01");
         return;
     }
-    snprintf(text, sizeof(text), "vcpu%d on cpu%u", v, s.g->vcpu[v].pcpu);
+    (void)snprintf(text, sizeof(text), "vcpu%d on cpu%u", v, s.g->vcpu[v].pcpu);
     rsp_tx_begin(&s.tx);
     rsp_tx_hex(&s.tx, (const uint8_t *)text, strlen(text));
     send_reply();
@@ -207,17 +189,19 @@ static void do_set_thread(const struct rsp_cmd *c)
         reply("E01");
         return;
     }
-    if (v >= 0 && c->op == 'g')
+    if (v >= 0 && c->op == 'g') {
         s.vcpu = (unsigned int)v;
-    if (c->op == 'c')   /* one thread (gdb stepping it over a breakpoint), or all */
-        s.cont = v >= 0 ? (unsigned int)v + 1 : 0;
+    }
+    if (c->op == 'c') {   /* one thread (gdb stepping it over a breakpoint), or all */
+        s.cont = v >= 0 ? (unsigned int)v + 1u : 0u;
+    }
     reply("OK");
 }
 
 static void do_current_thread(void)
 {
     char buf[16];
-    snprintf(buf, sizeof(buf), "QC%x", s.vcpu + 1);
+    (void)snprintf(buf, sizeof(buf), "QC%x", s.vcpu + 1u);
     reply(buf);
 }
 
@@ -230,11 +214,14 @@ static void debug_traps(bool on)
         gdb_bp_remove_all(cur_vcpu());
     } else if (!on) {
         gdb_bp_forget_all();    /* not gdb's memory any more: nothing written */
+    } else {
+        /* otherwise nothing to do */
     }
     gdb_hw_release(s.g);
-    for (unsigned int i = 0; i < s.g->cfg->ncpus; i++)
+    for (unsigned int i = 0u; i < s.g->cfg->ncpus; i++) {
         gdb_vfp_hold(&s.g->vcpu[i], on);
-    s.g->dbg_stopped = 0;
+    }
+    s.g->dbg_stopped = 0u;
 }
 
 static void session_end(const char *how)
@@ -242,8 +229,9 @@ static void session_end(const char *how)
     debug_traps(false);
     s.active = false;
     s.ended = true;
-    if (!gdb_port_uart())
+    if (!gdb_port_uart()) {
         console_hold(false);
+    }
     pr_info("\n[partita: gdb %s guest '%s']\n", how, s.g->cfg->name);
 }
 
@@ -252,40 +240,44 @@ static void session_end(const char *how)
 static void stop_all(void)
 {
     s.running = false;
-    if (vcpus_held())
+    if (vcpus_held()) {
         gdb_bp_step_remove();
+    }
 }
 
 /* the vCPU c and s resume: Hc's, or (all) the current one */
 static struct vcpu *cont_vcpu(void)
 {
-    return s.cont ? &s.g->vcpu[s.cont - 1] : cur_vcpu();
+    return s.cont ? &s.g->vcpu[s.cont - 1u] : cur_vcpu();
 }
 
 static void do_continue(const struct rsp_cmd *c)
 {
-    if (c->has_addr)
+    if (c->has_addr) {
         cont_vcpu()->regs.pc = c->addr;
+    }
     s.running = true;
-    s.g->dbg_stopped = 0;
-    if (s.cont)
+    s.g->dbg_stopped = 0u;
+    if (s.cont != 0u) {
         guest_debug_resume_vcpu(cont_vcpu());
-    else
+    } else {
         guest_debug_resume(s.g);
+    }
 }
 
 /* s [addr]: only the current vCPU runs, to its next instruction */
 static void do_step(const struct rsp_cmd *c)
 {
     struct vcpu *v = cont_vcpu();
-    if (c->has_addr)
+    if (c->has_addr) {
         v->regs.pc = c->addr;
+    }
     if (!gdb_step_begin(v)) {
         reply("E01");
         return;
     }
     s.running = true;
-    s.g->dbg_stopped = 0;
+    s.g->dbg_stopped = 0u;
     guest_debug_resume_vcpu(v);
 }
 
@@ -313,8 +305,9 @@ static void do_kill(void)
     session_end("killed");
     guest_op_stop(g);           /* already stopped (its control partition): no matter */
     guest_debug_resume(g);      /* no longer held: a start runs it */
-    if (g->cfg->on_crash == ON_CRASH_RESTART && guest_op_start(g) != 0)
+    if (g->cfg->on_crash == ON_CRASH_RESTART && guest_op_start(g) != 0) {
         pr_info("gdb: guest '%s' could not be started again\n", g->cfg->name);
+    }
 }
 
 /* requests that are answered from the session alone */
@@ -370,8 +363,9 @@ static bool touches_guest(const struct rsp_cmd *c)
 
 static void dispatch(const struct rsp_cmd *c)
 {
-    if (dispatch_query(c))
+    if (dispatch_query(c)) {
         return;
+    }
     if (touches_guest(c) && !vcpus_held()) {
         reply("E01");
         return;
@@ -400,8 +394,9 @@ static void on_packet(void)
     struct rsp_cmd c;
     gdb_port_write("+", 1);
     rsp_decode(s.rx.buf, s.rx.len, &c);
-    if (s.running)
+    if (s.running) {
         stop_all();     /* only a stop (Ctrl-C) is expected while it runs */
+    }
     dispatch(&c);
 }
 
@@ -410,11 +405,12 @@ static void on_packet(void)
 static bool escape(char c)
 {
     if (c != ESC_CHAR || !rsp_rx_idle(&s.rx)) {
-        s.escapes = 0;
+        s.escapes = 0u;
         return false;
     }
-    if (++s.escapes < ESC_COUNT)
+    if (++s.escapes < ESC_COUNT) {
         return true;
+    }
     session_end("detached (Ctrl-A x3) from");
     s.ended = false;
     guest_debug_resume(s.g);
@@ -423,8 +419,9 @@ static bool escape(char c)
 
 bool gdb_input(char c)
 {
-    if (escape(c))
+    if (escape(c)) {
         return !s.active;
+    }
     switch (rsp_rx_feed(&s.rx, c)) {
     case RSP_EV_PACKET:
         on_packet();
@@ -449,16 +446,18 @@ bool gdb_input(char c)
 
 void gdb_poll(void)
 {
-    uint32_t who = s.active && s.running ? s.g->dbg_stopped : 0;
-    if (!who)
+    uint32_t who = s.active && s.running ? s.g->dbg_stopped : 0u;
+    if (!who) {
         return;
+    }
     stop_all();
-    s.vcpu = who - 1;
+    s.vcpu = who - 1u;
     char buf[48];
-    if (gdb_watch_stop(cur_vcpu(), buf, sizeof(buf)))
+    if (gdb_watch_stop(cur_vcpu(), buf, sizeof(buf))) {
         reply(buf);
-    else
+    } else {
         reply_stop(5);
+    }
 }
 
 bool gdb_trailing_ack(char c)
@@ -474,7 +473,7 @@ bool gdb_attach(struct guest *g)
         pr_info("gdb: guest '%s' is not running\n", g->cfg->name);
         return false;
     }
-    memset(&s, 0, sizeof(s));
+    (void)memset(&s, 0, sizeof(s));
     s.g = g;
     rsp_rx_init(&s.rx);
     debug_traps(true);      /* first: its vCPUs save their VFP as they leave */
@@ -488,8 +487,9 @@ bool gdb_attach(struct guest *g)
     pr_info("[partita: guest '%s' halted for gdb: %s%s speaks gdb's remote protocol until it "
             "detaches]\n", g->cfg->name, uart ? "the debug UART " : "the console",
             uart ? uart : "");
-    if (!uart)
+    if (!uart) {
         console_hold(true);
+    }
     s.active = true;
     return true;
 }

@@ -8,12 +8,12 @@
 
 /* ---- receiving ---- */
 
-enum { RX_IDLE, RX_DATA, RX_CHECK1, RX_CHECK2 };
+enum rsp_rx_state { RX_IDLE, RX_DATA, RX_CHECK1, RX_CHECK2 };
 
 void rsp_rx_init(struct rsp_rx *rx)
 {
     rx->state = RX_IDLE;
-    rx->len = 0;
+    rx->len = 0u;
     rx->buf[0] = '\0';
 }
 
@@ -24,19 +24,22 @@ bool rsp_rx_idle(const struct rsp_rx *rx)
 
 static int hex_digit(char c)
 {
-    if (c >= '0' && c <= '9')
+    if (c >= '0' && c <= '9') {
         return c - '0';
-    if (c >= 'a' && c <= 'f')
+    }
+    if (c >= 'a' && c <= 'f') {
         return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
+    }
+    if (c >= 'A' && c <= 'F') {
         return c - 'A' + 10;
+    }
     return -1;
 }
 
 static void rx_start(struct rsp_rx *rx)
 {
     rx->state = RX_DATA;
-    rx->len = 0;
+    rx->len = 0u;
     rx->sum = 0;
     rx->escape = rx->overflow = false;
 }
@@ -48,13 +51,15 @@ static void rx_data(struct rsp_rx *rx, char c)
         rx->escape = true;
         return;
     }
-    if (rx->escape)
+    if (rx->escape) {
         c = (char)(c ^ 0x20);
+    }
     rx->escape = false;
-    if (rx->len < RSP_PACKET_MAX)
+    if (rx->len < RSP_PACKET_MAX) {
         rx->buf[rx->len++] = c;
-    else
+    } else {
         rx->overflow = true;
+    }
 }
 
 enum rsp_event rsp_rx_feed(struct rsp_rx *rx, char c)
@@ -62,20 +67,22 @@ enum rsp_event rsp_rx_feed(struct rsp_rx *rx, char c)
     int d;
     switch (rx->state) {
     case RX_DATA:
-        if (c == '#')
+        if (c == '#') {
             rx->state = RX_CHECK1;
-        else if (c == '$')
+        } else if (c == '$') {
             rx_start(rx);           /* a new packet: gdb gave up on the last */
-        else
+        } else {
             rx_data(rx, c);
+        }
         return RSP_EV_NONE;
     case RX_CHECK1:
     case RX_CHECK2:
         d = hex_digit(c);
         if (d < 0) {
             rx->state = RX_IDLE;
-            if (c == '$')
+            if (c == '$') {
                 rx_start(rx);   /* the next packet began: this one is lost */
+            }
             return RSP_EV_BAD;
         }
         if (rx->state == RX_CHECK1) {
@@ -85,21 +92,25 @@ enum rsp_event rsp_rx_feed(struct rsp_rx *rx, char c)
         }
         rx->state = RX_IDLE;
         rx->check = (uint8_t)(rx->check | d);
-        if (rx->overflow || rx->check != rx->sum)
+        if (rx->overflow || rx->check != rx->sum) {
             return RSP_EV_BAD;
+        }
         rx->buf[rx->len] = '\0';
         return RSP_EV_PACKET;
     default:
         break;
     }
-    if (c == '$')
+    if (c == '$') {
         rx_start(rx);
-    else if (c == RSP_INTERRUPT)
+    } else if (c == RSP_INTERRUPT) {
         return RSP_EV_INTERRUPT;
-    else if (c == '+')
+    } else if (c == '+') {
         return RSP_EV_ACK;
-    else if (c == '-')
+    } else if (c == '-') {
         return RSP_EV_NAK;
+    } else {
+        /* otherwise nothing to do */
+    }
     return RSP_EV_NONE;     /* noise between packets */
 }
 
@@ -110,7 +121,7 @@ static const char hexchars[] = "0123456789abcdef";
 void rsp_tx_begin(struct rsp_tx *tx)
 {
     tx->buf[0] = '$';
-    tx->len = 1;
+    tx->len = 1u;
     tx->sum = 0;
     tx->overflow = false;
 }
@@ -128,7 +139,7 @@ static void tx_raw(struct rsp_tx *tx, char c)
 
 void rsp_tx_bytes(struct rsp_tx *tx, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0u; i < n; i++) {
         char c = s[i];
         if (c == '$' || c == '#' || c == '}' || c == '*') {
             tx_raw(tx, '}');
@@ -145,7 +156,7 @@ void rsp_tx_str(struct rsp_tx *tx, const char *s)
 
 void rsp_tx_hex(struct rsp_tx *tx, const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0u; i < n; i++) {
         tx_raw(tx, hexchars[p[i] >> 4]);
         tx_raw(tx, hexchars[p[i] & 15]);
     }
@@ -160,10 +171,12 @@ void rsp_tx_reg32(struct rsp_tx *tx, uint32_t v)
 void rsp_tx_num(struct rsp_tx *tx, uint32_t v)
 {
     int shift = 28;
-    while (shift > 0 && !((v >> shift) & 15))
+    while (shift > 0 && !((v >> shift) & 15u)) {
         shift -= 4;
-    for (; shift >= 0; shift -= 4)
-        tx_raw(tx, hexchars[(v >> shift) & 15]);
+    }
+    for (; shift >= 0; shift -= 4) {
+        tx_raw(tx, hexchars[(v >> shift) & 15u]);
+    }
 }
 
 void rsp_tx_end(struct rsp_tx *tx)
@@ -182,22 +195,25 @@ void rsp_tx_end(struct rsp_tx *tx)
 
 int rsp_hex_decode(const char *hex, size_t n, uint8_t *out, size_t max)
 {
-    if (n % 2 || n / 2 > max)
+    if (n % 2u || n / 2u > max) {
         return -1;
-    for (size_t i = 0; i < n; i += 2) {
-        int hi = hex_digit(hex[i]), lo = hex_digit(hex[i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        out[i / 2] = (uint8_t)(hi << 4 | lo);
     }
-    return (int)(n / 2);
+    for (size_t i = 0u; i < n; i += 2u) {
+        int hi = hex_digit(hex[i]), lo = hex_digit(hex[i + 1u]);
+        if (hi < 0 || lo < 0) {
+            return -1;
+        }
+        out[i / 2u] = (uint8_t)(hi << 4 | lo);
+    }
+    return (int)(n / 2u);
 }
 
 bool rsp_hex_reg32(const char *hex, uint32_t *v)
 {
     uint8_t b[4];
-    if (rsp_hex_decode(hex, 8, b, 4) != 4)
+    if (rsp_hex_decode(hex, 8, b, 4) != 4) {
         return false;
+    }
     *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
     return true;
 }
@@ -225,8 +241,9 @@ static bool cur_eat(struct cur *c, char ch)
 static bool cur_prefix(struct cur *c, const char *s)
 {
     size_t n = strlen(s);
-    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0) {
         return false;
+    }
     c->p += n;
     return true;
 }
@@ -234,17 +251,18 @@ static bool cur_prefix(struct cur *c, const char *s)
 /* 1 to 8 hex digits */
 static bool cur_hex(struct cur *c, uint32_t *v)
 {
-    unsigned int n = 0;
-    uint32_t x = 0;
+    unsigned int n = 0u;
+    uint32_t x = 0u;
     int d;
     while (c->p < c->end && (d = hex_digit(*c->p)) >= 0) {
-        if (++n > 8)
+        if (++n > 8u) {
             return false;
+        }
         x = x << 4 | (uint32_t)d;
         c->p++;
     }
     *v = x;
-    return n > 0;
+    return n > 0u;
 }
 
 /* a thread id: hex, or -1 for all */
@@ -255,8 +273,9 @@ static bool cur_thread(struct cur *c, int *t)
         *t = RSP_THREAD_ALL;
         return true;
     }
-    if (!cur_hex(c, &v) || v > 0xffff)
+    if (!cur_hex(c, &v) || v > 0xffffu) {
         return false;
+    }
     *t = (int)v;
     return true;
 }
@@ -269,15 +288,18 @@ static enum rsp_cmd_kind ok_if(bool ok, enum rsp_cmd_kind k)
 /* m addr,len / M addr,len:hex */
 static enum rsp_cmd_kind decode_mem(struct cur *c, struct rsp_cmd *cmd, bool write)
 {
-    if (!cur_hex(c, &cmd->addr) || !cur_eat(c, ',') || !cur_hex(c, &cmd->len))
+    if (!cur_hex(c, &cmd->addr) || !cur_eat(c, ',') || !cur_hex(c, &cmd->len)) {
         return RSP_CMD_MALFORMED;
-    if (!write)
+    }
+    if (!write) {
         return ok_if(cur_at_end(c) && cmd->len <= RSP_MEM_MAX, RSP_CMD_READ_MEM);
-    if (!cur_eat(c, ':'))
+    }
+    if (!cur_eat(c, ':')) {
         return RSP_CMD_MALFORMED;
+    }
     cmd->data = c->p;
     cmd->data_len = (size_t)(c->end - c->p);
-    return ok_if(cmd->data_len == 2 * (size_t)cmd->len && cmd->len <= RSP_MEM_MAX,
+    return ok_if(cmd->data_len == 2u * (size_t)cmd->len && cmd->len <= RSP_MEM_MAX,
                  RSP_CMD_WRITE_MEM);
 }
 
@@ -286,8 +308,9 @@ static enum rsp_cmd_kind decode_bp(struct cur *c, struct rsp_cmd *cmd, bool inse
 {
     bool ok = cur_hex(c, &cmd->type) && cur_eat(c, ',') && cur_hex(c, &cmd->addr) &&
               cur_eat(c, ',') && cur_hex(c, &cmd->kind_arg) && cur_at_end(c);
-    if (ok && cmd->type > 4)
+    if (ok && cmd->type > 4u) {
         return RSP_CMD_UNKNOWN;
+    }
     return ok_if(ok, insert ? RSP_CMD_INSERT_BP : RSP_CMD_REMOVE_BP);
 }
 
@@ -295,8 +318,9 @@ static enum rsp_cmd_kind decode_bp(struct cur *c, struct rsp_cmd *cmd, bool inse
 static enum rsp_cmd_kind decode_resume(struct cur *c, struct rsp_cmd *cmd,
                                        enum rsp_cmd_kind kind)
 {
-    if (cur_at_end(c))
+    if (cur_at_end(c)) {
         return kind;
+    }
     cmd->has_addr = true;
     return ok_if(cur_hex(c, &cmd->addr) && cur_at_end(c), kind);
 }
@@ -305,9 +329,10 @@ static enum rsp_cmd_kind decode_resume(struct cur *c, struct rsp_cmd *cmd,
 static enum rsp_cmd_kind decode_xfer(struct cur *c, struct rsp_cmd *cmd)
 {
     const char *colon = memchr(c->p, ':', (size_t)(c->end - c->p));
-    if (!colon || (size_t)(colon - c->p) >= sizeof(cmd->annex))
+    if (!colon || (size_t)(colon - c->p) >= sizeof(cmd->annex)) {
         return RSP_CMD_MALFORMED;
-    memcpy(cmd->annex, c->p, (size_t)(colon - c->p));
+    }
+    (void)memcpy(cmd->annex, c->p, (size_t)(colon - c->p));
     cmd->annex[colon - c->p] = '\0';
     c->p = colon + 1;
     return ok_if(cur_hex(c, &cmd->addr) && cur_eat(c, ',') && cur_hex(c, &cmd->len) &&
@@ -316,20 +341,24 @@ static enum rsp_cmd_kind decode_xfer(struct cur *c, struct rsp_cmd *cmd)
 
 static enum rsp_cmd_kind decode_query(struct cur *c, struct rsp_cmd *cmd)
 {
-    if (cur_prefix(c, "qSupported"))
+    if (cur_prefix(c, "qSupported")) {
         return RSP_CMD_SUPPORTED;   /* gdb's features: we need none of them */
-    if (cur_prefix(c, "qXfer:features:read:"))
+    }
+    if (cur_prefix(c, "qXfer:features:read:")) {
         return decode_xfer(c, cmd);
-    if (cur_prefix(c, "qThreadExtraInfo,"))
+    }
+    if (cur_prefix(c, "qThreadExtraInfo,")) {
         return ok_if(cur_thread(c, &cmd->thread) && cur_at_end(c), RSP_CMD_THREAD_EXTRA);
+    }
     static const struct { const char *name; enum rsp_cmd_kind kind; } exact[] = {
         { "qfThreadInfo", RSP_CMD_THREAD_FIRST }, { "qsThreadInfo", RSP_CMD_THREAD_NEXT },
         { "qC", RSP_CMD_CURRENT_THREAD }, { "qAttached", RSP_CMD_ATTACHED },
     };
-    for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+    for (size_t i = 0u; i < sizeof(exact) / sizeof(exact[0]); i++) {
         struct cur k = *c;
-        if (cur_prefix(&k, exact[i].name) && (cur_at_end(&k) || *k.p == ':'))
+        if (cur_prefix(&k, exact[i].name) && (cur_at_end(&k) || *k.p == ':')) {
             return exact[i].kind;
+        }
     }
     return RSP_CMD_UNKNOWN;
 }
@@ -342,13 +371,14 @@ static enum rsp_cmd_kind decode_regs(struct cur *c, struct rsp_cmd *cmd, char wh
     case 'G':
         cmd->data = c->p;
         cmd->data_len = (size_t)(c->end - c->p);
-        return ok_if(cmd->data_len % 8 == 0 && cmd->data_len, RSP_CMD_WRITE_REGS);
+        return ok_if(cmd->data_len % 8u == 0u && cmd->data_len, RSP_CMD_WRITE_REGS);
     case 'p':
         return ok_if(cur_hex(c, &cmd->reg) && cur_at_end(c), RSP_CMD_READ_REG);
     default:        /* P n=v: a 32-bit register, or a 64-bit one (VFP dN) */
         if (!cur_hex(c, &cmd->reg) || !cur_eat(c, '=') ||
-            (c->end - c->p != 8 && c->end - c->p != 16))
+            (c->end - c->p != 8 && c->end - c->p != 16)) {
             return RSP_CMD_MALFORMED;
+            }
         cmd->wide = c->end - c->p == 16;
         return ok_if(rsp_hex_reg32(c->p, &cmd->value) &&
                      (!cmd->wide || rsp_hex_reg32(c->p + 8, &cmd->value_hi)), RSP_CMD_WRITE_REG);
@@ -374,8 +404,9 @@ static enum rsp_cmd_kind decode_one(struct cur *c, struct rsp_cmd *cmd)
     case 'k':
         return RSP_CMD_KILL;
     case 'H':
-        if (c->p == c->end || (*c->p != 'g' && *c->p != 'c'))
+        if (c->p == c->end || (*c->p != 'g' && *c->p != 'c')) {
             return RSP_CMD_UNKNOWN;
+        }
         cmd->op = *c->p++;
         return ok_if(cur_thread(c, &cmd->thread) && cur_at_end(c), RSP_CMD_SET_THREAD);
     case 'T':
@@ -392,8 +423,8 @@ static enum rsp_cmd_kind decode_one(struct cur *c, struct rsp_cmd *cmd)
 
 void rsp_decode(const char *pkt, size_t len, struct rsp_cmd *cmd)
 {
-    memset(cmd, 0, sizeof(*cmd));
-    if (len == 0) {
+    (void)memset(cmd, 0, sizeof(*cmd));
+    if (len == 0u) {
         cmd->kind = RSP_CMD_UNKNOWN;
         return;
     }

@@ -125,6 +125,34 @@ void disks_init(const struct system_config *sys)
     }
 }
 
+/* A disk's done page (the configuration's `done`): a store at
+ * PARTITA_BLKQ_DONE_REG is PARTITA_HC_BLK_DONE for the disk, for a driver
+ * partition in user space (include/partita/blk_queue.h); reads are 0 */
+static bool done_mmio(void *dev, struct mmio_access *a, uint32_t offset)
+{
+    if (!a->write) {
+        a->value = 0;
+    } else if (offset == PARTITA_BLKQ_DONE_REG) {
+        (void)blk_backend_done(dev);
+    } else {
+        /* other offsets: nothing to do */
+    }
+    return true;
+}
+
+/* disk i's queue in its driver g's RAM, given to the backend */
+static void attach_queue(struct guest *g, unsigned int i)
+{
+    const struct disk_config *d = &disk_sys->disks[i];
+    uint64_t pa;
+    if (guest_config_buffer(g->cfg, d->queue_ipa, d->queue_size, &pa)) {
+        blk_backend_attach(&backends[i], (uint8_t *)(uintptr_t)pa, d->queue_size);
+    } else {
+        guest_log(g, "guest '%s': disk '%s': queue is not contiguous memory: its "
+                  "frontends wait\n", g->cfg->name, d->name);
+    }
+}
+
 int disk_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
@@ -137,19 +165,19 @@ int disk_guest_start(struct guest *g)
             return -1;
         vblk_attach(devs[g->id][k], ram);
     }
-    for (unsigned int i = 0; i < disk_sys->ndisks; i++) {
+    int rc = 0;
+    for (unsigned int i = 0; (rc == 0) && (i < disk_sys->ndisks); i++) {
         const struct disk_config *d = &disk_sys->disks[i];
-        uint64_t pa;
         if (d->driver != (int)g->id)
             continue;
-        if (!guest_config_buffer(c, d->queue_ipa, d->queue_size, &pa)) {
-            guest_log(g, "guest '%s': disk '%s': queue is not contiguous memory: its "
-                      "frontends wait\n", c->name, d->name);
-            continue;
+        if (d->done_ipa != 0u) {
+            rc = guest_mmio_add(g, "done", d->done_ipa, DISK_DONE_SIZE, done_mmio, &backends[i]);
         }
-        blk_backend_attach(&backends[i], (uint8_t *)(uintptr_t)pa, d->queue_size);
+        if (rc == 0) {
+            attach_queue(g, i);
+        }
     }
-    return 0;
+    return rc;
 }
 
 void disk_guest_stop(struct guest *g)
@@ -169,4 +197,45 @@ int disk_done(struct guest *g, uint32_t disk)
         if (disk_sys->disks[i].driver == (int)g->id && disk-- == 0)
             return (int)blk_backend_done(&backends[i]);
     return PSCI_INVALID_PARAMETERS;
+}
+
+unsigned int disk_guest_counts(const struct guest *g, struct disk_counts *out)
+{
+    unsigned int n = 0;
+    for (unsigned int k = 0; (disk_sys != NULL) && (k < g->cfg->ndisks); k++) {
+        out[n] = (struct disk_counts){ g->cfg->disks[k].name, false, { 0 }, { 0 }, 0 };
+        vblk_stats_get(devs[g->id][k], &out[n].fe);
+        n++;
+    }
+    for (unsigned int i = 0; (disk_sys != NULL) && (i < disk_sys->ndisks); i++) {
+        if (disk_sys->disks[i].driver == (int)g->id) {
+            out[n] = (struct disk_counts){ disk_sys->disks[i].name, true, { 0 }, { 0 }, 0 };
+            blk_backend_stats_get(&backends[i], &out[n].be, &out[n].waiting);
+            n++;
+        }
+    }
+    return n;
+}
+
+void disk_print_stats(const struct guest *g)
+{
+    struct disk_counts c[DISK_COUNTS_MAX];
+    unsigned int n = disk_guest_counts(g, c);
+    for (unsigned int k = 0; k < n; k++) {
+        if (c[k].driver) {
+            pr_info("  disk '%s' (its driver): requests given %lu, answers %lu, wrong answers "
+                    "%lu, given again to a next life %lu, waiting %u\n", c[k].name,
+                    (unsigned long)c[k].be.moved, (unsigned long)c[k].be.answers,
+                    (unsigned long)c[k].be.bad_answers, (unsigned long)c[k].be.requeued,
+                    c[k].waiting);
+        } else {
+            pr_info("  disk '%s': requests %lu, completed %lu, read %llu bytes, written %llu "
+                    "bytes, I/O errors %lu, wrong answers %lu, dropped %lu, malformed rings "
+                    "%lu\n", c[k].name, (unsigned long)c[k].fe.requests,
+                    (unsigned long)c[k].fe.completed, (unsigned long long)c[k].fe.read_bytes,
+                    (unsigned long long)c[k].fe.written_bytes, (unsigned long)c[k].fe.failed,
+                    (unsigned long)c[k].fe.bad_completions, (unsigned long)c[k].fe.dropped,
+                    (unsigned long)c[k].fe.errors);
+        }
+    }
 }

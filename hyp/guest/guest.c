@@ -206,7 +206,8 @@ int guest_start(struct guest *g)
     g->dtb_ipa = dtb;
     g->wd_expired = false;
     g->wd_deadline = c->watchdog_ms ? timer_now() + ms_to_ticks(c->watchdog_ms) : 0;
-    if (g->wd_deadline && this_cpu()->index == 0)
+    health_guest_start(g);
+    if (this_cpu()->index == 0)
         watchdog_arm();
     /* guest virtual time starts near zero (CNTVCT = CNTPCT - CNTVOFF) */
     g->cntvoff = timer_now();
@@ -302,12 +303,12 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
     guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
-    if (restart)
-        sched_cpu0_work();
+    health_crash(g);    /* its health table's crash entry, in the boot CPU's pass */
 }
 
 void guests_service(void)
 {
+    health_service();
     for (unsigned int i = 0; i < nrooms; i++)
         if (rooms[i].service)
             rooms[i].service();
@@ -322,13 +323,7 @@ void guests_service(void)
         if (g->wd_expired) {
             g->wd_expired = false;
             g->wd_fires++;
-            bool restart = g->cfg->watchdog_action == ON_CRASH_RESTART;
-            guest_log(g, "guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
-                    (unsigned long)g->cfg->watchdog_ms, restart ? "restarting" : "stopping");
-            guest_stop(g);
-            g->state = GUEST_STOPPED;
-            if (restart)
-                guest_start(g);
+            health_watchdog(g);     /* its watchdog entry, watchdog-action by default */
             continue;
         }
         if (!g->restart_pending || !guest_vcpus_idle(g))

@@ -9,10 +9,18 @@
 #include "guest_dt.h"
 #include "hyp/platform/platform.h"
 #include "hyp/dt/dt_index.h"
+#include <partita/blk_queue.h>
+
 
 #define PH_GIC   1
 #define PH_CLK   2
-#define PH_CHAN  16     /* + the guest's channel slot: its reserved-memory node */
+#define PH_CHAN  16u    /* + the guest's channel slot: its reserved-memory node */
+#define PH_DISKQ 24u    /* + the index of a disk it drives: its queue's node */
+
+_Static_assert(PH_DISKQ >= (PH_CHAN + (unsigned int)GUEST_MAX_CHANNELS), "phandles apart");
+_Static_assert((PARTITA_BLKQ_KEY_BASE >= (CHANNEL_DOORBELL_KEY + (unsigned int)CHANNEL_MAX)) &&
+               ((PARTITA_BLKQ_KEY_BASE + (unsigned int)DISK_MAX) <= PARTITA_BLKQ_KEY_END),
+               "key codes apart");
 
 #define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
 
@@ -207,33 +215,82 @@ static int write_passthrough(void *fdt, const struct guest_config *cfg, const vo
     return 0;
 }
 
+/* One no-map reserved-memory node */
+static int write_reserved(void *fdt, const char *what, uint32_t ipa, uint32_t size,
+                          uint32_t phandle)
+{
+    char name[48];
+    const uint32_t reg[] = { ipa, size };
+    (void)snprintf(name, sizeof(name), "%s@%lx", what, (unsigned long)ipa);
+    /* each step only after the one before succeeded: the first error */
+    int rc = fdt_begin_node(fdt, name);
+    rc = (rc < 0) ? rc : prop_cells(fdt, "reg", reg, 2);
+    rc = (rc < 0) ? rc : fdt_property(fdt, "no-map", NULL, 0);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "phandle", phandle);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
+}
+
+/* One interrupt-only gpio-keys button */
+static int write_key(void *fdt, const char *node, const char *label, uint32_t code,
+                     uint32_t intid)
+{
+    const uint32_t irq[] = { 0, intid - 32u, 1 };       /* SPI, rising edge */
+    int rc = fdt_begin_node(fdt, node);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "label", label);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "linux,code", code);
+    rc = (rc < 0) ? rc : prop_cells(fdt, "interrupts", irq, 3);
+    /* 0: a press and a release per interrupt, no release timer that
+     * would swallow interrupts arriving within it */
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "debounce-interval", 0);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
+}
+
+/* A disk the guest drives, k-th in configuration order: its queue, done
+ * page (none: the call only), request SPI and index */
+static int write_disk_driver(void *fdt, const struct guest_driven *v, uint32_t k)
+{
+    char name[48];
+    const bool done = v->done_ipa != 0u;
+    const uint32_t reg[] = { v->queue_ipa, v->queue_size, v->done_ipa, DISK_DONE_SIZE };
+    const uint32_t irq[] = { 0, v->irq - 32u, 1 };
+    (void)snprintf(name, sizeof(name), "disk-driver@%lx", (unsigned long)v->queue_ipa);
+    int rc = fdt_begin_node(fdt, name);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "compatible", "partita,disk-driver");
+    rc = (rc < 0) ? rc : prop_cells(fdt, "reg", reg, done ? 4 : 2);
+    rc = (rc < 0) ? rc : prop_strings(fdt, "reg-names", "queue", done ? "done" : NULL);
+    rc = (rc < 0) ? rc : prop_cells(fdt, "interrupts", irq, 3);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "memory-region", PH_DISKQ + k);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "label", v->name);
+    rc = (rc < 0) ? rc : fdt_property_u32(fdt, "partita,disk", k);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
+}
+
 /*
- * Channels (docs/channels.md): the memory as a no-map reserved-memory
- * node (outside the guest's RAM, so Linux never uses it and /dev/mem may
- * map it: it is no System RAM), the channel itself for software to find
- * (compatible "partita,channel": memory and doorbell page, interrupt,
- * id), and the doorbells as interrupt-only gpio-keys buttons: Debian's
- * kernel builds gpio-keys in and has no UIO driver for a DT node, so a
- * doorbell reaches user space as a key event on /dev/input/eventN.
+ * Channels (docs/channels.md) and the queues of the disks the guest
+ * drives (docs/disks.md): the memory as a no-map reserved-memory node, so
+ * Linux never uses it and /dev/mem may map it (it is no System RAM: a
+ * channel lies outside the guest's RAM, and a queue is left out of its
+ * /memory); the channel or disk itself for software to find; and their
+ * interrupts as interrupt-only gpio-keys buttons: Debian's kernel builds
+ * gpio-keys in and has no UIO driver for a DT node, so an interrupt
+ * reaches user space as a key event on /dev/input/eventN.
  */
 static int write_channels(void *fdt, const struct guest_config *cfg)
 {
     char name[48];
-    if (!cfg->nchannels)
+    if (!cfg->nchannels && !cfg->ndriven)
         return 0;
     TRY(fdt_begin_node(fdt, "reserved-memory"));
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(fdt_property(fdt, "ranges", NULL, 0));
     for (unsigned int k = 0; k < cfg->nchannels; k++) {
-        const struct guest_channel *gc = &cfg->channels[k];
-        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
-        TRY(fdt_begin_node(fdt, name));
-        const uint32_t reg[] = { gc->ipa, gc->size };
-        TRY(prop_cells(fdt, "reg", reg, 2));
-        TRY(fdt_property(fdt, "no-map", NULL, 0));
-        TRY(fdt_property_u32(fdt, "phandle", PH_CHAN + k));
-        TRY(fdt_end_node(fdt));
+        TRY(write_reserved(fdt, "channel", cfg->channels[k].ipa, cfg->channels[k].size,
+                           PH_CHAN + k));
+    }
+    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        TRY(write_reserved(fdt, "disk-queue", cfg->driven[k].queue_ipa,
+                           cfg->driven[k].queue_size, PH_DISKQ + k));
     }
     TRY(fdt_end_node(fdt));
 
@@ -255,6 +312,9 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
             TRY(fdt_property(fdt, "partita,read-only", NULL, 0));
         TRY(fdt_end_node(fdt));
     }
+    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        TRY(write_disk_driver(fdt, &cfg->driven[k], k));
+    }
 
     TRY(fdt_begin_node(fdt, "partita-doorbells"));
     TRY(fdt_property_string(fdt, "compatible", "gpio-keys"));
@@ -262,15 +322,12 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     for (unsigned int k = 0; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
         snprintf(name, sizeof(name), "channel-%u", gc->id);
-        TRY(fdt_begin_node(fdt, name));
-        TRY(fdt_property_string(fdt, "label", gc->name));
-        TRY(fdt_property_u32(fdt, "linux,code", CHANNEL_DOORBELL_KEY + gc->id));
-        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };
-        TRY(prop_cells(fdt, "interrupts", irq, 3));
-        /* 0: a press and a release per interrupt, no release timer that
-         * would swallow doorbells arriving within it */
-        TRY(fdt_property_u32(fdt, "debounce-interval", 0));
-        TRY(fdt_end_node(fdt));
+        TRY(write_key(fdt, name, gc->name, CHANNEL_DOORBELL_KEY + gc->id, gc->doorbell));
+    }
+    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        (void)snprintf(name, sizeof(name), "disk-%u", k);
+        TRY(write_key(fdt, name, cfg->driven[k].name, PARTITA_BLKQ_KEY_BASE + k,
+                      cfg->driven[k].irq));
     }
     return fdt_end_node(fdt);
 }
@@ -323,6 +380,44 @@ static int write_nets(void *fdt, const struct guest_config *cfg)
     return 0;
 }
 
+/*
+ * /memory: the guest's RAM but the queues of the disks it drives, which
+ * Linux must leave alone and which /dev/mem maps only outside System RAM
+ * (CONFIG_STRICT_DEVMEM); a range per piece, in address order.
+ */
+static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
+{
+    char name[32];
+    uint32_t cells[2 * (DISK_MAX + 1)];
+    uint32_t at = ram;
+    const uint32_t end = ram + (uint32_t)cfg->mem_size;
+    int n = 0;
+    bool more = true;
+    while (more) {
+        uint32_t next = end;                /* the lowest queue at or above at */
+        uint32_t skip = 0;
+        for (unsigned int k = 0; k < cfg->ndriven; k++) {
+            const struct guest_driven *v = &cfg->driven[k];
+            if ((v->queue_ipa >= at) && (v->queue_ipa < next)) {
+                next = v->queue_ipa;
+                skip = v->queue_size;
+            }
+        }
+        if (next > at) {
+            cells[n] = at;
+            cells[n + 1] = next - at;
+            n += 2;
+        }
+        at = next + skip;
+        more = (skip != 0u) && (at < end);
+    }
+    (void)snprintf(name, sizeof(name), "memory@%lx", (unsigned long)ram);
+    int rc = fdt_begin_node(fdt, name);
+    rc = (rc < 0) ? rc : fdt_property_string(fdt, "device_type", "memory");
+    rc = (rc < 0) ? rc : prop_cells(fdt, "reg", cells, n);
+    return (rc < 0) ? rc : fdt_end_node(fdt);
+}
+
 int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
                    const struct guest_dt_info *info)
 {
@@ -352,12 +447,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     }
     TRY(fdt_end_node(fdt));
 
-    snprintf(name, sizeof(name), "memory@%lx", (unsigned long)info->ram_ipa);
-    TRY(fdt_begin_node(fdt, name));
-    TRY(fdt_property_string(fdt, "device_type", "memory"));
-    const uint32_t mem[] = { info->ram_ipa, (uint32_t)cfg->mem_size };
-    TRY(prop_cells(fdt, "reg", mem, 2));
-    TRY(fdt_end_node(fdt));
+    TRY(write_memory(fdt, cfg, info->ram_ipa));
 
     TRY(write_cpus(fdt, cfg, info->cpu_compatible));
     TRY(fdt_begin_node(fdt, "psci"));

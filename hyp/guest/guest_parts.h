@@ -24,5 +24,13 @@ void guest_kick_all(struct guest *g, uint32_t req);
 uint64_t ms_to_ticks(uint32_t ms);
 /* boot CPU: the hypervisor timer at the earliest armed deadline */
 void watchdog_arm(void);
+/* health.c (health.h): a start of g, its periods begin again; any CPU: g
+ * was marked crashed, its crash entry's action follows; boot CPU: g's
+ * watchdog expired, its watchdog entry's action; the boot CPU's pass:
+ * the events noted elsewhere, the periods that ended */
+void health_guest_start(struct guest *g);
+void health_crash(struct guest *g);
+void health_watchdog(struct guest *g);
+void health_service(void);
 
 #endif

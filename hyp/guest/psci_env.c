@@ -7,6 +7,7 @@
 #include "channel.h"
 #include "disk.h"
 #include "guest_rooms.h"
+#include "health.h"
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
 #include "hyp/trap/psci.h"
@@ -90,6 +91,11 @@ static int env_blk_done(void *ctx, uint32_t disk)
     return disk_done(guest_of((struct vcpu *)ctx), disk);
 }
 
+static int env_deadline_miss(void *ctx, uint32_t tag)
+{
+    return health_deadline_miss(guest_of((struct vcpu *)ctx), tag);
+}
+
 static void env_manage(void *ctx, uint32_t *r)
 {
     guest_manage_call(ctx, r);
@@ -104,7 +110,7 @@ void vcpu_psci_init(struct vcpu *v)
         .power_off_self = env_power_off_self, .suspend_self = env_suspend_self,
         .system_off = env_system_off, .system_reset = env_system_reset,
         .stat = env_stat, .watchdog_feed = env_watchdog_feed, .doorbell = env_doorbell,
-        .blk_done = env_blk_done,
+        .blk_done = env_blk_done, .deadline_miss = env_deadline_miss,
         .manage = guest_manage_call ? env_manage : NULL,
         .guest_id = v->vm->id, .ctx = v,
     };

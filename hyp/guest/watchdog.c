@@ -5,6 +5,7 @@
  */
 #include "guest.h"
 #include "guest_parts.h"
+#include "health.h"
 #include "hyp/sched/sched.h"
 #include "timer/timer.h"
 #include "timer/hyp_timer.h"
@@ -16,11 +17,12 @@ uint64_t ms_to_ticks(uint32_t ms)
     return (uint64_t)ms * timer_freq() / 1000;
 }
 
-/* Boot CPU: the earliest armed deadline on the hypervisor timer */
+/* Boot CPU: the earliest armed deadline on the hypervisor timer, the
+ * health monitor's ends of periods among them (hyp/guest/health.c) */
 static void watchdog_check(void);
 void watchdog_arm(void)
 {
-    uint64_t next = 0;
+    uint64_t next = health_next_deadline();
     for (unsigned int i = 0; i < nguests; i++) {
         uint64_t d = guests[i].wd_deadline;
         if (d && (!next || d < next))
@@ -36,7 +38,7 @@ void watchdog_arm(void)
 static void watchdog_check(void)
 {
     uint64_t now = timer_now();
-    bool any = false;
+    bool any = health_due(now);
     for (unsigned int i = 0; i < nguests; i++) {
         struct guest *g = &guests[i];
         if (g->wd_deadline && now >= g->wd_deadline && g->state == GUEST_RUNNING) {

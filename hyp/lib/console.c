@@ -24,9 +24,10 @@ void console_attach(const struct console_ops *ops)
 
 static void console_emit(const char *s, unsigned int len)
 {
-    for (unsigned int i = 0; i < len; i++) {
-        if (s[i] == '\n')
+    for (unsigned int i = 0u; i < len; i++) {
+        if (s[i] == '\n') {
             console_ops->putc(console_ops->ctx, '\r');
+        }
         console_ops->putc(console_ops->ctx, s[i]);
     }
 }
@@ -40,56 +41,63 @@ static void console_keep(const char *s, unsigned int len)
 {
     unsigned int room = CONSOLE_HOLD_MAX - hold_len;
     unsigned int n = len < room ? len : room;
-    memcpy(hold_buf + hold_len, s, n);
+    (void)memcpy(hold_buf + hold_len, s, n);
     hold_len += n;
     hold_dropped += len - n;
 }
 
 void console_write(const char *s, unsigned int len)
 {
-    if (!console_ops)
+    if (!console_ops) {
         return;
+    }
     uint32_t f = spin_lock_irqsave(&console_lock);
-    if (held)
+    if (held) {
         console_keep(s, len);
-    else
+    } else {
         console_emit(s, len);
+    }
     spin_unlock_irqrestore(&console_lock, f);
 }
 
 static void console_put_raw(const char *s, unsigned int len)
 {
-    for (unsigned int i = 0; i < len; i++)
+    for (unsigned int i = 0u; i < len; i++) {
         console_ops->putc(console_ops->ctx, s[i]);
+    }
 }
 
 void console_write_raw(const char *s, unsigned int len)
 {
-    if (!console_ops)
+    if (!console_ops) {
         return;
+    }
     uint32_t f = spin_lock_irqsave(&console_lock);
-    if (held)
+    if (held) {
         console_keep(s, len);
-    else
+    } else {
         console_put_raw(s, len);
+    }
     spin_unlock_irqrestore(&console_lock, f);
 }
 
 void console_hold(bool on)
 {
-    if (!console_ops)
+    if (!console_ops) {
         return;
+    }
     uint32_t f = spin_lock_irqsave(&console_lock);
     held = on;
     unsigned int dropped = hold_dropped;
     if (!on) {
         console_emit(hold_buf, hold_len);
-        hold_len = hold_dropped = 0;
+        hold_len = hold_dropped = 0u;
     }
     spin_unlock_irqrestore(&console_lock, f);
-    if (!on && dropped)
+    if (!on && dropped) {
         console_printf("[partita: %u characters of console output dropped while held]\n",
                        dropped);
+    }
 }
 
 void console_hold_break(void)
@@ -99,8 +107,9 @@ void console_hold_break(void)
 
 void console_write_owner(const char *s, unsigned int len)
 {
-    if (!console_ops)
+    if (!console_ops) {
         return;
+    }
     uint32_t f = spin_lock_irqsave(&console_lock);
     console_put_raw(s, len);
     spin_unlock_irqrestore(&console_lock, f);
@@ -110,10 +119,12 @@ void console_vprintf(const char *fmt, va_list ap)
 {
     char buf[320];
     int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-    if (n < 0)
+    if (n < 0) {
         return;
-    if ((unsigned int)n >= sizeof(buf))
-        n = sizeof(buf) - 1;
+    }
+    if ((unsigned int)n >= sizeof(buf)) {
+        n = sizeof(buf) - 1u;
+    }
     console_write(buf, (unsigned int)n);
 }
 
@@ -145,8 +156,9 @@ static void rx_poll(void)
 {
     if (rx_polled && console_ops && console_ops->getc) {
         int in = console_ops->getc(console_ops->ctx);
-        if (in >= 0)
+        if (in >= 0) {
             console_rx_push((char)in);
+        }
     }
 }
 

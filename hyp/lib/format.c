@@ -28,18 +28,20 @@ struct out {
 
 static inline void put(struct out *o, char c)
 {
-    if (o->n < o->lim)
+    if (o->n < o->lim) {
         o->buf[o->n] = c;
+    }
     o->n++;
 }
 
 static void pad(struct out *o, char c, int count)
 {
-    while (count-- > 0)
+    while (count-- > 0) {
         put(o, c);
+    }
 }
 
-enum { F_MINUS = 1, F_ZERO = 2, F_PLUS = 4, F_SPACE = 8, F_HASH = 16, F_UPPER = 32,
+enum format_flag { F_MINUS = 1, F_ZERO = 2, F_PLUS = 4, F_SPACE = 8, F_HASH = 16, F_UPPER = 32,
        F_SIGNED = 64, F_PTR = 128 };
 
 struct spec {
@@ -54,12 +56,13 @@ static int digits(char *d, unsigned long long v, unsigned int base, bool upper)
 {
     const char *set = upper ? "0123456789ABCDEF" : "0123456789abcdef";
     int n = 0;
-    while (v > 0xffffffffull) {
+    while (v > 0xffffffffULL) {
         d[n++] = set[v % base];
         v /= base;
     }
-    for (uint32_t w = (uint32_t)v; w; w /= base)
+    for (uint32_t w = (uint32_t)v; w; w /= base) {
         d[n++] = set[w % base];
+    }
     return n;
 }
 
@@ -70,19 +73,24 @@ static void integer(struct out *o, const struct spec *s, unsigned long long v, b
     int nd = digits(d, v, base, s->flags & F_UPPER);
     int prec = s->prec;
     const char *prefix = "";
-    if (neg)
+    if (neg) {
         prefix = "-";
-    else if ((s->flags & (F_SIGNED | F_PLUS)) == (F_SIGNED | F_PLUS))
+    } else if ((s->flags & (F_SIGNED | F_PLUS)) == (F_SIGNED | F_PLUS)) {
         prefix = "+";
-    else if ((s->flags & (F_SIGNED | F_SPACE)) == (F_SIGNED | F_SPACE))
+    } else if ((s->flags & (F_SIGNED | F_SPACE)) == (F_SIGNED | F_SPACE)) {
         prefix = " ";
-    else if (base == 16 && (((s->flags & F_HASH) && v) || (s->flags & F_PTR)))
+    } else if (base == 16u && (((s->flags & F_HASH) && v) || (s->flags & F_PTR))) {
         prefix = s->flags & F_UPPER ? "0X" : "0x";
+    } else {
+        /* otherwise nothing to do */
+    }
     /* "%#o": the first digit is a 0, raising the precision if need be */
-    if (base == 8 && (s->flags & F_HASH) && prec <= nd)
+    if (base == 8u && (s->flags & F_HASH) && prec <= nd) {
         prec = nd + 1;
-    if (prec < 0)
+    }
+    if (prec < 0) {
         prec = 1;       /* the default: one digit, even for 0 */
+    }
     int zeros = prec > nd ? prec - nd : 0;
     int plen = (int)__builtin_strlen(prefix);
     int len = plen + zeros + nd;
@@ -92,31 +100,40 @@ static void integer(struct out *o, const struct spec *s, unsigned long long v, b
         zeros += fill;
         fill = 0;
     }
-    if (!(s->flags & F_MINUS))
+    if (!(s->flags & F_MINUS)) {
         pad(o, ' ', fill);
-    while (*prefix)
+    }
+    while ((*prefix) != 0) {
         put(o, *prefix++);
+    }
     pad(o, '0', zeros);
-    while (nd)
+    while (nd != 0) {
         put(o, d[--nd]);
-    if (s->flags & F_MINUS)
+    }
+    if ((s->flags & F_MINUS) != 0u) {
         pad(o, ' ', fill);
+    }
 }
 
 static void string(struct out *o, const struct spec *s, const char *str)
 {
-    if (!str)
+    if (!str) {
         str = "(null)";
+    }
     int len = 0;
-    while ((s->prec < 0 || len < s->prec) && str[len])
+    while ((s->prec < 0 || len < s->prec) && str[len]) {
         len++;
+    }
     int fill = s->width > len ? s->width - len : 0;
-    if (!(s->flags & F_MINUS))
+    if (!(s->flags & F_MINUS)) {
         pad(o, ' ', fill);
-    for (int i = 0; i < len; i++)
+    }
+    for (int i = 0; i < len; i++) {
         put(o, str[i]);
-    if (s->flags & F_MINUS)
+    }
+    if ((s->flags & F_MINUS) != 0u) {
         pad(o, ' ', fill);
+    }
 }
 
 /* Widths and precisions are capped: no message is longer, and a bad
@@ -129,8 +146,9 @@ static int number(const char **f)
     int v = 0;
     while (**f >= '0' && **f <= '9') {
         v = v * 10 + (**f - '0');
-        if (v > MAX_WIDTH)
+        if (v > MAX_WIDTH) {
             v = MAX_WIDTH;
+        }
         (*f)++;
     }
     return v;
@@ -143,18 +161,19 @@ static int parse_spec(const char **fp, struct spec *s, va_list *ap)
 {
     const char *f = *fp;
     for (;; f++) {
-        if (*f == '-')
+        if (*f == '-') {
             s->flags |= F_MINUS;
-        else if (*f == '0')
+        } else if (*f == '0') {
             s->flags |= F_ZERO;
-        else if (*f == '+')
+        } else if (*f == '+') {
             s->flags |= F_PLUS;
-        else if (*f == ' ')
+        } else if (*f == ' ') {
             s->flags |= F_SPACE;
-        else if (*f == '#')
+        } else if (*f == '#') {
             s->flags |= F_HASH;
-        else
+        } else {
             break;
+        }
     }
     if (*f == '*') {
         f++;
@@ -163,8 +182,9 @@ static int parse_spec(const char **fp, struct spec *s, va_list *ap)
             s->flags |= F_MINUS;
             s->width = s->width == INT32_MIN ? MAX_WIDTH : -s->width;
         }
-        if (s->width > MAX_WIDTH)
+        if (s->width > MAX_WIDTH) {
             s->width = MAX_WIDTH;
+        }
     } else {
         s->width = number(&f);
     }
@@ -173,10 +193,13 @@ static int parse_spec(const char **fp, struct spec *s, va_list *ap)
         if (*f == '*') {
             f++;
             s->prec = va_arg(*ap, int);
-            if (s->prec < 0)
+            if (s->prec < 0) {
                 s->prec = -1;   /* as if none were given */
-            else if (s->prec > MAX_WIDTH)
+            } else if (s->prec > MAX_WIDTH) {
                 s->prec = MAX_WIDTH;
+            } else {
+                /* otherwise nothing to do */
+            }
         } else {
             s->prec = number(&f);
         }
@@ -218,7 +241,7 @@ static bool convert(struct out *o, struct spec *s, char c, int lng, va_list *ap)
     case 'i': {
         long long sv = signed_arg(lng, ap);
         s->flags |= F_SIGNED;
-        integer(o, s, sv < 0 ? 0ull - (unsigned long long)sv : (unsigned long long)sv,
+        integer(o, s, sv < 0 ? 0ULL - (unsigned long long)sv : (unsigned long long)sv,
                 sv < 0, 10);
         return true;
     }
@@ -226,8 +249,9 @@ static bool convert(struct out *o, struct spec *s, char c, int lng, va_list *ap)
     case 'o':
     case 'x':
     case 'X':
-        if (c == 'X')
+        if (c == 'X') {
             s->flags |= F_UPPER;
+        }
         integer(o, s, unsigned_arg(lng, ap), false, c == 'u' ? 10 : c == 'o' ? 8 : 16);
         return true;
     case 'p':       /* as newlib and glibc print a non-null one: 0x... */
@@ -236,11 +260,13 @@ static bool convert(struct out *o, struct spec *s, char c, int lng, va_list *ap)
         return true;
     case 'c': {
         char ch = (char)va_arg(*ap, int);
-        if (!(s->flags & F_MINUS))
+        if (!(s->flags & F_MINUS)) {
             pad(o, ' ', s->width - 1);
+        }
         put(o, ch);
-        if (s->flags & F_MINUS)
+        if ((s->flags & F_MINUS) != 0u) {
             pad(o, ' ', s->width - 1);
+        }
         return true;
     }
     case 's':
@@ -256,7 +282,7 @@ static bool convert(struct out *o, struct spec *s, char c, int lng, va_list *ap)
 
 int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-    struct out o = { buf, size ? size - 1 : 0, 0 };
+    struct out o = { buf, size ? size - 1u : 0u, 0 };
     const char *f = fmt;
     va_list args;
     va_copy(args, ap);      /* passed on by address (C11 7.16: va_list *) */
@@ -264,29 +290,35 @@ int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
         /* literal text up to the next conversion, copied as one run */
         const char *run = f;
         char c;
-        while ((c = *f) != '\0' && c != '%')
+        while ((c = *f) != '\0' && c != '%') {
             f++;
+        }
         size_t len = (size_t)(f - run);
-        if (o.n < o.lim)
-            memcpy(o.buf + o.n, run, o.lim - o.n < len ? o.lim - o.n : len);
+        if (o.n < o.lim) {
+            (void)memcpy(o.buf + o.n, run, o.lim - o.n < len ? o.lim - o.n : len);
+        }
         o.n += len;
-        if (!c)
+        if (!c) {
             break;
+        }
         const char *start = f++;
         struct spec s = { 0, 0, -1 };
         int lng = parse_spec(&f, &s, &args);
         c = *f++;
         if (!convert(&o, &s, c, lng, &args)) {
             /* unknown, or the format ended: copied as it is */
-            if (!c)
+            if (!c) {
                 f--;
-            while (start < f)
+            }
+            while (start < f) {
                 put(&o, *start++);
+            }
         }
     }
     va_end(args);
-    if (size)
+    if (size != 0u) {
         buf[o.n < o.lim ? o.n : o.lim] = '\0';
+    }
     return o.n > INT32_MAX ? -1 : (int)o.n;
 }
 

@@ -5,6 +5,7 @@
 void hyp_halt(void)
 {
     irq_disable();
-    for (;;)
+    for (;;) {
         wfi();
+    }
 }

@@ -9,7 +9,7 @@
 #include "halt.h"
 
 /* libfdt:armhf is built with -fstack-protector */
-uintptr_t __stack_chk_guard = 0x5a17a5c3;
+uintptr_t __stack_chk_guard = 0x5a17a5c3u;
 
 void __stack_chk_fail(void)
 {

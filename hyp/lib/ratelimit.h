@@ -24,11 +24,14 @@ void ratelimit_refill(struct ratelimit *r, uint64_t now, uint64_t period);
 static inline uint32_t ratelimit_tokens(struct ratelimit *r, uint64_t now, uint64_t period,
                                         uint32_t burst)
 {
-    if (!r->used)
+    if (!r->used) {
         r->last = now;          /* a full bucket does not save up more */
-    else if (now - r->last >= period && now > r->last)
+    } else if (now - r->last >= period && now > r->last) {
         ratelimit_refill(r, now, period);
-    return r->used < burst ? burst - r->used : 0;
+    } else {
+        /* otherwise nothing to do */
+    }
+    return r->used < burst ? burst - r->used : 0u;
 }
 
 /*
@@ -45,7 +48,7 @@ static inline bool ratelimit_pass(struct ratelimit *r, uint64_t now, uint64_t pe
     }
     r->used++;
     *dropped = r->suppressed;
-    r->suppressed = 0;
+    r->suppressed = 0u;
     return true;
 }
 

@@ -30,8 +30,9 @@ typedef struct {
 static void __attribute__((noinline, cold, unused)) spin_wait(spinlock_t *l, uint32_t old)
 {
     uint16_t ticket = (uint16_t)(old >> 16);
-    while (l->owner != ticket)
+    while (l->owner != ticket) {
         wfe();
+    }
 }
 
 static inline void spin_lock(spinlock_t *l)
@@ -50,8 +51,9 @@ static inline void spin_lock(spinlock_t *l)
     /* our ticket is old's upper half; the lock was free when we took it if
      * the owner then was ours (only the holder moves it), told from that
      * word without another load */
-    if (__builtin_expect((uint16_t)old != old >> 16, 0))
+    if (__builtin_expect((uint16_t)old != old >> 16, 0)) {
         spin_wait(l, old);
+    }
     dmb_ish();  /* acquire: the critical section sees the last owner's writes */
 }
 

@@ -38,7 +38,7 @@ static bool call_has_buffer(uint32_t fn)
 {
     return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
            fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE ||
-           fn == PARTITA_MG_BUDGET || fn == PARTITA_MG_SCHEDULE;
+           fn == PARTITA_MG_BUDGET || fn == PARTITA_MG_HEALTH || fn == PARTITA_MG_SCHEDULE;
 }
 
 /* May caller make call fn on guest id?  0 or PARTITA_E_* */
@@ -67,12 +67,15 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
     bool system = fn == PARTITA_MG_VERSION || fn == PARTITA_MG_SCHEDULE ||
                   fn == PARTITA_MG_SCHEDULE_SET;
     struct guest *g = system ? NULL : &guests[r[1]];
-    union {
+    /* static: too big for a Hyp stack, and the calls run one at a time on
+     * the boot CPU; not zeroed at boot (.noinit), as each fill clears
+     * what it gives */
+    static union {
         struct partita_guest_info info;
         struct partita_guest_stats stats;
         struct partita_budget budget;
         struct partita_schedule schedule;
-    } u;
+    } u __attribute__((section(".noinit.manage")));
     switch (fn) {
     case PARTITA_MG_VERSION:
         r[1] = caller->cfg->control;
@@ -121,6 +124,7 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         if (!rc)
             r[1] = schedule_switch_frame();
         break;
+    case PARTITA_MG_HEALTH: rc = manage_health(g, r[4], buf, len); break;
     default: rc = PARTITA_E_NOT_SUPPORTED; break;
     }
     r[0] = (uint32_t)rc;
@@ -148,12 +152,28 @@ static bool caller_gives_up(struct vcpu *v, uint64_t t0)
            timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US;
 }
 
+/*
+ * The caller is asked to halt (gdb, hyp/gdb/gdb_guest.c): the stub that
+ * asks waits on the boot CPU for it to leave, so the boot CPU cannot take
+ * its call - it withdraws a call the boot CPU has not begun (nothing of it
+ * has run) and answers busy, so that it can halt.  A call already running
+ * is waited for: the stub runs on the boot CPU only once it has ended.
+ */
+static bool caller_halts(struct vcpu *v)
+{
+    uint32_t req = 0u;
+    if (v != NULL) {
+        req = __atomic_load_n(&v->requests, __ATOMIC_SEQ_CST);
+    }
+    return (req & VCPU_REQ_HALT) != 0u;
+}
+
 /* From a CPU other than the boot CPU: post, wait, take the answer */
 static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
     uint64_t t0 = timer_now();
     while (!mailbox_move(MB_FREE, MB_CLAIMED))
-        if (caller_gives_up(v, t0)) {
+        if (caller_gives_up(v, t0) || caller_halts(v)) {
             r[0] = (uint32_t)PARTITA_E_BUSY;
             return;
         }
@@ -164,9 +184,12 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
     while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
-        if (!caller_gives_up(v, t0))
+        bool halts = caller_halts(v);
+        if (!halts && !caller_gives_up(v, t0))
             continue;
-        if (mailbox_move(MB_POSTED, MB_FREE) || mailbox_move(MB_RUNNING, MB_ABANDONED)) {
+        /* halting: withdrawn only if not begun; giving up: abandoned too */
+        if (mailbox_move(MB_POSTED, MB_FREE) ||
+            (!halts && mailbox_move(MB_RUNNING, MB_ABANDONED))) {
             r[0] = (uint32_t)PARTITA_E_BUSY;
             return;
         }

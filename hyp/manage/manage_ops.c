@@ -8,12 +8,41 @@
 #include "manage_ops.h"
 #include "manage.h"
 #include "hyp/guest/channel.h"
+#include "hyp/guest/disk.h"
+#include "hyp/guest/health.h"
 #include "hyp/sched/sched_share.h"
 #include "timer/timer.h"
 
 _Static_assert(TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
 _Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
 _Static_assert(GUEST_MAX_CHANNELS <= PARTITA_STATS_CHANNELS, "every channel has a slot");
+_Static_assert(DISK_COUNTS_MAX <= PARTITA_STATS_DISKS, "every disk has a slot");
+_Static_assert(GUEST_DISK_NAME_MAX <= PARTITA_DISK_NAME_MAX, "a disk's name fits");
+
+static void fill_disk(const struct disk_counts *c, struct partita_disk_stats *o)
+{
+    (void)strncpy(o->name, c->name, sizeof(o->name) - 1u);
+    if (c->driver) {
+        o->role = PARTITA_DISK_DRIVER;
+        o->requests = c->be.moved;
+        o->answers = c->be.answers;
+        o->bad_answers = c->be.bad_answers;
+        o->requeued = c->be.requeued;
+        o->waiting = c->waiting;
+    } else {
+        o->role = PARTITA_DISK_FRONTEND;
+        o->requests = c->fe.requests;
+        o->answers = c->fe.completed;
+        o->ioerrors = c->fe.failed;
+        o->bad_answers = c->fe.bad_completions;
+        o->dropped = c->fe.dropped;
+        o->errors = c->fe.errors;
+        o->read_lo = (uint32_t)c->fe.read_bytes;
+        o->read_hi = (uint32_t)(c->fe.read_bytes >> 32);
+        o->written_lo = (uint32_t)c->fe.written_bytes;
+        o->written_hi = (uint32_t)(c->fe.written_bytes >> 32);
+    }
+}
 
 void manage_fill_info(struct guest *g, struct partita_guest_info *o)
 {
@@ -72,4 +101,26 @@ void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
         o->channel[k].id = g->cfg->channels[k].id;
         channel_counts(g, k, &o->channel[k].rung, &o->channel[k].raised);
     }
+    struct disk_counts d[DISK_COUNTS_MAX];
+    o->ndisks = disk_guest_counts(g, d);
+    for (unsigned int k = 0; k < o->ndisks; k++) {
+        fill_disk(&d[k], &o->disk[k]);
+    }
+}
+
+/* The header, then as many of g's records as the buffer holds whole, one
+ * at a time (the buffer is the caller's, of any alignment) */
+int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
+{
+    struct partita_health h;
+    struct partita_health_record r;
+    if (len < sizeof(h))
+        return PARTITA_E_INVALID;
+    uint32_t room = (len - (uint32_t)sizeof(h)) / (uint32_t)sizeof(r);
+    health_log_header(g->id, &h);
+    h.next_seq = seq;
+    while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq))
+        memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
+    memcpy(buf, &h, sizeof(h));
+    return (int)(sizeof(h) + h.nrecords * sizeof(r));
 }

@@ -7,5 +7,7 @@
 
 void manage_fill_info(struct guest *g, struct partita_guest_info *o);
 void manage_fill_stats(struct guest *g, struct partita_guest_stats *o);
+/* PARTITA_MG_HEALTH: g's health records from seq on into buf; bytes */
+int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len);
 
 #endif

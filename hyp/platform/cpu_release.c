@@ -11,7 +11,7 @@ unsigned int cpu_release_plan(const struct plat_cpu *c, uint32_t entry_pa,
          * boot wrappers follow) name a 64-bit location: write all of it,
          * so no stale upper word is read as part of the address.
          */
-        w[0] = (struct release_write){ c->release_addr, c->release_size == 8 ? 8 : 4,
+        w[0] = (struct release_write){ c->release_addr, c->release_size == 8u ? 8 : 4,
                                        entry_pa };
         return 1;
     case CPU_METHOD_SYSFLAGS:

@@ -33,9 +33,11 @@ static const struct gic_quirk quirks[] = {
 
 const struct gic_quirk *gic_quirk_find(const void *fdt, uint64_t gicd, uint64_t gicc)
 {
-    for (unsigned int i = 0; i < sizeof(quirks) / sizeof(quirks[0]); i++)
+    for (unsigned int i = 0u; i < sizeof(quirks) / sizeof(quirks[0]); i++) {
         if (dt_is_compatible(fdt, 0, quirks[i].soc) && quirks[i].gicd == gicd &&
-            quirks[i].gicc == gicc)
+            quirks[i].gicc == gicc) {
             return &quirks[i];
+            }
+    }
     return NULL;
 }

@@ -7,7 +7,7 @@ void pcpu_init_self(unsigned int index, uint32_t start_mode)
 {
     struct pcpu *c = &pcpus[index];
     c->index = index;
-    c->mpidr = sysreg_read_mpidr() & 0x00ffffff;
+    c->mpidr = sysreg_read_mpidr() & 0x00ffffffu;
     c->start_mode = start_mode;
     sysreg_write_htpidr((uint32_t)c);
     isb();
@@ -15,9 +15,10 @@ void pcpu_init_self(unsigned int index, uint32_t start_mode)
 
 unsigned int pcpu_online_count(void)
 {
-    unsigned int n = 0;
-    for (unsigned int i = 0; i < MAX_CPUS; i++)
+    unsigned int n = 0u;
+    for (unsigned int i = 0u; i < MAX_CPUS; i++) {
         n += pcpus[i].online;
+    }
     return n;
 }
 

@@ -16,10 +16,11 @@
 
 static inline void plat_copy_str(char *dst, size_t n, const char *src)
 {
-    if (!src)
+    if (!src) {
         src = "";
-    strncpy(dst, src, n - 1);
-    dst[n - 1] = '\0';
+    }
+    (void)strncpy(dst, src, n - 1u);
+    dst[n - 1u] = '\0';
 }
 
 /* a node's status is absent, "okay" or "ok" (DT specification 2.3.4) */

@@ -9,8 +9,9 @@
 /* a path or an alias, ":options" cut, as a node */
 static int console_path(const void *fdt, const char *sp, int len)
 {
-    if (!sp || len <= 1)
+    if (!sp || len <= 1) {
         return -1;
+    }
     const char *colon = memchr(sp, ':', (size_t)len);
     int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
     return dt_path_offset_namelen(fdt, sp, n);
@@ -38,8 +39,9 @@ static int find_console(const void *fdt, const char **found_by)
         const char *sp = dt_getprop(fdt, aliases, "serial0", &len);
         node = console_path(fdt, sp, len);
         *found_by = "/aliases/serial0";
-        if (node >= 0 && !plat_node_enabled(fdt, node))
+        if (node >= 0 && !plat_node_enabled(fdt, node)) {
             node = -1;
+        }
     }
     if (node < 0) {
         node = first_driven_uart(fdt);
@@ -81,14 +83,17 @@ static const struct uart_match {
 static int first_driven_uart(const void *fdt)
 {
     int best = -1;
-    for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]); i++)
+    for (unsigned int i = 0u; i < sizeof(uart_matches) / sizeof(uart_matches[0]); i++) {
         for (int n = dt_find_compatible(fdt, -1, uart_matches[i].compatible); n >= 0;
-             n = dt_find_compatible(fdt, n, uart_matches[i].compatible))
+             n = dt_find_compatible(fdt, n, uart_matches[i].compatible)) {
             if (plat_node_enabled(fdt, n)) {
-                if (best < 0 || n < best)
+                if (best < 0 || n < best) {
                     best = n;       /* structure offsets run in DT order */
+                }
                 break;
             }
+             }
+    }
     return best;
 }
 
@@ -107,24 +112,30 @@ const char *platform_uart_kind_name(enum uart_kind k)
 static int uart_fill(const void *fdt, int node, struct plat_uart *u, const char *what,
                      char *err, size_t errlen)
 {
-    if (dt_get_path(fdt, node, u->path, sizeof(u->path)) < 0)
+    if (dt_get_path(fdt, node, u->path, sizeof(u->path)) < 0) {
         plat_copy_str(u->path, sizeof(u->path), fdt_get_name(fdt, node, NULL));
+    }
     plat_copy_str(u->compatible, sizeof(u->compatible), dt_getprop(fdt, node, "compatible", NULL));
-    if (dt_node_reg(fdt, node, 0, &u->reg) < 0)
+    if (dt_node_reg(fdt, node, 0, &u->reg) < 0) {
         ERR("%s: %s without a usable reg", u->path, what);
+    }
     int irq = dt_node_irq(fdt, node, 0);
-    u->irq = irq > 0 ? (uint32_t)irq : 0;
+    u->irq = irq > 0 ? (uint32_t)irq : 0u;
     const struct uart_match *m = NULL;
-    for (unsigned int i = 0; i < sizeof(uart_matches) / sizeof(uart_matches[0]) && !m; i++)
-        if (dt_is_compatible(fdt, node, uart_matches[i].compatible))
+    for (unsigned int i = 0u; i < sizeof(uart_matches) / sizeof(uart_matches[0]) && !m; i++) {
+        if (dt_is_compatible(fdt, node, uart_matches[i].compatible)) {
             m = &uart_matches[i];
-    if (!m)
+        }
+    }
+    if (!m) {
         return 0;
+    }
     u->reg_shift = (uint32_t)dt_cell_prop(fdt, node, "reg-shift", (int)m->reg_shift);
     u->io_width = (uint32_t)dt_cell_prop(fdt, node, "reg-io-width", (int)m->io_width);
-    if (u->reg_shift > 2 || (u->io_width != 1 && u->io_width != 2 && u->io_width != 4))
+    if (u->reg_shift > 2u || (u->io_width != 1u && u->io_width != 2u && u->io_width != 4u)) {
         ERR("%s: %s with an unsupported reg-shift %lu or reg-io-width %lu", u->path, what,
             (unsigned long)u->reg_shift, (unsigned long)u->io_width);
+    }
     /* only now: the callers print through the UART even when probing fails */
     u->kind = m->kind;
     return 0;
@@ -145,38 +156,46 @@ int plat_probe_debug_uart(const void *fdt, struct platform *p, char *err, size_t
     static const char prop[] = "/chosen/partita,debug-uart";
     int chosen = dt_path_offset(fdt, "/chosen"), len = 0;
     const char *name = chosen >= 0 ? dt_getprop(fdt, chosen, "partita,debug-uart", &len) : NULL;
-    if (!name)
+    if (!name) {
         return 0;
+    }
     int node = console_path(fdt, name, len);
     int shown = len > 0 ? (int)strnlen(name, (size_t)len) : 0;
-    if (node < 0)
+    if (node < 0) {
         ERR("%s: no node or alias '%.*s'", prop, shown, name);
-    if (!plat_node_enabled(fdt, node))
+    }
+    if (!plat_node_enabled(fdt, node)) {
         ERR("%s: '%.*s' is disabled", prop, shown, name);
+    }
     if (uart_fill(fdt, node, &p->debug_uart, "debug UART (/chosen/partita,debug-uart)", err,
-                  errlen) < 0)
+                  errlen) < 0) {
         return -1;
+                  }
     /* the console's registers, whatever node or alias names them */
-    if (p->debug_uart.reg.base == p->uart.reg.base)
+    if (p->debug_uart.reg.base == p->uart.reg.base) {
         ERR("%s: '%.*s' is the console: the debugger needs a UART of its own", prop, shown,
             name);
+    }
     /* one handler per interrupt: the console's input would be lost */
-    if (p->debug_uart.irq && p->debug_uart.irq == p->uart.irq)
+    if (p->debug_uart.irq && p->debug_uart.irq == p->uart.irq) {
         ERR("%s: '%.*s' shares the console's interrupt %lu", prop, shown, name,
             (unsigned long)p->uart.irq);
+    }
     p->debug_uart.found_by = prop;
-    if (p->debug_uart.kind == UART_NONE)
+    if (p->debug_uart.kind == UART_NONE) {
         ERR("%s: %s (%s): no driver for it", prop, p->debug_uart.path,
             p->debug_uart.compatible);
+    }
     return 0;
 }
 
 int plat_probe_uart(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int node = find_console(fdt, &p->uart.found_by);
-    if (node < 0)
+    if (node < 0) {
         ERR("no console UART: no /chosen stdout-path, no /aliases/serial0 and no enabled "
             "UART Partita has a driver for");
+    }
     /* kind UART_NONE: the caller names the missing driver */
     return uart_fill(fdt, node, &p->uart, "console UART", err, errlen);
 }

@@ -25,7 +25,7 @@ static int ast2600_probe(const void *fdt, struct platform *p, struct plat_soc_sm
                          char *err, size_t errlen)
 {
     if (soc_smp_node_reg(fdt, "aspeed,ast2600-smpmem", &s->reg[0], AST_BOOT_SIG + 4) != 0) {
-        snprintf(err, errlen, "no aspeed,ast2600-smpmem node (the SMP mailbox)");
+        (void)snprintf(err, errlen, "no aspeed,ast2600-smpmem node (the SMP mailbox)");
         return -1;
     }
     return 0;
@@ -34,9 +34,10 @@ static int ast2600_probe(const void *fdt, struct platform *p, struct plat_soc_sm
 static unsigned int ast2600_plan(const struct plat_soc_smp *s, const struct plat_cpu *c,
                                  uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
-    uint32_t cpu = c->mpidr & 0xff;
-    if (cpu == 0)
+    uint32_t cpu = c->mpidr & 0xffu;
+    if (cpu == 0u) {
         return 0;
+    }
     st[0] = (struct soc_step){ STEP_WRITE, s->reg[0] + AST_BOOT_SIG, 0, AST_SIG_IDLE };
     st[1] = (struct soc_step){ STEP_WRITE, s->reg[0] + AST_BOOT_ADDR, 0, 0 };
     st[2] = (struct soc_step){ STEP_WRITE, s->reg[0] + AST_BOOT_ADDR, 0, entry_pa };

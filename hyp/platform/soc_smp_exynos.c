@@ -26,29 +26,30 @@
 #define EXYNOS_ARM_CORE_STATUS(n)        (0x2004 + 0x80 * (n))
 #define S5P_CORE_LOCAL_PWR_EN            0x3
 
-enum { EXY_PMU, EXY_BOOT };
+enum exynos_reg { EXY_PMU, EXY_BOOT };
 
 static int exynos_probe(const void *fdt, struct platform *p, struct plat_soc_smp *s,
                         char *err, size_t errlen, const char *pmu, uint32_t boot_off)
 {
-    for (unsigned int i = 0; i < p->ncpus; i++)
-        if (p->cpus[i].mpidr & 0xffff00) {
-            snprintf(err, errlen, "a second CPU cluster: Linux starts it by MCPM, mcpm-exynos.c");
+    for (unsigned int i = 0u; i < p->ncpus; i++) {
+        if ((p->cpus[i].mpidr & 0xffff00u) != 0u) {
+            (void)snprintf(err, errlen, "a second CPU cluster: Linux starts it by MCPM, mcpm-exynos.c");
             return -1;
         }
+    }
     if (dt_find_compatible(fdt, -1, "samsung,secure-firmware") >= 0) {
-        snprintf(err, errlen, "its TrustZone firmware (samsung,secure-firmware) releases "
-                 "CPUs in non-secure SVC, with no HYP entry");
+        (void)snprintf(err, errlen, "its TrustZone firmware (samsung,secure-firmware) releases "
+                       "CPUs in non-secure SVC, with no HYP entry");
         return -1;
     }
     if (soc_smp_node_reg(fdt, pmu, &s->reg[EXY_PMU],
                          EXYNOS_ARM_CORE_STATUS(PLAT_MAX_CPUS) + 4) != 0) {
-        snprintf(err, errlen, "no %s node", pmu);
+        (void)snprintf(err, errlen, "no %s node", pmu);
         return -1;
     }
     if (soc_smp_node_reg(fdt, "samsung,exynos4210-sysram", &s->reg[EXY_BOOT],
-                         boot_off + 4) != 0) {
-        snprintf(err, errlen, "no samsung,exynos4210-sysram node (the boot register)");
+                         boot_off + 4u) != 0) {
+        (void)snprintf(err, errlen, "no samsung,exynos4210-sysram node (the boot register)");
         return -1;
     }
     s->reg[EXY_BOOT] += boot_off;
@@ -76,9 +77,10 @@ static int exynos5410_probe(const void *fdt, struct platform *p, struct plat_soc
 static unsigned int exynos_plan(const struct plat_soc_smp *s, const struct plat_cpu *c,
                                 uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
-    uint32_t core = c->mpidr & 0xff;
-    if (core == 0 || core >= PLAT_MAX_CPUS || (c->mpidr & 0xffff00))
+    uint32_t core = c->mpidr & 0xffu;
+    if (core == 0u || core >= PLAT_MAX_CPUS || (c->mpidr & 0xffff00u)) {
         return 0;
+    }
     uint64_t conf = s->reg[EXY_PMU] + EXYNOS_ARM_CORE_CONFIGURATION(core);
     uint64_t stat = s->reg[EXY_PMU] + EXYNOS_ARM_CORE_STATUS(core);
     /* on (a no-op for a core that is on), and wait for the PMU to say so */

@@ -36,7 +36,7 @@ static int omap5_probe(const void *fdt, struct platform *p, struct plat_soc_smp 
 {
     if (soc_smp_node_reg(fdt, "ti,omap4-wugen-mpu", &s->reg[0],
                          WUGEN_AUX_CORE_BOOT_1 + 4) != 0) {
-        snprintf(err, errlen, "no ti,omap4-wugen-mpu node with AUX_CORE_BOOT registers");
+        (void)snprintf(err, errlen, "no ti,omap4-wugen-mpu node with AUX_CORE_BOOT registers");
         return -1;
     }
     return 0;
@@ -45,9 +45,10 @@ static int omap5_probe(const void *fdt, struct platform *p, struct plat_soc_smp 
 static unsigned int omap5_plan(const struct plat_soc_smp *s, const struct plat_cpu *c,
                                uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
-    uint32_t cpu = c->mpidr & 0xff;
-    if ((c->mpidr & 0xffff00) != 0 || cpu == 0 || cpu >= OMAP5_CORES)
+    uint32_t cpu = c->mpidr & 0xffu;
+    if ((c->mpidr & 0xffff00u) != 0u || cpu == 0u || cpu >= OMAP5_CORES) {
         return 0;       /* the ROM waits for CPU 1 of cluster 0 only */
+    }
     st[0] = (struct soc_step){ STEP_WRITE, s->reg[0] + WUGEN_AUX_CORE_BOOT_1, 0, entry_pa };
     st[1] = (struct soc_step){ STEP_WRITE, s->reg[0] + WUGEN_AUX_CORE_BOOT_0, 0,
                                cpu << AUX_CORE_BOOT_0_CPU_SHIFT };

@@ -35,13 +35,13 @@
 #define RK3288_SOFTRST_CON0 0x1b8
 #define RK_ROM_SETTLE_US    1000        /* mdelay(1) in rockchip_boot_secondary */
 
-enum { RK_SRAM, RK_PMU, RK_SOFTRST };
+enum rk_reg { RK_SRAM, RK_PMU, RK_SOFTRST };
 
 /* the PMU: /cpus rockchip,pmu, else the rockchip,rk3066-pmu node */
 static int rk_pmu(const void *fdt, uint64_t *pmu)
 {
     int cpus = dt_path_offset(fdt, "/cpus");
-    uint32_t ph = cpus >= 0 ? (uint32_t)dt_cell_prop(fdt, cpus, "rockchip,pmu", 0) : 0;
+    uint32_t ph = cpus >= 0 ? (uint32_t)dt_cell_prop(fdt, cpus, "rockchip,pmu", 0) : 0u;
     int node = ph ? dt_node_offset_by_phandle(fdt, ph) : -1;
     struct plat_range r;
     if (node >= 0 && dt_node_reg(fdt, node, 0, &r) == 0 && r.size > RK_PMU_PWRDN_ST) {
@@ -55,24 +55,27 @@ static int rk_pmu(const void *fdt, uint64_t *pmu)
 static int rk_resets(const void *fdt, struct platform *p, uint64_t *softrst)
 {
     int cpus = dt_path_offset(fdt, "/cpus"), node, len;
-    unsigned int found = 0;
+    unsigned int found = 0u;
     dt_for_each_child(node, fdt, cpus) {
         const fdt32_t *reg = dt_getprop(fdt, node, "reg", &len);
         const fdt32_t *rs = dt_getprop(fdt, node, "resets", NULL);
-        if (!dt_is_type(fdt, node, "cpu") || !reg || len < 4 || !rs)
+        if (!dt_is_type(fdt, node, "cpu") || !reg || len < 4 || !rs) {
             continue;
+        }
         uint32_t mpidr = fdt32_ld(&reg[len / 4 - 1]) & 0x00ffffff;
         int cru = dt_node_offset_by_phandle(fdt, fdt32_ld(&rs[0]));
         struct plat_range r;
         if (cru < 0 || !dt_is_compatible(fdt, cru, "rockchip,rk3288-cru") ||
-            dt_node_reg(fdt, cru, 0, &r) < 0 || r.size < RK3288_SOFTRST_CON0 + 12 * 4)
+            dt_node_reg(fdt, cru, 0, &r) < 0 || r.size < RK3288_SOFTRST_CON0 + 12 * 4) {
             return -1;
+            }
         *softrst = r.base + RK3288_SOFTRST_CON0;
-        for (unsigned int i = 0; i < p->ncpus; i++)
+        for (unsigned int i = 0u; i < p->ncpus; i++) {
             if (p->cpus[i].mpidr == mpidr) {
                 p->cpus[i].soc_reset = (int32_t)fdt32_ld(&rs[1]);
                 found++;
             }
+        }
     }
     return found == p->ncpus ? 0 : -1;
 }
@@ -80,21 +83,23 @@ static int rk_resets(const void *fdt, struct platform *p, uint64_t *softrst)
 static int rk_probe(const void *fdt, struct platform *p, struct plat_soc_smp *s,
                     char *err, size_t errlen, bool has_pmu)
 {
-    for (unsigned int i = 0; i < p->ncpus; i++)
+    for (unsigned int i = 0u; i < p->ncpus; i++) {
         p->cpus[i].soc_reset = -1;
+    }
     if (soc_smp_node_reg(fdt, "rockchip,rk3066-smp-sram", &s->reg[RK_SRAM],
                          RK_SRAM_ENTRY + 4) != 0) {
-        snprintf(err, errlen, "no rockchip,rk3066-smp-sram node (the boot ROM's mailbox)");
+        (void)snprintf(err, errlen, "no rockchip,rk3066-smp-sram node (the boot ROM's mailbox)");
         return -1;
     }
-    if (!has_pmu)
+    if (!has_pmu) {
         return 0;
+    }
     if (rk_pmu(fdt, &s->reg[RK_PMU]) != 0) {
-        snprintf(err, errlen, "no PMU (/cpus rockchip,pmu or rockchip,rk3066-pmu)");
+        (void)snprintf(err, errlen, "no PMU (/cpus rockchip,pmu or rockchip,rk3066-pmu)");
         return -1;
     }
     if (rk_resets(fdt, p, &s->reg[RK_SOFTRST]) != 0) {
-        snprintf(err, errlen, "a CPU without a reset line (resets) in a rockchip,rk3288-cru");
+        (void)snprintf(err, errlen, "a CPU without a reset line (resets) in a rockchip,rk3288-cru");
         return -1;
     }
     return 0;
@@ -125,13 +130,14 @@ static unsigned int rk_mailbox(const struct plat_soc_smp *s, uint32_t entry_pa,
 static unsigned int rk3288_plan(const struct plat_soc_smp *s, const struct plat_cpu *c,
                                 uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
-    uint32_t pd = c->mpidr & 0xff, bit = 1u << pd;
-    if (pd == 0 || pd > 3 || c->soc_reset < 0)
+    uint32_t pd = c->mpidr & 0xffu, bit = (unsigned int)1u << pd;
+    if (pd == 0u || pd > 3u || c->soc_reset < 0) {
         return 0;
+    }
     uint64_t con = s->reg[RK_PMU] + RK_PMU_PWRDN_CON, sts = s->reg[RK_PMU] + RK_PMU_PWRDN_ST;
-    uint64_t rst = s->reg[RK_SOFTRST] + 4 * ((uint32_t)c->soc_reset / 16);
-    uint32_t rbit = 1u << ((uint32_t)c->soc_reset % 16);
-    unsigned int n = 0;
+    uint64_t rst = s->reg[RK_SOFTRST] + 4u * ((uint32_t)c->soc_reset / 16u);
+    uint32_t rbit = (unsigned int)1u << ((uint32_t)c->soc_reset % 16u);
+    unsigned int n = 0u;
     /* off, with the core held in reset (rockchip_smp_prepare_cpus) */
     st[n++] = (struct soc_step){ STEP_WRITE, rst, 0, rbit | rbit << 16 };
     st[n++] = (struct soc_step){ STEP_UPDATE, con, bit, bit };
@@ -147,10 +153,11 @@ static unsigned int rk3288_plan(const struct plat_soc_smp *s, const struct plat_
 static unsigned int rk3036_plan(const struct plat_soc_smp *s, const struct plat_cpu *c,
                                 uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
-    if ((c->mpidr & 0xff) == 0)
+    if ((c->mpidr & 0xffu) == 0u) {
         return 0;
+    }
     st[0] = (struct soc_step){ STEP_DELAY_US, 0, 0, RK_ROM_SETTLE_US };
-    return 1 + rk_mailbox(s, entry_pa, &st[1]);
+    return 1u + rk_mailbox(s, entry_pa, &st[1]);
 }
 
 const struct soc_smp_method soc_smp_rockchip[] = {

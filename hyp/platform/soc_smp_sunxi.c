@@ -29,18 +29,18 @@
 #define PRCM_CPU_PWR_CLAMP(cpu)     ((cpu) * 4 + 0x140)
 #define SUNXI_CORES                 4
 
-enum { SUNXI_PRCM, SUNXI_CPUCFG };
+enum sunxi_reg { SUNXI_PRCM, SUNXI_CPUCFG };
 
 static int sunxi_probe(const void *fdt, struct plat_soc_smp *s, char *err, size_t errlen,
                        const char *prcm, const char *cpucfg)
 {
     if (soc_smp_node_reg(fdt, prcm, &s->reg[SUNXI_PRCM],
                          PRCM_CPU_PWR_CLAMP(SUNXI_CORES)) != 0) {
-        snprintf(err, errlen, "no %s node", prcm);
+        (void)snprintf(err, errlen, "no %s node", prcm);
         return -1;
     }
     if (soc_smp_node_reg(fdt, cpucfg, &s->reg[SUNXI_CPUCFG], CPUCFG_DBG_CTL1 + 4) != 0) {
-        snprintf(err, errlen, "no %s node", cpucfg);
+        (void)snprintf(err, errlen, "no %s node", cpucfg);
         return -1;
     }
     return 0;
@@ -65,19 +65,20 @@ static unsigned int sunxi_hold(const struct plat_soc_smp *s, uint32_t cpu, uint3
                                bool debug, struct soc_step *st)
 {
     uint64_t cfg = s->reg[SUNXI_CPUCFG];
-    unsigned int n = 0;
+    unsigned int n = 0u;
     st[n++] = (struct soc_step){ STEP_WRITE, cfg + CPUCFG_PRIVATE0, 0, entry_pa };
     st[n++] = (struct soc_step){ STEP_WRITE, cfg + CPUCFG_CPU_RST_CTRL(cpu), 0, 0 };
-    st[n++] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_GEN_CTRL, 1u << cpu, 0 };
-    if (debug)
-        st[n++] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_DBG_CTL1, 1u << cpu, 0 };
+    st[n++] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_GEN_CTRL, (unsigned int)1u << cpu, 0 };
+    if (debug) {
+        st[n++] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_DBG_CTL1, (unsigned int)1u << cpu, 0 };
+    }
     return n;
 }
 
 /* the power-off gate cleared, 1 ms, out of reset */
 static unsigned int sunxi_release(const struct plat_soc_smp *s, uint32_t cpu, struct soc_step *st)
 {
-    st[0] = (struct soc_step){ STEP_UPDATE, s->reg[SUNXI_PRCM] + PRCM_CPU_PWROFF, 1u << cpu, 0 };
+    st[0] = (struct soc_step){ STEP_UPDATE, s->reg[SUNXI_PRCM] + PRCM_CPU_PWROFF, (unsigned int)1u << cpu, 0 };
     st[1] = (struct soc_step){ STEP_DELAY_US, 0, 0, 1000 };
     st[2] = (struct soc_step){ STEP_WRITE, s->reg[SUNXI_CPUCFG] + CPUCFG_CPU_RST_CTRL(cpu), 0,
                                CPUCFG_RST_RELEASE };
@@ -86,24 +87,26 @@ static unsigned int sunxi_release(const struct plat_soc_smp *s, uint32_t cpu, st
 
 static bool sunxi_cpu(const struct plat_cpu *c, uint32_t *cpu)
 {
-    *cpu = c->mpidr & 0xff;
-    return (c->mpidr & 0xffff00) == 0 && *cpu > 0 && *cpu < SUNXI_CORES;
+    *cpu = c->mpidr & 0xffu;
+    return (c->mpidr & 0xffff00u) == 0u && *cpu > 0u && *cpu < SUNXI_CORES;
 }
 
 static unsigned int sun6i_plan(const struct plat_soc_smp *s, const struct plat_cpu *c,
                                uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
     uint32_t cpu;
-    if (!sunxi_cpu(c, &cpu))
+    if (!sunxi_cpu(c, &cpu)) {
         return 0;
+    }
     unsigned int n = sunxi_hold(s, cpu, entry_pa, true, st);
-    for (uint32_t i = 0; i <= 8; i++)      /* open the power clamp gradually */
+    for (uint32_t i = 0u; i <= 8u; i++) {      /* open the power clamp gradually */
         st[n++] = (struct soc_step){ STEP_WRITE, s->reg[SUNXI_PRCM] + PRCM_CPU_PWR_CLAMP(cpu),
                                      0, 0xffu >> i };
+    }
     st[n++] = (struct soc_step){ STEP_DELAY_US, 0, 0, 10000 };
     n += sunxi_release(s, cpu, &st[n]);
     st[n++] = (struct soc_step){ STEP_UPDATE, s->reg[SUNXI_CPUCFG] + CPUCFG_DBG_CTL1,
-                                 1u << cpu, 1u << cpu };
+                                 (unsigned int)1u << cpu, (unsigned int)1u << cpu };
     return n;
 }
 
@@ -111,8 +114,9 @@ static unsigned int sun8i_plan(const struct plat_soc_smp *s, const struct plat_c
                                uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
     uint32_t cpu;
-    if (!sunxi_cpu(c, &cpu))
+    if (!sunxi_cpu(c, &cpu)) {
         return 0;
+    }
     unsigned int n = sunxi_hold(s, cpu, entry_pa, false, st);
     return n + sunxi_release(s, cpu, &st[n]);
 }

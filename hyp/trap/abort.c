@@ -26,21 +26,24 @@ static uint32_t abort_log_period;     /* counter ticks per report */
 static const char *dabt_what(struct vcpu *v, uint32_t hsr, uint64_t ipa,
                              enum mmio_result bus, char *buf, size_t n)
 {
-    if (hsr & HSR_DABT_S1PTW)
+    if ((hsr & HSR_DABT_S1PTW) != 0u) {
         return "page-table walk outside its memory";
+    }
     /* a permission fault (LPAE FSC 0b0011LL, B3.13.6) is a write to memory
      * the guest may only read: a read-only channel */
     if (FSC_TYPE(HSR_DABT_FSC(hsr)) == FSC_PERMISSION) {
         const char *chan = channel_at(v->vm->cfg, ipa);
-        if (!chan)
+        if (!chan) {
             return "write to read-only memory";
-        snprintf(buf, n, "write to read-only channel '%s'", chan);
+        }
+        (void)snprintf(buf, n, "write to read-only channel '%s'", chan);
         return buf;
     }
-    if (bus == MMIO_REFUSED)
+    if (bus == MMIO_REFUSED) {
         return (hsr & HSR_DABT_ISV)
                    ? "device access the emulation refuses (unaligned or too wide)"
                    : "device access without a syndrome (LDM/STM/LDRD/exclusive)";
+    }
     return (hsr & HSR_DABT_WNR) ? "write to unmapped memory" : "read of unmapped memory";
 }
 
@@ -49,14 +52,17 @@ static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa
                          enum mmio_result bus)
 {
     uint32_t dropped;
-    if (!abort_log_period)
+    if (!abort_log_period) {
         abort_log_period = timer_freq() / ABORT_LOG_RATE;
+    }
     if (!ratelimit_pass(&v->abort_log, timer_now(), abort_log_period, ABORT_LOG_BURST,
-                        &dropped))
+                        &dropped)) {
         return;
-    if (dropped)
+                        }
+    if (dropped != 0u) {
         pr_info("guest '%s' vCPU %u: %lu abort reports suppressed\n", v->vm->cfg->name,
                 v->id, (unsigned long)dropped);
+    }
     char buf[64];
     pr_info("guest '%s' vCPU %u: %s at PC 0x%08lx, address 0x%08lx (IPA 0x%08llx): "
             "abort injected\n", v->vm->cfg->name, v->id,
@@ -78,10 +84,11 @@ static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, ui
     uint32_t vbar = (sctlr & SCTLR_V) ? 0xffff0000u : sysreg_read_vbar();
     /* the same instruction at the same address: an instruction that walks
      * addresses (a probe loop taking its aborts) makes progress */
-    if (v->regs.pc == v->last_fault_pc && far == v->last_fault_far)
+    if (v->regs.pc == v->last_fault_pc && far == v->last_fault_far) {
         v->fault_repeats++;
-    else
-        v->fault_repeats = 0;
+    } else {
+        v->fault_repeats = 0u;
+    }
     v->last_fault_pc = v->regs.pc;
     v->last_fault_far = far;
     /* with its MMU off the vector address is an IPA we can check; with it
@@ -112,10 +119,11 @@ static void __attribute__((noinline)) dabt_fault(struct vcpu *v, uint32_t hsr,
     /* HPFAR is the faulting IPA's page; the offset is HDFAR's, except for a
      * stage-1 walk, whose descriptor address HDFAR does not give */
     uint64_t ipa = (hsr & HSR_DABT_S1PTW) ? HPFAR_IPA(hpfar) : FAULT_IPA(hdfar, hpfar);
-    if (!guest_can_take(v, VECTOR_DABT, hsr, hdfar))
+    if (!guest_can_take(v, VECTOR_DABT, hsr, hdfar)) {
         return;
+    }
     report_abort(v, hsr, hdfar, ipa, bus);
-    vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0);
+    vcpu_inject_dabt(v, hdfar, (hsr & HSR_DABT_WNR) != 0u);
 }
 
 /* A data abort without a syndrome to emulate from (B3.13.6: ISV clear, a
@@ -143,8 +151,9 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
         dabt_unsyndromed(v, hsr);
         return;
     }
-    if (hsr & HSR_DABT_WNR)
+    if ((hsr & HSR_DABT_WNR) != 0u) {
         a->value = vcpu_get_reg(v, HSR_DABT_SRT(hsr));
+    }
     enum mmio_result bus = mmio_dispatch(&v->vm->mmio,
                                          FAULT_IPA(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
     if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
@@ -152,8 +161,9 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
         return;
     }
     v->traps[TRAP_DABT_MMIO]++;
-    if (!(hsr & HSR_DABT_WNR))
+    if (!(hsr & HSR_DABT_WNR)) {
         vcpu_set_reg(v, HSR_DABT_SRT(hsr), mmio_load_value(hsr, a->value));
+    }
     vcpu_skip_instr(v, hsr);
 }
 
@@ -162,8 +172,9 @@ void trap_pabt(struct vcpu *v, uint32_t hsr)
     uint32_t hifar = sysreg_read_hifar(), hpfar = sysreg_read_hpfar();
     v->traps[TRAP_PABT]++;
     v->vm->aborts++;
-    if (!guest_can_take(v, VECTOR_PABT, hsr, hifar))
+    if (!guest_can_take(v, VECTOR_PABT, hsr, hifar)) {
         return;
+    }
     report_abort(v, 0, hifar, FAULT_IPA(hifar, hpfar), MMIO_UNCLAIMED);
     vcpu_inject_pabt(v, hifar);
 }
@@ -172,6 +183,7 @@ void trap_undef(struct vcpu *v, uint32_t hsr)
 {
     /* anything Partita does not emulate is undefined for the guest */
     v->traps[TRAP_UNKNOWN]++;
-    if (guest_can_take(v, VECTOR_UNDEF, hsr, 0))
+    if (guest_can_take(v, VECTOR_UNDEF, hsr, 0)) {
         vcpu_inject_undef(v);
+    }
 }

@@ -26,15 +26,17 @@ static void cp15_setway(uint32_t crm, uint32_t val)
     uint32_t ccsidr = sysreg_read_ccsidr();
     sysreg_write_csselr(csselr);
     isb();
-    if (setway_valid(val, sysreg_read_clidr(), ccsidr))
+    if (setway_valid(val, sysreg_read_clidr(), ccsidr)) {
         sysreg_op_dccisw(val);
+    }
 }
 
 /* A PMU register (c9, CRm 12-14, opc1 0): the guest's own PMU, or none */
 static bool cp15_pmu(struct vcpu *v, uint32_t crm, uint32_t opc2, bool read, uint32_t *val)
 {
-    if (!v->pmu)
+    if (!v->pmu) {
         return false;           /* configuration pmu = "off": UNDEFINED */
+    }
     if (!v->pmu_used) {
         pmu_quiet();            /* first use: what an earlier owner left goes */
         v->pmu_used = true;
@@ -49,7 +51,7 @@ static bool cp15_pmu(struct vcpu *v, uint32_t crm, uint32_t opc2, bool read, uin
  */
 static uint32_t cp15_id(struct vcpu *v, uint32_t crm, uint32_t opc2)
 {
-    if (crm == 1) {
+    if (crm == 1u) {
         switch (opc2) {
         case 0: return sysreg_read_id_pfr0();
         case 1: return sysreg_read_id_pfr1();
@@ -59,8 +61,10 @@ static uint32_t cp15_id(struct vcpu *v, uint32_t crm, uint32_t opc2)
         case 5: return sysreg_read_id_mmfr1();
         case 6: return sysreg_read_id_mmfr2();
         case 7: return sysreg_read_id_mmfr3();
+        default:
+            break;
         }
-    } else if (crm == 2) {
+    } else if (crm == 2u) {
         switch (opc2) {
         case 0: return sysreg_read_id_isar0();
         case 1: return sysreg_read_id_isar1();
@@ -68,7 +72,11 @@ static uint32_t cp15_id(struct vcpu *v, uint32_t crm, uint32_t opc2)
         case 3: return sysreg_read_id_isar3();
         case 4: return sysreg_read_id_isar4();
         case 5: return sysreg_read_id_isar5();
+        default:
+            break;
         }
+    } else {
+        /* otherwise nothing to do */
     }
     return 0;
 }
@@ -83,36 +91,42 @@ void trap_cp15_32(struct vcpu *v, uint32_t hsr)
     uint32_t opc2 = HSR_CP_OPC2(hsr), opc1 = HSR_CP_OPC1(hsr), crn = HSR_CP_CRN(hsr);
     uint32_t rt = HSR_CP_RT(hsr), crm = HSR_CP_CRM(hsr);
     bool read = hsr & HSR_CP_READ;
-    uint32_t val = 0;
+    uint32_t val = 0u;
 
-    if (crn == 14) {
+    if (crn == 14u) {
         /* the physical timer (CNTHCTL.PL1PCEN = 0) is the hypervisor's:
          * guests use the virtual timer; this one is undefined for them */
         vcpu_inject_undef(v);
         return;
     }
-    if (crn == 1 && opc1 == 0 && crm == 0 && opc2 == 1) {
+    if (crn == 1u && opc1 == 0u && crm == 0u && opc2 == 1u) {
         /* ACTLR: the guest sees itself in the coherency domain (SMP, bit 6,
          * as Linux checks) over the real value; writes are ignored */
-        if (read)
-            val = sysreg_read_actlr() | (1u << 6);
-    } else if (crn == 7 && opc1 == 0 && opc2 == 2 && (crm == 6 || crm == 10 || crm == 14)) {
-        if (!read)
+        if (read) {
+            val = sysreg_read_actlr() | ((unsigned int)1u << 6);
+        }
+    } else if (crn == 7u && opc1 == 0u && opc2 == 2u && (crm == 6u || crm == 10u || crm == 14u)) {
+        if (!read) {
             cp15_setway(crm, vcpu_get_reg(v, rt));
-    } else if (crn == 9 && opc1 == 0 && crm >= 12) {
-        if (!read)
+        }
+    } else if (crn == 9u && opc1 == 0u && crm >= 12u) {
+        if (!read) {
             val = vcpu_get_reg(v, rt);
+        }
         if (!cp15_pmu(v, crm, opc2, read, &val)) {
             vcpu_inject_undef(v);
             return;
         }
-    } else if (crn == 0 && opc1 == 0 && crm >= 1 && read) {
+    } else if (crn == 0u && opc1 == 0u && crm >= 1u && read) {
         val = cp15_id(v, crm, opc2);
+    } else {
+        /* otherwise nothing to do */
     }
     /* everything else that traps (implementation-defined c9-c11 and c15)
      * reads as zero and ignores writes: the feature looks absent */
-    if (read)
+    if (read) {
         vcpu_set_reg(v, rt, val);
+    }
     vcpu_skip_instr(v, hsr);
 }
 
@@ -123,7 +137,7 @@ void trap_cp10_id(struct vcpu *v, uint32_t hsr)
     v->traps[TRAP_CP15]++;
     if (vcpu_condition_passed(v, hsr)) {
         uint32_t reg = HSR_CP_CRN(hsr);
-        vcpu_set_reg(v, HSR_CP_RT(hsr), reg == 7 ? vfp_mvfr[0] : reg == 6 ? vfp_mvfr[1] : 0);
+        vcpu_set_reg(v, HSR_CP_RT(hsr), reg == 7u ? vfp_mvfr[0] : reg == 6u ? vfp_mvfr[1] : 0u);
     }
     vcpu_skip_instr(v, hsr);
 }
@@ -131,7 +145,7 @@ void trap_cp10_id(struct vcpu *v, uint32_t hsr)
 void trap_raz_wi_64(struct vcpu *v, uint32_t hsr)
 {
     v->traps[TRAP_CP14]++;
-    if (HSR_EC(hsr) == HSR_EC_CP15_64 && HSR_CP_CRM(hsr) == 14) {
+    if (HSR_EC(hsr) == HSR_EC_CP15_64 && HSR_CP_CRM(hsr) == 14u) {
         vcpu_inject_undef(v);   /* CNTP_CVAL: see trap_cp15_32 */
         return;
     }
@@ -154,22 +168,24 @@ void trap_cp14_32(struct vcpu *v, uint32_t hsr)
         return;
     }
     bool read = hsr & HSR_CP_READ;
-    uint32_t rt = HSR_CP_RT(hsr), val = read ? 0 : vcpu_get_reg(v, rt);
+    uint32_t rt = HSR_CP_RT(hsr), val = read ? 0u : vcpu_get_reg(v, rt);
     bool user = (v->regs.cpsr & PSR_MODE_MASK) == PSR_MODE_USR;
     if (!v->dbg_used) {
         debug_quiet();          /* first use: what an earlier owner left goes */
-        if (v->dbg_trap)
+        if (v->dbg_trap) {
             debug_load(&v->dbg, true);      /* but gdb's comparators stay */
+        }
         v->dbg_used = true;
     }
-    if (HSR_CP_OPC1(hsr) != 0 ||
+    if (HSR_CP_OPC1(hsr) != 0u ||
         !debug_access(&v->dbg, v->dbg_trap, HSR_CP_CRN(hsr), HSR_CP_CRM(hsr), HSR_CP_OPC2(hsr),
                       read, user, &val)) {
         vcpu_inject_undef(v);
         return;
     }
-    if (read)
+    if (read) {
         vcpu_set_reg(v, rt, val);
+    }
     vcpu_skip_instr(v, hsr);
 }
 

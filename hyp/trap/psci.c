@@ -20,15 +20,19 @@ static int32_t psci_cpu_on(const struct psci_env *e, uint32_t mpidr, uint32_t en
                            uint32_t context)
 {
     int t = e->vcpu_of_mpidr(e->ctx, mpidr);
-    if (t < 0)
+    if (t < 0) {
         return PSCI_INVALID_PARAMETERS;
+    }
     switch (e->state(e->ctx, (unsigned int)t)) {
     case PSCI_STATE_ON: return PSCI_ALREADY_ON;
     case PSCI_STATE_ON_PENDING: return PSCI_ON_PENDING;
     case PSCI_STATE_OFF: break;
+    default:
+        break;
     }
-    if (!e->entry_valid(e->ctx, entry))
+    if (!e->entry_valid(e->ctx, entry)) {
         return PSCI_INVALID_ADDRESS;
+    }
     e->power_on(e->ctx, (unsigned int)t, entry, context);
     return PSCI_SUCCESS;
 }
@@ -36,11 +40,13 @@ static int32_t psci_cpu_on(const struct psci_env *e, uint32_t mpidr, uint32_t en
 static int32_t psci_affinity_info(const struct psci_env *e, uint32_t mpidr, uint32_t level)
 {
     /* only level 0 exists: one vCPU per affinity-0 value (DEN 0022D 5.7) */
-    if (level != 0)
+    if (level != 0u) {
         return PSCI_INVALID_PARAMETERS;
+    }
     int t = e->vcpu_of_mpidr(e->ctx, mpidr);
-    if (t < 0)
+    if (t < 0) {
         return PSCI_INVALID_PARAMETERS;
+    }
     switch (e->state(e->ctx, (unsigned int)t)) {
     case PSCI_STATE_ON: return 0;
     case PSCI_STATE_OFF: return 1;
@@ -63,8 +69,9 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
         return true;
     case PARTITA_HC_STATS: {
         uint64_t v;
-        if (!e->stat || !e->stat(e->ctx, r[1], &v))
+        if (!e->stat || !e->stat(e->ctx, r[1], &v)) {
             return false;
+        }
         r[0] = (uint32_t)v;
         r[1] = (uint32_t)(v >> 32);
         return true;
@@ -78,22 +85,26 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
     case PARTITA_HC_BLK_DONE:
         r[0] = (uint32_t)(e->blk_done ? e->blk_done(e->ctx, r[1]) : PSCI_INVALID_PARAMETERS);
         return true;
+    case PARTITA_HC_DEADLINE_MISS:
+        r[0] = (uint32_t)(e->deadline_miss ? e->deadline_miss(e->ctx, r[1]) : -1);
+        return true;
     case PARTITA_HC_CALL_COUNT:
-        r[0] = (PARTITA_HC_LAST & 0xff) + 1;
+        r[0] = (PARTITA_HC_LAST & 0xffu) + 1u;
         return true;
     case PARTITA_HC_CALL_UID:
         /* UUID 5061726b-6974-6100-8000-000000000001 ("Partita") */
-        r[0] = 0x5061726b; r[1] = 0x69746100; r[2] = 0x80000000; r[3] = 0x00000001;
+        r[0] = 0x5061726bu; r[1] = 0x69746100u; r[2] = 0x80000000u; r[3] = 0x00000001u;
         return true;
     case PARTITA_HC_REVISION:
         r[0] = PARTITA_VERSION_MAJOR;
         r[1] = PARTITA_VERSION_MINOR;
         return true;
     default:
-        if (!((r[0] >= PARTITA_HC_MANAGE_FIRST && r[0] <= PARTITA_HC_MANAGE_LAST) ||
-              (r[0] >= PARTITA_HC_MANAGE2_FIRST && r[0] <= PARTITA_HC_MANAGE2_LAST)) ||
-            !e->manage)
+        if (((r[0] < PARTITA_HC_MANAGE_FIRST || r[0] > PARTITA_HC_MANAGE_LAST) &&
+             (r[0] < PARTITA_HC_MANAGE2_FIRST || r[0] > PARTITA_HC_MANAGE2_LAST) &&
+             r[0] != PARTITA_HC_MANAGE_HEALTH) || !e->manage) {
             return false;
+        }
         e->manage(e->ctx, r);
         return true;
     }
@@ -138,8 +149,9 @@ bool psci_handle(const struct psci_env *e, uint32_t r[4])
         ret = 0x10001;      /* SMCCC 1.1 */
         break;
     default:
-        if (psci_partita_call(e, r))
+        if (psci_partita_call(e, r)) {
             return true;
+        }
         ret = PSCI_NOT_SUPPORTED;   /* also MIGRATE, SMC64 IDs, unknown calls */
         break;
     }

@@ -19,8 +19,9 @@
 /* the calls that exist, out of line: the dispatch below needs no frame */
 static void __attribute__((noinline)) partita_call(struct vcpu *v)
 {
-    if (!psci_partita_call(&v->psci, v->regs.r))
+    if (!psci_partita_call(&v->psci, v->regs.r)) {
         v->regs.r[0] = SMCCC_NOT_SUPPORTED;
+    }
 }
 
 static void __attribute__((noinline)) psci_call(struct vcpu *v)
@@ -35,13 +36,15 @@ static inline void smccc_call(struct vcpu *v)
         /* Partita's call numbers are 0..LAST and 0xff00..0xff03: one test
          * of bits [15:8] (0 or 0xff) turns away the rest of the range;
          * psci_partita_call answers the exact IDs */
-        if (!(((SMCCC_NUM(fn) >> 8) + 1) & 0xfe)) {
+        if (!(((SMCCC_NUM(fn) >> 8) + 1u) & 0xfeu)) {
             partita_call(v);
             return;
         }
     } else if (top == SMCCC_TOP(SMCCC_OEN_STD) || top == SMCCC_TOP(SMCCC_OEN_ARCH)) {
         psci_call(v);
         return;
+    } else {
+        /* otherwise nothing to do */
     }
     v->regs.r[0] = SMCCC_NOT_SUPPORTED;
 }
@@ -62,6 +65,7 @@ void trap_smc(struct vcpu *v, uint32_t hsr)
     v->traps[TRAP_SMC]++;
     bool run = vcpu_condition_passed(v, hsr);
     vcpu_skip_instr(v, hsr);
-    if (run)
+    if (run) {
         smccc_call(v);
+    }
 }

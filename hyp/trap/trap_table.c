@@ -23,8 +23,9 @@ void trap_set_hooks(const struct trap_hooks *h)
 static void trap_wfx(struct vcpu *v, uint32_t hsr)
 {
     v->traps[TRAP_WFI]++;
-    if (vcpu_condition_passed(v, hsr) && !(hsr & HSR_WFX_WFE))
+    if (vcpu_condition_passed(v, hsr) && !(hsr & HSR_WFX_WFE)) {
         trap_hooks.wait(v);
+    }
     vcpu_skip_instr(v, hsr);
 }
 
@@ -54,17 +55,19 @@ void trap_debug(struct vcpu *v, uint32_t hsr)
     uint32_t ec = HSR_EC(hsr);
     bool data = ec == HSR_EC_WATCH_LOWER || ec == HSR_EC_DABT;
     uint32_t far = data ? sysreg_read_hdfar() : v->regs.pc;
-    if (v->dbg_trap && trap_hooks.debug_hit(v, hsr, far, data))
+    if (v->dbg_trap && trap_hooks.debug_hit(v, hsr, far, data)) {
         return;
+    }
     vcpu_inject_debug(v, data, far);
 }
 
 static void trap_pabt_or_debug(struct vcpu *v, uint32_t hsr)
 {
-    if (HSR_DABT_FSC(hsr) == FSC_DEBUG)
+    if (HSR_DABT_FSC(hsr) == FSC_DEBUG) {
         trap_debug(v, hsr);
-    else
+    } else {
         trap_pabt(v, hsr);
+    }
 }
 
 static void trap_irq(struct vcpu *v, uint32_t hsr)

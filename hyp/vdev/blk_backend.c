@@ -198,8 +198,9 @@ static void take_answer(struct blk_backend *be, unsigned int i, uint32_t *kick)
         struct vblk *fe = be->fe[o->fe];
         int rc;
         if (a.tag != o->tag) {
-            rc = vblk_complete(fe, o->fe_tag, VIRTIO_BLK_S_IOERR, NULL, 0);
-            rc = rc ? rc : -2;
+            /* a status no answer may have: the request fails as a wrong
+             * answer, counted on its frontend too */
+            rc = vblk_complete(fe, o->fe_tag, UINT8_MAX, NULL, 0);
         } else {
             uint8_t status = a.status > UINT8_MAX ? UINT8_MAX : (uint8_t)a.status;
             rc = vblk_complete(fe, o->fe_tag, status, data_at(be, i), a.len);
@@ -236,4 +237,13 @@ uint32_t blk_backend_done(struct blk_backend *be)
         if (kick & (1u << f))
             vblk_kick(be->fe[f]);
     return left;
+}
+
+void blk_backend_stats_get(struct blk_backend *be, struct blk_backend_stats *out,
+                           unsigned int *waiting)
+{
+    spin_lock(&be->lock);
+    *out = be->st;
+    *waiting = be->npend;
+    spin_unlock(&be->lock);
 }

@@ -88,6 +88,9 @@ void blk_backend_detach(struct blk_backend *be);
 void blk_backend_submit(struct blk_backend *be, unsigned int fi, uint32_t fe_tag);
 /* Frontend fi's device dropped what was in flight (vblk_ops.dropped) */
 void blk_backend_dropped(struct blk_backend *be, unsigned int fi);
+/* Its counters and the requests waiting for a slot, a snapshot under its lock */
+void blk_backend_stats_get(struct blk_backend *be, struct blk_backend_stats *out,
+                           unsigned int *waiting);
 /* PARTITA_HC_BLK_DONE: take the answers; done slots left unread */
 uint32_t blk_backend_done(struct blk_backend *be);
 

@@ -89,7 +89,8 @@ struct mmio_region {
 /* Every emulated device a guest can be given (the configuration's limits,
  * hyp/config/guest_config.h): the distributor, the UART, a doorbell page
  * per channel, the management page, the network devices, the virtio
- * console.  mmio_register refuses one more. */
+ * console, the disks' devices and done pages.  mmio_register refuses one
+ * more. */
 #define MMIO_MAX_REGIONS GUEST_MAX_MMIO_REGIONS
 
 /* Set up by mmio_bus_init, then mmio_register adds to it.  The regions

@@ -110,6 +110,7 @@ static bool finish(struct vblk *b, struct vblk_slot *s, uint8_t status, uint32_t
 {
     struct virtq *q = &b->dev.q[VBLK_QUEUE];
     s->segs[s->req.status.seg].p[s->req.status.off] = status;
+    b->st.failed += status != VIRTIO_BLK_S_OK;
     virtq_push(q, s->head, data_len + 1);
     if (!virtq_wants_interrupt(q))
         return false;
@@ -252,10 +253,23 @@ int vblk_complete(struct vblk *b, uint32_t tag, uint8_t status, const uint8_t *d
         blk_copy_in(s->segs, s->req.data, data, want);
     b->st.completed++;
     s->busy = false;
-    if (vmmio_live(&b->dev))
+    if (vmmio_live(&b->dev)) {
+        /* the bytes a frontend was answered: a read's data, a write done */
+        if (status == VIRTIO_BLK_S_OK) {
+            b->st.read_bytes += want;
+            b->st.written_bytes += (s->req.type == VIRTIO_BLK_T_OUT) ? s->req.len : 0u;
+        }
         irq = finish(b, s, status, want);
+    }
     spin_unlock(&b->lock);
     if (irq)
         b->ops->raise(b->ctx);
     return rc;
+}
+
+void vblk_stats_get(struct vblk *b, struct vblk_stats *out)
+{
+    spin_lock(&b->lock);
+    *out = b->st;
+    spin_unlock(&b->lock);
 }

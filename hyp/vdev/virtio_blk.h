@@ -73,6 +73,9 @@ struct vblk_stats {
     uint32_t requests;                  /* taken off the queue */
     uint32_t answered;                  /* answered at once (IOERR, UNSUPP) */
     uint32_t completed;                 /* completed by the backend */
+    uint32_t failed;                    /* answered with a status other than OK */
+    uint64_t read_bytes;                /* of the reads completed OK */
+    uint64_t written_bytes;             /* of the writes completed OK */
     uint32_t bad_completions;           /* matching nothing, or failed for a wrong
                                          * length or status (IOERR) */
     uint32_t dropped;                   /* in flight at a reset or detach */
@@ -92,6 +95,8 @@ struct vblk {
     struct vblk_stats st;
 };
 
+/* Its counters, a snapshot under its lock */
+void vblk_stats_get(struct vblk *b, struct vblk_stats *out);
 void vblk_init(struct vblk *b, const struct vblk_ops *ops, void *ctx, uint64_t capacity,
                bool read_only);
 void vblk_attach(struct vblk *b, struct gmem mem);

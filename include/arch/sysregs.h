@@ -350,8 +350,9 @@ static inline uint32_t irq_save(void)
 }
 static inline void irq_restore(uint32_t f)
 {
-    if (!(f & (1u << 7)))
+    if (!(f & (1u << 7))) {
         irq_enable();
+    }
 }
 #endif /* !__ASSEMBLER__ */
 

@@ -44,6 +44,26 @@
  * slots left unread (call again), or -2 (PSCI_INVALID_PARAMETERS) for no
  * such disk */
 
+/*
+ * A driver partition in user space (guests/linux/tools/partita-blkd.c)
+ * finds each disk it drives in its device tree: a node of compatible
+ * "partita,disk-driver", labelled with the disk's name, with reg = <the
+ * queue, the done page> (reg-names "queue", "done"), interrupts = the
+ * disk's request SPI, partita,disk = its index (the call's r1); the queue
+ * is also a no-map /reserved-memory node and is left out of /memory, so
+ * Linux never uses it and /dev/mem may map it.  A 32-bit store of any
+ * value at PARTITA_BLKQ_DONE_REG of the done page (the configuration's
+ * `done`, trapped by Partita) is the call for that disk; its result is not
+ * returned: the driver stores again while a slot it marked done is not yet
+ * free.  The request interrupt of disk k is also an interrupt-only
+ * gpio-keys button of /partita-doorbells, key code PARTITA_BLKQ_KEY_BASE +
+ * k (BTN_TRIGGER_HAPPY17 + k: channels' doorbells are BTN_TRIGGER_HAPPY1
+ * + their id), a key press on /dev/input/eventN.
+ */
+#define PARTITA_BLKQ_DONE_REG   0x0u
+#define PARTITA_BLKQ_KEY_BASE   0x2d0u
+#define PARTITA_BLKQ_KEY_END    0x2e8u          /* past BTN_TRIGGER_HAPPY40 */
+
 /* request types: virtio 1.x 5.2.6's */
 #define PARTITA_BLKQ_T_IN       0u      /* read: len bytes from sector */
 #define PARTITA_BLKQ_T_OUT      1u      /* write */

@@ -55,10 +55,18 @@
 #define PARTITA_HC_MANAGE_LAST  0x8600000fu
 /* r1 = a disk the caller drives: take its answers (include/partita/blk_queue.h) */
 #define PARTITA_HC_BLK_DONE     0x86000010u
-/* 0x86000011-0x86000012: more management calls (the cyclic schedules) */
-#define PARTITA_HC_MANAGE2_FIRST 0x86000011u
-#define PARTITA_HC_MANAGE2_LAST  0x86000012u
-#define PARTITA_HC_LAST         0x86000012u  /* the highest call number but the 0xff00 ones */
+/* r1 = a number of the caller's choosing (which deadline): report a
+ * deadline it missed to the health monitor (docs/temporal-isolation.md,
+ * "Health monitor"); r0 = 0, or -1 if its health table has no
+ * deadline-miss entry (the miss is counted all the same) */
+#define PARTITA_HC_DEADLINE_MISS 0x86000011u
+/* the management call of the health log (PARTITA_MG_HEALTH), past the
+ * management range, which is full */
+#define PARTITA_HC_MANAGE_HEALTH 0x86000012u
+/* 0x86000013-0x86000014: more management calls (the cyclic schedules) */
+#define PARTITA_HC_MANAGE2_FIRST 0x86000013u
+#define PARTITA_HC_MANAGE2_LAST  0x86000014u
+#define PARTITA_HC_LAST         0x86000014u  /* the highest call number but the 0xff00 ones */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u

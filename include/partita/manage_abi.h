@@ -1,5 +1,5 @@
 /*
- * Partita's management ABI (docs/control-partition.md), version 1.1:
+ * Partita's management ABI (docs/control-partition.md), version 1.2:
  * the calls a guest with the `control` capability makes on the other
  * guests, as hypercalls (SMC32 fast calls, owning entity 6) and through the
  * management page.  Shared by the hypervisor and guest tools (plain C99).
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define PARTITA_MANAGE_ABI_MAJOR 1
-#define PARTITA_MANAGE_ABI_MINOR 1
+#define PARTITA_MANAGE_ABI_MINOR 2
 
 /*
  * Calls: r0 = ID, r1 = target guest id, r2 = buffer IPA (in the caller's
@@ -39,17 +39,24 @@
                                            * (no buffer): its budget from its next
                                            * period; -2 if it has none or these are no
                                            * budget */
-#define PARTITA_MG_SCHEDULE  0x86000011u /* struct partita_schedule into the buffer
+/* r1 = id, r4 = a sequence number: the health monitor's records of guest
+ * id from that one on (struct partita_health, then so many struct
+ * partita_health_record); r0 = bytes.  Its ID follows the hypercalls
+ * (include/partita/hvc.h: PARTITA_HC_MANAGE_HEALTH), outside the range
+ * below, which was full */
+#define PARTITA_MG_HEALTH    0x86000012u
+/* the cyclic schedules' calls, past the health log's (include/partita/hvc.h:
+ * PARTITA_HC_MANAGE2_FIRST), outside the range below */
+#define PARTITA_MG_SCHEDULE  0x86000013u /* struct partita_schedule into the buffer
                                           * (r1 unused); r0 = bytes (-2: no cyclic
                                           * schedule configured) */
-#define PARTITA_MG_SCHEDULE_SET 0x86000012u /* r1 = schedule index (no buffer): in
+#define PARTITA_MG_SCHEDULE_SET 0x86000014u /* r1 = schedule index (no buffer): in
                                              * force at the start of the frame after
                                              * the next; r0 = 0, r1 = that frame, or -2
                                              * (no such schedule), -6 (a switch is
                                              * pending) */
-/* (0x86000010 is no management call: PARTITA_HC_BLK_DONE, include/partita/hvc.h) */
 #define PARTITA_MG_FIRST     PARTITA_MG_VERSION
-#define PARTITA_MG_LAST      PARTITA_MG_SCHEDULE_SET
+#define PARTITA_MG_LAST      PARTITA_MG_BUDGET_SET
 
 /* results (negative r0); the PSCI codes where they fit */
 #define PARTITA_E_NOT_SUPPORTED  (-1)
@@ -89,11 +96,42 @@ struct partita_vcpu_stats {
 struct partita_channel_stats {
     uint32_t id, rung, raised;           /* doorbells it rang, raised in it */
 };
+/*
+ * Since 1.2: its disks (docs/disks.md), those it is a frontend of
+ * (PARTITA_DISK_FRONTEND) and those it drives (PARTITA_DISK_DRIVER).  The
+ * fields follow 1.1's, so a caller of 1.1 with a buffer of 1.1's size gets
+ * what it knew (the call copies at most the buffer's length).
+ */
+#define PARTITA_STATS_DISKS 6            /* 2 as a frontend, 4 as a driver */
+#define PARTITA_DISK_NAME_MAX 32       /* a disk's name, NUL-terminated */
+#define PARTITA_DISK_FRONTEND 0u       /* its role: a frontend of the disk */
+#define PARTITA_DISK_DRIVER   1u       /* the disk's driver partition */
+struct partita_disk_stats {
+    char name[PARTITA_DISK_NAME_MAX];    /* the disk's */
+    uint32_t role;                       /* PARTITA_DISK_FRONTEND or _DRIVER */
+    uint32_t requests;                   /* frontend: taken off its queue; driver:
+                                          * put into its slots (again, too) */
+    uint32_t answers;                    /* frontend: completed by the driver; driver:
+                                          * answers taken */
+    uint32_t ioerrors;                   /* frontend: answered other than OK */
+    uint32_t bad_answers;                /* wrong answers (frontend: to its requests;
+                                          * driver: all it gave), each an IOERR */
+    uint32_t dropped;                    /* frontend: in flight at a reset or stop */
+    uint32_t errors;                     /* frontend: malformed rings (NEEDS_RESET) */
+    uint32_t requeued;                   /* driver: held at its stop, given again */
+    uint32_t waiting;                    /* driver: requests waiting for a slot */
+    uint32_t read_lo;                    /* frontend: bytes of reads completed OK, */
+    uint32_t read_hi;
+    uint32_t written_lo;                 /* and of writes */
+    uint32_t written_hi;
+};
 struct partita_guest_stats {
     uint32_t nvcpus, aborts, denied;     /* denied: management calls it was refused */
     uint32_t starts, nchannels;
     struct partita_vcpu_stats vcpu[PARTITA_INFO_VCPUS];
     struct partita_channel_stats channel[PARTITA_STATS_CHANNELS];
+    uint32_t ndisks;                     /* 1.2 */
+    struct partita_disk_stats disk[PARTITA_STATS_DISKS];
 };
 
 /* PARTITA_MG_BUDGET: a memory-bandwidth budget (memory-budget) and its use */
@@ -120,6 +158,36 @@ struct partita_schedule {
     uint32_t frame;                      /* the frame the first CPU is in */
     uint32_t frame_us[PARTITA_SCHEDULES];
     char name[PARTITA_SCHEDULES][32];
+};
+
+/*
+ * PARTITA_MG_HEALTH: the health monitor's log (docs/temporal-isolation.md,
+ * "Health monitor"), the records of one guest, oldest first.  Events and
+ * actions are numbered as here; a record's arg is the crash's PC, the
+ * watchdog's period in ms or the deadline-miss call's r1, and its count the
+ * events counted in the period that reached the threshold.
+ */
+enum partita_health_event {
+    PARTITA_HEALTH_CRASH, PARTITA_HEALTH_WATCHDOG, PARTITA_HEALTH_ABORT_STORM,
+    PARTITA_HEALTH_BUDGET_OVERRUN, PARTITA_HEALTH_DEADLINE_MISS
+};
+enum partita_health_action {
+    PARTITA_HEALTH_NONE, PARTITA_HEALTH_LOG, PARTITA_HEALTH_RESTART, PARTITA_HEALTH_STOP,
+    PARTITA_HEALTH_STOP_SYSTEM
+};
+struct partita_health {
+    uint32_t next_seq;                   /* the sequence number to ask for next */
+    uint32_t nrecords;                   /* records of the guest after this */
+    uint32_t dropped;                    /* its records the log's rate limit dropped */
+    uint32_t freq;                       /* counter ticks a second */
+    uint32_t system_stopped;             /* 1: a stop-system action stopped every guest, */
+    uint32_t stop_guest, stop_event;     /* for this guest's event, */
+    uint32_t stop_ticks_lo, stop_ticks_hi;   /* at this counter value */
+};
+struct partita_health_record {
+    uint32_t seq, ticks_lo, ticks_hi;    /* when (the counter, CNTPCT) */
+    uint32_t guest, event, action;
+    uint32_t count, arg;
 };
 
 /*

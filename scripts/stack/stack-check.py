@@ -175,6 +175,14 @@ RETURN = re.compile(r'^(bx|ret)$')
 UNCOND_END = ('b', 'bx', 'eret', 'udf', 'bkpt', 'bl', 'blx')
 
 
+def is_padding(ins):
+    """Padding after a function's end: a NOP, or zeros up to the next
+    symbol's alignment (read as Thumb's MOVS r0, r0 or ARM's ANDEQ r0, r0,
+    r0: libgcc's Thumb functions, such as __aeabi_ldiv0, end in them when
+    the next symbol is 8-aligned)"""
+    return ins[1] == 'nop' or (ins[1], ins[2]) in (('movs', 'r0, r0'), ('andeq', 'r0, r0, r0'))
+
+
 def analyse(elf, objdir, ann_path, layout_h):
     code, objects, funcs = symbols(elf)
     alldis = disassemble(elf)                        # data words in code included
@@ -237,7 +245,7 @@ def analyse(elf, objdir, ann_path, layout_h):
                     or base in ('cmp', 'tst') or base.startswith('str')):
                 unbounded.add(a)
         # falls through into the next symbol: the same frame goes on
-        real = [x for x in ins_list if x[1] != 'nop']     # padding after the end
+        real = [x for x in ins_list if not is_padding(x)]
         last = real[-1] if real else ins_list[-1]
         lmn = last[1].split('.')[0]
         ends = lmn in UNCOND_END or (lmn.startswith(('pop', 'ldm', 'ldr')) and 'pc' in last[2].split(',')[0] + str(re.findall(r'\{.*\}', last[2])))

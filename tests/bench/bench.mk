@@ -41,18 +41,21 @@ $(BENCH_DIR)/config/%.dtb: tests/bench/configs/%.dts $(BENCH_GUEST).bin $(LINUX_
 $(BENCH_DIR)/config/%.o: hyp/config/config_blob.S $(BENCH_DIR)/config/%.dtb
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(BENCH_DIR)/config/$*.dtb"' -c $< -o $@
 
-$(BENCH_DIR)/images/%.elf: $(OBJS) $(BENCH_DIR)/config/%.o $(GDB_STAMP) $(BUILD)/linker.lds \
-                           $(LIBFDT)/lib/libfdt.a Makefile
+$(BENCH_DIR)/config/%.objs: $(BENCH_DIR)/config/%.dtb $(GDB_STAMP) $(ROOMS_STAMP) scripts/rooms.py Makefile
+	$(room_objs)
+
+$(BENCH_DIR)/images/%.elf: $(LINK_OBJS) $(BENCH_DIR)/config/%.o $(BENCH_DIR)/config/%.objs \
+                           $(BUILD)/linker.lds $(LIBFDT)/lib/libfdt.a Makefile
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $(OBJS) $(BENCH_DIR)/config/$*.o \
+	$(Q)$(CC) $(LDFLAGS) -T $(BUILD)/linker.lds $$(cat $(BENCH_DIR)/config/$*.objs) $(BENCH_DIR)/config/$*.o \
 	    $(LIBFDT)/lib/libfdt.a -lc -lgcc -o $@ -Wl,-Map,$(BENCH_DIR)/images/$*.map
 
 $(BENCH_DIR)/images/%.bin: $(BENCH_DIR)/images/%.elf
 	$(Q)$(OBJCOPY) -O binary $< $@
 
 .SECONDARY: $(BENCH_GUEST).elf $(BENCH_CONFIGS:%=$(BENCH_DIR)/config/%.dtb) \
-            $(BENCH_CONFIGS:%=$(BENCH_DIR)/config/%.o) \
+            $(BENCH_CONFIGS:%=$(BENCH_DIR)/config/%.o) $(BENCH_CONFIGS:%=$(BENCH_DIR)/config/%.objs) \
             $(BENCH_CONFIGS:%=$(BENCH_DIR)/images/%.elf)
 -include $(wildcard $(BENCH_DIR)/config/*.dtb.d)
 

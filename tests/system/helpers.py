@@ -108,11 +108,12 @@ def wait_for(vm, pattern, start, timeout):
         time.sleep(0.05)
 
 
-def wait_halted(vm, guests, start, settle=True):
-    """Each guest's RESULT line and its `halted (PSCI SYSTEM_OFF)` line,
-    then (settle) until the console is quiet."""
+def wait_halted(vm, guests, start, settle=True, timeout=GUEST_TIMEOUT):
+    """Each guest's RESULT line (within timeout s of the last) and its
+    `halted (PSCI SYSTEM_OFF)` line, then (settle) until the console is
+    quiet."""
     for g in guests:
-        wait_for(vm, RESULT_RE % re.escape(g), start, GUEST_TIMEOUT)
+        wait_for(vm, RESULT_RE % re.escape(g), start, timeout)
         wait_for(vm, r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % re.escape(g), start, 10)
     if settle:
         vm.settle(quiet=0.3, timeout=10)

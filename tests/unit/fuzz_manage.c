@@ -20,6 +20,7 @@
 #include "hyp/manage/image.c"
 #include "hyp/manage/manage.c"
 #include "hyp/guest/lifecycle.c"
+#include "hyp/guest/health_log.c"
 #include "hyp/manage/manage_ops.c"
 #undef memcpy
 

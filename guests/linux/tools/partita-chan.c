@@ -42,8 +42,8 @@
 #include <linux/input.h>
 #include <sys/mman.h>
 #include <partita/chan_ring.h>
+#include "partita-tools.h"
 
-#define DT_BASE   "/sys/firmware/devicetree/base"
 #define KEY_BASE  0x2c0     /* BTN_TRIGGER_HAPPY1: hyp/config/guest_config.h CHANNEL_DOORBELL_KEY */
 #define MAX_CHANS 8
 
@@ -57,28 +57,6 @@ static struct channel chans[MAX_CHANS];
 static int nchans;
 
 /* ---- the device tree, as the kernel exports it ---- */
-
-static int dt_read(const char *node, const char *prop, void *buf, size_t n)
-{
-    char path[640];
-    snprintf(path, sizeof(path), "%s/%s/%s", DT_BASE, node, prop);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
-    ssize_t r = read(fd, buf, n);
-    close(fd);
-    return (int)r;
-}
-
-static int dt_cells(const char *node, const char *prop, uint32_t *v, int n)
-{
-    int r = dt_read(node, prop, v, (size_t)n * 4);
-    if (r < 0)
-        return -1;
-    for (int i = 0; i < r / 4; i++)
-        v[i] = ntohl(v[i]);
-    return r / 4;
-}
 
 static void find_channels(void)
 {
@@ -148,31 +126,6 @@ static volatile void *map(int fd, uint32_t pa, uint32_t size)
         exit(1);
     }
     return p;
-}
-
-/* the event device whose input device is named partita-doorbells */
-static int open_doorbells(void)
-{
-    DIR *d = opendir("/sys/class/input");
-    struct dirent *e;
-    int fd = -1;
-    while (d && (e = readdir(d)) && fd < 0) {
-        char path[300], name[64] = "";
-        if (strncmp(e->d_name, "event", 5) != 0)
-            continue;
-        snprintf(path, sizeof(path), "/sys/class/input/%s/device/name", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(name, sizeof(name), f) && strncmp(name, "partita-doorbells", 17) == 0) {
-            snprintf(path, sizeof(path), "/dev/input/%s", e->d_name);
-            fd = open(path, O_RDONLY | O_NONBLOCK);
-        }
-        fclose(f);
-    }
-    if (d)
-        closedir(d);
-    return fd;
 }
 
 static void link_open(struct link *l, struct channel *c)

@@ -42,6 +42,8 @@ static const char usage[] =
     "  stop NAME                stop a guest\n"
     "  restart NAME             stop, then start it again\n"
     "  stats NAME               its exits, traps by cause, interrupts\n"
+    "  health NAME              the health monitor's records of it: what\n"
+    "                           happened, when, and what was done\n"
     "  console NAME             print its recent output and what follows;\n"
     "                           send the lines typed (Ctrl-D ends)\n"
     "  console NAME --dump      print its recent output and exit\n"
@@ -241,6 +243,24 @@ static int cmd_stats(const char *name)
     for (uint32_t k = 0; k < s.nchannels && k < PARTITA_STATS_CHANNELS; k++)
         printf("  channel %u: doorbells rung %u, raised here %u\n", s.channel[k].id,
                s.channel[k].rung, s.channel[k].raised);
+    /* a hypervisor of ABI 1.1 gives no more than 1.1's fields: ndisks 0 */
+    if ((uint32_t)rc < sizeof(s))
+        s.ndisks = 0;
+    for (uint32_t k = 0; k < s.ndisks && k < PARTITA_STATS_DISKS; k++) {
+        struct partita_disk_stats *d = &s.disk[k];
+        d->name[sizeof(d->name) - 1] = 0;
+        if (d->role == PARTITA_DISK_DRIVER)
+            printf("  disk '%s' (its driver): requests given %u, answers %u, wrong answers %u, "
+                   "given again to a next life %u, waiting %u\n", d->name, d->requests,
+                   d->answers, d->bad_answers, d->requeued, d->waiting);
+        else
+            printf("  disk '%s': requests %u, completed %u, read %llu bytes, written %llu "
+                   "bytes, I/O errors %u, wrong answers %u, dropped %u, malformed rings %u\n",
+                   d->name, d->requests, d->answers,
+                   (unsigned long long)((uint64_t)d->read_hi << 32 | d->read_lo),
+                   (unsigned long long)((uint64_t)d->written_hi << 32 | d->written_lo),
+                   d->ioerrors, d->bad_answers, d->dropped, d->errors);
+    }
     return 0;
 }
 
@@ -276,6 +296,41 @@ static int32_t console_send(uint32_t id, const char *text, size_t n)
         n -= (size_t)rc;
     }
     return 0;
+}
+
+static const char *const health_events[] = {
+    "crash", "watchdog", "abort-storm", "budget-overrun", "deadline-miss",
+};
+static const char *const health_actions[] = { "none", "log", "restart", "stop", "stop-system" };
+#define NAME_OF(t, i) ((i) < sizeof(t) / sizeof((t)[0]) ? (t)[i] : "?")
+
+/* its records, as many pages of them as there are, oldest first */
+static int cmd_health(const char *name)
+{
+    uint32_t id = guest_id(name), seq = 0, r[4];
+    for (;;) {
+        static uint32_t page[PAGE_SIZE_DATA / 4];
+        int32_t rc = call(PARTITA_MG_HEALTH, id, PAGE_SIZE_DATA, seq, r);
+        if (rc < (int32_t)sizeof(struct partita_health))
+            return refused(rc < 0 ? rc : PARTITA_E_INVALID, name);
+        data_out(page, (uint32_t)rc);
+        const struct partita_health *h = (const struct partita_health *)page;
+        const struct partita_health_record *rec = (const void *)(h + 1);
+        if (seq == 0 && h->system_stopped)
+            printf("system stopped at %.6f s by an event of guest %u: %s\n",
+                   ((double)((uint64_t)h->stop_ticks_hi << 32 | h->stop_ticks_lo)) / h->freq,
+                   h->stop_guest, NAME_OF(health_events, h->stop_event));
+        for (uint32_t i = 0; i < h->nrecords; i++)
+            printf("#%u %.6f s %s: %s (%u, 0x%x): %s\n", rec[i].seq,
+                   ((double)((uint64_t)rec[i].ticks_hi << 32 | rec[i].ticks_lo)) / h->freq,
+                   name, NAME_OF(health_events, rec[i].event), rec[i].count, rec[i].arg,
+                   NAME_OF(health_actions, rec[i].action));
+        if (!h->nrecords || h->next_seq == seq) {
+            printf("%u records of '%s' dropped (rate limit)\n", h->dropped, name);
+            return 0;
+        }
+        seq = h->next_seq;
+    }
 }
 
 static int cmd_console(int argc, char **argv)
@@ -421,7 +476,7 @@ int main(int argc, char **argv)
     }
     cmd_name = argv[1];
     static const char *const one_name[] = { "start", "stop", "restart", "stats", "console",
-                                            "load", NULL };
+                                            "load", "health", NULL };
     int known = strcmp(argv[1], "list") == 0;
     for (int i = 0; one_name[i]; i++)
         known |= strcmp(argv[1], one_name[i]) == 0 && argc >= 3;
@@ -446,6 +501,8 @@ int main(int argc, char **argv)
         return cmd_life(PARTITA_MG_RESTART, "restart", argv[2]);
     if (strcmp(argv[1], "stats") == 0)
         return cmd_stats(argv[2]);
+    if (strcmp(argv[1], "health") == 0)
+        return cmd_health(argv[2]);
     if (strcmp(argv[1], "console") == 0)
         return cmd_console(argc - 2, argv + 2);
     return cmd_load(argc - 2, argv + 2);

@@ -28,17 +28,19 @@ static void imx_uart_init(struct uart_port *u)
 static void imx_uart_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
-    while (rd(u, IMX_UTS) & IMX_UTS_TXFULL)
+    while ((rd(u, IMX_UTS) & IMX_UTS_TXFULL) != 0u) {
         ;
+    }
     wr(u, IMX_UTXD, (uint8_t)c);
 }
 
 static int imx_uart_getc(void *ctx)
 {
     struct uart_port *u = ctx;
-    if (!(rd(u, IMX_USR2) & IMX_USR2_RDR))
+    if (!(rd(u, IMX_USR2) & IMX_USR2_RDR)) {
         return -1;
-    return (int)(rd(u, IMX_URXD) & 0xff);
+    }
+    return (int)(rd(u, IMX_URXD) & 0xffu);
 }
 
 static void imx_uart_rx_irq_enable(struct uart_port *u)
@@ -46,7 +48,7 @@ static void imx_uart_rx_irq_enable(struct uart_port *u)
     /* an interrupt for every received byte: trigger level 1, so no aging
      * timer is needed for a lone keystroke; UFCR's other fields (the
      * clock divider) stay */
-    wr(u, IMX_UFCR, (rd(u, IMX_UFCR) & ~IMX_UFCR_RXTL) | 1);
+    wr(u, IMX_UFCR, (rd(u, IMX_UFCR) & ~IMX_UFCR_RXTL) | 1u);
     wr(u, IMX_UCR1, rd(u, IMX_UCR1) | IMX_UCR1_RRDYEN);
 }
 
@@ -54,8 +56,9 @@ static void imx_uart_irq(struct uart_port *u, void (*rx)(char c))
 {
     /* receiver ready clears itself once the FIFO is below the trigger */
     int c;
-    while ((c = imx_uart_getc(u)) >= 0)
+    while ((c = imx_uart_getc(u)) >= 0) {
         rx((char)c);
+    }
     wr(u, IMX_USR1, IMX_USR1_AGTIM);
 }
 

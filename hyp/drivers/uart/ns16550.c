@@ -10,25 +10,28 @@ static void ns16550_init(struct uart_port *u)
      * the write (and raises busy detect) while it is transmitting.
      */
     uint32_t lcr = uart_port_read(u, UART_LCR);
-    if (lcr & UART_LCR_DLAB)
+    if ((lcr & UART_LCR_DLAB) != 0u) {
         uart_port_write(u, UART_LCR, lcr & ~UART_LCR_DLAB);
+    }
     uart_port_write(u, UART_IER, 0);
 }
 
 static void ns16550_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
-    while (!(uart_port_read(u, UART_LSR) & UART_LSR_THRE))
+    while (!(uart_port_read(u, UART_LSR) & UART_LSR_THRE)) {
         ;
+    }
     uart_port_write(u, UART_THR, (uint8_t)c);
 }
 
 static int ns16550_getc(void *ctx)
 {
     struct uart_port *u = ctx;
-    if (!(uart_port_read(u, UART_LSR) & UART_LSR_DR))
+    if (!(uart_port_read(u, UART_LSR) & UART_LSR_DR)) {
         return -1;
-    return (int)(uart_port_read(u, UART_RBR) & 0xff);
+    }
+    return (int)(uart_port_read(u, UART_RBR) & 0xffu);
 }
 
 static void ns16550_rx_irq_enable(struct uart_port *u)
@@ -47,13 +50,17 @@ static void ns16550_irq(struct uart_port *u, void (*rx)(char c))
     for (int round = 0; round < 16; round++) {
         uint32_t iir = uart_port_read(u, UART_IIR);
         /* busy detect (0x7) has the "no interrupt" bit set: test it first */
-        if ((iir & UART_IIR_ID) == UART_IIR_BUSY)
+        if ((iir & UART_IIR_ID) == UART_IIR_BUSY) {
             (void)uart_port_read(u, UART_USR);
-        else if (iir & UART_IIR_NO_INT)
+        } else if ((iir & UART_IIR_NO_INT) != 0u) {
             return;
+        } else {
+            /* otherwise nothing to do */
+        }
         int c;
-        while ((c = ns16550_getc(u)) >= 0)
+        while ((c = ns16550_getc(u)) >= 0) {
             rx((char)c);
+        }
     }
 }
 

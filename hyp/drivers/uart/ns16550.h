@@ -20,14 +20,14 @@
 #define UART_LSR    5
 #define UART_USR    31  /* DesignWare: UART status (reading clears busy detect) */
 
-#define UART_IER_RDI    (1 << 0)    /* received data available */
-#define UART_IIR_NO_INT (1 << 0)
+#define UART_IER_RDI    ((unsigned int)1u << 0)    /* received data available */
+#define UART_IIR_NO_INT ((unsigned int)1u << 0)
 #define UART_IIR_ID     0x0f
 #define UART_IIR_BUSY   0x07        /* DesignWare: LCR written while busy */
-#define UART_LCR_DLAB   (1 << 7)
-#define UART_MCR_OUT2   (1 << 3)    /* gates the IRQ line on PC-style parts */
-#define UART_LSR_DR     (1 << 0)    /* data ready */
-#define UART_LSR_THRE   (1 << 5)    /* transmit holding register empty */
+#define UART_LCR_DLAB   ((unsigned int)1u << 7)
+#define UART_MCR_OUT2   ((unsigned int)1u << 3)    /* gates the IRQ line on PC-style parts */
+#define UART_LSR_DR     ((unsigned int)1u << 0)    /* data ready */
+#define UART_LSR_THRE   ((unsigned int)1u << 5)    /* transmit holding register empty */
 
 /* console_ops putc/getc: ctx is the struct uart_port */
 /* the UART's IRQ handler: acknowledge, drain into the console ring */

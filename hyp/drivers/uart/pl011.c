@@ -22,17 +22,19 @@ static void pl011_init(struct uart_port *u)
 static void pl011_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
-    while (rd(u, PL011_FR) & PL011_FR_TXFF)
+    while ((rd(u, PL011_FR) & PL011_FR_TXFF) != 0u) {
         ;
+    }
     wr(u, PL011_DR, (uint8_t)c);
 }
 
 static int pl011_getc(void *ctx)
 {
     struct uart_port *u = ctx;
-    if (rd(u, PL011_FR) & PL011_FR_RXFE)
+    if ((rd(u, PL011_FR) & PL011_FR_RXFE) != 0u) {
         return -1;
-    return (int)(rd(u, PL011_DR) & 0xff);
+    }
+    return (int)(rd(u, PL011_DR) & 0xffu);
 }
 
 static void pl011_rx_irq_enable(struct uart_port *u)
@@ -47,8 +49,9 @@ static void pl011_irq(struct uart_port *u, void (*rx)(char c))
      * raises the interrupt again instead of waiting, unseen, in the FIFO */
     wr(u, PL011_ICR, PL011_INT_RX | PL011_INT_RT);
     int c;
-    while ((c = pl011_getc(u)) >= 0)
+    while ((c = pl011_getc(u)) >= 0) {
         rx((char)c);
+    }
 }
 
 const struct uart_driver pl011_driver = {

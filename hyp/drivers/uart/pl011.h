@@ -17,13 +17,13 @@
 #define PL011_MIS    0x040
 #define PL011_ICR    0x044
 
-#define PL011_FR_RXFE  (1 << 4)
-#define PL011_FR_TXFF  (1 << 5)
-#define PL011_CR_UARTEN (1 << 0)
-#define PL011_CR_TXE   (1 << 8)
-#define PL011_CR_RXE   (1 << 9)
-#define PL011_INT_RX   (1 << 4)
-#define PL011_INT_RT   (1 << 6)
+#define PL011_FR_RXFE  ((unsigned int)1u << 4)
+#define PL011_FR_TXFF  ((unsigned int)1u << 5)
+#define PL011_CR_UARTEN ((unsigned int)1u << 0)
+#define PL011_CR_TXE   ((unsigned int)1u << 8)
+#define PL011_CR_RXE   ((unsigned int)1u << 9)
+#define PL011_INT_RX   ((unsigned int)1u << 4)
+#define PL011_INT_RT   ((unsigned int)1u << 6)
 
 /* the driver: pl011_driver (uart_driver.h); the registers above are the
  * guest's virtual UART's too (hyp/vdev/vuart.c) */

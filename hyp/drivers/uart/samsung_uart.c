@@ -29,11 +29,13 @@ static void samsung_uart_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
     if (fifo_on(u)) {
-        while (rd(u, S3C_UFSTAT) & S3C_UFSTAT_TXFULL)
+        while ((rd(u, S3C_UFSTAT) & S3C_UFSTAT_TXFULL) != 0u) {
             ;
+        }
     } else {
-        while (!(rd(u, S3C_UTRSTAT) & S3C_UTRSTAT_TXE))
+        while (!(rd(u, S3C_UTRSTAT) & S3C_UTRSTAT_TXE)) {
             ;
+        }
     }
     wr(u, S3C_UTXH, (uint8_t)c);
 }
@@ -42,11 +44,12 @@ static int samsung_uart_getc(void *ctx)
 {
     struct uart_port *u = ctx;
     bool ready = fifo_on(u)
-        ? (rd(u, S3C_UFSTAT) & (S3C_UFSTAT_RXCNT | S3C_UFSTAT_RXFULL)) != 0
-        : (rd(u, S3C_UTRSTAT) & S3C_UTRSTAT_RXDR) != 0;
-    if (!ready)
+        ? (rd(u, S3C_UFSTAT) & (S3C_UFSTAT_RXCNT | S3C_UFSTAT_RXFULL)) != 0u
+        : (rd(u, S3C_UTRSTAT) & S3C_UTRSTAT_RXDR) != 0u;
+    if (!ready) {
         return -1;
-    return (int)(rd(u, S3C_URXH) & 0xff);
+    }
+    return (int)(rd(u, S3C_URXH) & 0xffu);
 }
 
 static void samsung_uart_rx_irq_enable(struct uart_port *u)
@@ -64,8 +67,9 @@ static void samsung_uart_irq(struct uart_port *u, void (*rx)(char c))
      * the last read raises the interrupt again */
     wr(u, S3C_UINTP, S3C_UINT_RXD | S3C_UINT_ERROR);
     int c;
-    while ((c = samsung_uart_getc(u)) >= 0)
+    while ((c = samsung_uart_getc(u)) >= 0) {
         rx((char)c);
+    }
 }
 
 const struct uart_driver samsung_uart_driver = {

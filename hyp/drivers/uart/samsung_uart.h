@@ -19,18 +19,18 @@
 #define S3C_UINTP     0x30    /* pending: write 1 to clear */
 #define S3C_UINTM     0x38    /* mask: 1 = masked */
 
-#define S3C_UCON_RXMODE_MASK  (3 << 0)
-#define S3C_UCON_RXMODE_IRQ   (1 << 0)      /* interrupt request or polling */
-#define S3C_UCON_RXTIMEOUT    (1 << 7)      /* interrupt on a quiet, non-empty FIFO */
-#define S3C_UFCON_FIFO_EN     (1 << 0)
-#define S3C_UTRSTAT_RXDR      (1 << 0)      /* receive buffer has data */
-#define S3C_UTRSTAT_TXE       (1 << 1)      /* transmit buffer empty */
+#define S3C_UCON_RXMODE_MASK  ((unsigned int)3u << 0)
+#define S3C_UCON_RXMODE_IRQ   ((unsigned int)1u << 0)      /* interrupt request or polling */
+#define S3C_UCON_RXTIMEOUT    ((unsigned int)1u << 7)      /* interrupt on a quiet, non-empty FIFO */
+#define S3C_UFCON_FIFO_EN     ((unsigned int)1u << 0)
+#define S3C_UTRSTAT_RXDR      ((unsigned int)1u << 0)      /* receive buffer has data */
+#define S3C_UTRSTAT_TXE       ((unsigned int)1u << 1)      /* transmit buffer empty */
 /* Exynos4210 FIFO status: RX count [7:0], RX full 8, TX count [23:16], TX full 24 */
 #define S3C_UFSTAT_RXCNT      0xff
-#define S3C_UFSTAT_RXFULL     (1 << 8)
-#define S3C_UFSTAT_TXFULL     (1 << 24)
-#define S3C_UINT_RXD          (1 << 0)
-#define S3C_UINT_ERROR        (1 << 1)
+#define S3C_UFSTAT_RXFULL     ((unsigned int)1u << 8)
+#define S3C_UFSTAT_TXFULL     ((unsigned int)1u << 24)
+#define S3C_UINT_RXD          ((unsigned int)1u << 0)
+#define S3C_UINT_ERROR        ((unsigned int)1u << 1)
 #define S3C_UINT_ALL          0xf
 
 /* console_ops putc/getc: ctx is the struct uart_port */

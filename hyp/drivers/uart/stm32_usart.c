@@ -24,8 +24,9 @@ static void stm32_usart_init(struct uart_port *u)
 static void stm32_usart_putc(void *ctx, char c)
 {
     struct uart_port *u = ctx;
-    while (!(rd(u, STM32_ISR) & STM32_ISR_TXE))
+    while (!(rd(u, STM32_ISR) & STM32_ISR_TXE)) {
         ;
+    }
     wr(u, STM32_TDR, (uint8_t)c);
 }
 
@@ -35,11 +36,13 @@ static int stm32_usart_getc(void *ctx)
     uint32_t isr = rd(u, STM32_ISR);
     /* an overrun stops reception until it is cleared (RM0436 USART
      * "Overrun error"): what arrived meanwhile is lost, the rest comes */
-    if (isr & STM32_ISR_ORE)
+    if ((isr & STM32_ISR_ORE) != 0u) {
         wr(u, STM32_ICR, STM32_ICR_ERRORS);
-    if (!(isr & STM32_ISR_RXNE))
+    }
+    if (!(isr & STM32_ISR_RXNE)) {
         return -1;
-    return (int)(rd(u, STM32_RDR) & 0xff);
+    }
+    return (int)(rd(u, STM32_RDR) & 0xffu);
 }
 
 static void stm32_usart_rx_irq_enable(struct uart_port *u)
@@ -52,8 +55,9 @@ static void stm32_usart_irq(struct uart_port *u, void (*rx)(char c))
 {
     /* RXNE clears itself as RDR is read empty */
     int c;
-    while ((c = stm32_usart_getc(u)) >= 0)
+    while ((c = stm32_usart_getc(u)) >= 0) {
         rx((char)c);
+    }
 }
 
 const struct uart_driver stm32_usart_driver = {

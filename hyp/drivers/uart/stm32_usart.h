@@ -16,17 +16,17 @@
 #define STM32_RDR   0x24
 #define STM32_TDR   0x28
 
-#define STM32_CR1_RXNEIE  (1 << 5)      /* RXFNEIE in FIFO mode: data received */
-#define STM32_CR1_TCIE    (1 << 6)      /* transmission complete */
-#define STM32_CR1_TXEIE   (1 << 7)      /* TXFNFIE: room to transmit */
-#define STM32_CR1_IDLEIE  (1 << 4)
-#define STM32_CR1_PEIE    (1 << 8)
-#define STM32_CR3_EIE     (1 << 0)      /* error interrupt */
-#define STM32_CR3_RXFTIE  (1 << 28)     /* RX FIFO threshold interrupt */
-#define STM32_CR3_TXFTIE  (1 << 23)     /* TX FIFO threshold interrupt */
-#define STM32_ISR_ORE     (1 << 3)      /* overrun */
-#define STM32_ISR_RXNE    (1 << 5)      /* RXFNE: data to read */
-#define STM32_ISR_TXE     (1 << 7)      /* TXFNF: room in TDR/the FIFO */
+#define STM32_CR1_RXNEIE  ((unsigned int)1u << 5)      /* RXFNEIE in FIFO mode: data received */
+#define STM32_CR1_TCIE    ((unsigned int)1u << 6)      /* transmission complete */
+#define STM32_CR1_TXEIE   ((unsigned int)1u << 7)      /* TXFNFIE: room to transmit */
+#define STM32_CR1_IDLEIE  ((unsigned int)1u << 4)
+#define STM32_CR1_PEIE    ((unsigned int)1u << 8)
+#define STM32_CR3_EIE     ((unsigned int)1u << 0)      /* error interrupt */
+#define STM32_CR3_RXFTIE  ((unsigned int)1u << 28)     /* RX FIFO threshold interrupt */
+#define STM32_CR3_TXFTIE  ((unsigned int)1u << 23)     /* TX FIFO threshold interrupt */
+#define STM32_ISR_ORE     ((unsigned int)1u << 3)      /* overrun */
+#define STM32_ISR_RXNE    ((unsigned int)1u << 5)      /* RXFNE: data to read */
+#define STM32_ISR_TXE     ((unsigned int)1u << 7)      /* TXFNF: room in TDR/the FIFO */
 #define STM32_ICR_ERRORS  0x0f          /* PECF, FECF, NECF, ORECF: write 1 to clear */
 
 /* console_ops putc/getc: ctx is the struct uart_port */

@@ -26,21 +26,24 @@ void uart_port_mmio_write(volatile uint8_t *addr, unsigned int width, uint32_t v
 #else
 static inline uint32_t uart_port_mmio_read(volatile uint8_t *addr, unsigned int width)
 {
-    if (width == 4)
+    if (width == 4u) {
         return *(volatile uint32_t *)addr;
-    if (width == 2)
+    }
+    if (width == 2u) {
         return *(volatile uint16_t *)addr;
+    }
     return *addr;
 }
 
 static inline void uart_port_mmio_write(volatile uint8_t *addr, unsigned int width, uint32_t v)
 {
-    if (width == 4)
+    if (width == 4u) {
         *(volatile uint32_t *)addr = v;
-    else if (width == 2)
+    } else if (width == 2u) {
         *(volatile uint16_t *)addr = (uint16_t)v;
-    else
+    } else {
         *addr = (uint8_t)v;
+    }
 }
 #endif
 

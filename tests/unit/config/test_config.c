@@ -900,6 +900,101 @@ static void test_schedule_guest_needs(void **state)
     EXPECT(load_pmu(b), { "rtos0", "memory-budget", "not on CPUs under the cyclic schedules" });
 }
 
+/* ---- the health table (health { EVENT = "ACTION"; }) ---- */
+
+/* guest's health node (made if it is not there yet) */
+static int hnode(void *b, const char *guest)
+{
+    int h = fdt_subnode_offset(b, gnode(b, guest), "health");
+    if (h < 0)
+        h = fdt_add_subnode(b, gnode(b, guest), "health");
+    assert_true(h >= 0);
+    return h;
+}
+
+static void set_health(void *b, const char *guest, const char *prop, const char *action)
+{
+    assert_int_equal(fdt_setprop_string(b, hnode(b, guest), prop, action), 0);
+}
+
+static void set_threshold(void *b, const char *guest, const char *prop, int n, uint32_t count,
+                          uint32_t us)
+{
+    fdt32_t c[2] = { cpu_to_fdt32(count), cpu_to_fdt32(us) };
+    assert_int_equal(fdt_setprop(b, hnode(b, guest), prop, c, (int)(n * sizeof(c[0]))), 0);
+}
+
+static void test_health_parsed(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "watchdog", 1, 100);
+    set_health(b, "rtos0", "watchdog", "log");
+    set_health(b, "rtos0", "abort-storm", "stop-system");
+    set_threshold(b, "rtos0", "abort-storm-threshold", 2, 100, 2000);
+    set_health(b, "rtos0", "deadline-miss", "restart");
+    set_health(b, "bare0", "crash", "restart");
+    EXPECT_OK(load_free(b));
+    const struct guest_health *h = &guest("rtos0")->health;
+    assert_int_equal(h->action[HEALTH_EV_CRASH], HEALTH_ACT_STOP);     /* on-crash */
+    assert_int_equal(h->action[HEALTH_EV_WATCHDOG], HEALTH_ACT_LOG);
+    assert_int_equal(h->action[HEALTH_EV_ABORTS], HEALTH_ACT_STOP_SYSTEM);
+    assert_int_equal(h->count[HEALTH_EV_ABORTS], 100);
+    assert_int_equal(h->period_us[HEALTH_EV_ABORTS], 2000);
+    assert_int_equal(h->action[HEALTH_EV_DEADLINE], HEALTH_ACT_RESTART);
+    assert_int_equal(h->count[HEALTH_EV_DEADLINE], HEALTH_COUNT_DEFAULT);  /* 1 a second */
+    assert_int_equal(h->period_us[HEALTH_EV_DEADLINE], HEALTH_PERIOD_DEFAULT_US);
+    assert_int_equal(h->action[HEALTH_EV_OVERRUN], HEALTH_ACT_NONE);
+    /* the crash entry is on-crash, either way round */
+    assert_int_equal(guest("bare0")->on_crash, ON_CRASH_RESTART);
+    assert_int_equal(guest("linux0")->health.action[HEALTH_EV_CRASH], HEALTH_ACT_RESTART);
+    /* no watchdog: no entry; watchdog-action's default is restart */
+    assert_int_equal(guest("linux0")->health.action[HEALTH_EV_WATCHDOG], HEALTH_ACT_NONE);
+    b = cfg("config-good");
+    set_cells(b, "bare0", "watchdog", 1, 100);
+    set_health(b, "rtos0", "crash", "stop");            /* agrees with on-crash */
+    EXPECT_OK(load_free(b));
+    assert_int_equal(guest("bare0")->health.action[HEALTH_EV_WATCHDOG], HEALTH_ACT_RESTART);
+}
+
+static void test_health_errors(void **state)
+{
+    void *b = cfg("config-good");
+    set_health(b, "rtos0", "reboot", "log");
+    EXPECT(load_free(b), { "rtos0", "health/reboot", "no such event" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "deadline-miss", "panic");
+    EXPECT(load_free(b), { "rtos0", "health/deadline-miss", "\"panic\": use \"log\"" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "crash", "restart");         /* on-crash = "stop" */
+    EXPECT(load_free(b), { "rtos0", "health/crash", "\"restart\" contradicts on-crash \"stop\"" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "watchdog", 1, 100);
+    set_str(b, "rtos0", "watchdog-action", "stop");
+    set_health(b, "rtos0", "watchdog", "log");
+    EXPECT(load_free(b), { "rtos0", "health/watchdog", "\"log\" contradicts watchdog-action" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "watchdog", "log");
+    EXPECT(load_free(b), { "rtos0", "health/watchdog", "has no watchdog" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "budget-overrun", "stop");
+    EXPECT(load_free(b), { "rtos0", "health/budget-overrun", "has no memory-budget" });
+    b = cfg("config-good");
+    set_threshold(b, "rtos0", "abort-storm-threshold", 2, 10, 1000);
+    EXPECT(load_free(b), { "rtos0", "health/abort-storm-threshold", "no abort-storm entry" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "abort-storm", "log");
+    set_threshold(b, "rtos0", "abort-storm-threshold", 2, 0, 999);
+    EXPECT(load_free(b), { "rtos0", "health/abort-storm-threshold", "count 0: give 1 to" },
+           { "rtos0", "health/abort-storm-threshold", "period 999 us: give 1000 to" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "deadline-miss", "log");
+    set_threshold(b, "rtos0", "deadline-miss-threshold", 1, 10, 0);
+    EXPECT(load_free(b), { "rtos0", "health/deadline-miss-threshold", "give <COUNT PERIOD-US>" });
+    b = cfg("config-good");
+    set_health(b, "rtos0", "crash-threshold", "log");   /* a crash is not counted */
+    EXPECT(load_free(b), { "rtos0", "health/crash-threshold", "no such event" });
+}
+
 static void test_cpus_missing(void **state)
 {
     void *b = cfg("config-good");
@@ -2288,9 +2383,10 @@ static void test_disk_parsed(void **state)
     const struct disk_config *d = &sys.disks[0];
     assert_string_equal(d->name, "store");
     assert_int_equal(d->driver, 0);
-    assert_int_equal(d->queue_ipa, 0x40f00000);
+    assert_int_equal(d->queue_ipa, 0x40a00000);
     assert_int_equal(d->queue_size, 0x100000);
     assert_int_equal(d->irq, 60);
+    assert_int_equal(d->done_ipa, 0x0a100000);
     assert_int_equal(d->nfrontends, 2);
     assert_int_equal(sys.nguests, 3);                   /* no disk node is a guest */
     const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *ec = guest("echo");
@@ -2307,6 +2403,58 @@ static void test_disk_parsed(void **state)
     assert_true(ec->disks[0].read_only);
     assert_int_equal(d->frontends[1].guest, 2);
     assert_int_equal(d->frontends[1].slot, 0);
+    /* the driver's view, for its device tree */
+    assert_int_equal(lx->ndriven, 1);
+    assert_int_equal(rt->ndriven, 0);
+    assert_string_equal(lx->driven[0].name, "store");
+    assert_int_equal(lx->driven[0].id, 0);
+    assert_int_equal(lx->driven[0].queue_ipa, 0x40a00000);
+    assert_int_equal(lx->driven[0].queue_size, 0x100000);
+    assert_int_equal(lx->driven[0].irq, 60);
+    assert_int_equal(lx->driven[0].done_ipa, 0x0a100000);
+}
+
+/* the done page: optional, a whole page of its own outside the driver's
+ * RAM and devices */
+static void test_disk_done_errors(void **state)
+{
+    void *b = cfg("config-disk");
+    del(b, "store", "done");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.disks[0].done_ipa, 0);
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x0a100800);
+    EXPECT(load_free(b), { "linux", "store/done", "0xa100800 is not 4 KiB aligned" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 2, 0, 0x0a100000);
+    EXPECT(load_free(b), { "linux", "store/done", "give the IPA of a 4 KiB page" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0);
+    EXPECT(load_free(b), { "linux", "store/done", "give the IPA of a 4 KiB page" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x40f00000);
+    EXPECT(load_free(b), { "linux", "store/done", "collides with the guest's own RAM" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x09000000);
+    EXPECT(load_free(b), { "linux", "store/done", "collides with the guest's own UART" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x70010000);            /* chan0's doorbell page */
+    EXPECT(load_free(b), { "linux", "store/done", "collides with channel 'chan0'" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x0a000000);
+    EXPECT(load_free(b),
+           { "linux", "store/done", "collides with the device of one of its networks" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "done", 1, 0x09010000);
+    EXPECT(load_free(b), { "linux", "store/done", "collides with its passthrough range" });
 }
 
 static void test_disk_driver_errors(void **state)
@@ -2342,11 +2490,11 @@ static void test_disk_driver_errors(void **state)
 static void test_disk_queue_errors(void **state)
 {
     void *b = cfg("config-disk");
-    set_cells(b, "store", "queue", 2, 0x40f00800, 0x100000);
+    set_cells(b, "store", "queue", 2, 0x40a00800, 0x100000);
     EXPECT(load_free(b), { "linux", "store/queue", "is not in whole 4 KiB pages" });
 
     b = cfg("config-disk");
-    set_cells(b, "store", "queue", 2, 0x40f00000, 0x1000);
+    set_cells(b, "store", "queue", 2, 0x40a00000, 0x1000);
     EXPECT(load_free(b), { "linux", "store/queue", "4 KiB: give 132 KiB to 16 MiB" });
 
     b = cfg("config-disk");
@@ -2356,6 +2504,27 @@ static void test_disk_queue_errors(void **state)
     b = cfg("config-disk");
     set_cells(b, "store", "queue", 2, 0xfff00000, 0x100000);
     EXPECT(load_free(b), { "linux", "store/queue", "is not inside its RAM" });
+
+    /* over what the loader puts into the driver's RAM: Partita writes the
+     * queue's header when the driver starts, over its device tree, its
+     * image or its initrd */
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40f00000, 0x100000);
+    EXPECT(load_free(b), { "linux", "store/queue", "offset 0xf00000+0x100000 of its RAM "
+                                                   "overlaps the device tree" });
+
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40000000, 0x100000);
+    EXPECT(load_free(b), { "linux", "store/queue", "overlaps the kernel image" });
+
+    static const uint8_t initrd[100] = { 1 };
+    b = cfg("config-disk");
+    set_bytes(b, "linux", "initrd", initrd, sizeof(initrd));
+    set_cells(b, "store", "queue", 2, 0x40fc0000, 0x30000);   /* up to the DT, not on it */
+    EXPECT(load_free(b), { "linux", "store/queue", "overlaps the initrd" });
+    b = cfg("config-disk");
+    set_cells(b, "store", "queue", 2, 0x40fc0000, 0x30000);   /* no initrd: nothing there */
+    EXPECT_OK(load_free(b));
 }
 
 static void test_disk_interrupt_errors(void **state)
@@ -2454,7 +2623,7 @@ static void test_disk_two_disks(void **state)
     assert_true(n >= 0);
     assert_int_equal(fdt_setprop_string(b, n, "compatible", "partita,disk"), 0);
     assert_int_equal(fdt_setprop_string(b, n, "driver", "linux"), 0);
-    fdt32_t q[2] = { cpu_to_fdt32(0x40f80000), cpu_to_fdt32(0x21000) };
+    fdt32_t q[2] = { cpu_to_fdt32(0x40a80000), cpu_to_fdt32(0x21000) };
     assert_int_equal(fdt_setprop(b, n, "queue", q, sizeof(q)), 0);
     assert_int_equal(fdt_setprop_u32(b, n, "interrupt", 60), 0);
     int m = fdt_add_subnode(b, n, "rt");
@@ -2506,9 +2675,10 @@ static void test_every_device_fits(void **state)
     assert_int_equal(g->nchannels, GUEST_MAX_CHANNELS);
     assert_int_equal(g->nnets, GUEST_MAX_NETS);
     assert_int_equal(g->ndisks, GUEST_MAX_DISKS);
+    assert_int_equal(g->ndriven, DISK_MAX - GUEST_MAX_DISKS);
     assert_true(g->vcon && g->control);
-    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1 + g->ndisks,
-                     GUEST_MAX_MMIO_REGIONS);
+    assert_int_equal(GUEST_VBOARD_REGIONS + g->nchannels + 1 + g->nnets + 1 + g->ndisks +
+                     g->ndriven, GUEST_MAX_MMIO_REGIONS);
 }
 
 static void test_virtio_console(void **state)
@@ -2737,6 +2907,8 @@ int main(void)
         cmocka_unit_test(test_budget_parsed),
         cmocka_unit_test(test_budget_errors),
         cmocka_unit_test(test_budget_needs),
+        cmocka_unit_test(test_health_parsed),
+        cmocka_unit_test(test_health_errors),
         cmocka_unit_test(test_cpus_missing),
         cmocka_unit_test(test_too_many_vcpus),
         cmocka_unit_test(test_irq_sgi_ppi_reserved),
@@ -2813,6 +2985,7 @@ int main(void)
         cmocka_unit_test(test_network_two_in_a_guest),
         cmocka_unit_test(test_network_unknown_properties),
         cmocka_unit_test(test_disk_parsed),
+        cmocka_unit_test(test_disk_done_errors),
         cmocka_unit_test(test_disk_driver_errors),
         cmocka_unit_test(test_disk_queue_errors),
         cmocka_unit_test(test_disk_interrupt_errors),

@@ -20,6 +20,7 @@
 #include "hyp/guest/guest_dt.h"
 #include "hyp/config/guest_config.h"
 #include "hyp/platform/platform.h"
+#include <partita/blk_queue.h>
 
 #define DTB_MAX 0x10000         /* what hyp/guest/guest.c gives the writer */
 
@@ -795,6 +796,66 @@ static void test_channels(void **state)
     CELLS(b3, "interrupts", 0, 40 - 32, 1);
 }
 
+/* ---- a driver partition's disks (docs/disks.md) ---- */
+
+static void add_driven(struct guest_config *c, const char *name, uint32_t q, uint32_t size,
+                       uint32_t irq, uint32_t done)
+{
+    struct guest_driven *v = &c->driven[c->ndriven++];
+    memset(v, 0, sizeof(*v));
+    snprintf(v->name, sizeof(v->name), "%s", name);
+    v->queue_ipa = q;
+    v->queue_size = size;
+    v->irq = irq;
+    v->done_ipa = done;
+}
+
+/* the queues are left out of /memory and reserved no-map; each disk is a
+ * partita,disk-driver node with its queue and done page; its request
+ * interrupt a gpio-keys button beside a channel's doorbell */
+static void test_disk_driver(void **state)
+{
+    struct guest_config c = make_cfg("drv", 1);
+    struct guest_dt_info info = make_info();
+    c.mem_size = 0x08000000;
+    add_channel(&c, "chan0", 2, 0, 0x70000000, 0x10000, 64, false);
+    add_driven(&c, "vd", 0x44000000, 0x200000, 60, 0x0a100000);
+    add_driven(&c, "bare", 0x40000000, 0x21000, 61, 0);
+    build(&c, &info);
+
+    CELLS(node("/memory@40000000"), "reg", 0x40021000, 0x44000000 - 0x40021000,
+          0x44200000, 0x48000000 - 0x44200000);
+    int r0 = node("/reserved-memory/disk-queue@44000000");
+    CELLS(r0, "reg", 0x44000000, 0x200000);
+    int len;
+    prop(r0, "no-map", &len);
+    assert_int_equal(len, 0);
+    node("/reserved-memory/channel@70000000");
+
+    int d0 = node("/disk-driver@44000000");
+    STRINGS(d0, "compatible", "partita,disk-driver");
+    CELLS(d0, "reg", 0x44000000, 0x200000, 0x0a100000, DISK_DONE_SIZE);
+    STRINGS(d0, "reg-names", "queue\0done");
+    CELLS(d0, "interrupts", 0, 60 - 32, 1);
+    assert_int_equal(phandle_target(u32(d0, "memory-region")), r0);
+    STRINGS(d0, "label", "vd");
+    assert_int_equal(u32(d0, "partita,disk"), 0);
+    int d1 = node("/disk-driver@40000000");         /* no done page: the call only */
+    CELLS(d1, "reg", 0x40000000, 0x21000);
+    STRINGS(d1, "reg-names", "queue");
+    assert_int_equal(u32(d1, "partita,disk"), 1);
+
+    int k = node("/partita-doorbells");
+    assert_int_equal(count_subnodes(k), 3);
+    assert_int_equal(u32(node("/partita-doorbells/channel-2"), "linux,code"),
+                     CHANNEL_DOORBELL_KEY + 2);
+    int b = node("/partita-doorbells/disk-1");
+    assert_int_equal(u32(b, "linux,code"), PARTITA_BLKQ_KEY_BASE + 1);
+    CELLS(b, "interrupts", 0, 61 - 32, 1);
+    STRINGS(b, "label", "bare");
+    assert_int_equal(u32(b, "debounce-interval"), 0);
+}
+
 /* every member's tree from a parsed configuration */
 static void test_channels_from_configuration(void **state)
 {
@@ -890,6 +951,7 @@ int main(void)
         cmocka_unit_test(test_manage_node),
         cmocka_unit_test(test_channels),
         cmocka_unit_test(test_channels_from_configuration),
+        cmocka_unit_test(test_disk_driver),
         cmocka_unit_test(test_network_devices),
         cmocka_unit_test(test_no_network_devices),
         cmocka_unit_test(test_virtio_console_node),

@@ -36,6 +36,7 @@
 #include "hyp/guest/guest.h"
 #include "hyp/manage/manage.h"
 #include "hyp/guest/channel.h"
+#include "hyp/guest/disk.h"
 #include "hyp/lib/console.h"
 
 #define H_BOSS      0
@@ -77,6 +78,7 @@ void *page_alloc(unsigned int pages, unsigned int align) { return NULL; }
 int manage_page_init(struct guest *g) { return 0; }
 void sched_cpu0_work(void) {}
 uint64_t timer_now(void) { return 0; }
+uint32_t timer_freq(void) { return 1000; }
 uint64_t timer_ticks_to_us(uint64_t t) { return t; }
 void dcache_clean_inval_range(const void *va, uint32_t len) { (void)va; (void)len; }
 void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised)
@@ -84,6 +86,21 @@ void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint3
     *rung = *raised = 0;
 }
 uint64_t guest_uptime_s(const struct guest *g) { return 0; }
+/* every guest a frontend of disk 'vd' and the driver of disk 'store' */
+unsigned int disk_guest_counts(const struct guest *g, struct disk_counts *out)
+{
+    memset(out, 0, 2 * sizeof(*out));
+    out[0].name = "vd";
+    out[0].fe = (struct vblk_stats){ .requests = 7, .completed = 5, .failed = 2,
+                                     .bad_completions = 1, .dropped = 3, .errors = 1,
+                                     .read_bytes = 0x100000200ull, .written_bytes = 4096 };
+    out[1].name = "store";
+    out[1].driver = true;
+    out[1].be = (struct blk_backend_stats){ .moved = 9, .answers = 8, .bad_answers = 2,
+                                            .requeued = 4 };
+    out[1].waiting = 1;
+    return 2;
+}
 
 static bool h_in_buf(const void *p, size_t n)
 {

@@ -113,10 +113,7 @@ static void raw_call(struct input *in)
     h.flip = false;
     if (fn == PARTITA_MG_LOAD && id == H_WORKER && running)
         H_ASSERT((int32_t)r[0] < 0);
-    /* (the schedules' calls are the system's, about no guest; BLK_DONE,
-     * between the management calls, is none) */
-    if (id == H_GUARDED && fn != PARTITA_MG_VERSION && fn != PARTITA_MG_SCHEDULE &&
-        fn != PARTITA_MG_SCHEDULE_SET && fn != PARTITA_HC_BLK_DONE && fn >= PARTITA_MG_FIRST &&
+    if (id == H_GUARDED && fn != PARTITA_MG_VERSION && fn >= PARTITA_MG_FIRST &&
         fn <= PARTITA_MG_LAST && (int32_t)r[0] != PARTITA_E_ADDRESS)
         H_ASSERT((int32_t)r[0] == PARTITA_E_DENIED);
 }

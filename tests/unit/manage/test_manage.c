@@ -20,6 +20,7 @@
 #include "hyp/manage/image.c"
 #include "hyp/manage/manage.c"
 #include "hyp/guest/lifecycle.c"
+#include "hyp/guest/health_log.c"
 #include "hyp/manage/manage_ops.c"
 #undef memcpy
 #include "manage/manage_program.h"
@@ -150,6 +151,43 @@ static void test_load_refusals(void **state)
  * not exist or are not its, calls that do not exist */
 /* a budget read and changed by the control partition: from the next
  * period; a guest without one, or no budget, refused */
+/* the disks' counters (ABI 1.2) after 1.1's fields; a buffer of 1.1's
+ * size gets 1.1's fields only */
+static void test_stats_disks(void **state)
+{
+    uint32_t r[5] = { PARTITA_MG_STATS, H_WORKER, h_ipa(STREAM),
+                      sizeof(struct partita_guest_stats), 0 };
+    h_call(r);
+    assert_int_equal(r[0], sizeof(struct partita_guest_stats));
+    const struct partita_guest_stats *o = (const struct partita_guest_stats *)h_boss(STREAM);
+    assert_int_equal(o->ndisks, 2);
+    const struct partita_disk_stats *fe = &o->disk[0], *be = &o->disk[1];
+    assert_string_equal(fe->name, "vd");
+    assert_int_equal(fe->role, PARTITA_DISK_FRONTEND);
+    assert_int_equal(fe->requests, 7);
+    assert_int_equal(fe->answers, 5);
+    assert_int_equal(fe->ioerrors, 2);
+    assert_int_equal(fe->bad_answers, 1);
+    assert_int_equal(fe->dropped, 3);
+    assert_int_equal(fe->errors, 1);
+    assert_int_equal(fe->read_lo, 0x200);
+    assert_int_equal(fe->read_hi, 1);
+    assert_int_equal(fe->written_lo, 4096);
+    assert_string_equal(be->name, "store");
+    assert_int_equal(be->role, PARTITA_DISK_DRIVER);
+    assert_int_equal(be->requests, 9);
+    assert_int_equal(be->answers, 8);
+    assert_int_equal(be->bad_answers, 2);
+    assert_int_equal(be->requeued, 4);
+    assert_int_equal(be->waiting, 1);
+    uint32_t old = offsetof(struct partita_guest_stats, ndisks);
+    memset(h_boss(STREAM), 0xee, sizeof(struct partita_guest_stats));
+    uint32_t r11[5] = { PARTITA_MG_STATS, H_WORKER, h_ipa(STREAM), old, 0 };
+    h_call(r11);
+    assert_int_equal(r11[0], old);
+    assert_int_equal(o->ndisks, 0xeeeeeeeeu);       /* untouched past 1.1's fields */
+}
+
 static void test_budget_calls(void **state)
 {
     struct budget *b = &budgets[H_WORKER];
@@ -180,6 +218,59 @@ static void test_budget_calls(void **state)
     assert_int_equal(b->pool.next_events, 8000);
     memset(b, 0, sizeof(*b));
     assert_int_equal(call(PARTITA_MG_BUDGET_SET, H_WORKER), PARTITA_E_INVALID);   /* none */
+}
+
+/* the health log through the control partition: its guest's records
+ * alone, as many as the buffer holds whole, from the number asked for;
+ * a guest it may not list refused */
+static void test_health_log(void **state)
+{
+    for (unsigned int i = 0; i < 4; i++) {
+        assert_true(health_log_add(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS, PARTITA_HEALTH_LOG,
+                                   1, i));
+        assert_true(health_log_add(H_GUARDED, PARTITA_HEALTH_CRASH, PARTITA_HEALTH_STOP, 1, i));
+    }
+    const uint32_t one = sizeof(struct partita_health_record);
+    uint32_t r[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM),
+                      sizeof(struct partita_health) + 3 * one - 1, 0 };
+    h_call(r);
+    assert_int_equal(r[0], sizeof(struct partita_health) + 2 * one);   /* whole ones */
+    const struct partita_health *o = (const struct partita_health *)h_boss(STREAM);
+    const struct partita_health_record *rec = (const struct partita_health_record *)(o + 1);
+    assert_int_equal(o->nrecords, 2);
+    assert_int_equal(rec[0].guest, H_WORKER);
+    assert_int_equal(rec[0].arg, 0);
+    assert_int_equal(rec[1].seq, 2);        /* the other guest's #1 passed over */
+    assert_int_equal(rec[1].arg, 1);
+    assert_int_equal(o->next_seq, 3);       /* read on from there */
+    assert_int_equal(o->freq, 1000);
+    assert_int_equal(o->system_stopped, 0);
+    uint32_t on[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 4096, o->next_seq };
+    h_call(on);
+    assert_int_equal(o->nrecords, 2);
+    assert_int_equal(rec[0].arg, 2);
+    assert_int_equal(rec[1].arg, 3);
+    uint32_t shorty[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 8, 0 };
+    h_call(shorty);
+    assert_int_equal((int32_t)shorty[0], PARTITA_E_INVALID);
+    uint32_t other[5] = { PARTITA_MG_HEALTH, H_GUARDED, h_ipa(STREAM), 4096, 0 };
+    h_call(other);
+    assert_int_equal((int32_t)other[0], PARTITA_E_DENIED);
+    /* past the burst, a guest's records are dropped and counted */
+    for (unsigned int i = 4; i < HEALTH_LOG_BURST; i++)
+        assert_true(health_log_add(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS, PARTITA_HEALTH_LOG,
+                                   1, i));
+    assert_false(health_log_add(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS, PARTITA_HEALTH_LOG, 1, 0));
+    uint32_t again[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 4096, 0 };
+    h_call(again);
+    assert_int_equal(o->dropped, 1);
+    health_log_system_stop(H_WORKER, PARTITA_HEALTH_DEADLINE_MISS);
+    health_log_system_stop(H_GUARDED, PARTITA_HEALTH_CRASH);        /* the first says why */
+    uint32_t stopped[5] = { PARTITA_MG_HEALTH, H_WORKER, h_ipa(STREAM), 4096, 0 };
+    h_call(stopped);
+    assert_int_equal(o->system_stopped, 1);
+    assert_int_equal(o->stop_guest, H_WORKER);
+    assert_int_equal(o->stop_event, PARTITA_HEALTH_DEADLINE_MISS);
 }
 
 static void test_boundaries(void **state)
@@ -226,6 +317,31 @@ static void test_random_programs(void **state)
     assert_true(starts > 0 && stored > 0);
 }
 
+/* A caller on another CPU that gdb asks to halt (hyp/manage/manage.c
+ * caller_halts): the stub waits for it on the boot CPU, which then cannot
+ * take its call.  A call it posted is withdrawn unrun, and one it could
+ * not post gives up: both answer busy at once, and the mailbox is left as
+ * it was for others.  (Before the withdrawal this call waited for a boot
+ * CPU that never came: the harness's clock stands still.) */
+static void test_halted_caller_withdraws(void **state)
+{
+    struct vcpu *v = &guests[H_BOSS].vcpu[0];
+    enum guest_state before = guests[H_WORKER].state;
+    h_cpu.index = 1;
+    v->requests = VCPU_REQ_HALT;
+    assert_int_equal(call(PARTITA_MG_STOP, H_WORKER), PARTITA_E_BUSY);
+    assert_int_equal(mailbox.state, MB_FREE);
+    assert_int_equal(guests[H_WORKER].state, before);
+    /* another caller holds the mailbox: this one does not wait for it */
+    mailbox.state = MB_CLAIMED;
+    assert_int_equal(call(PARTITA_MG_STOP, H_WORKER), PARTITA_E_BUSY);
+    assert_int_equal(mailbox.state, MB_CLAIMED);
+    assert_int_equal(guests[H_WORKER].state, before);
+    mailbox.state = MB_FREE;
+    v->requests = 0;
+    h_cpu.index = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,7 +351,10 @@ int main(void)
         cmocka_unit_test_setup(test_crc_is_what_boots, setup),
         cmocka_unit_test_setup(test_load_refusals, setup),
         cmocka_unit_test_setup(test_budget_calls, setup),
+        cmocka_unit_test_setup(test_stats_disks, setup),
+        cmocka_unit_test_setup(test_health_log, setup),
         cmocka_unit_test_setup(test_boundaries, setup),
+        cmocka_unit_test_setup(test_halted_caller_withdraws, setup),
         cmocka_unit_test(test_random_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,147 @@
+/*
+ * A guest's health node (docs/temporal-isolation.md, "Health monitor"):
+ *
+ *     health {
+ *         crash = "restart";
+ *         abort-storm = "stop";
+ *         abort-storm-threshold = <100 1000000>;
+ *     };
+ *
+ * Each event a property naming its action; a counted event may have a
+ * threshold <COUNT PERIOD-US>.  on-crash and watchdog-action say what the
+ * crash and watchdog entries say: either may be given, both only when they
+ * agree.  Every error names the guest and "health/PROPERTY".
+ */
+#include <stdio.h>
+#include <string.h>
+#include <libfdt.h>
+#include "config_internal.h"
+#include "hyp/dt/dt_index.h"
+
+const char *const health_event_names[HEALTH_EVENTS] = {
+    "crash", "watchdog", "abort-storm", "budget-overrun", "deadline-miss",
+};
+
+const char *const health_action_names[HEALTH_ACTIONS] = {
+    "none", "log", "restart", "stop", "stop-system",
+};
+
+#define HEALTH_PROP_MAX 48      /* "health/" and the longest "...-threshold" */
+
+static const char *hprop(char *buf, const char *p)
+{
+    return cfg_member_prop(buf, HEALTH_PROP_MAX, "health", p);
+}
+
+/* An action's name: its enum health_action, or HEALTH_ACT_NONE */
+static enum health_action action_of(const char *s)
+{
+    for (unsigned int a = HEALTH_ACT_LOG; a < HEALTH_ACTIONS; a++)
+        if (strcmp(s, health_action_names[a]) == 0)
+            return (enum health_action)a;
+    return HEALTH_ACT_NONE;
+}
+
+/* Is pn one of the node's properties: an event, or a counted one's threshold? */
+static bool health_prop_known(const char *pn)
+{
+    for (unsigned int e = 0; e < HEALTH_EVENTS; e++) {
+        size_t n = strlen(health_event_names[e]);
+        if (strncmp(pn, health_event_names[e], n) != 0)
+            continue;
+        if (pn[n] == '\0' || (e >= HEALTH_EV_COUNTED && strcmp(pn + n, "-threshold") == 0))
+            return true;
+    }
+    return false;
+}
+
+static void parse_threshold(const void *fdt, int hn, struct guest_config *g, unsigned int e,
+                            struct cfg_ctx *c)
+{
+    char name[HEALTH_PROP_MAX], buf[HEALTH_PROP_MAX];
+    struct guest_health *h = &g->health;
+    h->count[e] = HEALTH_COUNT_DEFAULT;
+    h->period_us[e] = HEALTH_PERIOD_DEFAULT_US;
+    (void)snprintf(name, sizeof(name), "%s-threshold", health_event_names[e]);
+    int len;
+    const fdt32_t *v = dt_getprop(fdt, hn, name, &len);
+    if (!v)
+        return;
+    if (h->action[e] == HEALTH_ACT_NONE) {
+        cfg_msg(c, true, g->name, hprop(buf, name), "no %s entry to count for",
+                health_event_names[e]);
+        return;
+    }
+    if (len != 8) {
+        cfg_msg(c, true, g->name, hprop(buf, name), "give <COUNT PERIOD-US>");
+        return;
+    }
+    uint32_t n = fdt32_ld(&v[0]), us = fdt32_ld(&v[1]);
+    if (!n || n > HEALTH_COUNT_MAX)
+        cfg_msg(c, true, g->name, hprop(buf, name), "count %lu: give 1 to %u",
+                (unsigned long)n, HEALTH_COUNT_MAX);
+    if (us < HEALTH_PERIOD_MIN_US || us > HEALTH_PERIOD_MAX_US)
+        cfg_msg(c, true, g->name, hprop(buf, name), "period %lu us: give %u to %u",
+                (unsigned long)us, HEALTH_PERIOD_MIN_US, HEALTH_PERIOD_MAX_US);
+    h->count[e] = n;
+    h->period_us[e] = us;
+}
+
+/* on-crash or watchdog-action (given: present in the guest node) as the
+ * crash or watchdog entry, or checked against it */
+static void merge_legacy(struct guest_config *g, unsigned int e, const char *legacy, bool given,
+                         bool restart, struct cfg_ctx *c)
+{
+    char buf[HEALTH_PROP_MAX];
+    enum health_action was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
+    if (g->health.action[e] == HEALTH_ACT_NONE)
+        g->health.action[e] = (uint8_t)was;
+    else if (given && g->health.action[e] != was)
+        cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
+                "\"%s\" contradicts %s \"%s\"", health_action_names[g->health.action[e]],
+                legacy, health_action_names[was]);
+}
+
+void config_parse_health(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
+{
+    char buf[HEALTH_PROP_MAX];
+    struct guest_health *h = &g->health;
+    memset(h, 0, sizeof(*h));
+    int hn = fdt_subnode_offset(fdt, node, "health");
+    int prop;
+    if (hn >= 0)
+        fdt_for_each_property_offset(prop, fdt, hn) {
+            const char *pn = NULL;
+            if (fdt_getprop_by_offset(fdt, prop, &pn, NULL) && pn && !health_prop_known(pn))
+                cfg_msg(c, true, g->name, hprop(buf, pn), "no such event");
+        }
+    for (unsigned int e = 0; hn >= 0 && e < HEALTH_EVENTS; e++) {
+        bool bad;
+        const char *s = cfg_get_string(fdt, hn, health_event_names[e], &bad);
+        if (bad)
+            cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]), "not a string");
+        else if (s && action_of(s) == HEALTH_ACT_NONE)
+            cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
+                    "\"%s\": use \"log\", \"restart\", \"stop\" or \"stop-system\"", s);
+        else if (s)
+            h->action[e] = (uint8_t)action_of(s);
+        if (e >= HEALTH_EV_COUNTED)
+            parse_threshold(fdt, hn, g, e, c);
+    }
+    merge_legacy(g, HEALTH_EV_CRASH, "on-crash", dt_getprop(fdt, node, "on-crash", NULL) != NULL,
+                 g->on_crash == ON_CRASH_RESTART, c);
+    g->on_crash = h->action[HEALTH_EV_CRASH] == HEALTH_ACT_RESTART ? ON_CRASH_RESTART
+                                                                  : ON_CRASH_STOP;
+    if (!g->watchdog_ms) {
+        if (h->action[HEALTH_EV_WATCHDOG] != HEALTH_ACT_NONE)
+            cfg_msg(c, true, g->name, hprop(buf, "watchdog"), "the guest has no watchdog");
+    } else {
+        merge_legacy(g, HEALTH_EV_WATCHDOG, "watchdog-action",
+                     dt_getprop(fdt, node, "watchdog-action", NULL) != NULL,
+                     g->watchdog_action == ON_CRASH_RESTART, c);
+        g->watchdog_action = h->action[HEALTH_EV_WATCHDOG] == HEALTH_ACT_RESTART
+                                 ? ON_CRASH_RESTART : ON_CRASH_STOP;
+    }
+    if (!g->budget_events && h->action[HEALTH_EV_OVERRUN] != HEALTH_ACT_NONE)
+        cfg_msg(c, true, g->name, hprop(buf, "budget-overrun"), "the guest has no memory-budget");
+}
