@@ -117,7 +117,7 @@ void sched_share_block(struct vcpu *v)
 /* The saved virtual timer's deadline on the physical counter, 0: none
  * (disabled or masked, B8.2.4; a compare value past the counter's range
  * never fires) */
-static uint64_t vtimer_deadline(const struct vcpu *v)
+static inline __attribute__((always_inline)) uint64_t vtimer_deadline(const struct vcpu *v)
 {
     uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
     if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
@@ -126,7 +126,7 @@ static uint64_t vtimer_deadline(const struct vcpu *v)
 }
 
 /* d: its sched_share_vtimer_deadline */
-static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
+static inline __attribute__((always_inline)) bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
 {
     /* a guest not started yet has no distributor to ask (its vgic_init
      * comes with its start, on the boot CPU, while this CPU already runs
@@ -229,9 +229,14 @@ static struct vcpu *pick(struct pcpu *c, const struct survey *n)
     return NULL;
 }
 
-/* ---- switching ---- */
+/* ---- switching ----
+ *
+ * The helpers the cyclic loop borrows (the wrappers at the end of this
+ * file) are always inlined here: with a second caller GCC would call them
+ * out of line, and every vCPU switch of a shared CPU, under a schedule or
+ * not, would pay the calls (make bench-check: vcpu_switch). */
 
-static void share_load(struct pcpu *c, struct vcpu *v)
+static inline __attribute__((always_inline)) void share_load(struct pcpu *c, struct vcpu *v)
 {
     c->vcpu = v;
     /* its timer's PPI as it left it: active until its guest EOIs it
@@ -254,7 +259,7 @@ static void share_load(struct pcpu *c, struct vcpu *v)
     c->switches++;
 }
 
-static void share_put(struct vcpu *v)
+static inline __attribute__((always_inline)) void share_put(struct vcpu *v)
 {
     if (v->dbg_used) {      /* (always, under gdb) */
         debug_save_moe(&v->dbg);
@@ -286,7 +291,7 @@ void sched_share_left(struct vcpu *v)
 }
 
 /* Nothing to run: sleep until an interrupt (a kick, a timer) */
-static void share_idle(struct pcpu *c)
+static inline __attribute__((always_inline)) void share_idle(struct pcpu *c)
 {
     if (c->attention || (c->index == 0 && (cpu0_busy() || console_is_polled())))
         return;
