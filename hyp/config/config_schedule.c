@@ -40,9 +40,11 @@ static int window_guest(const struct system_config *sys, const char *s, unsigned
         return -1;
     }
     const struct guest_config *g = &sys->guests[gi];
-    for (unsigned int k = 0; k < g->ncpus; k++)
-        if (g->cpus[k] == cpu)
+    for (unsigned int k = 0; k < g->ncpus; k++) {
+        if (g->cpus[k] == cpu) {
             return gi;
+        }
+    }
     sched_msg(c, sname, prop, "window %u: guest '%s' has no vCPU on CPU %u", i, s, cpu);
     return -1;
 }
@@ -52,29 +54,32 @@ static void check_window(const struct sched_table *t, unsigned int i, uint32_t f
                          const char *sname, const char *prop, struct cfg_ctx *c)
 {
     const struct sched_window *w = &t->w[i];
-    if (w->length_us < SCHED_MIN_US)
+    if (w->length_us < SCHED_MIN_US) {
         sched_msg(c, sname, prop, "window %u: %lu us long: at least %u", i,
                   (unsigned long)w->length_us, SCHED_MIN_US);
-    else if ((uint64_t)w->offset_us + w->length_us > frame)
+    } else if ((uint64_t)w->offset_us + w->length_us > frame) {
         sched_msg(c, sname, prop, "window %u (%lu us at %lu) ends past the frame (%lu us)", i,
                   (unsigned long)w->length_us, (unsigned long)w->offset_us,
                   (unsigned long)frame);
-    for (unsigned int k = 0; k < i; k++)
+    }
+    for (unsigned int k = 0; k < i; k++) {
         if (cfg_overlaps(w->offset_us, w->length_us, t->w[k].offset_us, t->w[k].length_us)) {
             sched_msg(c, sname, prop, "windows %u and %u overlap", k, i);
             break;
         }
+    }
 }
 
 /* by offset: the scheduler walks a frame in order */
 static void sort_windows(struct sched_table *t)
 {
-    for (unsigned int i = 1; i < t->nwindows; i++)
+    for (unsigned int i = 1; i < t->nwindows; i++) {
         for (unsigned int k = i; k > 0 && t->w[k - 1].offset_us > t->w[k].offset_us; k--) {
             struct sched_window x = t->w[k];
             t->w[k] = t->w[k - 1];
             t->w[k - 1] = x;
         }
+    }
 }
 
 /* One CPU's table (node tn) of schedule s; false if it is not used */
@@ -119,8 +124,9 @@ static bool parse_table(const void *fdt, int tn, struct system_config *sys,
     unsigned int i = 0;
     bool bad = false;
     for (const char *e = g; e < g + glen; e += strlen(e) + 1, i++) {
-        if (i >= n)
+        if (i >= n) {
             continue;
+        }
         int gi = window_guest(sys, e, cpu, i, s->name, q, c);
         bad |= gi < 0;
         t->w[i].guest = gi < 0 ? 0 : (uint32_t)gi;
@@ -133,11 +139,13 @@ static bool parse_table(const void *fdt, int tn, struct system_config *sys,
     for (i = 0; i < n; i++) {
         t->w[i].offset_us = fdt32_ld(&w[2 * i]);
         t->w[i].length_us = fdt32_ld(&w[2 * i + 1]);
-        if (s->frame_us)
+        if (s->frame_us) {
             check_window(t, i, s->frame_us, s->name, p, c);
+        }
     }
-    if (bad)
+    if (bad) {
         t->nwindows = 0;
+    }
     sort_windows(t);
     return true;
 }
@@ -153,35 +161,40 @@ void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
     }
     struct schedule_config *s = &sc->s[sc->n];
     memset(s, 0, sizeof(*s));
-    if (strlen(name) >= sizeof(s->name))
+    if (strlen(name) >= sizeof(s->name)) {
         sched_msg(c, name, NULL, "a name of at most %u characters",
                   (unsigned int)sizeof(s->name) - 1);
+    }
     strncpy(s->name, name, sizeof(s->name) - 1);
     int r = cfg_get_u32(fdt, node, "major-frame-us", &s->frame_us);
     if (r <= 0 || s->frame_us < SCHED_MIN_US || s->frame_us > SCHED_FRAME_MAX_US) {
-        if (r < 0)
+        if (r < 0) {
             sched_msg(c, s->name, "major-frame-us", "must be one 32-bit cell");
-        else
+        } else {
             sched_msg(c, s->name, "major-frame-us", "%s: give %u to %u us",
                       r == 0 ? "missing" : "out of range", SCHED_MIN_US, SCHED_FRAME_MAX_US);
+        }
         s->frame_us = 0;
     }
     if (dt_getprop(fdt, node, "boot", NULL)) {
-        if (sc->nboot++)
+        if (sc->nboot++) {
             sched_msg(c, s->name, "boot", "'%s' is in force at boot already",
                       sc->s[sc->boot].name);
-        else
+        } else {
             sc->boot = sc->n;
+        }
     }
     uint32_t cpus = 0;
     int tn;
     fdt_for_each_subnode(tn, fdt, node)
         parse_table(fdt, tn, sys, s, &cpus, c);
-    if (!cpus)
+    if (!cpus) {
         sched_msg(c, s->name, NULL, "no table of windows (a subnode with cpu, windows, guests)");
-    if (sc->n && cpus != sc->cpus)
+    }
+    if (sc->n && cpus != sc->cpus) {
         sched_msg(c, s->name, NULL, "its tables are for other CPUs than schedule '%s''s "
                   "(every schedule has a table for the same CPUs)", sc->s[0].name);
+    }
     sc->cpus |= cpus;
     sc->n++;
 }
@@ -191,20 +204,26 @@ static void check_guest(const struct system_config *sys, const struct guest_conf
                         struct cfg_ctx *c)
 {
     unsigned int in = 0;
-    for (unsigned int k = 0; k < g->ncpus; k++)
+    for (unsigned int k = 0; k < g->ncpus; k++) {
         in += g->cpus[k] < SCHED_CPUS && (sys->sched.cpus & (1u << g->cpus[k]));
-    if (!in)
+    }
+    if (!in) {
         return;
-    if (in != g->ncpus)
+    }
+    if (in != g->ncpus) {
         cfg_msg(c, true, g->name, "cpus", "some of its CPUs are under the cyclic schedules, "
                 "not all (its vCPUs run together)");
-    if (g->slice_us)
+    }
+    if (g->slice_us) {
         cfg_msg(c, true, g->name, "time-slice-us", "not on CPUs under the cyclic schedules");
-    if (g->budget_events)
+    }
+    if (g->budget_events) {
         cfg_msg(c, true, g->name, "memory-budget", "not on CPUs under the cyclic schedules");
-    if (g->irq_mode == IRQ_DIRECT)
+    }
+    if (g->irq_mode == IRQ_DIRECT) {
         cfg_msg(c, true, g->name, "interrupts", "\"direct\" not on CPUs under the cyclic "
                 "schedules");
+    }
 }
 
 /* do the windows of guest gi on tables a and b coincide? */
@@ -212,14 +231,18 @@ static bool same_windows(const struct sched_table *a, const struct sched_table *
 {
     unsigned int i = 0, k = 0;
     for (;;) {
-        while (i < a->nwindows && a->w[i].guest != gi)
+        while (i < a->nwindows && a->w[i].guest != gi) {
             i++;
-        while (k < b->nwindows && b->w[k].guest != gi)
+        }
+        while (k < b->nwindows && b->w[k].guest != gi) {
             k++;
-        if (i == a->nwindows || k == b->nwindows)
+        }
+        if (i == a->nwindows || k == b->nwindows) {
             return i == a->nwindows && k == b->nwindows;
-        if (a->w[i].offset_us != b->w[k].offset_us || a->w[i].length_us != b->w[k].length_us)
+        }
+        if (a->w[i].offset_us != b->w[k].offset_us || a->w[i].length_us != b->w[k].length_us) {
             return false;
+        }
         i++;
         k++;
     }
@@ -233,8 +256,9 @@ static void check_gang(const struct system_config *sys, const struct schedule_co
         const struct guest_config *g = &sys->guests[gi];
         for (unsigned int k = 1; k < g->ncpus; k++) {
             unsigned int a = g->cpus[0], b = g->cpus[k];
-            if (a >= SCHED_CPUS || b >= SCHED_CPUS || !(sys->sched.cpus & (1u << b)))
+            if (a >= SCHED_CPUS || b >= SCHED_CPUS || !(sys->sched.cpus & (1u << b))) {
                 continue;
+            }
             if (!same_windows(&s->cpu[a], &s->cpu[b], gi)) {
                 sched_msg(c, s->name, NULL, "guest '%s': its windows on CPU %u are not those "
                           "on CPU %u (a guest's vCPUs run in the same windows)", g->name, b, a);
@@ -248,19 +272,25 @@ void config_check_schedules(const struct config_host *h, struct system_config *s
                             struct cfg_ctx *c)
 {
     struct schedules_config *sc = &sys->sched;
-    if (!sc->n)
+    if (!sc->n) {
         return;
-    if (!sc->nboot && sc->n > 1)
+    }
+    if (!sc->nboot && sc->n > 1) {
         sched_msg(c, sc->s[0].name, "boot", "%lu schedules and none in force at boot: mark "
                   "one boot", (unsigned long)sc->n);
-    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++)
-        if ((sc->cpus & (1u << cpu)) && h && h->plat && cpu >= h->plat->ncpus)
+    }
+    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
+        if ((sc->cpus & (1u << cpu)) && h && h->plat && cpu >= h->plat->ncpus) {
             sched_msg(c, sc->s[0].name, NULL, "CPU %u does not exist (the host has %u)", cpu,
                       h->plat->ncpus);
-    for (unsigned int i = 0; i < sys->nguests; i++)
+        }
+    }
+    for (unsigned int i = 0; i < sys->nguests; i++) {
         check_guest(sys, &sys->guests[i], c);
-    for (unsigned int i = 0; i < sc->n; i++)
+    }
+    for (unsigned int i = 0; i < sc->n; i++) {
         check_gang(sys, &sc->s[i], c);
+    }
 }
 
 bool config_cpu_scheduled(const struct system_config *sys, unsigned int cpu)

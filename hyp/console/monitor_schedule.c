@@ -15,9 +15,10 @@ static void show_windows(const struct schedule_config *s, unsigned int cpu)
 {
     const struct sched_table *t = &s->cpu[cpu];
     pr_info("  CPU %u:", cpu);
-    for (unsigned int i = 0; i < t->nwindows; i++)
+    for (unsigned int i = 0; i < t->nwindows; i++) {
         pr_info(" %lu+%lu %s", (unsigned long)t->w[i].offset_us,
                 (unsigned long)t->w[i].length_us, guests[t->w[i].guest].cfg->name);
+    }
     pr_info("%s\n", t->nwindows ? "" : " idle");
 }
 
@@ -27,16 +28,19 @@ static void show(void)
     const struct schedule_config *s = schedule_config_of((unsigned int)in);
     pr_info("schedule: '%s' in force, major frame %lu us; schedules:", s->name,
             (unsigned long)s->frame_us);
-    for (unsigned int i = 0; i < schedule_count(); i++)
+    for (unsigned int i = 0; i < schedule_count(); i++) {
         pr_info(" %s", schedule_config_of(i)->name);
+    }
     pr_info("\n");
-    if (pend >= 0)
+    if (pend >= 0) {
         pr_info("schedule: '%s' from frame %lu\n", schedule_config_of((unsigned int)pend)->name,
                 (unsigned long)schedule_switch_frame());
+    }
     for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
         struct cyclic_stats st;
-        if (!schedule_cpu_stats(cpu, &st))
+        if (!schedule_cpu_stats(cpu, &st)) {
             continue;
+        }
         show_windows(s, cpu);
         pr_info("  CPU %u: frame %lu, %lu windows started, latest start +%lu ticks, "
                 "longest overrun %lu ticks, last switch at frame %lu (epoch+%llu ticks)\n", cpu,
@@ -62,11 +66,12 @@ void cmd_schedule(int argc, char **argv)
         return;
     }
     int rc = schedule_request_switch((unsigned int)i);
-    if (rc == SCHEDULE_E_BUSY)
+    if (rc == SCHEDULE_E_BUSY) {
         pr_info("schedule: a switch is pending still\n");
-    else if (rc)
+    } else if (rc) {
         pr_info("schedule: not switched (%d)\n", rc);
-    else
+    } else {
         pr_info("schedule: '%s' from frame %lu\n", argv[1],
                 (unsigned long)schedule_switch_frame());
+    }
 }

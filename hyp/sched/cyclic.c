@@ -34,8 +34,9 @@ static uint64_t us_to_ticks(uint32_t us)
 
 void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(unsigned int i))
 {
-    if (!cyc_nscheds)
+    if (!cyc_nscheds) {
         return;
+    }
     uint64_t f = timer_freq();
     for (unsigned int i = 0; i < cyc_nscheds; i++) {
         struct csched *s = &cyc_scheds[i];
@@ -53,17 +54,22 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
                 s->w[cpu][k].start = us_to_ticks(w->offset_us);
                 s->w[cpu][k].end = us_to_ticks(w->offset_us + w->length_us);
                 s->w[cpu][k].v = NULL;
-                for (unsigned int j = 0; j < g->ncpus; j++)
-                    if (g->cpus[j] == cpu)
+                for (unsigned int j = 0; j < g->ncpus; j++) {
+                    if (g->cpus[j] == cpu) {
                         s->w[cpu][k].v = &vm->vcpu[j];
+                    }
+                }
             }
         }
     }
     /* every vCPU on these CPUs is away at times: the shared CPUs' state */
-    for (unsigned int gi = 0; gi < sys->nguests; gi++)
-        for (unsigned int j = 0; j < sys->guests[gi].ncpus; j++)
-            if (sched_cyclic_cpu(sys->guests[gi].cpus[j]))
+    for (unsigned int gi = 0; gi < sys->nguests; gi++) {
+        for (unsigned int j = 0; j < sys->guests[gi].ncpus; j++) {
+            if (sched_cyclic_cpu(sys->guests[gi].cpus[j])) {
                 sched_share_own(&vm_of(gi)->vcpu[j]);
+            }
+        }
+    }
     cyc_epoch = timer_now() + us_to_ticks(EPOCH_LEAD_US);
     for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
         struct ccpu *cc = &cyc_cpus[cpu];
@@ -72,9 +78,11 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
         cc->frame_start = cyc_epoch;
     }
     __atomic_store_n(&cyc_started, true, __ATOMIC_SEQ_CST);
-    for (unsigned int cpu = 1; cpu < SCHED_CPUS; cpu++)
-        if (sched_cyclic_cpu(cpu) && pcpus[cpu].online)
+    for (unsigned int cpu = 1; cpu < SCHED_CPUS; cpu++) {
+        if (sched_cyclic_cpu(cpu) && pcpus[cpu].online) {
             gic_kick_cpu(cpu);
+        }
+    }
     const struct schedule_config *b = &sys->sched.s[sys->sched.boot];
     pr_info("schedule: '%s' in force, major frame %lu us, CPUs 0x%lx\n", b->name,
             (unsigned long)b->frame_us, (unsigned long)cyc_cpu_mask);
@@ -112,16 +120,18 @@ static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
         cc->seg_end = cyc_epoch;
         return;
     }
-    while (now >= frame_end(cc, &cyc_scheds[cc->sched]))
+    while (now >= frame_end(cc, &cyc_scheds[cc->sched])) {
         next_frame(cc);
+    }
     const struct csched *s = &cyc_scheds[cc->sched];
     uint64_t off = now - cc->frame_start;
     cc->cur = NULL;
     cc->seg_end = frame_end(cc, s);
     for (unsigned int i = 0; i < s->n[cpu]; i++) {
         const struct cwin *w = &s->w[cpu][i];
-        if (off >= w->end)
+        if (off >= w->end) {
             continue;
+        }
         if (off >= w->start) {
             cc->cur = w->v;
             cc->seg_start = cc->frame_start + w->start;
@@ -138,10 +148,12 @@ static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
  * without an interrupt (its virtual timer d watched while it sleeps) */
 static bool may_run(struct vcpu *v, uint64_t d, uint64_t now)
 {
-    if (!vcpu_runnable(v))
+    if (!vcpu_runnable(v)) {
         return false;
-    if (v->share->blocked && sched_share_has_work(v, d, now))
+    }
+    if (v->share->blocked && sched_share_has_work(v, d, now)) {
         v->share->blocked = false;
+    }
     return !v->share->blocked;
 }
 
@@ -149,11 +161,13 @@ static bool may_run(struct vcpu *v, uint64_t d, uint64_t now)
 static void take_requests(struct pcpu *c)
 {
     struct vcpu *first = c->rr, *v = first;
-    if (!v)
+    if (!v) {
         return;
+    }
     do {
-        if (v->requests)
+        if (v->requests) {
             vcpu_take_requests(v);
+        }
         v = v->share->next;
     } while (v != first);
 }
@@ -168,13 +182,15 @@ static void run_window(struct pcpu *c, struct ccpu *cc, struct vcpu *v, bool pol
         cc->entered = cc->seg_id;
         cc->st.starts++;
         uint64_t late = t0 - cc->seg_start;
-        if (late > cc->st.late_max)
+        if (late > cc->st.late_max) {
             cc->st.late_max = (uint32_t)(late > 0xffffffffu ? 0xffffffffu : late);
+        }
     }
     vcpu_run(v, c, polled);
     uint64_t t1 = timer_now();
-    if (t1 > cc->seg_end && t1 - cc->seg_end > cc->st.over_max)
+    if (t1 > cc->seg_end && t1 - cc->seg_end > cc->st.over_max) {
         cc->st.over_max = (uint32_t)(t1 - cc->seg_end);
+    }
     sched_share_put(v);
     v->share->run_ticks += t1 - t0;
     sched_share_left(v);
@@ -191,8 +207,9 @@ void sched_cyclic_loop(struct pcpu *c)
         } else {
             cpu0_service();
         }
-        if (c->vfp_flush)
+        if (c->vfp_flush) {
             sched_share_vfp_service(c);
+        }
         if (!__atomic_load_n(&cyc_started, __ATOMIC_ACQUIRE)) {
             sched_share_idle(c);
             continue;

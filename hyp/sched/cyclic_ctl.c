@@ -37,9 +37,11 @@ void sched_cyclic_prepare(const struct system_config *sys)
 
 int schedule_find(const char *name)
 {
-    for (unsigned int i = 0; i < cyc_nscheds; i++)
-        if (strcmp(cyc_scheds[i].cfg->name, name) == 0)
+    for (unsigned int i = 0; i < cyc_nscheds; i++) {
+        if (strcmp(cyc_scheds[i].cfg->name, name) == 0) {
             return (int)i;
+        }
+    }
     return -1;
 }
 
@@ -61,9 +63,11 @@ int schedule_in_force(void)
 /* every CPU runs schedule to - 1 */
 static bool switched(uint32_t to)
 {
-    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++)
-        if (sched_cyclic_cpu(cpu) && cyc_cpus[cpu].sched != to - 1)
+    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
+        if (sched_cyclic_cpu(cpu) && cyc_cpus[cpu].sched != to - 1) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -75,8 +79,9 @@ int schedule_pending(void)
 
 int schedule_request_switch(unsigned int index)
 {
-    if (index >= cyc_nscheds || !cyc_started)
+    if (index >= cyc_nscheds || !cyc_started) {
         return SCHEDULE_E_INVALID;
+    }
     spin_lock(&switch_lock);
     uint32_t to = cyc_switch_to;
     if (to && !switched(to)) {
@@ -87,11 +92,13 @@ int schedule_request_switch(unsigned int index)
     uint32_t latest = 0;
     bool any = false;
     for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
-        if (!sched_cyclic_cpu(cpu))
+        if (!sched_cyclic_cpu(cpu)) {
             continue;
+        }
         uint32_t k = __atomic_load_n(&cyc_cpus[cpu].frame, __ATOMIC_RELAXED);
-        if (!any || (int32_t)(k - latest) > 0)
+        if (!any || (int32_t)(k - latest) > 0) {
             latest = k;
+        }
         any = true;
     }
     cyc_switch_frame = latest + SWITCH_FRAMES_AHEAD;
@@ -107,8 +114,9 @@ uint32_t schedule_switch_frame(void)
 
 bool schedule_cpu_stats(unsigned int cpu, struct cyclic_stats *o)
 {
-    if (!sched_cyclic_cpu(cpu))
+    if (!sched_cyclic_cpu(cpu)) {
         return false;
+    }
     *o = cyc_cpus[cpu].st;
     return true;
 }
@@ -126,8 +134,9 @@ uint64_t schedule_epoch(void)
 bool schedule_fill(struct partita_schedule *o)
 {
     memset(o, 0, sizeof(*o));
-    if (!cyc_nscheds)
+    if (!cyc_nscheds) {
         return false;
+    }
     o->count = cyc_nscheds;
     o->in_force = (uint32_t)schedule_in_force();
     o->pending = schedule_pending();
