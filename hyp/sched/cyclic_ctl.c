@@ -20,29 +20,29 @@ struct ccpu cyc_cpus[SCHED_CPUS];
 uint64_t cyc_epoch;
 volatile bool cyc_started;
 /* a switch: to schedule cyc_switch_to - 1 at the start of frame cyc_switch_frame */
-volatile uint32_t cyc_switch_to, cyc_switch_frame;
-static spinlock_t switch_lock;
-
+volatile uint32_t cyc_switch_to;
+volatile uint32_t cyc_switch_frame;
 
 bool sched_cyclic_cpu(unsigned int cpu)
 {
-    return cpu < SCHED_CPUS && (cyc_cpu_mask & (1u << cpu));
+    return (cpu < SCHED_CPUS) && ((cyc_cpu_mask & (1u << cpu)) != 0u);
 }
 
 void sched_cyclic_prepare(const struct system_config *sys)
 {
     cyc_nscheds = sys->sched.n;
-    cyc_cpu_mask = cyc_nscheds ? sys->sched.cpus : 0;
+    cyc_cpu_mask = (cyc_nscheds != 0u) ? sys->sched.cpus : 0u;
 }
 
 int schedule_find(const char *name)
 {
-    for (unsigned int i = 0; i < cyc_nscheds; i++) {
+    int found = -1;
+    for (unsigned int i = 0u; (i < cyc_nscheds) && (found < 0); i++) {
         if (strcmp(cyc_scheds[i].cfg->name, name) == 0) {
-            return (int)i;
+            found = (int)i;
         }
     }
-    return -1;
+    return found;
 }
 
 unsigned int schedule_count(void)
@@ -57,54 +57,64 @@ static unsigned int first_cpu(void)
 
 int schedule_in_force(void)
 {
-    return cyc_nscheds ? (int)cyc_cpus[first_cpu()].sched : -1;
+    return (cyc_nscheds != 0u) ? (int)cyc_cpus[first_cpu()].sched : -1;
 }
 
 /* every CPU runs schedule to - 1 */
 static bool switched(uint32_t to)
 {
-    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
-        if (sched_cyclic_cpu(cpu) && cyc_cpus[cpu].sched != to - 1) {
-            return false;
+    bool all = true;
+    for (unsigned int cpu = 0u; cpu < SCHED_CPUS; cpu++) {
+        if (sched_cyclic_cpu(cpu) && (cyc_cpus[cpu].sched != (to - 1u))) {
+            all = false;
         }
     }
-    return true;
+    return all;
 }
 
 int schedule_pending(void)
 {
     uint32_t to = cyc_switch_to;
-    return to && !switched(to) ? (int)to - 1 : -1;
+    return ((to != 0u) && !switched(to)) ? ((int)to - 1) : -1;
+}
+
+/* schedule_request_switch of a schedule that is */
+static int request_switch(unsigned int index)
+{
+    static spinlock_t switch_lock;
+    spin_lock(&switch_lock);
+    int rc = 0;
+    uint32_t to = cyc_switch_to;
+    if ((to != 0u) && !switched(to)) {
+        rc = SCHEDULE_E_BUSY;
+    } else {
+        /* the latest frame any CPU is in, two on: no CPU has reached it */
+        uint32_t latest = 0u;
+        bool any = false;
+        for (unsigned int cpu = 0u; cpu < SCHED_CPUS; cpu++) {
+            if (sched_cyclic_cpu(cpu)) {
+                uint32_t k = __atomic_load_n(&cyc_cpus[cpu].frame, __ATOMIC_RELAXED);
+                uint32_t ahead = k - latest;
+                if (!any || ((int32_t)ahead > 0)) {
+                    latest = k;
+                }
+                any = true;
+            }
+        }
+        cyc_switch_frame = latest + SWITCH_FRAMES_AHEAD;
+        __atomic_store_n(&cyc_switch_to, index + 1u, __ATOMIC_RELEASE);
+    }
+    spin_unlock(&switch_lock);
+    return rc;
 }
 
 int schedule_request_switch(unsigned int index)
 {
-    if (index >= cyc_nscheds || !cyc_started) {
-        return SCHEDULE_E_INVALID;
+    int rc = SCHEDULE_E_INVALID;
+    if ((index < cyc_nscheds) && cyc_started) {
+        rc = request_switch(index);
     }
-    spin_lock(&switch_lock);
-    uint32_t to = cyc_switch_to;
-    if (to && !switched(to)) {
-        spin_unlock(&switch_lock);
-        return SCHEDULE_E_BUSY;
-    }
-    /* the latest frame any CPU is in, two on: no CPU has reached it */
-    uint32_t latest = 0;
-    bool any = false;
-    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
-        if (!sched_cyclic_cpu(cpu)) {
-            continue;
-        }
-        uint32_t k = __atomic_load_n(&cyc_cpus[cpu].frame, __ATOMIC_RELAXED);
-        if (!any || (int32_t)(k - latest) > 0) {
-            latest = k;
-        }
-        any = true;
-    }
-    cyc_switch_frame = latest + SWITCH_FRAMES_AHEAD;
-    __atomic_store_n(&cyc_switch_to, index + 1, __ATOMIC_RELEASE);
-    spin_unlock(&switch_lock);
-    return 0;
+    return rc;
 }
 
 uint32_t schedule_switch_frame(void)
@@ -114,16 +124,16 @@ uint32_t schedule_switch_frame(void)
 
 bool schedule_cpu_stats(unsigned int cpu, struct cyclic_stats *o)
 {
-    if (!sched_cyclic_cpu(cpu)) {
-        return false;
+    bool on = sched_cyclic_cpu(cpu);
+    if (on) {
+        *o = cyc_cpus[cpu].st;
     }
-    *o = cyc_cpus[cpu].st;
-    return true;
+    return on;
 }
 
 const struct schedule_config *schedule_config_of(unsigned int index)
 {
-    return index < cyc_nscheds ? cyc_scheds[index].cfg : NULL;
+    return (index < cyc_nscheds) ? cyc_scheds[index].cfg : NULL;
 }
 
 uint64_t schedule_epoch(void)
@@ -133,18 +143,18 @@ uint64_t schedule_epoch(void)
 
 bool schedule_fill(struct partita_schedule *o)
 {
-    memset(o, 0, sizeof(*o));
-    if (!cyc_nscheds) {
-        return false;
+    (void)memset(o, 0, sizeof(*o));
+    bool any = cyc_nscheds != 0u;
+    if (any) {
+        o->count = cyc_nscheds;
+        o->in_force = (uint32_t)schedule_in_force();
+        o->pending = schedule_pending();
+        o->switch_frame = cyc_switch_frame;
+        o->frame = cyc_cpus[first_cpu()].frame;
+        for (unsigned int i = 0u; (i < cyc_nscheds) && (i < PARTITA_SCHEDULES); i++) {
+            o->frame_us[i] = cyc_scheds[i].cfg->frame_us;
+            (void)strncpy(o->name[i], cyc_scheds[i].cfg->name, sizeof(o->name[i]) - 1u);
+        }
     }
-    o->count = cyc_nscheds;
-    o->in_force = (uint32_t)schedule_in_force();
-    o->pending = schedule_pending();
-    o->switch_frame = cyc_switch_frame;
-    o->frame = cyc_cpus[first_cpu()].frame;
-    for (unsigned int i = 0; i < cyc_nscheds && i < PARTITA_SCHEDULES; i++) {
-        o->frame_us[i] = cyc_scheds[i].cfg->frame_us;
-        strncpy(o->name[i], cyc_scheds[i].cfg->name, sizeof(o->name[i]) - 1);
-    }
-    return true;
+    return any;
 }

@@ -14,7 +14,8 @@ struct vcpu;
 
 /* one window in counter ticks from its frame's start */
 struct cwin {
-    uint64_t start, end;
+    uint64_t start;
+    uint64_t end;
     struct vcpu *v;
 };
 
@@ -34,8 +35,10 @@ struct ccpu {
     uint64_t frame_start;       /* CNTPCT */
     uint32_t acc;               /* the frame start's fraction of a tick, in 10^-6 */
     struct vcpu *cur;           /* the window's vCPU; NULL: a gap */
-    uint64_t seg_start, seg_end;    /* the window's (or gap's) bounds */
-    uint32_t seg_id, entered;   /* which window it is; the last one cyc_started */
+    uint64_t seg_start;         /* the window's (or gap's) bounds */
+    uint64_t seg_end;
+    uint32_t seg_id;            /* which window it is */
+    uint32_t entered;           /* the last one started */
     struct cyclic_stats st;
 };
 
@@ -46,6 +49,7 @@ extern struct ccpu cyc_cpus[SCHED_CPUS];
 extern uint64_t cyc_epoch;
 extern volatile bool cyc_started;
 /* a switch: to schedule cyc_switch_to - 1 at the start of frame cyc_switch_frame */
-extern volatile uint32_t cyc_switch_to, cyc_switch_frame;
+extern volatile uint32_t cyc_switch_to;
+extern volatile uint32_t cyc_switch_frame;
 
 #endif

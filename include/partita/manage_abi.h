@@ -149,7 +149,7 @@ struct partita_budget {
 };
 
 /* PARTITA_MG_SCHEDULE: the cyclic schedules (docs/temporal-isolation.md) */
-#define PARTITA_SCHEDULES 4
+#define PARTITA_SCHEDULES 4u
 struct partita_schedule {
     uint32_t count;                      /* schedules configured */
     uint32_t in_force;                   /* the index of the one in force */
