@@ -34,27 +34,27 @@ static uint64_t us_to_ticks(uint32_t us)
 
 void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(unsigned int i))
 {
-    if (!cyc_nscheds) {
+    if (cyc_nscheds == 0u) {
         return;
     }
     uint64_t f = timer_freq();
-    for (unsigned int i = 0; i < cyc_nscheds; i++) {
+    for (unsigned int i = 0u; i < cyc_nscheds; i++) {
         struct csched *s = &cyc_scheds[i];
         s->cfg = &sys->sched.s[i];
         uint64_t n = (uint64_t)s->cfg->frame_us * f;
         s->q = n / US_PER_S;
         s->r = (uint32_t)(n % US_PER_S);
-        for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
+        for (unsigned int cpu = 0u; cpu < SCHED_CPUS; cpu++) {
             const struct sched_table *t = &s->cfg->cpu[cpu];
             s->n[cpu] = t->nwindows;
-            for (unsigned int k = 0; k < t->nwindows; k++) {
+            for (unsigned int k = 0u; k < t->nwindows; k++) {
                 const struct sched_window *w = &t->w[k];
                 const struct guest_config *g = &sys->guests[w->guest];
                 struct vm *vm = vm_of(w->guest);
                 s->w[cpu][k].start = us_to_ticks(w->offset_us);
                 s->w[cpu][k].end = us_to_ticks(w->offset_us + w->length_us);
                 s->w[cpu][k].v = NULL;
-                for (unsigned int j = 0; j < g->ncpus; j++) {
+                for (unsigned int j = 0u; j < g->ncpus; j++) {
                     if (g->cpus[j] == cpu) {
                         s->w[cpu][k].v = &vm->vcpu[j];
                     }
@@ -63,17 +63,17 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
         }
     }
     /* every vCPU on these CPUs is away at times: the shared CPUs' state */
-    for (unsigned int gi = 0; gi < sys->nguests; gi++) {
-        for (unsigned int j = 0; j < sys->guests[gi].ncpus; j++) {
+    for (unsigned int gi = 0u; gi < sys->nguests; gi++) {
+        for (unsigned int j = 0u; j < sys->guests[gi].ncpus; j++) {
             if (sched_cyclic_cpu(sys->guests[gi].cpus[j])) {
                 sched_share_own(&vm_of(gi)->vcpu[j]);
             }
         }
     }
     cyc_epoch = timer_now() + us_to_ticks(EPOCH_LEAD_US);
-    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
+    for (unsigned int cpu = 0u; cpu < SCHED_CPUS; cpu++) {
         struct ccpu *cc = &cyc_cpus[cpu];
-        memset(cc, 0, sizeof(*cc));
+        (void)memset(cc, 0, sizeof(*cc));
         cc->sched = sys->sched.boot;
         cc->frame_start = cyc_epoch;
     }
@@ -91,7 +91,7 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
 /* the end of cc's frame: its start plus the frame, the fractions carried */
 static uint64_t frame_end(const struct ccpu *cc, const struct csched *s)
 {
-    return cc->frame_start + s->q + (cc->acc + s->r >= US_PER_S ? 1u : 0u);
+    return cc->frame_start + s->q + (((cc->acc + s->r) >= US_PER_S) ? 1u : 0u);
 }
 
 /* on to the next frame; the schedule requested for it takes over there,
@@ -105,7 +105,7 @@ static void next_frame(struct ccpu *cc)
     uint32_t to = __atomic_load_n(&cyc_switch_to, __ATOMIC_ACQUIRE);
     if (to && cc->frame == cyc_switch_frame && cc->sched != to - 1) {
         cc->sched = to - 1;
-        cc->acc = 0;
+        cc->acc = 0u;
         cc->st.switch_tick = cc->frame_start;
         cc->st.switch_frame = cc->frame;
     }
@@ -127,7 +127,7 @@ static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
     uint64_t off = now - cc->frame_start;
     cc->cur = NULL;
     cc->seg_end = frame_end(cc, s);
-    for (unsigned int i = 0; i < s->n[cpu]; i++) {
+    for (unsigned int i = 0u; i < s->n[cpu]; i++) {
         const struct cwin *w = &s->w[cpu][i];
         if (off >= w->end) {
             continue;
@@ -136,7 +136,7 @@ static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
             cc->cur = w->v;
             cc->seg_start = cc->frame_start + w->start;
             cc->seg_end = cc->frame_start + w->end;
-            cc->seg_id = cc->frame * SCHED_WINDOWS_MAX + i + 1;
+            cc->seg_id = (cc->frame * SCHED_WINDOWS_MAX) + i + 1u;
         } else {
             cc->seg_end = cc->frame_start + w->start;
         }
@@ -183,7 +183,7 @@ static void run_window(struct pcpu *c, struct ccpu *cc, struct vcpu *v, bool pol
         cc->st.starts++;
         uint64_t late = t0 - cc->seg_start;
         if (late > cc->st.late_max) {
-            cc->st.late_max = (uint32_t)(late > 0xffffffffu ? 0xffffffffu : late);
+            cc->st.late_max = (uint32_t)((late > 0xffffffffu) ? 0xffffffffu : late);
         }
     }
     vcpu_run(v, c, polled);
@@ -218,13 +218,14 @@ void sched_cyclic_loop(struct pcpu *c)
         uint64_t now = timer_now();
         advance(cc, c->index, now);
         struct vcpu *v = cc->cur;
-        uint64_t d = v ? sched_share_vtimer_deadline(v) : 0;
+        uint64_t d = (v != NULL) ? sched_share_vtimer_deadline(v) : 0u;
         if (v && may_run(v, d, now)) {
             run_window(c, cc, v, boot_cpu && console_is_polled());
             continue;
         }
         /* a gap, or its vCPU asleep: until the boundary or its timer */
-        hyp_timer_set_share(cc->seg_end, v && d > now && d < cc->seg_end ? d : HYP_TIMER_NEVER,
+        hyp_timer_set_share(cc->seg_end,
+                            ((v != NULL) && (d > now) && (d < cc->seg_end)) ? d : HYP_TIMER_NEVER,
                             sched_share_look_again);
         sched_share_idle(c);
     }
