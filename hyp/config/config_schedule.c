@@ -23,7 +23,7 @@
 
 #define sched_msg(c, s, prop, ...) cfg_report((c), true, "schedule", (s), (prop), __VA_ARGS__)
 /* one window: <OFFSET-US LENGTH-US> */
-#define WINDOW_BYTES 8
+#define WINDOW_BYTES 8u
 
 bool config_is_schedule(const void *fdt, int node)
 {
@@ -40,7 +40,7 @@ static int window_guest(const struct system_config *sys, const char *s, unsigned
         return -1;
     }
     const struct guest_config *g = &sys->guests[gi];
-    for (unsigned int k = 0; k < g->ncpus; k++) {
+    for (unsigned int k = 0u; k < g->ncpus; k++) {
         if (g->cpus[k] == cpu) {
             return gi;
         }
@@ -62,7 +62,7 @@ static void check_window(const struct sched_table *t, unsigned int i, uint32_t f
                   (unsigned long)w->length_us, (unsigned long)w->offset_us,
                   (unsigned long)frame);
     }
-    for (unsigned int k = 0; k < i; k++) {
+    for (unsigned int k = 0u; k < i; k++) {
         if (cfg_overlaps(w->offset_us, w->length_us, t->w[k].offset_us, t->w[k].length_us)) {
             sched_msg(c, sname, prop, "windows %u and %u overlap", k, i);
             break;
@@ -73,11 +73,11 @@ static void check_window(const struct sched_table *t, unsigned int i, uint32_t f
 /* by offset: the scheduler walks a frame in order */
 static void sort_windows(struct sched_table *t)
 {
-    for (unsigned int i = 1; i < t->nwindows; i++) {
-        for (unsigned int k = i; k > 0 && t->w[k - 1].offset_us > t->w[k].offset_us; k--) {
+    for (unsigned int i = 1u; i < t->nwindows; i++) {
+        for (unsigned int k = i; (k > 0u) && (t->w[k - 1u].offset_us > t->w[k].offset_us); k--) {
             struct sched_window x = t->w[k];
-            t->w[k] = t->w[k - 1];
-            t->w[k - 1] = x;
+            t->w[k] = t->w[k - 1u];
+            t->w[k - 1u] = x;
         }
     }
 }
@@ -87,28 +87,30 @@ static bool parse_table(const void *fdt, int tn, struct system_config *sys,
                         struct schedule_config *s, uint32_t *cpus, struct cfg_ctx *c)
 {
     const char *tname = fdt_get_name(fdt, tn, NULL);
-    char p[64], q[64];
+    char p[64];
+    char q[64];
     uint32_t cpu;
     int r = cfg_get_u32(fdt, tn, "cpu", &cpu);
     cfg_member_prop(p, sizeof(p), tname, "cpu");
     if (r <= 0) {
-        sched_msg(c, s->name, p, r < 0 ? "must be one 32-bit cell" :
+        sched_msg(c, s->name, p, (r < 0) ? "must be one 32-bit cell" :
                   "missing: the physical CPU of the table");
         return false;
     }
-    if (cpu >= SCHED_CPUS || (*cpus & (1u << cpu))) {
-        sched_msg(c, s->name, p, cpu >= SCHED_CPUS ? "CPU %lu: at most %u CPUs" :
+    if ((cpu >= SCHED_CPUS) || ((*cpus & (1u << cpu)) != 0u)) {
+        sched_msg(c, s->name, p, (cpu >= SCHED_CPUS) ? "CPU %lu: at most %u CPUs" :
                   "CPU %lu has two tables", (unsigned long)cpu, SCHED_CPUS);
         return false;
     }
     *cpus |= 1u << cpu;
     struct sched_table *t = &s->cpu[cpu];
-    int wlen, glen;
+    int wlen;
+    int glen;
     const fdt32_t *w = dt_getprop(fdt, tn, "windows", &wlen);
     const char *g = dt_getprop(fdt, tn, "guests", &glen);
     cfg_member_prop(p, sizeof(p), tname, "windows");
     cfg_member_prop(q, sizeof(q), tname, "guests");
-    if (!w || wlen <= 0 || wlen % WINDOW_BYTES) {
+    if ((w == NULL) || (wlen <= 0) || (((unsigned int)wlen % WINDOW_BYTES) != 0u)) {
         sched_msg(c, s->name, p, "give <OFFSET-US LENGTH-US> for each window");
         return true;
     }
@@ -117,34 +119,36 @@ static bool parse_table(const void *fdt, int tn, struct system_config *sys,
         sched_msg(c, s->name, p, "%u windows: at most %u", n, SCHED_WINDOWS_MAX);
         return true;
     }
-    if (!g || glen <= 0 || g[glen - 1] != '\0') {
+    if ((g == NULL) || (glen <= 0) || (g[glen - 1] != '\0')) {
         sched_msg(c, s->name, q, "give the guest of each window");
         return true;
     }
-    unsigned int i = 0;
+    unsigned int i = 0u;
     bool bad = false;
-    for (const char *e = g; e < g + glen; e += strlen(e) + 1, i++) {
-        if (i >= n) {
-            continue;
+    for (const char *e = g; e < (g + glen); e += strlen(e) + 1u) {
+        if (i < n) {
+            int gi = window_guest(sys, e, cpu, i, s->name, q, c);
+            if (gi < 0) {
+                bad = true;
+            }
+            t->w[i].guest = (gi < 0) ? 0u : (uint32_t)gi;
         }
-        int gi = window_guest(sys, e, cpu, i, s->name, q, c);
-        bad |= gi < 0;
-        t->w[i].guest = gi < 0 ? 0 : (uint32_t)gi;
+        i++;
     }
     if (i != n) {
         sched_msg(c, s->name, q, "%u guests for %u windows", i, n);
         return true;
     }
     t->nwindows = n;
-    for (i = 0; i < n; i++) {
-        t->w[i].offset_us = fdt32_ld(&w[2 * i]);
-        t->w[i].length_us = fdt32_ld(&w[2 * i + 1]);
-        if (s->frame_us) {
+    for (i = 0u; i < n; i++) {
+        t->w[i].offset_us = fdt32_ld(&w[2u * i]);
+        t->w[i].length_us = fdt32_ld(&w[(2u * i) + 1u]);
+        if (s->frame_us != 0u) {
             check_window(t, i, s->frame_us, s->name, p, c);
         }
     }
     if (bad) {
-        t->nwindows = 0;
+        t->nwindows = 0u;
     }
     sort_windows(t);
     return true;
@@ -160,38 +164,40 @@ void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
         return;
     }
     struct schedule_config *s = &sc->s[sc->n];
-    memset(s, 0, sizeof(*s));
+    (void)memset(s, 0, sizeof(*s));
     if (strlen(name) >= sizeof(s->name)) {
         sched_msg(c, name, NULL, "a name of at most %u characters",
-                  (unsigned int)sizeof(s->name) - 1);
+                  (unsigned int)sizeof(s->name) - 1u);
     }
-    strncpy(s->name, name, sizeof(s->name) - 1);
+    (void)strncpy(s->name, name, sizeof(s->name) - 1u);
     int r = cfg_get_u32(fdt, node, "major-frame-us", &s->frame_us);
-    if (r <= 0 || s->frame_us < SCHED_MIN_US || s->frame_us > SCHED_FRAME_MAX_US) {
+    if ((r <= 0) || (s->frame_us < SCHED_MIN_US) || (s->frame_us > SCHED_FRAME_MAX_US)) {
         if (r < 0) {
             sched_msg(c, s->name, "major-frame-us", "must be one 32-bit cell");
         } else {
             sched_msg(c, s->name, "major-frame-us", "%s: give %u to %u us",
-                      r == 0 ? "missing" : "out of range", SCHED_MIN_US, SCHED_FRAME_MAX_US);
+                      (r == 0) ? "missing" : "out of range", SCHED_MIN_US, SCHED_FRAME_MAX_US);
         }
-        s->frame_us = 0;
+        s->frame_us = 0u;
     }
-    if (dt_getprop(fdt, node, "boot", NULL)) {
-        if (sc->nboot++) {
+    if (dt_getprop(fdt, node, "boot", NULL) != NULL) {
+        if (sc->nboot != 0u) {
             sched_msg(c, s->name, "boot", "'%s' is in force at boot already",
                       sc->s[sc->boot].name);
         } else {
             sc->boot = sc->n;
         }
+        sc->nboot++;
     }
-    uint32_t cpus = 0;
+    uint32_t cpus = 0u;
     int tn;
-    fdt_for_each_subnode(tn, fdt, node)
-        parse_table(fdt, tn, sys, s, &cpus, c);
-    if (!cpus) {
+    fdt_for_each_subnode(tn, fdt, node) {
+        (void)parse_table(fdt, tn, sys, s, &cpus, c);
+    }
+    if (cpus == 0u) {
         sched_msg(c, s->name, NULL, "no table of windows (a subnode with cpu, windows, guests)");
     }
-    if (sc->n && cpus != sc->cpus) {
+    if ((sc->n != 0u) && (cpus != sc->cpus)) {
         sched_msg(c, s->name, NULL, "its tables are for other CPUs than schedule '%s''s "
                   "(every schedule has a table for the same CPUs)", sc->s[0].name);
     }
@@ -203,21 +209,23 @@ void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
 static void check_guest(const struct system_config *sys, const struct guest_config *g,
                         struct cfg_ctx *c)
 {
-    unsigned int in = 0;
-    for (unsigned int k = 0; k < g->ncpus; k++) {
-        in += g->cpus[k] < SCHED_CPUS && (sys->sched.cpus & (1u << g->cpus[k]));
+    unsigned int in = 0u;
+    for (unsigned int k = 0u; k < g->ncpus; k++) {
+        if ((g->cpus[k] < SCHED_CPUS) && ((sys->sched.cpus & (1u << g->cpus[k])) != 0u)) {
+            in++;
+        }
     }
-    if (!in) {
+    if (in == 0u) {
         return;
     }
     if (in != g->ncpus) {
         cfg_msg(c, true, g->name, "cpus", "some of its CPUs are under the cyclic schedules, "
                 "not all (its vCPUs run together)");
     }
-    if (g->slice_us) {
+    if (g->slice_us != 0u) {
         cfg_msg(c, true, g->name, "time-slice-us", "not on CPUs under the cyclic schedules");
     }
-    if (g->budget_events) {
+    if (g->budget_events != 0u) {
         cfg_msg(c, true, g->name, "memory-budget", "not on CPUs under the cyclic schedules");
     }
     if (g->irq_mode == IRQ_DIRECT) {
@@ -229,12 +237,13 @@ static void check_guest(const struct system_config *sys, const struct guest_conf
 /* do the windows of guest gi on tables a and b coincide? */
 static bool same_windows(const struct sched_table *a, const struct sched_table *b, uint32_t gi)
 {
-    unsigned int i = 0, k = 0;
+    unsigned int i = 0u;
+    unsigned int k = 0u;
     for (;;) {
-        while (i < a->nwindows && a->w[i].guest != gi) {
+        while ((i < a->nwindows) && (a->w[i].guest != gi)) {
             i++;
         }
-        while (k < b->nwindows && b->w[k].guest != gi) {
+        while ((k < b->nwindows) && (b->w[k].guest != gi)) {
             k++;
         }
         if (i == a->nwindows || k == b->nwindows) {
@@ -252,11 +261,12 @@ static bool same_windows(const struct sched_table *a, const struct sched_table *
 static void check_gang(const struct system_config *sys, const struct schedule_config *s,
                        struct cfg_ctx *c)
 {
-    for (unsigned int gi = 0; gi < sys->nguests; gi++) {
+    for (unsigned int gi = 0u; gi < sys->nguests; gi++) {
         const struct guest_config *g = &sys->guests[gi];
-        for (unsigned int k = 1; k < g->ncpus; k++) {
-            unsigned int a = g->cpus[0], b = g->cpus[k];
-            if (a >= SCHED_CPUS || b >= SCHED_CPUS || !(sys->sched.cpus & (1u << b))) {
+        for (unsigned int k = 1u; k < g->ncpus; k++) {
+            unsigned int a = g->cpus[0];
+            unsigned int b = g->cpus[k];
+            if ((a >= SCHED_CPUS) || (b >= SCHED_CPUS) || ((sys->sched.cpus & (1u << b)) == 0u)) {
                 continue;
             }
             if (!same_windows(&s->cpu[a], &s->cpu[b], gi)) {
@@ -272,28 +282,29 @@ void config_check_schedules(const struct config_host *h, struct system_config *s
                             struct cfg_ctx *c)
 {
     struct schedules_config *sc = &sys->sched;
-    if (!sc->n) {
+    if (sc->n == 0u) {
         return;
     }
-    if (!sc->nboot && sc->n > 1) {
+    if ((sc->nboot == 0u) && (sc->n > 1u)) {
         sched_msg(c, sc->s[0].name, "boot", "%lu schedules and none in force at boot: mark "
                   "one boot", (unsigned long)sc->n);
     }
-    for (unsigned int cpu = 0; cpu < SCHED_CPUS; cpu++) {
-        if ((sc->cpus & (1u << cpu)) && h && h->plat && cpu >= h->plat->ncpus) {
+    for (unsigned int cpu = 0u; cpu < SCHED_CPUS; cpu++) {
+        if (((sc->cpus & (1u << cpu)) != 0u) && (h != NULL) && (h->plat != NULL) &&
+            (cpu >= h->plat->ncpus)) {
             sched_msg(c, sc->s[0].name, NULL, "CPU %u does not exist (the host has %u)", cpu,
                       h->plat->ncpus);
         }
     }
-    for (unsigned int i = 0; i < sys->nguests; i++) {
+    for (unsigned int i = 0u; i < sys->nguests; i++) {
         check_guest(sys, &sys->guests[i], c);
     }
-    for (unsigned int i = 0; i < sc->n; i++) {
+    for (unsigned int i = 0u; i < sc->n; i++) {
         check_gang(sys, &sc->s[i], c);
     }
 }
 
 bool config_cpu_scheduled(const struct system_config *sys, unsigned int cpu)
 {
-    return cpu < SCHED_CPUS && (sys->sched.cpus & (1u << cpu));
+    return (cpu < SCHED_CPUS) && ((sys->sched.cpus & (1u << cpu)) != 0u);
 }

@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 
-#define SCHED_MAX          4        /* named schedules */
-#define SCHED_CPUS         8        /* physical CPUs a schedule may name */
-#define SCHED_WINDOWS_MAX  16       /* windows per CPU and schedule */
+#define SCHED_MAX          4u       /* named schedules */
+#define SCHED_CPUS         8u       /* physical CPUs a schedule may name */
+#define SCHED_WINDOWS_MAX  16u      /* windows per CPU and schedule */
 /* a window or a frame is at least 10 us (each start is an interrupt and
  * a world switch), a frame at most 10 s */
 #define SCHED_MIN_US       10u
