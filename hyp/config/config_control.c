@@ -121,8 +121,9 @@ int control_check(const struct guest_config *c, unsigned int self, unsigned int 
     if (!call_right(fn))
         return PARTITA_E_NOT_SUPPORTED;
     /* the schedules are the system's, no guest's: r1 is not a guest */
-    if (fn == PARTITA_MG_SCHEDULE || fn == PARTITA_MG_SCHEDULE_SET)
-        return (c->control & call_right(fn)) ? 0 : PARTITA_E_DENIED;
+    if ((fn == PARTITA_MG_SCHEDULE) || (fn == PARTITA_MG_SCHEDULE_SET)) {
+        return ((c->control & call_right(fn)) != 0u) ? 0 : PARTITA_E_DENIED;
+    }
     if (id >= nguests)
         return PARTITA_E_INVALID;
     /* a control partition may describe itself, not act on itself */

@@ -121,8 +121,9 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         break;
     case PARTITA_MG_SCHEDULE_SET:
         rc = schedule_request_switch(r[1]);
-        if (!rc)
+        if (rc == 0) {
             r[1] = schedule_switch_frame();
+        }
         break;
     case PARTITA_MG_HEALTH: rc = manage_health(g, r[4], buf, len); break;
     default: rc = PARTITA_E_NOT_SUPPORTED; break;

@@ -103,8 +103,8 @@ static void next_frame(struct ccpu *cc)
     cc->acc = (cc->acc + s->r) % US_PER_S;
     cc->frame++;
     uint32_t to = __atomic_load_n(&cyc_switch_to, __ATOMIC_ACQUIRE);
-    if (to && cc->frame == cyc_switch_frame && cc->sched != to - 1) {
-        cc->sched = to - 1;
+    if ((to != 0u) && (cc->frame == cyc_switch_frame) && (cc->sched != (to - 1u))) {
+        cc->sched = to - 1u;
         cc->acc = 0u;
         cc->st.switch_tick = cc->frame_start;
         cc->st.switch_frame = cc->frame;
@@ -160,12 +160,13 @@ static bool may_run(struct vcpu *v, uint64_t d, uint64_t now)
 /* the requests of every vCPU on c (none of them is loaded) */
 static void take_requests(struct pcpu *c)
 {
-    struct vcpu *first = c->rr, *v = first;
-    if (!v) {
+    struct vcpu *first = c->rr;
+    struct vcpu *v = first;
+    if (v == NULL) {
         return;
     }
     do {
-        if (v->requests) {
+        if (v->requests != 0u) {
             vcpu_take_requests(v);
         }
         v = v->share->next;
@@ -188,7 +189,7 @@ static void run_window(struct pcpu *c, struct ccpu *cc, struct vcpu *v, bool pol
     }
     vcpu_run(v, c, polled);
     uint64_t t1 = timer_now();
-    if (t1 > cc->seg_end && t1 - cc->seg_end > cc->st.over_max) {
+    if ((t1 > cc->seg_end) && ((t1 - cc->seg_end) > cc->st.over_max)) {
         cc->st.over_max = (uint32_t)(t1 - cc->seg_end);
     }
     sched_share_put(v);
@@ -199,7 +200,7 @@ static void run_window(struct pcpu *c, struct ccpu *cc, struct vcpu *v, bool pol
 void sched_cyclic_loop(struct pcpu *c)
 {
     struct ccpu *cc = &cyc_cpus[c->index];
-    bool boot_cpu = c->index == 0;
+    bool boot_cpu = c->index == 0u;
     for (;;) {
         if (!boot_cpu) {
             c->attention = 0;

@@ -75,8 +75,9 @@ void sched_assign(struct vcpu *v)
 
 void sched_share_own(struct vcpu *v)
 {
-    if (!v->share)
+    if (v->share == NULL) {
         v->share = share_alloc(v);
+    }
     pcpus[v->pcpu].shared = true;
 }
 
@@ -84,8 +85,9 @@ void sched_share_print(void)
 {
     for (unsigned int i = 0; i < MAX_CPUS; i++) {
         struct pcpu *c = &pcpus[i];
-        if (!c->shared || sched_cyclic_cpu(i))
+        if (!c->shared || sched_cyclic_cpu(i)) {
             continue;       /* (a CPU under the cyclic schedules: its windows) */
+        }
         char line[160];
         int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
         for_each_on(c, v)
@@ -335,8 +337,9 @@ void sched_share_loop(struct pcpu *c)
 {
     /* a CPU under the cyclic schedules runs its windows instead (known
      * before any CPU is shared: hyp/sched/cyclic.h) */
-    if (sched_cyclic_cpu(c->index))
+    if (sched_cyclic_cpu(c->index)) {
         sched_cyclic_loop(c);
+    }
     bool boot_cpu = c->index == 0;
     uint64_t now = timer_now();
     for (;;) {
