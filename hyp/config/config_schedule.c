@@ -61,6 +61,8 @@ static void check_window(const struct sched_table *t, unsigned int i, uint32_t f
         sched_msg(c, sname, prop, "window %u (%lu us at %lu) ends past the frame (%lu us)", i,
                   (unsigned long)w->length_us, (unsigned long)w->offset_us,
                   (unsigned long)frame);
+    } else {
+        /* its length and its end are right */
     }
     for (unsigned int k = 0u; k < i; k++) {
         if (cfg_overlaps(w->offset_us, w->length_us, t->w[k].offset_us, t->w[k].length_us)) {
@@ -91,7 +93,7 @@ static bool parse_table(const void *fdt, int tn, struct system_config *sys,
     char q[64];
     uint32_t cpu;
     int r = cfg_get_u32(fdt, tn, "cpu", &cpu);
-    cfg_member_prop(p, sizeof(p), tname, "cpu");
+    (void)cfg_member_prop(p, sizeof(p), tname, "cpu");
     if (r <= 0) {
         sched_msg(c, s->name, p, (r < 0) ? "must be one 32-bit cell" :
                   "missing: the physical CPU of the table");
@@ -108,8 +110,8 @@ static bool parse_table(const void *fdt, int tn, struct system_config *sys,
     int glen;
     const fdt32_t *w = dt_getprop(fdt, tn, "windows", &wlen);
     const char *g = dt_getprop(fdt, tn, "guests", &glen);
-    cfg_member_prop(p, sizeof(p), tname, "windows");
-    cfg_member_prop(q, sizeof(q), tname, "guests");
+    (void)cfg_member_prop(p, sizeof(p), tname, "windows");
+    (void)cfg_member_prop(q, sizeof(q), tname, "guests");
     if ((w == NULL) || (wlen <= 0) || (((unsigned int)wlen % WINDOW_BYTES) != 0u)) {
         sched_msg(c, s->name, p, "give <OFFSET-US LENGTH-US> for each window");
         return true;
