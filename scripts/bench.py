@@ -64,8 +64,11 @@ ICOUNT = ["-icount", "shift=0,sleep=off"]
 # instructions in 3.6 billion (Partita's own runs are exact).  Its numbers
 # must agree to this fraction instead of exactly (0.1%: the ratio is
 # printed to four places, and a change of 1e-5 can move the last one).
-NEAR_METRICS = {"linux_boot": 5e-3, "linux_boot_ratio": 5e-3}
 # QEMU 10 (Debian 13) moves it by up to 0.3% between runs, 7.2 by 0.01%.
+# The ratio is Partita's boot over the native one, and the native boot on
+# QEMU 10 moved by 0.8% between two runs at load 14 on 2 cores (Partita's
+# own the same to the instruction): the ratio agrees to 2%.
+NEAR_METRICS = {"linux_boot": 5e-3, "linux_boot_ratio": 2e-2}
 # Native numbers beside a metric of Partita's own (its "native" and "ratio"
 # keys) are a reference, and on QEMU 10 a native ACK+EOI of a virtual SGI
 # read 2.13 and 2.0 in two runs: they must agree to this fraction, while
@@ -663,7 +666,7 @@ def same(r1, r2):
         return False
     near = NEAR_METRICS.get(r2["name"])
     for key in ("value", "native", "ratio"):
-        tol = near if key == "value" or near is not None else NATIVE_TOLERANCE
+        tol = near if key == "value" else NATIVE_TOLERANCE
         x, y = r1.get(key), r2.get(key)
         if x != y and (tol is None or x is None or y is None or
                        abs(x - y) > tol * max(abs(x), abs(y))):

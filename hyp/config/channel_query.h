@@ -13,24 +13,31 @@
  * network devices' and its virtio console's interrupts (0: none) */
 static inline uint32_t channel_max_doorbell(const struct guest_config *c)
 {
-    uint32_t m = 0;
-    for (unsigned int k = 0; k < c->nchannels; k++)
-        if (c->channels[k].doorbell > m)
+    uint32_t m = 0u;
+    for (unsigned int k = 0u; k < c->nchannels; k++) {
+        if (c->channels[k].doorbell > m) {
             m = c->channels[k].doorbell;
-    for (unsigned int k = 0; k < c->nnets; k++)
-        if (c->nets[k].irq > m)
+        }
+    }
+    for (unsigned int k = 0u; k < c->nnets; k++) {
+        if (c->nets[k].irq > m) {
             m = c->nets[k].irq;
-    if (c->vcon && c->vcon_irq > m)
+        }
+    }
+    if (c->vcon && c->vcon_irq > m) {
         m = c->vcon_irq;
+    }
     return m;
 }
 
 /* the name of c's channel whose window holds ipa, or NULL */
 static inline const char *channel_at(const struct guest_config *c, uint64_t ipa)
 {
-    for (unsigned int k = 0; k < c->nchannels; k++)
-        if (ipa >= c->channels[k].ipa && ipa - c->channels[k].ipa < c->channels[k].size)
+    for (unsigned int k = 0u; k < c->nchannels; k++) {
+        if (ipa >= c->channels[k].ipa && ipa - c->channels[k].ipa < c->channels[k].size) {
             return c->channels[k].name;
+        }
+    }
     return NULL;
 }
 

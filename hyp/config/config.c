@@ -12,43 +12,45 @@
 #include "config_internal.h"
 #include "hyp/dt/dt_index.h"
 
-/*
- * Where hyp/guest/guest.c's loader puts things: the guest's DTB in the top 64 KiB
- * of the first 256 MiB of its RAM, a Linux initrd page aligned below it.
- */
-#define GUEST_DTB_ROOM  0x10000u
-#define GUEST_LOW_WINDOW 0x10000000u
-
 void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
                 const char *prop, const char *fmt, ...)
 {
     char what[160], line[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
+    (void)vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    if (prop)
-        snprintf(line, sizeof(line), "%s '%s': property '%s': %s", kind, name, prop, what);
-    else
-        snprintf(line, sizeof(line), "%s '%s': %s", kind, name, what);
+    if (prop != NULL) {
+        (void)snprintf(line, sizeof(line), "%s '%s': property '%s': %s", kind, name, prop, what);
+    } else {
+        (void)snprintf(line, sizeof(line), "%s '%s': %s", kind, name, what);
+    }
     /* names and values come from the blob: no line breaks or escapes */
-    for (char *p = line; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+    char *p = line;
+    while (*p != '\0') {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
             *p = '?';
-    if (err)
+        }
+        p++;
+    }
+    if (err) {
         c->errors++;
-    if (c->report)
+    }
+    if (c->report != NULL) {
         c->report(c->ctx, err, line);
+    }
 }
 
 int cfg_get_u32(const void *fdt, int node, const char *prop, uint32_t *out)
 {
     int len;
     const fdt32_t *v = dt_getprop(fdt, node, prop, &len);
-    if (!v)
+    if (!v) {
         return 0;
-    if (len != 4)
+    }
+    if (len != 4) {
         return -1;
+    }
     *out = fdt32_ld(v);
     return 1;
 }
@@ -73,22 +75,26 @@ bool cfg_inside(uint64_t base, uint64_t size, uint64_t rb, uint64_t rs)
 
 bool cfg_in_ram(const struct platform *p, uint64_t base, uint64_t size)
 {
-    for (unsigned int i = 0; i < p->nmem; i++)
-        if (cfg_inside(base, size, p->mem[i].base, p->mem[i].size))
+    for (unsigned int i = 0u; i < p->nmem; i++) {
+        if (cfg_inside(base, size, p->mem[i].base, p->mem[i].size)) {
             return true;
+        }
+    }
     return false;
 }
 
 static bool overlaps_ram(const struct platform *p, uint64_t base, uint64_t size)
 {
-    for (unsigned int i = 0; i < p->nmem; i++)
-        if (cfg_overlaps(base, size, p->mem[i].base, p->mem[i].size))
+    for (unsigned int i = 0u; i < p->nmem; i++) {
+        if (cfg_overlaps(base, size, p->mem[i].base, p->mem[i].size)) {
             return true;
+        }
+    }
     return false;
 }
 
-#define PT_MAX_SIZE (64u << 20)         /* one passthrough range at most */
-static uint32_t pt_pages[PT_MAX_SIZE / 0x1000 / 32];
+#define PT_MAX_SIZE ((unsigned int)64u << 20) /* one passthrough range at most */
+static uint32_t pt_pages[PT_MAX_SIZE / 0x1000u / 32u];
 
 /*
  * Is every page of [base, base+size) a host device's?  Stage-2 maps whole
@@ -99,29 +105,35 @@ static uint32_t pt_pages[PT_MAX_SIZE / 0x1000 / 32];
  */
 static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
 {
-    uint64_t npages = size / 0x1000;
-    if (size > PT_MAX_SIZE)
+    uint64_t npages = size / 0x1000u;
+    if (size > PT_MAX_SIZE) {
         return false;
-    memset(pt_pages, 0, sizeof(pt_pages));
+    }
+    (void)memset(pt_pages, 0, sizeof(pt_pages));
     int node;
     for (node = fdt_next_node(fdt, -1, NULL); node >= 0; node = fdt_next_node(fdt, node, NULL)) {
         const char *dt = fdt_getprop(fdt, node, "device_type", NULL);
-        if (dt && strcmp(dt, "memory") == 0)
+        if (dt && strcmp(dt, "memory") == 0) {
             continue;
+        }
         struct plat_range r;
         for (int i = 0; dt_node_reg(fdt, node, i, &r) == 0; i++) {
-            if (!r.size || !cfg_overlaps(base, size, r.base, r.size))
+            if (!r.size || !cfg_overlaps(base, size, r.base, r.size)) {
                 continue;
-            uint64_t first = r.base > base ? (r.base - base) / 0x1000 : 0;
+            }
+            uint64_t first = r.base > base ? (r.base - base) / 0x1000u : 0u;
             uint64_t end = r.base + r.size < r.base || r.base + r.size >= base + size
-                               ? npages : (r.base + r.size - base + 0xfff) / 0x1000;
-            for (uint64_t p = first; p < end; p++)
-                pt_pages[p / 32] |= 1u << (p % 32);
+                               ? npages : (r.base + r.size - base + 0xfffu) / 0x1000u;
+            for (uint64_t p = first; p < end; p++) {
+                pt_pages[p / 32u] |= 1u << (p % 32u);
+            }
         }
     }
-    for (uint64_t p = 0; p < npages; p++)
-        if (!(pt_pages[p / 32] & (1u << (p % 32))))
+    for (uint64_t p = 0u; p < npages; p++) {
+        if (!(pt_pages[p / 32u] & (1u << (p % 32u)))) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -129,43 +141,52 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
                          unsigned int gi, struct cfg_ctx *c)
 {
     struct guest_config *g = &sys->guests[gi];
-    if (!g->mem_size)
+    if (!g->mem_size) {
         return;
-    if ((g->mem_base | g->mem_size) & 0xfff) {
+    }
+    if (((g->mem_base | g->mem_size) & 0xfffu) != 0u) {
         cfg_msg(c, true, g->name, "memory", "base and size must be 4 KiB aligned");
         return;
     }
-    if (g->mem_size < GUEST_DTB_ROOM)
+    if (g->mem_size < GUEST_DTB_ROOM) {
         cfg_msg(c, true, g->name, "memory", "less than the 64 KiB the guest's device tree needs");
+    }
     /* physically: its span, which a coloured guest's pages are spread over */
     uint64_t span = g->mem_span;
-    if (h->plat && !cfg_in_ram(h->plat, g->mem_base, span))
+    if (h->plat && !cfg_in_ram(h->plat, g->mem_base, span)) {
         cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is outside host RAM%s",
                 (unsigned long long)g->mem_base, (unsigned long long)(g->mem_base + span),
                 g->colours.n ? " (the pages of its colors)" : "");
     /* the hypervisor loads and scrubs guest RAM through its identity map */
-    else if (!cfg_inside(g->mem_base, span, 0, HYP_VA_RAM_END))
+    } else if (!cfg_inside(g->mem_base, span, 0, HYP_VA_RAM_END)) {
         cfg_msg(c, true, g->name, "memory", "0x%llx-0x%llx is beyond the hypervisor's reach "
                 "(RAM below 0x%x)", (unsigned long long)g->mem_base,
                 (unsigned long long)(g->mem_base + span), HYP_VA_RAM_END);
-    if (cfg_overlaps(g->mem_base, span, h->hyp_start, h->hyp_end - h->hyp_start))
+    } else {
+        /* otherwise nothing to do */
+    }
+    if (cfg_overlaps(g->mem_base, span, h->hyp_start, h->hyp_end - h->hyp_start)) {
         cfg_msg(c, true, g->name, "memory", "overlaps the hypervisor (0x%llx-0x%llx)",
                 (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
+    }
     /* firmware memory (U-Boot's PSCI code, OP-TEE, a frame buffer) is not a guest's */
-    for (unsigned int r = 0; h->plat && r < h->plat->nrsv; r++) {
+    for (unsigned int r = 0u; h->plat && r < h->plat->nrsv; r++) {
         const struct plat_range *rv = &h->plat->rsv[r];
-        if (cfg_overlaps(g->mem_base, span, rv->base, rv->size))
+        if (cfg_overlaps(g->mem_base, span, rv->base, rv->size)) {
             cfg_msg(c, true, g->name, "memory", "overlaps reserved memory 0x%llx-0x%llx "
                     "(/memreserve/ or /reserved-memory in the host DT)",
                     (unsigned long long)rv->base, (unsigned long long)(rv->base + rv->size));
+        }
     }
-    if (!g->identity && g->mem_size > 0x80000000ull)
+    if (!g->identity && g->mem_size > 0x80000000ULL) {
         cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
-    for (unsigned int j = 0; j < gi; j++) {
+    }
+    for (unsigned int j = 0u; j < gi; j++) {
         const struct guest_config *o = &sys->guests[j];
         if (o->mem_size && cfg_overlaps(g->mem_base, span, o->mem_base, o->mem_span) &&
-            !config_colours_apart(g, o))
+            !config_colours_apart(g, o)) {
             cfg_msg(c, true, g->name, "memory", "overlaps the memory of guest '%s'", o->name);
+            }
     }
 }
 
@@ -177,28 +198,33 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
                        unsigned int gi, struct cfg_ctx *c)
 {
     struct guest_config *g = &sys->guests[gi];
-    for (unsigned int i = 0; i < g->ncpus; i++) {
+    for (unsigned int i = 0u; i < g->ncpus; i++) {
         unsigned int cpu = g->cpus[i];
-        if (h->plat && cpu >= h->plat->ncpus)
+        if (h->plat && cpu >= h->plat->ncpus) {
             cfg_msg(c, true, g->name, "cpus", "CPU %u does not exist (the host has %u)", cpu,
                     h->plat->ncpus);
-        for (unsigned int k = 0; k < i; k++)
-            if (g->cpus[k] == cpu && !g->slice_us)
+        }
+        for (unsigned int k = 0u; k < i; k++) {
+            if (g->cpus[k] == cpu && !g->slice_us) {
                 cfg_msg(c, true, g->name, "cpus", "CPU %u given twice (two vCPUs share it "
                         "only with time-slice-us)", cpu);
-        for (unsigned int j = 0; j < gi; j++) {
+            }
+        }
+        for (unsigned int j = 0u; j < gi; j++) {
             const struct guest_config *o = &sys->guests[j];
-            for (unsigned int k = 0; k < o->ncpus; k++) {
+            for (unsigned int k = 0u; k < o->ncpus; k++) {
                 /* a CPU under the cyclic schedules runs the guests of its windows */
                 if (o->cpus[k] != cpu || (g->slice_us && o->slice_us) ||
-                    config_cpu_scheduled(sys, cpu))
+                    config_cpu_scheduled(sys, cpu)) {
                     continue;
-                if (!g->slice_us)
+                }
+                if (!g->slice_us) {
                     cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
                             "'%s' (to share it, give both guests time-slice-us)", cpu, o->name);
-                else
+                } else {
                     cfg_msg(c, true, g->name, "cpus", "CPU %u is already given to guest "
                             "'%s', which has it alone (no time-slice-us)", cpu, o->name);
+                }
                 break;
             }
         }
@@ -207,8 +233,9 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
 
 static bool irq_reserved(const struct platform *p, uint32_t irq)
 {
-    if (irq < 32)
+    if (irq < 32u) {
         return true;    /* SGIs and PPIs are per CPU: never passed through */
+    }
     return p && (irq == p->gic.maint_irq || irq == p->uart.irq ||
                  (p->debug_uart.kind != UART_NONE && irq == p->debug_uart.irq));
 }
@@ -217,29 +244,38 @@ static bool irq_reserved(const struct platform *p, uint32_t irq)
 static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t size)
 {
     const struct plat_range *gic[] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich, &p->gic.gicv };
-    for (unsigned int i = 0; i < 4; i++)
-        if (gic[i]->size && cfg_overlaps(base, size, gic[i]->base, gic[i]->size))
+    for (unsigned int i = 0u; i < 4u; i++) {
+        if (gic[i]->size && cfg_overlaps(base, size, gic[i]->base, gic[i]->size)) {
             return "GIC";
-    if (p->uart.reg.size && cfg_overlaps(base, size, p->uart.reg.base, p->uart.reg.size))
+        }
+    }
+    if (p->uart.reg.size && cfg_overlaps(base, size, p->uart.reg.base, p->uart.reg.size)) {
         return "console UART";
+    }
     const struct plat_range *dbg = &p->debug_uart.reg;
-    if (p->debug_uart.kind != UART_NONE && cfg_overlaps(base, size, dbg->base, dbg->size))
+    if (p->debug_uart.kind != UART_NONE && cfg_overlaps(base, size, dbg->base, dbg->size)) {
         return "debug UART";
+    }
     return NULL;
 }
 
 const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint64_t size)
 {
-    if (cfg_overlaps(base, size, VBOARD_GICD_IPA, 0x1000))
+    if (cfg_overlaps(base, size, VBOARD_GICD_IPA, 0x1000)) {
         return "GIC distributor";
-    if (cfg_overlaps(base, size, VBOARD_GICC_IPA, VBOARD_GICC_SIZE))
+    }
+    if (cfg_overlaps(base, size, VBOARD_GICC_IPA, VBOARD_GICC_SIZE)) {
         return "GIC CPU interface";
-    if (cfg_overlaps(base, size, VBOARD_UART_IPA, 0x1000))
+    }
+    if (cfg_overlaps(base, size, VBOARD_UART_IPA, 0x1000)) {
         return "UART";
-    if (g->control && cfg_overlaps(base, size, VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE))
+    }
+    if (g->control && cfg_overlaps(base, size, VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE)) {
         return "management page";
-    if (cfg_overlaps(base, size, guest_ram_ipa(g), g->mem_size))
+    }
+    if (cfg_overlaps(base, size, guest_ram_ipa(g), g->mem_size)) {
         return "RAM";
+    }
     return NULL;
 }
 
@@ -247,11 +283,14 @@ const char *cfg_vboard_device(const struct guest_config *g, uint64_t base, uint6
 static const char *pt_owner(const struct system_config *sys, unsigned int gi,
                             const struct plat_range *r)
 {
-    for (unsigned int j = 0; j < gi; j++)
-        for (unsigned int k = 0; k < sys->guests[j].npt_regs; k++)
+    for (unsigned int j = 0u; j < gi; j++) {
+        for (unsigned int k = 0u; k < sys->guests[j].npt_regs; k++) {
             if (cfg_overlaps(r->base, r->size, sys->guests[j].pt_regs[k].base,
-                         sys->guests[j].pt_regs[k].size))
+                         sys->guests[j].pt_regs[k].size)) {
                 return sys->guests[j].name;
+            }
+        }
+    }
     return NULL;
 }
 
@@ -259,175 +298,84 @@ static void check_devices(const struct config_host *h, struct system_config *sys
                           unsigned int gi, struct cfg_ctx *c)
 {
     struct guest_config *g = &sys->guests[gi];
-    for (unsigned int i = 0; i < g->npt_irqs; i++) {
+    for (unsigned int i = 0u; i < g->npt_irqs; i++) {
         uint32_t irq = g->pt_irqs[i];
-        if (irq >= 1020)        /* 1020-1023 are special; the GIC has no more */
+        if (irq >= 1020u) {        /* 1020-1023 are special; the GIC has no more */
             cfg_msg(c, true, g->name, "passthrough interrupts",
                     "interrupt %lu does not exist", (unsigned long)irq);
-        else if (irq_reserved(h->plat, irq))
+        } else if (irq_reserved(h->plat, irq)) {
             cfg_msg(c, true, g->name, "passthrough interrupts",
                     "interrupt %lu is reserved by the hypervisor", (unsigned long)irq);
-        else if (irq < VBOARD_UART_IRQ + 1 && irq == VBOARD_UART_IRQ)
+        } else if (irq < VBOARD_UART_IRQ + 1u && irq == VBOARD_UART_IRQ) {
             cfg_msg(c, true, g->name, "passthrough interrupts",
                     "interrupt %lu is the guest's own emulated UART", (unsigned long)irq);
-        for (unsigned int j = 0; j < gi; j++)
-            for (unsigned int k = 0; k < sys->guests[j].npt_irqs; k++)
-                if (sys->guests[j].pt_irqs[k] == irq)
+        } else {
+            /* otherwise nothing to do */
+        }
+        for (unsigned int j = 0u; j < gi; j++) {
+            for (unsigned int k = 0u; k < sys->guests[j].npt_irqs; k++) {
+                if (sys->guests[j].pt_irqs[k] == irq) {
                     cfg_msg(c, true, g->name, "passthrough interrupts",
                             "interrupt %lu is already given to guest '%s'",
                             (unsigned long)irq, sys->guests[j].name);
+                }
+            }
+        }
     }
-    for (unsigned int i = 0; i < g->npt_regs; i++) {
+    for (unsigned int i = 0u; i < g->npt_regs; i++) {
         const struct plat_range *r = &g->pt_regs[i];
         unsigned long long rb = r->base, rs = r->size;
         const char *what;
-        if ((r->base | r->size) & 0xfff || !r->size)
+        if ((r->base | r->size) & 0xfffu || !r->size) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is not whole 4 KiB pages", rb, rs);
-        else if (h->plat && overlaps_ram(h->plat, r->base, r->size))
+        } else if (h->plat && overlaps_ram(h->plat, r->base, r->size)) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is host RAM, not a device", rb, rs);
-        else if (h->plat && (what = hyp_device(h->plat, r->base, r->size)))
+        } else if (h->plat && (what = hyp_device(h->plat, r->base, r->size))) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx overlaps the hypervisor's %s", rb, rs, what);
-        else if ((what = cfg_vboard_device(g, r->base, r->size)))
+        } else if ((what = cfg_vboard_device(g, r->base, r->size)) != NULL) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx collides with the guest's own %s", rb, rs, what);
-        else if ((what = pt_owner(sys, gi, r)))
+        } else if ((what = pt_owner(sys, gi, r)) != NULL) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is already given to guest '%s'", rb, rs, what);
-        else if (h->host_fdt && !is_host_device(h->host_fdt, r->base, r->size))
+        } else if (h->host_fdt && !is_host_device(h->host_fdt, r->base, r->size)) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is not a device of the host", (unsigned long long)r->base,
                     (unsigned long long)r->size);
-    }
-}
-
-/*
- * The queue of a disk the guest drives (hyp/vdev/blk_backend.c) is written
- * by Partita when the guest starts: it must hold none of what the loader
- * (hyp/guest/loader.c) puts into the guest's RAM - the image, the initrd
- * page aligned below the device tree, the device tree at the top of the
- * low window.  (A Linux zImage also decompresses itself above its image,
- * where no check can follow it: docs/disks.md says where a queue goes.)
- */
-/* what of the loader's the range at offset off covers, or NULL */
-static const char *image_under(const struct guest_config *g, uint64_t off, uint64_t size,
-                               uint64_t dtb)
-{
-    uint64_t image = (g->format == KERNEL_RAW) ? g->load_offset : LINUX_ZIMAGE_OFFSET;
-    uint64_t initrd = (dtb - g->initrd_size) & ~0xfffull;
-    const char *what = NULL;
-    if (cfg_overlaps(off, size, image, g->kernel_size)) {
-        what = "the kernel image";
-    } else if ((g->initrd_size != 0u) && (g->initrd_size <= dtb) &&
-               cfg_overlaps(off, size, initrd, g->initrd_size)) {
-        what = "the initrd";
-    } else if (cfg_overlaps(off, size, dtb, GUEST_DTB_ROOM)) {
-        what = "the device tree";
-    } else {
-        /* clear of all three */
-    }
-    return what;
-}
-
-static void check_queues(const struct guest_config *g, struct cfg_ctx *c, uint64_t dtb)
-{
-    char p[PROP_MAX];
-    for (unsigned int k = 0; k < g->ndriven; k++) {
-        const struct guest_driven *d = &g->driven[k];
-        uint64_t off = d->queue_ipa - guest_ram_ipa(g);
-        /* one outside its RAM: the disk's own check says so */
-        bool inside = (d->queue_ipa >= guest_ram_ipa(g)) &&
-                      ((off + d->queue_size) <= g->mem_size);
-        const char *what = inside ? image_under(g, off, d->queue_size, dtb) : NULL;
-        if (what != NULL) {
-            cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), d->name, "queue"),
-                    "offset 0x%llx+0x%lx of its RAM overlaps %s, which the loader puts there",
-                    (unsigned long long)off, (unsigned long)d->queue_size, what);
+        } else {
+            /* otherwise nothing to do */
         }
     }
-}
-
-void config_check_images(struct guest_config *g, struct cfg_ctx *c)
-{
-    if (g->mem_size < GUEST_DTB_ROOM || !g->kernel_size)
-        return;
-    uint64_t window = g->mem_size < GUEST_LOW_WINDOW ? g->mem_size : GUEST_LOW_WINDOW;
-    uint64_t dtb = window - GUEST_DTB_ROOM;
-    check_queues(g, c, dtb);
-    if (g->format == KERNEL_RAW) {
-        uint64_t end = (uint64_t)g->load_offset + g->kernel_size;
-        if (end > g->mem_size)
-            cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) does not "
-                    "fit in memory", (unsigned long)g->kernel_size,
-                    (unsigned long)g->load_offset);
-        else if (cfg_overlaps(g->load_offset, g->kernel_size, dtb, GUEST_DTB_ROOM))
-            cfg_msg(c, true, g->name, "kernel", "image (%lu bytes at offset 0x%lx) overlaps "
-                    "the device tree at offset 0x%llx", (unsigned long)g->kernel_size,
-                    (unsigned long)g->load_offset, (unsigned long long)dtb);
-        if (g->entry_offset >= g->mem_size)
-            cfg_msg(c, true, g->name, "entry-offset", "outside the guest's memory");
-        /* the initrd goes page aligned below the DTB, as for Linux */
-        if (g->initrd_size > dtb)
-            cfg_msg(c, true, g->name, "initrd", "%lu bytes: more than the %llu KiB below the "
-                    "device tree", (unsigned long)g->initrd_size, (unsigned long long)(dtb >> 10));
-        else if (g->initrd_size &&
-                 cfg_overlaps(g->load_offset, g->kernel_size,
-                              (dtb - g->initrd_size) & ~0xfffull, g->initrd_size))
-            cfg_msg(c, true, g->name, "initrd", "%lu bytes at offset 0x%llx overlap the image "
-                    "(%lu bytes at offset 0x%lx)", (unsigned long)g->initrd_size,
-                    (unsigned long long)((dtb - g->initrd_size) & ~0xfffull),
-                    (unsigned long)g->kernel_size, (unsigned long)g->load_offset);
-        return;
-    }
-    /* zImage at +32 KiB; the initrd page aligned below the 64 KiB DTB */
-    uint64_t need = LINUX_ZIMAGE_OFFSET + (uint64_t)g->kernel_size;
-    if (g->initrd_size)
-        need = ((need + 0xfff) & ~0xfffull) + g->initrd_size;
-    need += GUEST_DTB_ROOM;
-    if (need > window && window < g->mem_size)
-        cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
-                "kernel, initrd and DTB need %llu KiB of the first 256 MiB of memory",
-                (unsigned long long)((need + 1023) >> 10));
-    else if (need > window)
-        cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
-                "kernel, initrd and DTB need %llu KiB, memory is %llu KiB",
-                (unsigned long long)((need + 1023) >> 10),
-                (unsigned long long)(g->mem_size >> 10));
-}
-
-int config_check_guest_image(struct guest_config *g, config_report_fn report, void *ctx)
-{
-    struct cfg_ctx c = { report, ctx, 0, NULL, 0 };
-    if (g->mem_size < GUEST_DTB_ROOM)
-        cfg_msg(&c, true, g->name, "memory", "no room for the device tree");
-    config_check_images(g, &c);
-    return c.errors;
 }
 
 int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
                 config_report_fn report, void *ctx)
 {
     struct cfg_ctx c = { report, ctx, 0, host ? host->host_fdt : NULL, 0 };
-    memset(sys, 0, sizeof(*sys));
+    (void)memset(sys, 0, sizeof(*sys));
     dt_getprop_forget();    /* a new blob may sit where the last one did */
     if (!blob || fdt_check_header(blob) != 0) {
         cfg_msg(&c, true, "-", NULL, "the configuration is not a valid device tree");
         return c.errors;
     }
     int root = fdt_path_offset(blob, "/partita");
-    if (root < 0)
+    if (root < 0) {
         return 0;   /* no guests configured */
-    if (fdt_node_check_compatible(blob, root, "partita,config") != 0)
+    }
+    if (fdt_node_check_compatible(blob, root, "partita,config") != 0) {
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
-    c.ncolours = config_ncolours(blob, root, host ? host->ncolours : 0, &c);
+    }
+    c.ncolours = config_ncolours(blob, root, (host != NULL) ? host->ncolours : 0u, &c);
     config_parse_hyp_colours(blob, root, sys, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
         if (config_is_channel(blob, node) || config_is_network(blob, node) ||
-            config_is_disk(blob, node) || config_is_schedule(blob, node))
+            config_is_disk(blob, node) || config_is_schedule(blob, node)) {
             continue;       /* after the guests, whose names they use */
+            }
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
             cfg_msg(&c, false, fdt_get_name(blob, node, NULL), "compatible",
                     "not partita,guest: node ignored");
@@ -442,15 +390,18 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         sys->nguests++;
     }
     fdt_for_each_subnode(node, blob, root)
-        if (config_is_channel(blob, node))
+        if (config_is_channel(blob, node)) {
             config_parse_channel(blob, node, sys, &c);
-        else if (config_is_network(blob, node))
+        } else if (config_is_network(blob, node)) {
             config_parse_network(blob, node, sys, &c);
-        else if (config_is_disk(blob, node))
+        } else if (config_is_disk(blob, node)) {
             config_parse_disk(blob, node, sys, &c);
-        else if (config_is_schedule(blob, node))
+        } else if (config_is_schedule(blob, node)) {
             config_parse_schedule(blob, node, sys, &c);
-    for (unsigned int i = 0; i < sys->nguests; i++) {
+        } else {
+            /* otherwise nothing to do */
+        }
+    for (unsigned int i = 0u; i < sys->nguests; i++) {
         check_memory(host, sys, i, &c);
         config_check_colours(sys, i, &c);
         check_cpus(host, sys, i, &c);
@@ -461,7 +412,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     config_check_control(blob, root, sys, &c);
     config_check_networks(sys, &c);
     config_check_disks(sys, &c);
-    for (unsigned int i = 0; i < sys->nguests; i++) {
+    for (unsigned int i = 0u; i < sys->nguests; i++) {
         const struct guest_config *g = &sys->guests[i];
         /* the virtio console: beside every network device of the guest,
          * checked here, not with the networks, which an image may leave out */

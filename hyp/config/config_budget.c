@@ -21,14 +21,18 @@ void config_parse_budget(const void *fdt, int node, struct guest_config *g, stru
     const fdt32_t *v = dt_getprop(fdt, node, "memory-budget", &len);
     g->budget_event = BUDGET_EVENT_DEFAULT;
     int ev = cfg_get_u32(fdt, node, "memory-budget-event", &g->budget_event);
-    if (ev < 0)
+    if (ev < 0) {
         cfg_msg(c, true, g->name, "memory-budget-event", "must be one 32-bit cell");
-    else if (g->budget_event > BUDGET_EVENT_MAX)
+    } else if (g->budget_event > BUDGET_EVENT_MAX) {
         cfg_msg(c, true, g->name, "memory-budget-event", "0x%lx: events are 0 to 0x%x",
                 (unsigned long)g->budget_event, BUDGET_EVENT_MAX);
+    } else {
+        /* otherwise nothing to do */
+    }
     if (!v) {
-        if (ev > 0)
+        if (ev > 0) {
             cfg_msg(c, true, g->name, "memory-budget-event", "no memory-budget");
+        }
         return;
     }
     if (len != 8) {
@@ -36,11 +40,13 @@ void config_parse_budget(const void *fdt, int node, struct guest_config *g, stru
         return;
     }
     uint32_t events = fdt32_ld(&v[0]), period = fdt32_ld(&v[1]);
-    if (!events)
+    if (!events) {
         cfg_msg(c, true, g->name, "memory-budget", "0 events");
-    if (period < GUEST_BUDGET_PERIOD_MIN_US || period > GUEST_BUDGET_PERIOD_MAX_US)
+    }
+    if (period < GUEST_BUDGET_PERIOD_MIN_US || period > GUEST_BUDGET_PERIOD_MAX_US) {
         cfg_msg(c, true, g->name, "memory-budget", "period %lu us: give %u to %u",
                 (unsigned long)period, GUEST_BUDGET_PERIOD_MIN_US, GUEST_BUDGET_PERIOD_MAX_US);
+    }
     g->budget_events = events;
     g->budget_period_us = period;
 }
@@ -56,12 +62,16 @@ void config_parse_budget(const void *fdt, int node, struct guest_config *g, stru
 void config_check_budget(const struct config_host *h, const struct guest_config *g,
                          struct cfg_ctx *c)
 {
-    if (!g->budget_events)
+    if (!g->budget_events) {
         return;
-    if (!h || !h->pmu_counters)
+    }
+    if (!h || !h->pmu_counters) {
         cfg_msg(c, true, g->name, "memory-budget", "no PMU with an interrupt to count it");
-    if (g->slice_us)
+    }
+    if (g->slice_us != 0u) {
         cfg_msg(c, true, g->name, "memory-budget", "needs CPUs of its own: no time-slice-us");
-    if (g->irq_mode == IRQ_DIRECT)
+    }
+    if (g->irq_mode == IRQ_DIRECT) {
         cfg_msg(c, true, g->name, "memory-budget", "not with interrupts = \"direct\"");
+    }
 }

@@ -40,8 +40,9 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     char p[GUEST_NAME_MAX + 16];
     int gi = cfg_member_guest(fdt, node, sys, "channel", ch->name, ch->nmembers,
                               CHANNEL_MAX_MEMBERS, c);
-    if (gi < 0)
+    if (gi < 0) {
         return;
+    }
     struct guest_config *g = &sys->guests[gi];
     if (g->nchannels == GUEST_MAX_CHANNELS) {
         cfg_msg(c, true, g->name, ch->name, "a member of more than %d channels",
@@ -50,8 +51,8 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     }
     cfg_warn_unknown(fdt, node, member_props, "guest", g->name, ch->name, c);
     struct guest_channel *gc = &g->channels[g->nchannels];
-    memset(gc, 0, sizeof(*gc));
-    memcpy(gc->name, ch->name, sizeof(gc->name));      /* both NUL-terminated names */
+    (void)memset(gc, 0, sizeof(*gc));
+    (void)memcpy(gc->name, ch->name, sizeof(gc->name));      /* both NUL-terminated names */
     gc->id = (unsigned int)(ch - sys->channels);
     gc->member = ch->nmembers;
     gc->base = ch->base;
@@ -80,6 +81,8 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
         cfg_msg(c, true, g->name, mprop(p, sizeof(p), ch, "access"),
                 "\"%s\": use \"rw\" or \"ro\"", acc);
         ok = false;
+    } else {
+        /* otherwise nothing to do */
     }
     /* a member with a bad property still counts (no second error for the
      * channel), but its checks are skipped: the first error says it all */
@@ -97,7 +100,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
         return;
     }
     struct channel_config *ch = &sys->channels[sys->nchannels++];
-    snprintf(ch->name, sizeof(ch->name), "%s", name);
+    (void)snprintf(ch->name, sizeof(ch->name), "%s", name);
     cfg_warn_unknown(fdt, node, channel_props, "channel", ch->name, NULL, c);
 
     int len;
@@ -113,7 +116,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
         ch->size = ((uint64_t)fdt32_ld(&mem[2]) << 32) | fdt32_ld(&mem[3]);
     }
     /* a guest maps the memory and its doorbell page inside 4 GiB */
-    if (ch->size > 0x80000000ull) {
+    if (ch->size > 0x80000000ULL) {
         cfg_report(c, true, "channel", ch->name, "memory", "more than 2 GiB");
         ch->size = 0;
         ch->parse_error = true;
@@ -128,11 +131,13 @@ static void check_channel_memory(const struct config_host *h, const struct syste
 {
     const struct channel_config *ch = &sys->channels[ci];
     unsigned long long b = ch->base, e = ch->base + ch->size;
-    if (ch->nmembers < 2)
+    if (ch->nmembers < 2) {
         cfg_report(c, true, "channel", ch->name, NULL,
                    "needs at least two guests (has %u)", ch->nmembers);
-    if (ch->parse_error)
+    }
+    if (ch->parse_error) {
         return;
+    }
     if (!ch->size) {
         cfg_report(c, true, "channel", ch->name, "memory", "size is 0");
         return;
@@ -141,29 +146,35 @@ static void check_channel_memory(const struct config_host *h, const struct syste
         cfg_report(c, true, "channel", ch->name, "memory", "base and size must be 4 KiB aligned");
         return;
     }
-    if (h->plat && !cfg_in_ram(h->plat, ch->base, ch->size))
+    if (h->plat && !cfg_in_ram(h->plat, ch->base, ch->size)) {
         cfg_report(c, true, "channel", ch->name, "memory", "0x%llx-0x%llx is outside host RAM",
                    b, e);
     /* Partita clears it at boot through its identity map */
-    else if (!cfg_inside(ch->base, ch->size, 0, HYP_VA_RAM_END))
+    } else if (!cfg_inside(ch->base, ch->size, 0, HYP_VA_RAM_END)) {
         cfg_report(c, true, "channel", ch->name, "memory",
                    "0x%llx-0x%llx is beyond the hypervisor's reach (RAM below 0x%x)", b, e,
                    HYP_VA_RAM_END);
-    if (cfg_overlaps(ch->base, ch->size, h->hyp_start, h->hyp_end - h->hyp_start))
+    } else {
+        /* otherwise nothing to do */
+    }
+    if (cfg_overlaps(ch->base, ch->size, h->hyp_start, h->hyp_end - h->hyp_start)) {
         cfg_report(c, true, "channel", ch->name, "memory",
                    "overlaps the hypervisor (0x%llx-0x%llx)",
                    (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
+    }
     for (unsigned int i = 0; i < sys->nguests; i++) {
         const struct guest_config *g = &sys->guests[i];
-        if (g->mem_size && cfg_overlaps(ch->base, ch->size, g->mem_base, g->mem_span))
+        if (g->mem_size && cfg_overlaps(ch->base, ch->size, g->mem_base, g->mem_span)) {
             cfg_report(c, true, "channel", ch->name, "memory",
                        "overlaps the memory of guest '%s'", g->name);
+        }
     }
     for (unsigned int j = 0; j < ci; j++) {
         const struct channel_config *o = &sys->channels[j];
-        if (o->size && cfg_overlaps(ch->base, ch->size, o->base, o->size))
+        if (o->size && cfg_overlaps(ch->base, ch->size, o->base, o->size)) {
             cfg_report(c, true, "channel", ch->name, "memory",
                        "overlaps the memory of channel '%s'", o->name);
+        }
     }
 }
 
@@ -183,53 +194,68 @@ static void check_member(const struct system_config *sys, const struct guest_con
     uint64_t ws = window_size(gc);
     unsigned long long ipa = gc->ipa;
 
-    mprop(p, sizeof(p), ch, "ipa");
-    if (gc->ipa & 0xfff)
+    (void)mprop(p, sizeof(p), ch, "ipa");
+    if (gc->ipa & 0xfff) {
         cfg_msg(c, true, g->name, p, "0x%llx is not 4 KiB aligned", ipa);
-    else if (!gc->size)
-        ;   /* the channel's memory is wrong: said once, for the channel */
-    else if (gc->ipa + ws > (1ull << 32))
+    } else if (!gc->size) {
+        /* the channel's memory is wrong: said once, for the channel */
+    } else if (gc->ipa + ws > (1ULL << 32)) {
         cfg_msg(c, true, g->name, p, "0x%llx + 0x%llx (memory and doorbell page) passes the "
                 "4 GiB IPA space", ipa, (unsigned long long)ws);
-    else if ((what = cfg_vboard_device(g, gc->ipa, ws)))
+    } else if ((what = cfg_vboard_device(g, gc->ipa, ws))) {
         cfg_msg(c, true, g->name, p, "0x%llx-0x%llx collides with the guest's own %s", ipa,
                 ipa + ws, what);
-    else {
-        for (unsigned int i = 0; i < g->npt_regs; i++)
-            if (cfg_overlaps(gc->ipa, ws, g->pt_regs[i].base, g->pt_regs[i].size))
+    } else {
+        for (unsigned int i = 0; i < g->npt_regs; i++) {
+            if (cfg_overlaps(gc->ipa, ws, g->pt_regs[i].base, g->pt_regs[i].size)) {
                 cfg_msg(c, true, g->name, p, "0x%llx-0x%llx collides with its passthrough "
                         "range 0x%llx", ipa, ipa + ws,
                         (unsigned long long)g->pt_regs[i].base);
-        for (unsigned int j = 0; j < k; j++)
-            if (g->channels[j].size && !g->channels[j].parse_error && cfg_overlaps(gc->ipa, ws, g->channels[j].ipa,
-                                                    window_size(&g->channels[j])))
+            }
+        }
+        for (unsigned int j = 0; j < k; j++) {
+            if (g->channels[j].size && !g->channels[j].parse_error &&
+                cfg_overlaps(gc->ipa, ws, g->channels[j].ipa, window_size(&g->channels[j]))) {
                 cfg_msg(c, true, g->name, p, "0x%llx-0x%llx collides with channel '%s'", ipa,
                         ipa + ws, sys->channels[g->channels[j].id].name);
+            }
+        }
     }
 
-    mprop(p, sizeof(p), ch, "doorbell");
+    (void)mprop(p, sizeof(p), ch, "doorbell");
     unsigned long irq = gc->doorbell;
-    if (irq < 32 || irq > CHANNEL_SPI_MAX)
+    if (irq < 32 || irq > CHANNEL_SPI_MAX) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 irq, CHANNEL_SPI_MAX);
-    else if (irq == VBOARD_UART_IRQ)
+    } else if (irq == VBOARD_UART_IRQ) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is the guest's own emulated UART", irq);
-    for (unsigned int i = 0; i < g->npt_irqs; i++)
-        if (g->pt_irqs[i] == irq)
+    } else {
+        /* otherwise nothing to do */
+    }
+    for (unsigned int i = 0; i < g->npt_irqs; i++) {
+        if (g->pt_irqs[i] == irq) {
             cfg_msg(c, true, g->name, p, "interrupt %lu is passed through to the guest", irq);
-    for (unsigned int j = 0; j < k; j++)
-        if (g->channels[j].doorbell == irq)
+        }
+    }
+    for (unsigned int j = 0; j < k; j++) {
+        if (g->channels[j].doorbell == irq) {
             cfg_msg(c, true, g->name, p, "interrupt %lu is already the doorbell of channel '%s'",
                     irq, sys->channels[g->channels[j].id].name);
+        }
+    }
 }
 
 void config_check_channels(const struct config_host *h, struct system_config *sys,
                            struct cfg_ctx *c)
 {
-    for (unsigned int i = 0; i < sys->nchannels; i++)
+    for (unsigned int i = 0; i < sys->nchannels; i++) {
         check_channel_memory(h, sys, i, c);
-    for (unsigned int i = 0; i < sys->nguests; i++)
-        for (unsigned int k = 0; k < sys->guests[i].nchannels; k++)
-            if (!sys->guests[i].channels[k].parse_error)
+    }
+    for (unsigned int i = 0; i < sys->nguests; i++) {
+        for (unsigned int k = 0; k < sys->guests[i].nchannels; k++) {
+            if (!sys->guests[i].channels[k].parse_error) {
                 check_member(sys, &sys->guests[i], k, c);
+            }
+        }
+    }
 }

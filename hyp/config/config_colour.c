@@ -15,9 +15,10 @@ unsigned int config_ncolours(const void *fdt, int root, unsigned int hw, struct 
 {
     uint32_t way;
     int got = cfg_get_u32(fdt, root, "llc-way-size", &way);
-    if (got == 0)
+    if (got == 0) {
         return hw;
-    if (got < 0 || way < COLOUR_PAGE || (way & (way - 1)) ||
+    }
+    if (got < 0 || way < COLOUR_PAGE || (way & (way - 1u)) ||
         way / COLOUR_PAGE > COLOUR_MAX) {
         cfg_msg(c, true, "-", "llc-way-size", "give the bytes of one way of the last-level "
                 "cache: a power of two from 4 KiB to %u KiB", COLOUR_MAX * COLOUR_PAGE / 1024);
@@ -31,8 +32,9 @@ void config_parse_colours(const void *fdt, int node, struct guest_config *g, str
     int len;
     const void *prop = dt_getprop(fdt, node, "colors", &len);
     g->mem_span = g->mem_size;
-    if (!prop)
+    if (!prop) {
         return;
+    }
     char err[96];
     struct colour_list l;
     if (colour_parse(prop, len, c->ncolours, &l, err, sizeof(err)) != 0) {
@@ -45,7 +47,7 @@ void config_parse_colours(const void *fdt, int node, struct guest_config *g, str
                 "cannot be identity-mapped");
         return;
     }
-    if (g->mem_base % period) {
+    if ((g->mem_base % period) != 0u) {
         cfg_msg(c, true, g->name, "colors", "memory base 0x%llx is not aligned to the colour "
                 "period (%u colours: 0x%llx)", (unsigned long long)g->mem_base, l.n,
                 (unsigned long long)period);
@@ -61,13 +63,17 @@ void config_parse_hyp_colours(const void *fdt, int root, struct system_config *s
     int len;
     const void *prop = dt_getprop(fdt, root, "colors", &len);
     char err[96];
-    if (!prop)
+    if (!prop) {
         return;
-    if (!c->ncolours)
+    }
+    if (!c->ncolours) {
         cfg_report(c, true, "node", "/partita", "colors", "this cache has no colours (give "
                    "llc-way-size if it reads wrong)");
-    else if (colour_parse(prop, len, c->ncolours, &sys->hyp_colours, err, sizeof(err)) != 0)
+    } else if (colour_parse(prop, len, c->ncolours, &sys->hyp_colours, err, sizeof(err)) != 0) {
         cfg_report(c, true, "node", "/partita", "colors", "%s", err);
+    } else {
+        /* otherwise nothing to do */
+    }
 }
 
 void config_peek_hyp_colours(const void *blob, unsigned int hw, unsigned int *k,
@@ -79,9 +85,10 @@ void config_peek_hyp_colours(const void *blob, unsigned int hw, unsigned int *k,
     int len;
     const void *prop = root >= 0 ? dt_getprop(blob, root, "colors", &len) : NULL;
     char err[96];
-    *k = *n = 0;
-    if (!prop)
+    *k = *n = 0u;
+    if (!prop) {
         return;
+    }
     c.ncolours = config_ncolours(blob, root, hw, &c);
     if (c.ncolours && !c.errors &&
         colour_parse(prop, len, c.ncolours, &l, err, sizeof(err)) == 0) {
@@ -92,11 +99,14 @@ void config_peek_hyp_colours(const void *blob, unsigned int hw, unsigned int *k,
 
 bool config_colours_apart(const struct guest_config *a, const struct guest_config *b)
 {
-    if (!a->colours.n || !b->colours.n)
+    if (!a->colours.n || !b->colours.n) {
         return false;
-    for (unsigned int i = 0; i < a->colours.k; i++)
-        if (colour_has(&b->colours, a->colours.colour[i]))
+    }
+    for (unsigned int i = 0u; i < a->colours.k; i++) {
+        if (colour_has(&b->colours, a->colours.colour[i])) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -105,23 +115,26 @@ void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg
     const struct guest_config *g = &sys->guests[gi];
     /* the virtio devices (hyp/vdev/virtq.c) read a member's RAM as one
      * block through the identity map: not a coloured guest's, yet */
-    if (g->colours.n && (g->nnets || g->vcon))
+    if (g->colours.n && (g->nnets || g->vcon)) {
         cfg_msg(c, true, g->name, "colors", "a coloured guest cannot have a %s yet (its rings "
                 "are read as one block of memory)",
                 g->nnets ? "network device" : "virtio console");
-    for (unsigned int i = 0; g->colours.n && sys->hyp_colours.n && i < g->colours.k; i++)
+    }
+    for (unsigned int i = 0u; g->colours.n && sys->hyp_colours.n && i < g->colours.k; i++) {
         if (colour_has(&sys->hyp_colours, g->colours.colour[i])) {
             cfg_msg(c, true, g->name, "colors", "colour %u is also the hypervisor's (/partita "
                     "colors): coloured guests share no colour", g->colours.colour[i]);
             break;
         }
-    for (unsigned int j = 0; g->colours.n && j < gi; j++) {
+    }
+    for (unsigned int j = 0u; g->colours.n && j < gi; j++) {
         const struct guest_config *o = &sys->guests[j];
-        for (unsigned int i = 0; o->colours.n && i < g->colours.k; i++)
+        for (unsigned int i = 0u; o->colours.n && i < g->colours.k; i++) {
             if (colour_has(&o->colours, g->colours.colour[i])) {
                 cfg_msg(c, true, g->name, "colors", "colour %u is also guest '%s''s: coloured "
                         "guests share no colour", g->colours.colour[i], o->name);
                 break;
             }
+        }
     }
 }

@@ -17,9 +17,11 @@ const char *const control_right_names[] = {
 
 static int right_bit(const char *name)
 {
-    for (int i = 0; control_right_names[i]; i++)
-        if (strcmp(name, control_right_names[i]) == 0)
+    for (int i = 0; control_right_names[i]; i++) {
+        if (strcmp(name, control_right_names[i]) == 0) {
             return i;
+        }
+    }
     return -1;
 }
 
@@ -27,10 +29,11 @@ void config_parse_control(const void *fdt, int node, struct guest_config *g, str
 {
     int len;
     const char *v = dt_getprop(fdt, node, "control", &len);
-    g->control = 0;
-    g->control_guests = 0;
-    if (!v)
+    g->control = 0u;
+    g->control_guests = 0u;
+    if (!v) {
         return;
+    }
     if (len == 0) {
         g->control = CONTROL_ALL;
         return;
@@ -39,14 +42,15 @@ void config_parse_control(const void *fdt, int node, struct guest_config *g, str
         cfg_msg(c, true, g->name, "control", "not a list of strings");
         return;
     }
-    for (const char *s = v; s < v + len; s += strlen(s) + 1) {
+    for (const char *s = v; s < v + len; s += strlen(s) + 1u) {
         int bit = right_bit(s);
-        if (bit < 0)
+        if (bit < 0) {
             cfg_msg(c, true, g->name, "control",
                     "\"%s\": use \"list\", \"start\", \"stop\", \"restart\", \"console\" or "
                     "\"load\" (or no value: all)", s);
-        else
-            g->control |= 1u << bit;
+        } else {
+            g->control |= 1u << (unsigned int)bit;
+        }
     }
 }
 
@@ -58,8 +62,9 @@ static void check_targets(const void *fdt, int node, struct system_config *sys, 
     int len;
     const char *v = dt_getprop(fdt, node, "control-guests", &len);
     if (!v) {
-        if (g->control)
-            g->control_guests = ((1u << sys->nguests) - 1) & ~(1u << gi);
+        if (g->control != 0u) {
+            g->control_guests = ((1u << sys->nguests) - 1u) & ~(1u << gi);
+        }
         return;
     }
     if (!g->control) {
@@ -70,15 +75,16 @@ static void check_targets(const void *fdt, int node, struct system_config *sys, 
         cfg_msg(c, true, g->name, "control-guests", "not a list of guest names");
         return;
     }
-    for (const char *s = v; s < v + len; s += strlen(s) + 1) {
+    for (const char *s = v; s < v + len; s += strlen(s) + 1u) {
         int t = cfg_guest_index(sys, s);
-        if (t < 0)
+        if (t < 0) {
             cfg_msg(c, true, g->name, "control-guests", "no guest '%s'", s);
-        else if ((unsigned int)t == gi)
+        } else if ((unsigned int)t == gi) {
             cfg_msg(c, true, g->name, "control-guests",
                     "a guest cannot manage itself (a reset is PSCI SYSTEM_RESET)");
-        else
-            g->control_guests |= 1u << t;
+        } else {
+            g->control_guests |= 1u << (unsigned int)t;
+        }
     }
 }
 
@@ -88,8 +94,9 @@ void config_check_control(const void *fdt, int root, struct system_config *sys,
     int node;
     fdt_for_each_subnode(node, fdt, root) {
         int gi = cfg_guest_index(sys, fdt_get_name(fdt, node, NULL));
-        if (gi >= 0 && fdt_node_check_compatible(fdt, node, "partita,guest") == 0)
+        if (gi >= 0 && fdt_node_check_compatible(fdt, node, "partita,guest") == 0) {
             check_targets(fdt, node, sys, (unsigned int)gi, c);
+        }
     }
 }
 
@@ -114,21 +121,26 @@ static uint32_t call_right(uint32_t fn)
 int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
                   uint32_t fn, uint32_t id)
 {
-    if (!c->control)
+    if (!c->control) {
         return PARTITA_E_DENIED;
-    if (fn == PARTITA_MG_VERSION)
+    }
+    if (fn == PARTITA_MG_VERSION) {
         return 0;
-    if (!call_right(fn))
+    }
+    if (!call_right(fn)) {
         return PARTITA_E_NOT_SUPPORTED;
+    }
     /* the schedules are the system's, no guest's: r1 is not a guest */
     if ((fn == PARTITA_MG_SCHEDULE) || (fn == PARTITA_MG_SCHEDULE_SET)) {
         return ((c->control & call_right(fn)) != 0u) ? 0 : PARTITA_E_DENIED;
     }
-    if (id >= nguests)
+    if (id >= nguests) {
         return PARTITA_E_INVALID;
+    }
     /* a control partition may describe itself, not act on itself */
     bool self_info = id == self && fn == PARTITA_MG_INFO;
-    if (!(c->control & call_right(fn)) || (!self_info && !(c->control_guests & (1u << id))))
+    if (!(c->control & call_right(fn)) || (!self_info && !(c->control_guests & (1u << id)))) {
         return PARTITA_E_DENIED;
+    }
     return 0;
 }

@@ -7,8 +7,8 @@
 
 void config_parse_control(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
-    g->control = 0;
-    g->control_guests = 0;
+    g->control = 0u;
+    g->control_guests = 0u;
     cfg_prop_absent(fdt, node, g->name, "control", "the control partition", c);
     cfg_prop_absent(fdt, node, g->name, "control-guests", "the control partition", c);
 }

@@ -46,11 +46,11 @@ static bool parse_capacity(const void *fdt, int node, const char *g, const char 
         cfg_msg(c, true, g, p, "missing: the disk's size in 512-byte sectors");
         return false;
     }
-    if (len == 4)
+    if (len == 4) {
         *out = fdt32_ld(v);
-    else if (len == 8)
+    } else if (len == 8) {
         *out = (uint64_t)fdt32_ld(v) << 32 | fdt32_ld(v + 1);
-    else {
+    } else {
         cfg_msg(c, true, g, p, "must be one or two 32-bit cells");
         return false;
     }
@@ -71,15 +71,16 @@ static bool parse_backing(const void *fdt, int node, const char *g, const char *
     const char *s = cfg_get_string(fdt, node, "backing", &bad);
     size_t n = s ? strlen(s) : 0;
     bool printable = n > 0 && n < DISK_BACKING_MAX;
-    for (size_t i = 0; printable && i < n; i++)
+    for (size_t i = 0; printable && i < n; i++) {
         printable = s[i] > ' ' && s[i] < 0x7f;
-    if (!s && !bad)
+    }
+    if (!s && !bad) {
         cfg_msg(c, true, g, p, "missing: the name of the store in the driver partition");
-    else if (!printable)
+    } else if (!printable) {
         cfg_msg(c, true, g, p, "must be a string of 1 to %d printable characters "
                 "without spaces", DISK_BACKING_MAX - 1);
-    else {
-        memcpy(out, s, n + 1);
+    } else {
+        (void)memcpy(out, s, n + 1);
         return true;
     }
     return false;
@@ -91,8 +92,9 @@ static void parse_frontend(const void *fdt, int node, struct system_config *sys,
     char p[PROP_MAX];
     int gi = cfg_member_guest(fdt, node, sys, "disk", d->name, d->nfrontends,
                               DISK_MAX_FRONTENDS, c);
-    if (gi < 0)
+    if (gi < 0) {
         return;
+    }
     struct guest_config *g = &sys->guests[gi];
     if (gi == d->driver) {
         cfg_msg(c, true, g->name, d->name, "the driver partition of disk '%s' cannot be "
@@ -105,8 +107,8 @@ static void parse_frontend(const void *fdt, int node, struct system_config *sys,
     }
     cfg_warn_unknown(fdt, node, frontend_props, "guest", g->name, d->name, c);
     struct guest_disk *gd = &g->disks[g->ndisks];
-    memset(gd, 0, sizeof(*gd));
-    memcpy(gd->name, d->name, sizeof(gd->name));
+    (void)memset(gd, 0, sizeof(*gd));
+    (void)memcpy(gd->name, d->name, sizeof(gd->name));
     gd->id = (unsigned int)(d - sys->disks);
     gd->member = d->nfrontends;
     gd->read_only = dt_getprop(fdt, node, "read-only", NULL) != NULL;
@@ -171,7 +173,7 @@ static void parse_driver(const void *fdt, int node, struct system_config *sys,
         struct guest_driven *v = &dg->driven[dg->ndriven++];
         *v = (struct guest_driven){ (unsigned int)(d - sys->disks), { 0 }, d->queue_ipa,
                                     d->queue_size, d->irq, d->done_ipa };
-        memcpy(v->name, d->name, sizeof(v->name));
+        (void)memcpy(v->name, d->name, sizeof(v->name));
     }
 }
 
@@ -183,7 +185,7 @@ void config_parse_disk(const void *fdt, int node, struct system_config *sys, str
         return;
     }
     struct disk_config *d = &sys->disks[sys->ndisks++];
-    snprintf(d->name, sizeof(d->name), "%s", name);
+    (void)snprintf(d->name, sizeof(d->name), "%s", name);
     cfg_warn_unknown(fdt, node, disk_props, "disk", d->name, NULL, c);
     parse_driver(fdt, node, sys, d, c);
     int sub;
@@ -196,14 +198,16 @@ void config_parse_disk(const void *fdt, int node, struct system_config *sys, str
 static const char *disk_window_clash(const struct guest_config *g, uint32_t ipa,
                                      unsigned int k, char *what, size_t n)
 {
-    if (g->vcon && cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, g->vcon_ipa, VIRTIO_MMIO_SIZE))
+    if (g->vcon && cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, g->vcon_ipa, VIRTIO_MMIO_SIZE)) {
         return "its virtio console";
-    for (unsigned int j = 0; j < k; j++)
+    }
+    for (unsigned int j = 0; j < k; j++) {
         if (!g->disks[j].parse_error &&
             cfg_overlaps(ipa, VIRTIO_MMIO_SIZE, g->disks[j].ipa, VIRTIO_MMIO_SIZE)) {
-            snprintf(what, n, "the device of disk '%s'", g->disks[j].name);
+            (void)snprintf(what, n, "the device of disk '%s'", g->disks[j].name);
             return what;
         }
+    }
     return NULL;
 }
 
@@ -216,17 +220,19 @@ static const char *disk_irq_clash(const struct system_config *sys, unsigned int 
                                   size_t n)
 {
     const struct guest_config *g = &sys->guests[gi];
-    if (g->vcon && g->vcon_irq == irq)
+    if (g->vcon && g->vcon_irq == irq) {
         return "the interrupt of its virtio console";
-    for (unsigned int j = 0; j < k; j++)
+    }
+    for (unsigned int j = 0; j < k; j++) {
         if (!g->disks[j].parse_error && g->disks[j].irq == irq) {
-            snprintf(what, n, "the interrupt of disk '%s'", g->disks[j].name);
+            (void)snprintf(what, n, "the interrupt of disk '%s'", g->disks[j].name);
             return what;
         }
+    }
     for (unsigned int j = 0; j < dk && j < sys->ndisks; j++) {
         const struct disk_config *d = &sys->disks[j];
         if (d->driver == (int)gi && !d->parse_error && d->irq == irq) {
-            snprintf(what, n, "the request interrupt of disk '%s'", d->name);
+            (void)snprintf(what, n, "the request interrupt of disk '%s'", d->name);
             return what;
         }
     }
@@ -240,18 +246,21 @@ static void check_frontend(const struct system_config *sys, unsigned int gi, uns
     const struct guest_disk *gd = &g->disks[k];
     char pipa[PROP_MAX], pirq[PROP_MAX], what[GUEST_NAME_MAX + 48];
     const char *clash;
-    cfg_member_prop(pipa, sizeof(pipa), gd->name, "ipa");
-    cfg_member_prop(pirq, sizeof(pirq), gd->name, "interrupt");
+    (void)cfg_member_prop(pipa, sizeof(pipa), gd->name, "ipa");
+    (void)cfg_member_prop(pirq, sizeof(pirq), gd->name, "interrupt");
     int before = c->errors;
     cfg_check_virtio_device(sys, g, gd->ipa, gd->irq, g->nnets, pipa, pirq, c);
-    if (c->errors != before)
+    if (c->errors != before) {
         return;
-    if ((clash = disk_window_clash(g, gd->ipa, k, what, sizeof(what))))
+    }
+    if ((clash = disk_window_clash(g, gd->ipa, k, what, sizeof(what)))) {
         cfg_msg(c, true, g->name, pipa, "0x%llx-0x%llx collides with %s",
                 (unsigned long long)gd->ipa, (unsigned long long)gd->ipa + VIRTIO_MMIO_SIZE,
                 clash);
-    if ((clash = disk_irq_clash(sys, gi, gd->irq, k, 0, what, sizeof(what))))
+    }
+    if ((clash = disk_irq_clash(sys, gi, gd->irq, k, 0, what, sizeof(what)))) {
         cfg_msg(c, true, g->name, pirq, "interrupt %lu is %s", (unsigned long)gd->irq, clash);
+    }
 }
 
 /* Two writable frontends of one disk on one store would corrupt each
@@ -267,8 +276,9 @@ static void check_backings(const struct system_config *sys, const struct disk_co
             const struct guest_config *og = &sys->guests[d->frontends[o].guest];
             const struct guest_disk *od = &og->disks[d->frontends[o].slot];
             if (od->parse_error || strcmp(od->backing, gd->backing) != 0 ||
-                (od->read_only && gd->read_only))
+                (od->read_only && gd->read_only)) {
                 continue;
+                }
             cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), d->name, "backing"),
                     "'%s' is already the store of guest '%s', and one of them may write it",
                     gd->backing, og->name);
@@ -286,33 +296,40 @@ static const char *done_clash(const struct system_config *sys, const struct gues
 {
     const char *dev = cfg_vboard_device(g, ipa, DISK_DONE_SIZE);
     if (dev) {
-        snprintf(what, n, "the guest's own %s", dev);
+        (void)snprintf(what, n, "the guest's own %s", dev);
         return what;
     }
-    for (unsigned int i = 0; i < g->npt_regs; i++)
-        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->pt_regs[i].base, g->pt_regs[i].size))
+    for (unsigned int i = 0; i < g->npt_regs; i++) {
+        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->pt_regs[i].base, g->pt_regs[i].size)) {
             return "its passthrough range";
-    for (unsigned int j = 0; j < g->nchannels; j++)
+        }
+    }
+    for (unsigned int j = 0; j < g->nchannels; j++) {
         if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->channels[j].ipa,
                          (uint64_t)g->channels[j].size + CHANNEL_DOORBELL_SIZE)) {
-            snprintf(what, n, "channel '%s'", g->channels[j].name);
+            (void)snprintf(what, n, "channel '%s'", g->channels[j].name);
             return what;
         }
-    for (unsigned int j = 0; j < g->nnets; j++)
-        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE))
+    }
+    for (unsigned int j = 0; j < g->nnets; j++) {
+        if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->nets[j].ipa, VIRTIO_MMIO_SIZE)) {
             return "the device of one of its networks";
-    if (g->vcon && cfg_overlaps(ipa, DISK_DONE_SIZE, g->vcon_ipa, VIRTIO_MMIO_SIZE))
+        }
+    }
+    if (g->vcon && cfg_overlaps(ipa, DISK_DONE_SIZE, g->vcon_ipa, VIRTIO_MMIO_SIZE)) {
         return "its virtio console";
-    for (unsigned int j = 0; j < g->ndisks; j++)
+    }
+    for (unsigned int j = 0; j < g->ndisks; j++) {
         if (cfg_overlaps(ipa, DISK_DONE_SIZE, g->disks[j].ipa, VIRTIO_MMIO_SIZE)) {
-            snprintf(what, n, "the device of disk '%s'", g->disks[j].name);
+            (void)snprintf(what, n, "the device of disk '%s'", g->disks[j].name);
             return what;
         }
+    }
     for (unsigned int j = 0; j < di; j++) {
         const struct disk_config *o = &sys->disks[j];
         if (o->driver == sys->disks[di].driver && !o->parse_error && o->done_ipa &&
             cfg_overlaps(ipa, DISK_DONE_SIZE, o->done_ipa, DISK_DONE_SIZE)) {
-            snprintf(what, n, "the done page of disk '%s'", o->name);
+            (void)snprintf(what, n, "the done page of disk '%s'", o->name);
             return what;
         }
     }
@@ -325,14 +342,18 @@ static void check_done(const struct system_config *sys, unsigned int di, struct 
     const struct guest_config *g = &sys->guests[d->driver];
     char p[PROP_MAX], what[GUEST_NAME_MAX + 48];
     const char *clash;
-    if (!d->done_ipa)
+    if (!d->done_ipa) {
         return;
-    cfg_member_prop(p, sizeof(p), d->name, "done");
-    if (d->done_ipa & (DISK_DONE_SIZE - 1))
+    }
+    (void)cfg_member_prop(p, sizeof(p), d->name, "done");
+    if (d->done_ipa & (DISK_DONE_SIZE - 1)) {
         cfg_msg(c, true, g->name, p, "0x%lx is not 4 KiB aligned", (unsigned long)d->done_ipa);
-    else if ((clash = done_clash(sys, g, d->done_ipa, di, what, sizeof(what))))
+    } else if ((clash = done_clash(sys, g, d->done_ipa, di, what, sizeof(what)))) {
         cfg_msg(c, true, g->name, p, "0x%lx-0x%lx collides with %s",
                 (unsigned long)d->done_ipa, (unsigned long)d->done_ipa + DISK_DONE_SIZE, clash);
+    } else {
+        /* otherwise nothing to do */
+    }
 }
 
 static void check_driver(const struct system_config *sys, unsigned int di, struct cfg_ctx *c)
@@ -342,17 +363,17 @@ static void check_driver(const struct system_config *sys, unsigned int di, struc
     char p[PROP_MAX], what[GUEST_NAME_MAX + 48];
     const char *clash;
     uint64_t ram = guest_ram_ipa(g);
-    cfg_member_prop(p, sizeof(p), d->name, "queue");
-    if ((d->queue_ipa | d->queue_size) & (DISK_QUEUE_ALIGN - 1))
+    (void)cfg_member_prop(p, sizeof(p), d->name, "queue");
+    if ((d->queue_ipa | d->queue_size) & (DISK_QUEUE_ALIGN - 1)) {
         cfg_msg(c, true, g->name, p, "0x%lx+0x%lx is not in whole 4 KiB pages",
                 (unsigned long)d->queue_ipa, (unsigned long)d->queue_size);
-    else if (d->queue_size < DISK_QUEUE_MIN || d->queue_size > DISK_QUEUE_MAX)
+    } else if (d->queue_size < DISK_QUEUE_MIN || d->queue_size > DISK_QUEUE_MAX) {
         cfg_msg(c, true, g->name, p, "%lu KiB: give %u KiB to %u MiB",
                 (unsigned long)d->queue_size >> 10, DISK_QUEUE_MIN >> 10, DISK_QUEUE_MAX >> 20);
-    else if (!cfg_inside(d->queue_ipa, d->queue_size, ram, g->mem_size))
+    } else if (!cfg_inside(d->queue_ipa, d->queue_size, ram, g->mem_size)) {
         cfg_msg(c, true, g->name, p, "0x%lx+0x%lx is not inside its RAM",
                 (unsigned long)d->queue_ipa, (unsigned long)d->queue_size);
-    else
+    } else {
         for (unsigned int j = 0; j < di; j++) {
             const struct disk_config *o = &sys->disks[j];
             if (o->driver == d->driver && !o->parse_error &&
@@ -361,30 +382,38 @@ static void check_driver(const struct system_config *sys, unsigned int di, struc
                 break;
             }
         }
-    cfg_member_prop(p, sizeof(p), d->name, "interrupt");
-    if (d->irq < 32 || d->irq > CHANNEL_SPI_MAX)
+    }
+    (void)cfg_member_prop(p, sizeof(p), d->name, "interrupt");
+    if (d->irq < 32 || d->irq > CHANNEL_SPI_MAX) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 (unsigned long)d->irq, CHANNEL_SPI_MAX);
-    else if ((clash = cfg_irq_clash(sys, g, d->irq, g->nnets, what, sizeof(what))) ||
-             (clash = disk_irq_clash(sys, (unsigned int)d->driver, d->irq, g->ndisks, di, what,
-                                     sizeof(what))))
+    } else if ((clash = cfg_irq_clash(sys, g, d->irq, g->nnets, what, sizeof(what))) ||
+               (clash = disk_irq_clash(sys, (unsigned int)d->driver, d->irq, g->ndisks, di, what,
+                                       sizeof(what)))) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is %s", (unsigned long)d->irq, clash);
+    } else {
+        /* otherwise nothing to do */
+    }
 }
 
 void config_check_disks(struct system_config *sys, struct cfg_ctx *c)
 {
     for (unsigned int i = 0; i < sys->ndisks; i++) {
         const struct disk_config *d = &sys->disks[i];
-        if (d->driver >= 0 && d->nfrontends == 0)
+        if (d->driver >= 0 && d->nfrontends == 0) {
             cfg_report(c, true, "disk", d->name, NULL, "has no frontend guest");
+        }
         if (!d->parse_error) {
             check_driver(sys, i, c);
             check_done(sys, i, c);
         }
         check_backings(sys, d, c);
     }
-    for (unsigned int i = 0; i < sys->nguests; i++)
-        for (unsigned int k = 0; k < sys->guests[i].ndisks; k++)
-            if (!sys->guests[i].disks[k].parse_error)
+    for (unsigned int i = 0; i < sys->nguests; i++) {
+        for (unsigned int k = 0; k < sys->guests[i].ndisks; k++) {
+            if (!sys->guests[i].disks[k].parse_error) {
                 check_frontend(sys, i, k, c);
+            }
+        }
+    }
 }

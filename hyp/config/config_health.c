@@ -36,21 +36,25 @@ static const char *hprop(char *buf, const char *p)
 /* An action's name: its enum health_action, or HEALTH_ACT_NONE */
 static enum health_action action_of(const char *s)
 {
-    for (unsigned int a = HEALTH_ACT_LOG; a < HEALTH_ACTIONS; a++)
-        if (strcmp(s, health_action_names[a]) == 0)
+    for (unsigned int a = HEALTH_ACT_LOG; a < HEALTH_ACTIONS; a++) {
+        if (strcmp(s, health_action_names[a]) == 0) {
             return (enum health_action)a;
+        }
+    }
     return HEALTH_ACT_NONE;
 }
 
 /* Is pn one of the node's properties: an event, or a counted one's threshold? */
 static bool health_prop_known(const char *pn)
 {
-    for (unsigned int e = 0; e < HEALTH_EVENTS; e++) {
+    for (unsigned int e = 0u; e < HEALTH_EVENTS; e++) {
         size_t n = strlen(health_event_names[e]);
-        if (strncmp(pn, health_event_names[e], n) != 0)
+        if (strncmp(pn, health_event_names[e], n) != 0) {
             continue;
-        if (pn[n] == '\0' || (e >= HEALTH_EV_COUNTED && strcmp(pn + n, "-threshold") == 0))
+        }
+        if (pn[n] == '\0' || (e >= HEALTH_EV_COUNTED && strcmp(pn + n, "-threshold") == 0)) {
             return true;
+        }
     }
     return false;
 }
@@ -65,8 +69,9 @@ static void parse_threshold(const void *fdt, int hn, struct guest_config *g, uns
     (void)snprintf(name, sizeof(name), "%s-threshold", health_event_names[e]);
     int len;
     const fdt32_t *v = dt_getprop(fdt, hn, name, &len);
-    if (!v)
+    if (!v) {
         return;
+    }
     if (h->action[e] == HEALTH_ACT_NONE) {
         cfg_msg(c, true, g->name, hprop(buf, name), "no %s entry to count for",
                 health_event_names[e]);
@@ -77,12 +82,14 @@ static void parse_threshold(const void *fdt, int hn, struct guest_config *g, uns
         return;
     }
     uint32_t n = fdt32_ld(&v[0]), us = fdt32_ld(&v[1]);
-    if (!n || n > HEALTH_COUNT_MAX)
+    if (!n || n > HEALTH_COUNT_MAX) {
         cfg_msg(c, true, g->name, hprop(buf, name), "count %lu: give 1 to %u",
                 (unsigned long)n, HEALTH_COUNT_MAX);
-    if (us < HEALTH_PERIOD_MIN_US || us > HEALTH_PERIOD_MAX_US)
+    }
+    if (us < HEALTH_PERIOD_MIN_US || us > HEALTH_PERIOD_MAX_US) {
         cfg_msg(c, true, g->name, hprop(buf, name), "period %lu us: give %u to %u",
                 (unsigned long)us, HEALTH_PERIOD_MIN_US, HEALTH_PERIOD_MAX_US);
+    }
     h->count[e] = n;
     h->period_us[e] = us;
 }
@@ -94,47 +101,57 @@ static void merge_legacy(struct guest_config *g, unsigned int e, const char *leg
 {
     char buf[HEALTH_PROP_MAX];
     enum health_action was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
-    if (g->health.action[e] == HEALTH_ACT_NONE)
+    if (g->health.action[e] == HEALTH_ACT_NONE) {
         g->health.action[e] = (uint8_t)was;
-    else if (given && g->health.action[e] != was)
+    } else if (given && g->health.action[e] != was) {
         cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
                 "\"%s\" contradicts %s \"%s\"", health_action_names[g->health.action[e]],
                 legacy, health_action_names[was]);
+    } else {
+        /* otherwise nothing to do */
+    }
 }
 
 void config_parse_health(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     char buf[HEALTH_PROP_MAX];
     struct guest_health *h = &g->health;
-    memset(h, 0, sizeof(*h));
+    (void)memset(h, 0, sizeof(*h));
     int hn = fdt_subnode_offset(fdt, node, "health");
     int prop;
-    if (hn >= 0)
+    if (hn >= 0) {
         fdt_for_each_property_offset(prop, fdt, hn) {
             const char *pn = NULL;
-            if (fdt_getprop_by_offset(fdt, prop, &pn, NULL) && pn && !health_prop_known(pn))
+            if (fdt_getprop_by_offset(fdt, prop, &pn, NULL) && pn && !health_prop_known(pn)) {
                 cfg_msg(c, true, g->name, hprop(buf, pn), "no such event");
+            }
         }
-    for (unsigned int e = 0; hn >= 0 && e < HEALTH_EVENTS; e++) {
+    }
+    for (unsigned int e = 0u; hn >= 0 && e < HEALTH_EVENTS; e++) {
         bool bad;
         const char *s = cfg_get_string(fdt, hn, health_event_names[e], &bad);
-        if (bad)
+        if (bad) {
             cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]), "not a string");
-        else if (s && action_of(s) == HEALTH_ACT_NONE)
+        } else if (s && action_of(s) == HEALTH_ACT_NONE) {
             cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
                     "\"%s\": use \"log\", \"restart\", \"stop\" or \"stop-system\"", s);
-        else if (s)
+        } else if (s != NULL) {
             h->action[e] = (uint8_t)action_of(s);
-        if (e >= HEALTH_EV_COUNTED)
+        } else {
+            /* otherwise nothing to do */
+        }
+        if (e >= HEALTH_EV_COUNTED) {
             parse_threshold(fdt, hn, g, e, c);
+        }
     }
     merge_legacy(g, HEALTH_EV_CRASH, "on-crash", dt_getprop(fdt, node, "on-crash", NULL) != NULL,
                  g->on_crash == ON_CRASH_RESTART, c);
     g->on_crash = h->action[HEALTH_EV_CRASH] == HEALTH_ACT_RESTART ? ON_CRASH_RESTART
                                                                   : ON_CRASH_STOP;
     if (!g->watchdog_ms) {
-        if (h->action[HEALTH_EV_WATCHDOG] != HEALTH_ACT_NONE)
+        if (h->action[HEALTH_EV_WATCHDOG] != HEALTH_ACT_NONE) {
             cfg_msg(c, true, g->name, hprop(buf, "watchdog"), "the guest has no watchdog");
+        }
     } else {
         merge_legacy(g, HEALTH_EV_WATCHDOG, "watchdog-action",
                      dt_getprop(fdt, node, "watchdog-action", NULL) != NULL,
@@ -142,6 +159,7 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
         g->watchdog_action = h->action[HEALTH_EV_WATCHDOG] == HEALTH_ACT_RESTART
                                  ? ON_CRASH_RESTART : ON_CRASH_STOP;
     }
-    if (!g->budget_events && h->action[HEALTH_EV_OVERRUN] != HEALTH_ACT_NONE)
+    if (!g->budget_events && h->action[HEALTH_EV_OVERRUN] != HEALTH_ACT_NONE) {
         cfg_msg(c, true, g->name, hprop(buf, "budget-overrun"), "the guest has no memory-budget");
+    }
 }

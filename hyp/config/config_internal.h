@@ -83,6 +83,13 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
 void config_check_channels(const struct config_host *h, struct system_config *sys,
                            struct cfg_ctx *c);
 
+/*
+ * Where hyp/guest/guest.c's loader puts things: the guest's DTB in the top 64 KiB
+ * of the first 256 MiB of its RAM, a Linux initrd page aligned below it.
+ */
+#define GUEST_DTB_ROOM  0x10000u
+#define GUEST_LOW_WINDOW 0x10000000u
+
 /* kernel, initrd and DTB fit the guest's memory (also for a run-time image) */
 void config_check_images(struct guest_config *g, struct cfg_ctx *c);
 /* hyp/config/config_budget.c: memory-budget and memory-budget-event; and

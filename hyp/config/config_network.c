@@ -35,14 +35,14 @@ static bool parse_mac(const void *fdt, int node, const char *g, const char *p,
     if (!mac) {     /* derived: locally administered, unique per network and member */
         const uint8_t derived[NET_MAC_LEN] = { NET_MAC_DERIVED_OUI, (uint8_t)gn->id,
                                                (uint8_t)gn->member };
-        memcpy(gn->mac, derived, NET_MAC_LEN);
+        (void)memcpy(gn->mac, derived, NET_MAC_LEN);
         return true;
     }
     if (len != NET_MAC_LEN) {
         cfg_msg(c, true, g, p, "must be 6 bytes, e.g. [02 00 00 00 00 01]");
         return false;
     }
-    memcpy(gn->mac, mac, NET_MAC_LEN);
+    (void)memcpy(gn->mac, mac, NET_MAC_LEN);
     static const uint8_t zero[NET_MAC_LEN];
     if (mac[0] & 1) {
         cfg_msg(c, true, g, p, "%02x:%02x:%02x:%02x:%02x:%02x is a multicast address",
@@ -62,13 +62,14 @@ static bool parse_count(const void *fdt, int node, const char *prop, const char 
                         struct cfg_ctx *c)
 {
     int r = cfg_get_u32(fdt, node, prop, out);
-    if (r < 0)
+    if (r < 0) {
         cfg_msg(c, true, g, p, "must be one 32-bit cell");
-    else if (r > 0 && (*out < 1 || *out > max))
+    } else if (r > 0 && (*out < 1 || *out > max)) {
         cfg_msg(c, true, g, p, "%lu frames%s: give 1 to %lu", (unsigned long)*out, per,
                 (unsigned long)max);
-    else
+    } else {
         return true;
+    }
     return false;
 }
 
@@ -78,8 +79,9 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     char p[GUEST_NAME_MAX + 16];
     int gi = cfg_member_guest(fdt, node, sys, "network", net->name, net->nmembers,
                               NETWORK_MAX_MEMBERS, c);
-    if (gi < 0)
+    if (gi < 0) {
         return;
+    }
     struct guest_config *g = &sys->guests[gi];
     if (g->nnets == GUEST_MAX_NETS) {
         cfg_msg(c, true, g->name, net->name, "a member of more than %d networks",
@@ -88,8 +90,8 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     }
     cfg_warn_unknown(fdt, node, member_props, "guest", g->name, net->name, c);
     struct guest_net *gn = &g->nets[g->nnets];
-    memset(gn, 0, sizeof(*gn));
-    memcpy(gn->name, net->name, sizeof(gn->name));
+    (void)memset(gn, 0, sizeof(*gn));
+    (void)memcpy(gn->name, net->name, sizeof(gn->name));
     gn->id = (unsigned int)(net - sys->networks);
     gn->member = net->nmembers;
     gn->budget = NET_BUDGET_DEFAULT;
@@ -121,7 +123,7 @@ void config_parse_network(const void *fdt, int node, struct system_config *sys,
         return;
     }
     struct network_config *net = &sys->networks[sys->nnetworks++];
-    snprintf(net->name, sizeof(net->name), "%s", name);
+    (void)snprintf(net->name, sizeof(net->name), "%s", name);
     cfg_warn_unknown(fdt, node, network_props, "network", net->name, NULL, c);
     int sub;
     fdt_for_each_subnode(sub, fdt, node)
@@ -133,8 +135,9 @@ static void check_member(const struct system_config *sys, const struct guest_con
 {
     const struct guest_net *gn = &g->nets[k];
     char pipa[GUEST_NAME_MAX + 16], pirq[GUEST_NAME_MAX + 16];
-    cfg_check_virtio_device(sys, g, gn->ipa, gn->irq, k, cfg_member_prop(pipa, sizeof(pipa), gn->name, "ipa"),
-                 cfg_member_prop(pirq, sizeof(pirq), gn->name, "interrupt"), c);
+    cfg_check_virtio_device(sys, g, gn->ipa, gn->irq, k,
+                            cfg_member_prop(pipa, sizeof(pipa), gn->name, "ipa"),
+                            cfg_member_prop(pirq, sizeof(pirq), gn->name, "interrupt"), c);
 }
 
 /* Two members of one network with one MAC: frames could not be switched */
@@ -148,8 +151,9 @@ static void check_macs(const struct system_config *sys, const struct network_con
         for (unsigned int o = 0; o < m && !gn->parse_error; o++) {
             const struct guest_config *og = &sys->guests[net->members[o].guest];
             const struct guest_net *on = &og->nets[net->members[o].slot];
-            if (on->parse_error || memcmp(on->mac, gn->mac, NET_MAC_LEN) != 0)
+            if (on->parse_error || memcmp(on->mac, gn->mac, NET_MAC_LEN) != 0) {
                 continue;
+            }
             const uint8_t *a = gn->mac;
             cfg_msg(c, true, g->name, cfg_member_prop(p, sizeof(p), net->name, "mac"),
                     "%02x:%02x:%02x:%02x:%02x:%02x is already the address of guest '%s'",
@@ -163,15 +167,18 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
 {
     for (unsigned int i = 0; i < sys->nnetworks; i++) {
         const struct network_config *net = &sys->networks[i];
-        if (net->nmembers < 2)
+        if (net->nmembers < 2) {
             cfg_report(c, true, "network", net->name, NULL,
                        "needs at least two guests (has %u)", net->nmembers);
+        }
         check_macs(sys, net, c);
     }
     for (unsigned int i = 0; i < sys->nguests; i++) {
         const struct guest_config *g = &sys->guests[i];
-        for (unsigned int k = 0; k < g->nnets; k++)
-            if (!g->nets[k].parse_error)
+        for (unsigned int k = 0; k < g->nnets; k++) {
+            if (!g->nets[k].parse_error) {
                 check_member(sys, g, k, c);
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@
 #define CONSOLE_RATE_MIN       100
 #define CONSOLE_RATE_MAX       10000000
 #define CONSOLE_BURST_MIN      256
-#define CONSOLE_BURST_MAX      (16u << 20)
+#define CONSOLE_BURST_MAX      ((unsigned int)16u << 20)
 #define GUEST_BOOTARGS_MAX 256
 #define GUEST_MAX_PT_REGS  8
 #define GUEST_MAX_PT_IRQS  16
@@ -294,10 +294,11 @@ static inline uint64_t guest_ram_pa(const struct guest_config *c, uint64_t off)
 /* How many bytes of its RAM from off on are physically contiguous */
 static inline uint64_t guest_ram_run(const struct guest_config *c, uint64_t off)
 {
-    if (!c->colours.n)
+    if (!c->colours.n) {
         return c->mem_size - off;
+    }
     uint64_t in_page = COLOUR_PAGE - off % COLOUR_PAGE;
-    return in_page + (colour_run(&c->colours, off, ~0ull) - 1) * COLOUR_PAGE;
+    return in_page + (colour_run(&c->colours, off, ~0ULL) - 1u) * COLOUR_PAGE;
 }
 
 /* Are the n bytes at physical pa (within one page) the guest's RAM?  For
@@ -305,8 +306,9 @@ static inline uint64_t guest_ram_run(const struct guest_config *c, uint64_t off)
  * one of its pages (colour.h) */
 static inline bool guest_ram_has_pa(const struct guest_config *c, uint64_t pa, uint32_t n)
 {
-    if (pa < c->mem_base || pa + n > c->mem_base + c->mem_span)
+    if (pa < c->mem_base || pa + n > c->mem_base + c->mem_span) {
         return false;
+    }
     return !c->colours.n || (pa % COLOUR_PAGE + n <= COLOUR_PAGE &&
                              colour_has(&c->colours, (unsigned int)((pa / COLOUR_PAGE) %
                                                                     c->colours.n)));
@@ -331,12 +333,14 @@ static inline bool guest_config_buffer(const struct guest_config *c, uint32_t ip
                                        uint64_t *pa)
 {
     uint64_t base = guest_ram_ipa(c);
-    if (!len || ipa < base || ipa - base >= c->mem_size || len > c->mem_size - (ipa - base))
+    if (!len || ipa < base || ipa - base >= c->mem_size || len > c->mem_size - (ipa - base)) {
         return false;
-    if (guest_ram_run(c, ipa - base) < len)
+    }
+    if (guest_ram_run(c, ipa - base) < len) {
         return false;
+    }
     *pa = guest_ram_pa(c, ipa - base);
-    return *pa + len <= 0x100000000ull;
+    return *pa + len <= 0x100000000ULL;
 }
 
 #endif

@@ -43,48 +43,6 @@ static void cmd_version(int argc, char **argv)
             __VERSION__);
 }
 
-/* each coloured guest's colours and its share of the last-level cache */
-static void print_colours(void)
-{
-    unsigned int level;
-    struct cache_geom geom;
-    if (!cache_llc(&level, &geom))
-        return;
-    unsigned long llc_kib = (unsigned long)(geom.line * geom.sets / 1024 * geom.ways);
-    const struct colour_list *h = hyp_colours();
-    if (h) {
-        char list[64];
-        colour_format(h, list, sizeof(list));
-        pr_info("colors: hypervisor: %s, %u of %u: %lu KiB of the %lu KiB L%u\n", list, h->k,
-                h->n, llc_kib * h->k / h->n, llc_kib, level + 1);
-    }
-    for (unsigned int i = 0; i < nguests; i++) {
-        const struct colour_list *l = &guests[i].cfg->colours;
-        char list[64];
-        if (!l->n)
-            continue;
-        colour_format(l, list, sizeof(list));
-        pr_info("colors: guest '%s': %s, %u of %u: %lu KiB of the %lu KiB L%u\n",
-                guests[i].cfg->name, list, l->k, l->n, llc_kib * l->k / l->n, llc_kib,
-                level + 1);
-    }
-}
-
-static void cmd_info(int argc, char **argv)
-{
-    hyp_print_info();
-    print_colours();
-    /* what each guest boots: the configured image or one given at run time */
-    for (unsigned int i = 0; i < nguests; i++) {
-        struct guest *g = &guests[i];
-        pr_info("image: guest '%s': %s, %lu bytes, crc32 0x%08lx\n", g->cfg->name,
-                guest_image_loaded(g) ? "loaded" : guest_image_loading(g) ? "configured (loading)"
-                                                               : "configured",
-                (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
-                (unsigned long)guest_image_crc(g));
-    }
-}
-
 static struct guest *arg_guest(int argc, char **argv)
 {
     if (argc < 2) {
@@ -92,8 +50,9 @@ static struct guest *arg_guest(int argc, char **argv)
         return NULL;
     }
     struct guest *g = guest_by_name(argv[1]);
-    if (!g)
+    if (!g) {
         pr_info("%s: no guest '%s' (try 'list')\n", argv[0], argv[1]);
+    }
     return g;
 }
 
@@ -101,24 +60,26 @@ static void cmd_list(int argc, char **argv)
 {
     pr_info("%-12s %-8s %-16s %-22s %8s %10s  %s\n", "NAME", "STATE", "VCPU->PCPU", "MEMORY",
             "UPTIME", "EXITS", "IMAGE");
-    for (unsigned int i = 0; i < nguests; i++) {
+    for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
         char map[32] = "", mem[32];
-        unsigned int n = 0;
-        uint64_t exits = 0;
-        for (unsigned int v = 0; v < g->cfg->ncpus && n < sizeof(map) - 6; v++) {
+        unsigned int n = 0u;
+        uint64_t exits = 0u;
+        for (unsigned int v = 0u; v < g->cfg->ncpus && n < sizeof(map) - 6u; v++) {
             n += (unsigned int)snprintf(map + n, sizeof(map) - n, "%s%u->%u", v ? "," : "", v,
                                         g->vcpu[v].pcpu);
             exits += vcpu_exits(&g->vcpu[v]);
         }
-        snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20, g->cfg->mem_base);
+        (void)snprintf(mem, sizeof(mem), "%lluM@0x%08llx", g->cfg->mem_size >> 20,
+                       g->cfg->mem_base);
         pr_info("%-12s %-8s %-16s %-22s %7llus %10llu  %lu bytes crc32 0x%08lx%s\n",
                 g->cfg->name, guest_state_name(g->state), map, mem, guest_uptime_s(g), exits,
                 (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
                 (unsigned long)guest_image_crc(g), guest_image_loaded(g) ? " (loaded)" : "");
     }
-    if (!nguests)
+    if (!nguests) {
         pr_info("(no guests configured)\n");
+    }
 }
 
 /* A guest the operator may start or stop: not one gdb holds on the debug
@@ -137,39 +98,44 @@ static struct guest *arg_free_guest(int argc, char **argv)
 static void cmd_start(int argc, char **argv)
 {
     struct guest *g = arg_free_guest(argc, argv);
-    if (g && guest_op_start(g) == PARTITA_E_STATE)
+    if (g && guest_op_start(g) == PARTITA_E_STATE) {
         pr_info("start: guest '%s' is %s\n", g->cfg->name,
                 guest_image_loading(g) ? "being loaded" : "already running");
+    }
 }
 
 static void cmd_stop(int argc, char **argv)
 {
     struct guest *g = arg_free_guest(argc, argv);
-    if (g && guest_op_stop(g) == PARTITA_E_STATE)
+    if (g && guest_op_stop(g) == PARTITA_E_STATE) {
         pr_info("stop: guest '%s' is not running\n", g->cfg->name);
+    }
 }
 
 static void cmd_restart(int argc, char **argv)
 {
     struct guest *g = arg_free_guest(argc, argv);
-    if (g && guest_op_restart(g) == PARTITA_E_STATE)
+    if (g && guest_op_restart(g) == PARTITA_E_STATE) {
         pr_info("restart: guest '%s' is being loaded\n", g->cfg->name);
+    }
 }
 
 static void focus_announce(void)
 {
-    if (console_focus)
+    if (console_focus != NULL) {
         pr_info("[partita: input now goes to guest '%s'; Ctrl-A three times to switch]\n",
                 console_focus->cfg->name);
-    else
+    } else {
         pr_info("[partita: input now goes to the monitor]\n");
+    }
 }
 
 static void cmd_console(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (!g)
+    if (!g) {
         return;
+    }
     console_focus = g;
     focus_announce();
 }
@@ -177,10 +143,13 @@ static void cmd_console(int argc, char **argv)
 static void cmd_gdb(int argc, char **argv)
 {
     struct guest *g = arg_guest(argc, argv);
-    if (g && gdb_active(NULL))  /* on the debug UART: the console is free */
+    if (g && gdb_active(NULL)) {  /* on the debug UART: the console is free */
         pr_info("gdb: a session is on %s: one at a time\n", gdb_port_uart());
-    else if (g)
+    } else if (g != NULL) {
         gdb_attach(g);
+    } else {
+        /* otherwise nothing to do */
+    }
 }
 
 static const char *const trap_names[TRAP_NR] = {
@@ -191,26 +160,29 @@ static void stats_guest(struct guest *g)
 {
     pr_info("guest '%s': %s, started %lu times, %lu aborts injected\n", g->cfg->name,
             guest_state_name(g->state), (unsigned long)g->starts, (unsigned long)g->aborts);
-    if (g->manage_denied)
+    if (g->manage_denied != 0u) {
         pr_info("  management calls refused: %lu\n", (unsigned long)g->manage_denied);
-    for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
+    }
+    for (unsigned int v = 0u; v < g->cfg->ncpus; v++) {
         struct vcpu *c = &g->vcpu[v];
         char line[200];
         int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v,
                          (unsigned long long)vcpu_exits(c));
-        for (unsigned int t = 0; t < TRAP_NR && n < (int)sizeof(line) - 20; t++)
+        for (unsigned int t = 0u; t < TRAP_NR && n < (int)sizeof(line) - 20; t++) {
             n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
                           (unsigned long)c->traps[t]);
+        }
         pr_info("%s\n", line);
         pr_info("  vcpu%u interrupts injected %lu, maintenance %lu, SGIs sent %lu, "
                 "list register overflows %lu\n", v, (unsigned long)c->vgic.stats.injected,
                 (unsigned long)c->vgic.stats.maintenance, (unsigned long)c->vgic.stats.sgis_sent,
                 (unsigned long)c->vgic.stats.overflow);
-        if (c->share)
+        if (c->share != NULL) {
             pr_info("  vcpu%u on shared CPU %u: slice %lu us, ran %llu ms, %lu turns%s\n", v,
                     c->pcpu, (unsigned long)g->cfg->slice_us,
                     (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000),
                     (unsigned long)c->share->switches, c->share->blocked ? ", in WFI" : "");
+        }
     }
     channel_print_stats(g);
     network_print_stats(g);
@@ -222,14 +194,17 @@ static void cmd_stats(int argc, char **argv)
 {
     if (argc >= 2) {
         struct guest *g = arg_guest(argc, argv);
-        if (g)
+        if (g != NULL) {
             stats_guest(g);
+        }
         return;
     }
-    for (unsigned int i = 0; i < nguests; i++)
+    for (unsigned int i = 0u; i < nguests; i++) {
         stats_guest(&guests[i]);
-    if (!nguests)
+    }
+    if (!nguests) {
         pr_info("(no guests configured)\n");
+    }
 }
 
 /* Recurse with 512-byte frames until the stack runs into its guard page */
@@ -239,8 +214,9 @@ static unsigned int __attribute__((noinline)) selftest_recurse(unsigned int dept
 {
     volatile uint8_t frame[512];
     frame[0] = (uint8_t)depth;
-    if (depth < selftest_limit)
-        frame[511] = (uint8_t)(selftest_recurse(depth + 1) + frame[0]);
+    if (depth < selftest_limit) {
+        frame[511] = (uint8_t)(selftest_recurse(depth + 1u) + frame[0]);
+    }
     return frame[511];
 }
 
@@ -258,11 +234,11 @@ static void cmd_selftest(int argc, char **argv)
         (void)*(volatile uint32_t *)(void *)(__stacks_start + this_cpu()->index * STACK_REGION);
     } else if (strcmp(what, "stack") == 0) {
         pr_info("selftest: cpu%u will overflow its stack\n", this_cpu()->index);
-        selftest_recurse(0);
+        (void)selftest_recurse(0u);
     } else if (strcmp(what, "text") == 0) {
         /* text is mapped read-only (and data never executable, WXN) */
         pr_info("selftest: cpu%u will write to the hypervisor's text\n", this_cpu()->index);
-        *(volatile uint32_t *)(void *)__text_start = 0;
+        *(volatile uint32_t *)(void *)__text_start = 0u;
     } else if (strcmp(what, "irq") == 0) {
         /* an SGI to itself, then IRQs unmasked in HYP: the vector's HYP
          * half is the fatal report (hyp/arch/vectors.S) */
@@ -270,8 +246,9 @@ static void cmd_selftest(int argc, char **argv)
         gic_kick_cpu(this_cpu()->index);
         dsb();
         irq_enable();
-        for (;;)
+        for (;;) {
             wfi();
+        }
     } else {
         pr_info("selftest fault|stack|text|irq: make this CPU fault in HYP (it stops)\n");
     }
@@ -293,61 +270,17 @@ static const struct monitor_cmd commands[] = {
     { "health", "health [NAME]: the health monitor's log", cmd_health },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },
-    { "selftest", "selftest fault|stack|text|irq: check a HYP fault is reported and contained", cmd_selftest },
+    { "selftest", "selftest fault|stack|text|irq: check a HYP fault is reported and contained",
+      cmd_selftest },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void cmd_help(int argc, char **argv)
 {
-    for (unsigned int i = 0; i < NCOMMANDS; i++)
+    for (unsigned int i = 0u; i < NCOMMANDS; i++) {
         pr_info("  %-10s %s\n", commands[i].name, commands[i].help);
-}
-
-void hyp_print_info(void)
-{
-    uint64_t fs, fe;
-    hyp_footprint(&fs, &fe);
-    pr_info("platform: %s\n", host.model[0] ? host.model : "(no model)");
-    pr_info("cpus: %u in the device tree, %u online\n", host.ncpus, pcpu_online_count());
-    for (unsigned int i = 0; i < MAX_CPUS; i++) {
-        if (!pcpus[i].online && !pcpus[i].parked && i != 0 && !pcpus[i].mpidr)
-            continue;
-        pr_info("  cpu%u  MPIDR 0x%08lx  start mode %-14s %s\n", i,
-                (unsigned long)pcpus[i].mpidr, start_mode_name(pcpus[i].start_mode),
-                pcpus[i].online ? "online" : pcpus[i].parked ? "stopped (fatal)" : "offline");
     }
-    pr_info("memory map:\n");
-    for (unsigned int i = 0; i < host.nmem; i++)
-        pr_info("  RAM        0x%08llx-0x%08llx  %llu MiB\n", host.mem[i].base,
-                host.mem[i].base + host.mem[i].size, host.mem[i].size >> 20);
-    for (unsigned int i = 0; i < host.nrsv; i++)
-        pr_info("  reserved   0x%08llx-0x%08llx\n", host.rsv[i].base,
-                host.rsv[i].base + host.rsv[i].size);
-    pr_info("  partita    0x%08llx-0x%08llx  %llu KiB\n", fs, fe, (fe - fs) >> 10);
-    channel_print_map();
-    pr_info("  GICD 0x%08llx  GICC 0x%08llx  GICH 0x%08llx  GICV 0x%08llx\n",
-            host.gic.gicd.base, host.gic.gicc.base, host.gic.gich.base, host.gic.gicv.base);
-    pr_info("  UART %s 0x%08llx IRQ %lu\n", host.uart.path, host.uart.reg.base,
-            (unsigned long)host.uart.irq);
-    if (gdb_port_uart())
-        pr_info("  debug UART %s 0x%08llx IRQ %lu\n", host.debug_uart.path,
-                host.debug_uart.reg.base, (unsigned long)host.debug_uart.irq);
-    pr_info("gic: %s, %u IRQs, %u CPU interfaces, maintenance IRQ %lu\n",
-            host.gic.compatible, gic_get_info()->nr_irqs, gic_get_info()->nr_cpus_if,
-            (unsigned long)host.gic.maint_irq);
-    pr_info("timer: %lu Hz; IRQs: secure %lu, physical %lu, virtual %lu, hypervisor %lu\n",
-            (unsigned long)timer_freq(), (unsigned long)host.timer.irq_sec_phys,
-            (unsigned long)host.timer.irq_phys, (unsigned long)host.timer.irq_virt,
-            (unsigned long)host.timer.irq_hyp);
-    pr_info("footprint: text %lu KiB, data+bss %lu KiB, stacks %lu KiB, "
-            "HYP page tables %u pages\n",
-            (unsigned long)((__text_end - __text_start) >> 10),
-            (unsigned long)((__stacks_start - __data_start) >> 10),
-            (unsigned long)((__stacks_end - __stacks_start) >> 10), hyp_mmu_pages_used());
-    pr_info("hypervisor memory: %u KiB free of %u KiB\n", page_free_count() * 4,
-            page_total_count() * 4);
-    pr_info("uptime: %llu s\n", timer_ticks_to_us(timer_now() - hyp_boot_ticks) / 1000000);
 }
 
 static int split_args(char *line, char **argv, int max)
@@ -355,8 +288,9 @@ static int split_args(char *line, char **argv, int max)
     int argc = 0;
     char *save = NULL;
     for (char *t = strtok_r(line, " \t", &save); t && argc < max;
-         t = strtok_r(NULL, " \t", &save))
+         t = strtok_r(NULL, " \t", &save)) {
         argv[argc++] = t;
+    }
     return argc;
 }
 
@@ -364,9 +298,10 @@ void monitor_exec(char *line)
 {
     char *argv[8];
     int argc = split_args(line, argv, 8);
-    if (argc == 0)
+    if (argc == 0) {
         return;
-    for (unsigned int i = 0; i < NCOMMANDS; i++) {
+    }
+    for (unsigned int i = 0u; i < NCOMMANDS; i++) {
         if (strcmp(argv[0], commands[i].name) == 0) {
             commands[i].fn(argc, argv);
             return;
@@ -387,8 +322,9 @@ static int line_feed(char *buf, unsigned int *len, int c)
         return 0;
     }
     if (esc_state == 2) {
-        if (c >= 0x40 && c <= 0x7e)
+        if (c >= 0x40 && c <= 0x7e) {
             esc_state = 0;
+        }
         return 0;
     }
     if (c == 0x1b) {
@@ -397,20 +333,23 @@ static int line_feed(char *buf, unsigned int *len, int c)
     }
     bool cr_lf = c == '\n' && last_was_cr;
     last_was_cr = c == '\r';
-    if (cr_lf)
+    if (cr_lf) {
         return 0;   /* CR LF from a terminal: one line end, not two */
+    }
     if (c == '\r' || c == '\n') {
         console_write("\n", 1);
         buf[*len] = '\0';
         return 1;
     }
-    if ((c == 0x7f || c == '\b') && *len > 0) {
+    if ((c == 0x7f || c == '\b') && *len > 0u) {
         (*len)--;
         console_write("\b \b", 3);
     } else if (c >= 0x20 && c < 0x7f && *len < MONITOR_LINE_MAX - 1) {
         char ch = (char)c;
         buf[(*len)++] = ch;
         console_write(&ch, 1);
+    } else {
+        /* otherwise nothing to do */
     }
     return 0;
 }
@@ -420,7 +359,7 @@ static unsigned int mon_len;
 
 void monitor_start(void)
 {
-    console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+    console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1u);
 }
 
 static struct console_escape escape;
@@ -428,14 +367,16 @@ static struct console_escape escape;
 /* monitor -> guest 0 -> guest 1 -> ... -> monitor */
 static void focus_next(void)
 {
-    unsigned int next = 0;
-    if (console_focus)
+    unsigned int next = 0u;
+    if (console_focus != NULL) {
         next = console_focus->id + 1;
+    }
     console_focus = next < nguests ? &guests[next] : NULL;
     console_write("\n", 1);
     focus_announce();
-    if (!console_focus)
-        console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+    if (!console_focus) {
+        console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1u);
+    }
 }
 
 /* a session on the console, not on the debug UART: every input byte is gdb's */
@@ -446,11 +387,12 @@ static bool gdb_has_console(void)
 
 static void monitor_char(char c)
 {
-    if (line_feed(mon_line, &mon_len, c)) {
+    if (line_feed(mon_line, &mon_len, c) != 0) {
         monitor_exec(mon_line);
-        mon_len = 0;
-        if (!console_focus && !gdb_has_console())
-            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+        mon_len = 0u;
+        if (!console_focus && !gdb_has_console()) {
+            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1u);
+        }
     }
 }
 
@@ -460,10 +402,13 @@ static void debug_uart_poll(void)
 {
     int c;
     while ((c = gdb_port_pop()) >= 0) {
-        if (!gdb_active(NULL))
-            gdb_trailing_ack((char)c);
-        else if (gdb_input((char)c) && !console_focus)
-            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+        if (!gdb_active(NULL)) {
+            (void)gdb_trailing_ack((char)c);
+        } else if (gdb_input((char)c) && !console_focus) {
+            console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1u);
+        } else {
+            /* otherwise nothing to do */
+        }
     }
 }
 
@@ -476,12 +421,14 @@ void monitor_poll(void)
         char out[ESC_COUNT];
         if (gdb_has_console()) {
             /* gdb's packets, no escape: they may hold any byte */
-            if (gdb_input((char)c))
-                console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1);
+            if (gdb_input((char)c)) {
+                console_write(MONITOR_PROMPT, sizeof(MONITOR_PROMPT) - 1u);
+            }
             continue;
         }
-        if (!gdb_port_uart() && gdb_trailing_ack((char)c))
+        if (!gdb_port_uart() && gdb_trailing_ack((char)c)) {
             continue;
+        }
         int n = console_escape_feed(&escape, (char)c, out);
         if (n < 0) {
             focus_next();
@@ -489,10 +436,11 @@ void monitor_poll(void)
         }
         for (int i = 0; i < n; i++) {
             struct guest *g = console_focus;
-            if (g)
+            if (g != NULL) {
                 guest_console_input(g, out[i]);
-            else
+            } else {
                 monitor_char(out[i]);
+            }
         }
     }
 }

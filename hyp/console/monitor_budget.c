@@ -14,15 +14,18 @@
 /* a decimal number of at most 32 bits, all of s */
 static bool parse_u32(const char *s, uint32_t *out)
 {
-    uint64_t n = 0;
-    if (!*s)
+    uint64_t n = 0u;
+    if (!*s) {
         return false;
+    }
     for (; *s; s++) {
-        if (*s < '0' || *s > '9')
+        if (*s < '0' || *s > '9') {
             return false;
-        n = n * 10 + (uint64_t)(*s - '0');
-        if (n > 0xffffffffu)
+        }
+        n = n * 10u + (uint64_t)(*s - '0');
+        if (n > 0xffffffffu) {
             return false;
+        }
     }
     *out = (uint32_t)n;
     return true;
@@ -41,8 +44,8 @@ static void show(const struct guest *g)
         return;
     }
     pr_info("%-12s %lu/%lu us (next %lu/%lu) period %lu: last %llu, %lu periods, %lu over "
-            "(most %llu), used %llu of %llu, %lu throttles\n", g->cfg->name, (unsigned long)p.events,
-            (unsigned long)p.period_us, (unsigned long)p.next_events,
+            "(most %llu), used %llu of %llu, %lu throttles\n", g->cfg->name,
+            (unsigned long)p.events, (unsigned long)p.period_us, (unsigned long)p.next_events,
             (unsigned long)p.next_period_us, (unsigned long)p.period,
             u64(p.last_used_lo, p.last_used_hi), (unsigned long)p.periods,
             (unsigned long)p.overruns, u64(p.max_over_lo, p.max_over_hi),
@@ -53,10 +56,12 @@ static void show(const struct guest *g)
 void cmd_budget(int argc, char **argv)
 {
     if (argc == 1) {
-        for (unsigned int i = 0; i < nguests; i++)
+        for (unsigned int i = 0u; i < nguests; i++) {
             show(&guests[i]);
-        if (!nguests)
+        }
+        if (!nguests) {
             pr_info("(no guests configured)\n");
+        }
         return;
     }
     struct guest *g = guest_by_name(argv[1]);
@@ -73,8 +78,9 @@ void cmd_budget(int argc, char **argv)
         pr_info("budget: give NAME EVENTS PERIOD-US\n");
         return;
     }
-    if (!budget_set(g->id, events, period))
+    if (!budget_set(g->id, events, period)) {
         pr_info("budget: no budget, or not one (events > 0, 100 to 10000000 us)\n");
-    else
+    } else {
         pr_info("budget: '%s' from its next period\n", g->cfg->name);
+    }
 }

@@ -43,17 +43,19 @@ void cmd_health(int argc, char **argv)
     } else {
         pr_info("health: system running\n");
     }
-    uint32_t next = 0;
-    unsigned int n = 0;
+    uint32_t next = 0u;
+    unsigned int n = 0u;
     for (; health_log_read(id, next, &r, 1, &next); n++) {
         pr_info("health #%lu ", (unsigned long)r.seq);
         print_time("", (uint64_t)r.ticks_hi << 32 | r.ticks_lo);
         pr_info(" %s: %s (%lu, 0x%lx): %s\n", name_of(r.guest), health_event_names[r.event],
                 (unsigned long)r.count, (unsigned long)r.arg, health_action_names[r.action]);
     }
-    for (unsigned int i = 0; i < nguests; i++)
-        if ((id < 0 || (unsigned int)id == i) && health_log_dropped(i))
+    for (unsigned int i = 0u; i < nguests; i++) {
+        if ((id < 0 || (unsigned int)id == i) && health_log_dropped(i)) {
             pr_info("health: %s: %lu records dropped (rate limit)\n", name_of(i),
                     (unsigned long)health_log_dropped(i));
+        }
+    }
     pr_info("health: %u records, next #%lu\n", n, (unsigned long)next);
 }

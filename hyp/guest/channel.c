@@ -28,7 +28,7 @@ static void channel_describe(const struct system_config *sys, unsigned int i)
     char line[200];
     int n = snprintf(line, sizeof(line), "channel '%s': %llu KiB at 0x%08llx:", ch->name,
                      (unsigned long long)(ch->size >> 10), (unsigned long long)ch->base);
-    for (unsigned int m = 0; m < ch->nmembers && n > 0 && n < (int)sizeof(line); m++) {
+    for (unsigned int m = 0u; m < ch->nmembers && n > 0 && n < (int)sizeof(line); m++) {
         const struct guest_config *g = &sys->guests[ch->members[m].guest];
         const struct guest_channel *gc = &g->channels[ch->members[m].slot];
         n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu%s)",
@@ -41,9 +41,9 @@ static void channel_describe(const struct system_config *sys, unsigned int i)
 void channels_init(const struct system_config *sys)
 {
     chan_sys = sys;
-    for (unsigned int i = 0; i < sys->nchannels; i++) {
+    for (unsigned int i = 0u; i < sys->nchannels; i++) {
         void *va = (void *)(uintptr_t)sys->channels[i].base;    /* identity mapped */
-        memset(va, 0, (size_t)sys->channels[i].size);
+        (void)memset(va, 0, (size_t)sys->channels[i].size);
         /* guests see it uncached: no line of ours may be written back over
          * their data later, nor hide the zeroes from them (B2.2.6) */
         dcache_clean_inval_range(va, (uint32_t)sys->channels[i].size);
@@ -53,7 +53,7 @@ void channels_init(const struct system_config *sys)
 
 void channel_print_map(void)
 {
-    for (unsigned int i = 0; chan_sys && i < chan_sys->nchannels; i++) {
+    for (unsigned int i = 0u; chan_sys && i < chan_sys->nchannels; i++) {
         const struct channel_config *ch = &chan_sys->channels[i];
         pr_info("  channel    0x%08llx-0x%08llx  %llu KiB  '%s'\n",
                 (unsigned long long)ch->base, (unsigned long long)(ch->base + ch->size),
@@ -63,7 +63,7 @@ void channel_print_map(void)
 
 void channel_print_stats(const struct guest *g)
 {
-    for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
+    for (unsigned int k = 0u; k < g->cfg->nchannels; k++) {
         const struct guest_channel *gc = &g->cfg->channels[k];
         pr_info("  channel '%s': member %u at 0x%08lx%s, doorbells rung %lu, raised here %lu "
                 "(SPI %lu)\n", gc->name, gc->member, (unsigned long)gc->ipa,
@@ -83,11 +83,12 @@ void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint3
 
 int channel_map(const struct guest_config *c, struct stage2 *s2)
 {
-    for (unsigned int k = 0; k < c->nchannels; k++) {
+    for (unsigned int k = 0u; k < c->nchannels; k++) {
         const struct guest_channel *gc = &c->channels[k];
         unsigned int attrs = (gc->read_only ? S2_READ : S2_RW) | S2_NOCACHE;
-        if (s2_map(s2, gc->ipa, gc->base, gc->size, attrs) != 0)
+        if (s2_map(s2, gc->ipa, gc->base, gc->size, attrs) != 0) {
             return -1;
+        }
     }
     return 0;
 }
@@ -95,17 +96,20 @@ int channel_map(const struct guest_config *c, struct stage2 *s2)
 /* g's slot for channel id, or NULL */
 static const struct guest_channel *membership(const struct guest *g, uint32_t id)
 {
-    for (unsigned int k = 0; k < g->cfg->nchannels; k++)
-        if (g->cfg->channels[k].id == id)
+    for (unsigned int k = 0u; k < g->cfg->nchannels; k++) {
+        if (g->cfg->channels[k].id == id) {
             return &g->cfg->channels[k];
+        }
+    }
     return NULL;
 }
 
 int channel_ring(struct guest *g, uint32_t id)
 {
     const struct guest_channel *self = membership(g, id);
-    if (!self)
+    if (!self) {
         return PSCI_INVALID_PARAMETERS;
+    }
     const struct channel_config *ch = &chan_sys->channels[id];
     /*
      * The ringer's stores (its ring entries and index) must be visible to
@@ -113,21 +117,23 @@ int channel_ring(struct guest *g, uint32_t id)
      * on the ringer's own CPU, before the SPI is raised (A3.8.3: DSB).
      */
     dsb_ish();
-    for (unsigned int m = 0; m < ch->nmembers; m++) {
-        if (m == self->member)
+    for (unsigned int m = 0u; m < ch->nmembers; m++) {
+        if (m == self->member) {
             continue;
+        }
         struct guest *peer = &guests[ch->members[m].guest];
         /* a stopped guest has no interrupt state to raise.  A peer that
          * restarts right after this check may find the doorbell pending
          * in its fresh vGIC: a spurious doorbell, which the protocol
          * tolerates (the consumer finds the ring empty) */
-        if (peer->state != GUEST_RUNNING)
+        if (peer->state != GUEST_RUNNING) {
             continue;
+        }
         const struct guest_channel *pc = &peer->cfg->channels[ch->members[m].slot];
-        __atomic_add_fetch(&received[id][m], 1, __ATOMIC_RELAXED);
+        (void)__atomic_add_fetch(&received[id][m], 1, __ATOMIC_RELAXED);
         vgic_inject_edge(&peer->vgic, 0, pc->doorbell);
     }
-    __atomic_add_fetch(&sent[id][self->member], 1, __ATOMIC_RELAXED);
+    (void)__atomic_add_fetch(&sent[id][self->member], 1, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -135,11 +141,13 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
 {
     const struct guest_channel *gc = dev;
     struct guest *g = &guests[chan_sys->channels[gc->id].members[gc->member].guest];
-    if (a->size != 4 || (off & 3))
+    if (a->size != 4 || (off & 3u)) {
         return false;       /* an abort: the page has 32-bit registers only */
+    }
     if (a->write) {
-        if (off == CHANNEL_REG_RING)
-            channel_ring(g, gc->id);
+        if (off == CHANNEL_REG_RING) {
+            (void)channel_ring(g, gc->id);
+        }
         return true;
     }
     const struct channel_config *ch = &chan_sys->channels[gc->id];
@@ -148,7 +156,7 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
         a->value = gc->id;
         break;
     case CHANNEL_REG_MEMBER:
-        a->value = gc->member | (ch->nmembers << 8) | (gc->read_only ? 1u << 16 : 0);
+        a->value = gc->member | (ch->nmembers << 8) | (gc->read_only ? 1u << 16 : 0u);
         break;
     case CHANNEL_REG_RECEIVED:
         a->value = __atomic_load_n(&received[gc->id][gc->member], __ATOMIC_RELAXED);
@@ -157,7 +165,7 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
         a->value = __atomic_load_n(&sent[gc->id][gc->member], __ATOMIC_RELAXED);
         break;
     default:
-        a->value = 0;
+        a->value = 0u;
         break;
     }
     return true;
@@ -165,13 +173,14 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
 
 int channel_guest_start(struct guest *g)
 {
-    for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
+    for (unsigned int k = 0u; k < g->cfg->nchannels; k++) {
         const struct guest_channel *gc = &g->cfg->channels[k];
-        received[gc->id][gc->member] = 0;
-        sent[gc->id][gc->member] = 0;
+        received[gc->id][gc->member] = 0u;
+        sent[gc->id][gc->member] = 0u;
         if (guest_mmio_add(g, "channels", (uint64_t)gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE,
-                           channel_mmio, (void *)gc))
+                           channel_mmio, (void *)gc) != 0) {
             return -1;
+        }
     }
     return 0;
 }

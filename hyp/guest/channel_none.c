@@ -20,8 +20,8 @@ void channel_print_stats(const struct guest *g)
 
 void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised)
 {
-    *rung = 0;
-    *raised = 0;
+    *rung = 0u;
+    *raised = 0u;
 }
 
 int channel_map(const struct guest_config *c, struct stage2 *s2)

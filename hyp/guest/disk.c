@@ -31,8 +31,9 @@ static struct fe_where where[GUEST_MAX][GUEST_MAX_DISKS];
 
 static void inject(struct guest *g, uint32_t irq)
 {
-    if (g->state != GUEST_RUNNING)
+    if (g->state != GUEST_RUNNING) {
         return;     /* its restart sets the device or the queue up again */
+    }
     /* the used ring, the slot and the data are visible before it (A3.8.3) */
     dsb_ish();
     vgic_inject_edge(&g->vgic, 0, irq);
@@ -84,22 +85,25 @@ static const struct blk_backend_ops be_ops = { be_raise, be_report };
 /* a device for every frontend, or none (said) */
 static bool alloc_devices(const struct system_config *sys)
 {
-    for (unsigned int i = 0; i < sys->nguests; i++)
-        for (unsigned int k = 0; k < sys->guests[i].ndisks; k++)
+    for (unsigned int i = 0u; i < sys->nguests; i++) {
+        for (unsigned int k = 0u; k < sys->guests[i].ndisks; k++) {
             if (!(devs[i][k] = page_alloc(VBLK_PAGES, 1))) {
                 pr_err("disks: out of hypervisor memory for the frontends' devices: no "
                        "disks\n");
                 return false;
             }
+        }
+    }
     return true;
 }
 
 void disks_init(const struct system_config *sys)
 {
-    if (!sys->ndisks || !alloc_devices(sys))
+    if (!sys->ndisks || !alloc_devices(sys)) {
         return;
+    }
     disk_sys = sys;
-    for (unsigned int i = 0; i < sys->ndisks; i++) {
+    for (unsigned int i = 0u; i < sys->ndisks; i++) {
         const struct disk_config *d = &sys->disks[i];
         struct blk_backend *be = &backends[i];
         blk_backend_init(be, &be_ops, (void *)d);
@@ -107,19 +111,20 @@ void disks_init(const struct system_config *sys)
         int n = snprintf(line, sizeof(line), "disk '%s': driver %s, queue 0x%08lx+0x%lx (SPI %lu):",
                          d->name, sys->guests[d->driver].name, (unsigned long)d->queue_ipa,
                          (unsigned long)d->queue_size, (unsigned long)d->irq);
-        for (unsigned int m = 0; m < d->nfrontends; m++) {
+        for (unsigned int m = 0u; m < d->nfrontends; m++) {
             unsigned int gi = d->frontends[m].guest, k = d->frontends[m].slot;
             const struct guest_disk *gd = &sys->guests[gi].disks[k];
             struct fe_where *w = &where[gi][k];
             *w = (struct fe_where){ (uint8_t)gi, (uint8_t)k, (uint8_t)i, (uint8_t)m };
             vblk_init(devs[gi][k], &fe_ops, w, gd->capacity, gd->read_only);
             struct partita_blkq_frontend info = { gd->capacity, gd->read_only, gi, { 0 } };
-            memcpy(info.backing, gd->backing, sizeof(info.backing));
-            blk_backend_add(be, devs[gi][k], &info);
-            if (n > 0 && n < (int)sizeof(line))
+            (void)memcpy(info.backing, gd->backing, sizeof(info.backing));
+            (void)blk_backend_add(be, devs[gi][k], &info);
+            if (n > 0 && n < (int)sizeof(line)) {
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu)%s",
                               m ? "," : "", sys->guests[gi].name, (unsigned long)gd->ipa,
                               (unsigned long)gd->irq, gd->read_only ? " read-only" : "");
+            }
         }
         pr_info("%s\n", line);
     }
@@ -131,7 +136,7 @@ void disks_init(const struct system_config *sys)
 static bool done_mmio(void *dev, struct mmio_access *a, uint32_t offset)
 {
     if (!a->write) {
-        a->value = 0;
+        a->value = 0u;
     } else if (offset == PARTITA_BLKQ_DONE_REG) {
         (void)blk_backend_done(dev);
     } else {
@@ -156,20 +161,23 @@ static void attach_queue(struct guest *g, unsigned int i)
 int disk_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
-    if (!disk_sys)
+    if (!disk_sys) {
         return 0;
+    }
     struct gmem ram = { guest_ram_ipa(c), c->mem_size, (uint8_t *)(uintptr_t)c->mem_base };
-    for (unsigned int k = 0; k < c->ndisks; k++) {
+    for (unsigned int k = 0u; k < c->ndisks; k++) {
         if (guest_mmio_add(g, c->disks[k].name, c->disks[k].ipa, VIRTIO_MMIO_SIZE, vblk_mmio,
-                           devs[g->id][k]))
+                           devs[g->id][k]) != 0) {
             return -1;
+        }
         vblk_attach(devs[g->id][k], ram);
     }
     int rc = 0;
-    for (unsigned int i = 0; (rc == 0) && (i < disk_sys->ndisks); i++) {
+    for (unsigned int i = 0u; (rc == 0) && (i < disk_sys->ndisks); i++) {
         const struct disk_config *d = &disk_sys->disks[i];
-        if (d->driver != (int)g->id)
+        if (d->driver != (int)g->id) {
             continue;
+        }
         if (d->done_ipa != 0u) {
             rc = guest_mmio_add(g, "done", d->done_ipa, DISK_DONE_SIZE, done_mmio, &backends[i]);
         }
@@ -182,32 +190,38 @@ int disk_guest_start(struct guest *g)
 
 void disk_guest_stop(struct guest *g)
 {
-    if (!disk_sys)
+    if (!disk_sys) {
         return;
-    for (unsigned int k = 0; k < g->cfg->ndisks; k++)
+    }
+    for (unsigned int k = 0u; k < g->cfg->ndisks; k++) {
         vblk_detach(devs[g->id][k]);
-    for (unsigned int i = 0; i < disk_sys->ndisks; i++)
-        if (disk_sys->disks[i].driver == (int)g->id)
+    }
+    for (unsigned int i = 0u; i < disk_sys->ndisks; i++) {
+        if (disk_sys->disks[i].driver == (int)g->id) {
             blk_backend_detach(&backends[i]);
+        }
+    }
 }
 
 int disk_done(struct guest *g, uint32_t disk)
 {
-    for (unsigned int i = 0; disk_sys && i < disk_sys->ndisks; i++)
-        if (disk_sys->disks[i].driver == (int)g->id && disk-- == 0)
+    for (unsigned int i = 0u; disk_sys && i < disk_sys->ndisks; i++) {
+        if (disk_sys->disks[i].driver == (int)g->id && disk-- == 0u) {
             return (int)blk_backend_done(&backends[i]);
+        }
+    }
     return PSCI_INVALID_PARAMETERS;
 }
 
 unsigned int disk_guest_counts(const struct guest *g, struct disk_counts *out)
 {
-    unsigned int n = 0;
-    for (unsigned int k = 0; (disk_sys != NULL) && (k < g->cfg->ndisks); k++) {
+    unsigned int n = 0u;
+    for (unsigned int k = 0u; (disk_sys != NULL) && (k < g->cfg->ndisks); k++) {
         out[n] = (struct disk_counts){ g->cfg->disks[k].name, false, { 0 }, { 0 }, 0 };
         vblk_stats_get(devs[g->id][k], &out[n].fe);
         n++;
     }
-    for (unsigned int i = 0; (disk_sys != NULL) && (i < disk_sys->ndisks); i++) {
+    for (unsigned int i = 0u; (disk_sys != NULL) && (i < disk_sys->ndisks); i++) {
         if (disk_sys->disks[i].driver == (int)g->id) {
             out[n] = (struct disk_counts){ disk_sys->disks[i].name, true, { 0 }, { 0 }, 0 };
             blk_backend_stats_get(&backends[i], &out[n].be, &out[n].waiting);
@@ -221,7 +235,7 @@ void disk_print_stats(const struct guest *g)
 {
     struct disk_counts c[DISK_COUNTS_MAX];
     unsigned int n = disk_guest_counts(g, c);
-    for (unsigned int k = 0; k < n; k++) {
+    for (unsigned int k = 0u; k < n; k++) {
         if (c[k].driver) {
             pr_info("  disk '%s' (its driver): requests given %lu, answers %lu, wrong answers "
                     "%lu, given again to a next life %lu, waiting %u\n", c[k].name,

@@ -41,9 +41,11 @@ void guest_rooms_set(const struct guest_room *r, unsigned int n)
 {
     rooms = r;
     nrooms = n;
-    for (unsigned int i = 0; i < n; i++)
-        if (r[i].manage)
+    for (unsigned int i = 0u; i < n; i++) {
+        if (r[i].manage != NULL) {
             guest_manage_call = r[i].manage;
+        }
+    }
 }
 
 const char *guest_state_name(enum guest_state s)
@@ -53,75 +55,85 @@ const char *guest_state_name(enum guest_state s)
     case GUEST_RUNNING: return "running";
     case GUEST_HALTED: return "halted";
     case GUEST_CRASHED: return "crashed";
+    default: break;
     }
     return "?";
 }
 
 uint64_t guest_uptime_s(const struct guest *g)
 {
-    if (g->state != GUEST_RUNNING)
+    if (g->state != GUEST_RUNNING) {
         return 0;
-    return timer_ticks_to_us(timer_now() - g->start_ticks) / 1000000;
+    }
+    return timer_ticks_to_us(timer_now() - g->start_ticks) / 1000000u;
 }
 
 void guests_init(const struct system_config *sys)
 {
     nguests = sys->nguests;
-    for (unsigned int i = 0; i < nguests; i++) {
+    for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
-        memset(g, 0, sizeof(*g));
+        (void)memset(g, 0, sizeof(*g));
         g->cfg = &sys->guests[i];
         g->configured = g->cfg;
         g->id = i;
-        g->vmid = (uint8_t)(i + 1);     /* VMID 0 is never used by a guest */
+        g->vmid = (uint8_t)(i + 1u);     /* VMID 0 is never used by a guest */
         g->state = GUEST_STOPPED;
-        for (unsigned int v = 0; v < g->cfg->ncpus; v++) {
+        for (unsigned int v = 0u; v < g->cfg->ncpus; v++) {
             g->vcpu[v].vm = guest_vm(g);
             g->vcpu[v].id = v;
             g->vcpu[v].mmio.vcpu = (uint8_t)v;     /* the distributor's banks */
             g->vcpu[v].pcpu = g->cfg->cpus[v];
             g->vcpu[v].vmpidr = 0x80000000u | v;    /* MP format, Aff0 = vCPU */
             vcpu_set_pmu(&g->vcpu[v], g->cfg->pmu && pmu_present());
-            if (g->cfg->irq_mode == IRQ_DIRECT)
+            if (g->cfg->irq_mode == IRQ_DIRECT) {
                 vcpu_set_direct(&g->vcpu[v]);
+            }
             vcpu_psci_init(&g->vcpu[v]);
             sched_assign(&g->vcpu[v]);
         }
     }
-    for (unsigned int i = 0; i < nrooms; i++)
-        if (rooms[i].init)
+    for (unsigned int i = 0u; i < nrooms; i++) {
+        if (rooms[i].init != NULL) {
             rooms[i].init(sys);
+        }
+    }
 }
 
 struct guest *guest_by_name(const char *name)
 {
-    for (unsigned int i = 0; i < nguests; i++)
-        if (strcmp(guests[i].cfg->name, name) == 0)
+    for (unsigned int i = 0u; i < nguests; i++) {
+        if (strcmp(guests[i].cfg->name, name) == 0) {
             return &guests[i];
+        }
+    }
     return NULL;
 }
 
 struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr)
 {
     /* only Aff0 is used: vCPU i is MPIDR i */
-    if ((mpidr & 0x00ffff00u) || (mpidr & 0xff) >= g->cfg->ncpus)
+    if ((mpidr & 0x00ffff00u) || (mpidr & 0xffu) >= g->cfg->ncpus) {
         return NULL;
-    return &g->vcpu[mpidr & 0xff];
+    }
+    return &g->vcpu[mpidr & 0xffu];
 }
 
 bool guest_vcpus_idle(struct guest *g)
 {
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++)
-        if (g->vcpu[i].loaded)
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
+        if (g->vcpu[i].loaded) {
             return false;
+        }
+    }
     return true;
 }
 
 /* Ask every vCPU of g to leave its physical CPU. */
 void guest_kick_all(struct guest *g, uint32_t req)
 {
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
-        __atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
+        (void)__atomic_or_fetch(&g->vcpu[i].requests, req, __ATOMIC_SEQ_CST);
         vcpu_kick(&g->vcpu[i]);
     }
 }
@@ -129,14 +141,15 @@ void guest_kick_all(struct guest *g, uint32_t req)
 /* Every region a guest can be given fits its bus (guest_config.h's limits):
  * the distributor and the UART, the channels' doorbells, the management
  * page, the network devices and the virtio console */
-_Static_assert(MMIO_MAX_REGIONS >= GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1 +
-               GUEST_MAX_NETS + 1, "the MMIO bus holds every device a guest may have");
+_Static_assert(MMIO_MAX_REGIONS >= GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u +
+               GUEST_MAX_NETS + 1u, "the MMIO bus holds every device a guest may have");
 
 int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t size,
                    mmio_handler_t h, void *dev)
 {
-    if (mmio_register(&g->mmio, base, size, h, dev) == 0)
+    if (mmio_register(&g->mmio, base, size, h, dev) == 0) {
         return 0;
+    }
     /* config_check_mmio refuses what would come here: a bug, said so */
     pr_err("guest '%s': property '%s': no room on its MMIO bus for 0x%llx-0x%llx: "
            "not started\n", g->cfg->name, prop, (unsigned long long)base,
@@ -153,44 +166,52 @@ static int guest_attach_devices(struct guest *g)
     /* the distributor first: the bus is searched in order, and it is the
      * device guests touch most (every interrupt enable, every IPI) */
     int rc;
-    if (c->irq_mode == IRQ_DIRECT)     /* its SGIs are physical ones */
+    if (c->irq_mode == IRQ_DIRECT) {     /* its SGIs are physical ones */
         rc = guest_mmio_add(g, "interrupts", VBOARD_GICD_IPA, 0x1000, guest_vgic_direct_dist, g);
-    else
+    } else {
         rc = guest_mmio_add(g, "interrupts", VBOARD_GICD_IPA, 0x1000, vgic_dist_handler,
                             &g->vgic);
-    if (rc || guest_mmio_add(g, "console", VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g))
+    }
+    if (rc || guest_mmio_add(g, "console", VBOARD_UART_IPA, 0x1000, guest_uart_mmio, g)) {
         return -1;
+    }
     g->devices_live = true;     /* the rooms' devices write its RAM for others */
-    for (unsigned int i = 0; i < nrooms; i++)
+    for (unsigned int i = 0u; i < nrooms; i++) {
         if (rooms[i].attach && rooms[i].attach(g)) {
             guest_detach_devices(g);
             return -1;
         }
+    }
     return 0;
 }
 
 void guest_detach_devices(struct guest *g)
 {
-    for (unsigned int i = 0; i < nrooms; i++)
-        if (rooms[i].detach)
+    for (unsigned int i = 0u; i < nrooms; i++) {
+        if (rooms[i].detach != NULL) {
             rooms[i].detach(g);
+        }
+    }
     g->devices_live = false;
 }
 
 int guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
-    if (g->state == GUEST_RUNNING)
+    if (g->state == GUEST_RUNNING) {
         return -1;
+    }
     if (!guest_vcpus_idle(g)) {
         pr_err("guest '%s': its vCPUs are still leaving their CPUs\n", c->name);
         return -1;
     }
     uint32_t entry, dtb;
     guest_detach_devices(g);    /* no frame lands in RAM being reloaded */
-    for (unsigned int i = 0; i < nrooms; i++)
-        if (rooms[i].load)
+    for (unsigned int i = 0u; i < nrooms; i++) {
+        if (rooms[i].load != NULL) {
             rooms[i].load(g);   /* a loaded image's CRC taken again (hyp/manage) */
+        }
+    }
     if (guest_load(g, &entry, &dtb) != 0 || guest_build_s2(g) != 0) {
         pr_err("guest '%s': out of hypervisor memory for its tables\n", c->name);
         g->state = GUEST_CRASHED;
@@ -200,31 +221,32 @@ int guest_start(struct guest *g)
         g->state = GUEST_CRASHED;
         return -1;
     }
-    g->in_count = 0;
+    g->in_count = 0u;
     g->aborts = 0;
-    g->line_len = 0;
+    g->line_len = 0u;
     g->dtb_ipa = dtb;
     g->wd_expired = false;
-    g->wd_deadline = c->watchdog_ms ? timer_now() + ms_to_ticks(c->watchdog_ms) : 0;
+    g->wd_deadline = c->watchdog_ms ? timer_now() + ms_to_ticks(c->watchdog_ms) : 0u;
     health_guest_start(g);
-    if (this_cpu()->index == 0)
+    if (this_cpu()->index == 0u) {
         watchdog_arm();
+    }
     /* guest virtual time starts near zero (CNTVCT = CNTPCT - CNTVOFF) */
     g->cntvoff = timer_now();
     g->start_ticks = g->cntvoff;
     g->starts++;
-    for (unsigned int i = 0; i < c->ncpus; i++) {
+    for (unsigned int i = 0u; i < c->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
         v->power = VCPU_OFF;
-        v->requests = 0;
-        memset(v->traps, 0, sizeof(v->traps));
+        v->requests = 0u;
+        (void)memset(v->traps, 0, sizeof(v->traps));
     }
     guest_vgic_init(g);
     /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB); its
      * own CPU resets it, so per-CPU state is cleaned where it lives */
     struct vcpu *v0 = &g->vcpu[0];
     v0->on_entry = entry;
-    v0->on_r[0] = 0;
+    v0->on_r[0] = 0u;
     v0->on_r[1] = 0xffffffffu;
     v0->on_r[2] = dtb;
     v0->power = VCPU_ON_PENDING;
@@ -240,19 +262,22 @@ void guest_stop(struct guest *g)
 {
     /* an expiry flagged or a reset asked for before the stop must not
      * start it again afterwards */
-    g->wd_deadline = 0;
+    g->wd_deadline = 0u;
     g->wd_expired = false;
     uint32_t f = spin_lock_irqsave(&g->life_lock);
-    if (g->state == GUEST_RUNNING)
+    if (g->state == GUEST_RUNNING) {
         g->state = GUEST_STOPPED;
+    }
     g->restart_pending = false;
     spin_unlock_irqrestore(&g->life_lock, f);
     guest_kick_all(g, VCPU_REQ_STOP);
     uint64_t t0 = timer_now();
-    while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000)
+    while (!guest_vcpus_idle(g) && timer_ticks_to_us(timer_now() - t0) < 1000000u) {
         ;
-    if (!guest_vcpus_idle(g))
+    }
+    if (!guest_vcpus_idle(g)) {
         pr_err("guest '%s': a vCPU did not leave its CPU\n", g->cfg->name);
+    }
     guest_vgic_release(g);
     guest_detach_devices(g);
 }
@@ -278,28 +303,31 @@ static bool guest_end_life(struct guest *g, enum guest_state to, bool restart)
 
 void guest_halt(struct guest *g)
 {
-    if (guest_end_life(g, GUEST_HALTED, false))
+    if (guest_end_life(g, GUEST_HALTED, false)) {
         guest_log(g, "guest '%s' halted (PSCI SYSTEM_OFF)\n", g->cfg->name);
+    }
 }
 
 void guest_request_restart(struct guest *g)
 {
-    if (guest_end_life(g, GUEST_STOPPED, true))
+    if (guest_end_life(g, GUEST_STOPPED, true)) {
         sched_cpu0_work();
+    }
 }
 
 void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 {
     struct guest *g = guest_of(v);
     bool restart = g->cfg->on_crash == ON_CRASH_RESTART;
-    if (!guest_end_life(g, GUEST_CRASHED, restart))
+    if (!guest_end_life(g, GUEST_CRASHED, restart)) {
         return;         /* stopped meanwhile, or another vCPU crashed it first */
+    }
     struct guest_crash *k = &g->crash;
     k->pc = v->regs.pc;
     k->cpsr = v->regs.cpsr;
     k->hsr = hsr;
     k->far = far;
-    snprintf(k->why, sizeof(k->why), "%s", why);
+    (void)snprintf(k->why, sizeof(k->why), "%s", why);
     guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
             (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
@@ -309,33 +337,38 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
 void guests_service(void)
 {
     health_service();
-    for (unsigned int i = 0; i < nrooms; i++)
-        if (rooms[i].service)
+    for (unsigned int i = 0u; i < nrooms; i++) {
+        if (rooms[i].service != NULL) {
             rooms[i].service();
-    for (unsigned int i = 0; i < nguests; i++) {
+        }
+    }
+    for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
         /* its life ended on its own vCPU (halt, crash, reset): once they
          * have all left, nothing of another partition's writes its RAM
          * (each vCPU leaving a guest that is not running asks for this
          * pass, hyp/sched/sched.c) */
-        if (g->devices_live && g->state != GUEST_RUNNING && guest_vcpus_idle(g))
+        if (g->devices_live && g->state != GUEST_RUNNING && guest_vcpus_idle(g)) {
             guest_detach_devices(g);
+        }
         if (g->wd_expired) {
             g->wd_expired = false;
             g->wd_fires++;
             health_watchdog(g);     /* its watchdog entry, watchdog-action by default */
             continue;
         }
-        if (!g->restart_pending || !guest_vcpus_idle(g))
+        if (!g->restart_pending || !guest_vcpus_idle(g)) {
             continue;
+        }
         uint32_t f = spin_lock_irqsave(&g->life_lock);
         bool restart = g->restart_pending;
         g->restart_pending = false;
         g->state = GUEST_STOPPED;
         spin_unlock_irqrestore(&g->life_lock, f);
-        if (!restart)
+        if (!restart) {
             continue;
+        }
         guest_log(g, "guest '%s': restarting\n", g->cfg->name);
-        guest_start(g);
+        (void)guest_start(g);   /* a failure is said, the guest marked crashed */
     }
 }

@@ -31,7 +31,7 @@ static bool guest_tx_budget(struct guest *g)
         if (ratelimit_pass(&g->tx_notice, now, timer_freq(), 1, &unused)) {
             pr_info("guest '%s': %lu console characters dropped (rate limit)\n",
                     g->cfg->name, (unsigned long)g->tx_dropped);
-            g->tx_dropped = 0;
+            g->tx_dropped = 0u;
         }
     }
     return pass;
@@ -40,30 +40,33 @@ static bool guest_tx_budget(struct guest *g)
 void guest_uart_tx(void *ctx, char c)
 {
     struct guest *g = ctx;
-    if (!guest_tx_budget(g))
+    if (!guest_tx_budget(g)) {
         return;
+    }
     /* kept for the control partition, whoever has the console */
-    if (g->mg) {
+    if (g->mg != NULL) {
         g->mg->out_ring[g->mg->out_total % GUEST_OUT_RING] = (uint8_t)c;
         g->mg->out_total++;
     }
     if (console_focus == g) {
         /* the focused guest owns the terminal: pass its output through */
-        if (g->line_len) {
+        if (g->line_len != 0u) {
             console_write(g->line, g->line_len);
-            g->line_len = 0;
+            g->line_len = 0u;
         }
         console_write_raw(&c, 1);
         return;
     }
-    if (c == '\r')
+    if (c == '\r') {
         return;
-    if (c != '\n')
+    }
+    if (c != '\n') {
         g->line[g->line_len++] = c;
-    if (c == '\n' || g->line_len == sizeof(g->line) - 1) {
+    }
+    if (c == '\n' || g->line_len == sizeof(g->line) - 1u) {
         g->line[g->line_len] = '\0';
         console_printf("[%s] %s\n", g->cfg->name, g->line);
-        g->line_len = 0;
+        g->line_len = 0u;
     }
 }
 
@@ -71,7 +74,7 @@ void guest_uart_tx(void *ctx, char c)
 static void guest_uart_refill(struct guest *g)
 {
     while (g->in_count && vuart_rx_push(&g->uart, g->input[g->in_head])) {
-        g->in_head = (g->in_head + 1) % sizeof(g->input);
+        g->in_head = (g->in_head + 1u) % sizeof(g->input);
         g->in_count--;
     }
 }
@@ -83,14 +86,15 @@ static void guest_uart_refill(struct guest *g)
  * buffers the driver adds */
 static void guest_vcon_refill(struct guest *g)
 {
-    while (g->in_count) {
+    while (g->in_count != 0u) {
         uint32_t run = sizeof(g->input) - g->in_head;
         uint32_t want = g->in_count < run ? g->in_count : run;
         uint32_t took = vcon_input(&g->vcon, &g->input[g->in_head], want);
         g->in_head = (g->in_head + took) % sizeof(g->input);
         g->in_count -= took;
-        if (took < want)
+        if (took < want) {
             break;
+        }
     }
 }
 
@@ -102,17 +106,20 @@ void guest_console_input(struct guest *g, char c)
         g->in_count++;
     }
     /* input goes to hvc0 once its driver takes it, else to the UART */
-    if (g->state == GUEST_RUNNING && g->cfg->vcon && vcon_live(&g->vcon))
+    if (g->state == GUEST_RUNNING && g->cfg->vcon && vcon_live(&g->vcon)) {
         guest_vcon_refill(g);
-    else if (g->state == GUEST_RUNNING)
+    } else if (g->state == GUEST_RUNNING) {
         guest_uart_refill(g);
+    } else {
+        /* otherwise nothing to do */
+    }
     spin_unlock_irqrestore(&g->uart_lock, f);
 }
 
 uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len)
 {
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
-    uint32_t n = 0;
+    uint32_t n = 0u;
     for (; n < len && g->in_count < sizeof(g->input); n++) {
         g->input[(g->in_head + g->in_count) % sizeof(g->input)] = buf[n];
         g->in_count++;
@@ -125,22 +132,25 @@ uint32_t guest_console_inject(struct guest *g, const uint8_t *buf, uint32_t len)
 uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint32_t *pos,
                               uint32_t *lost)
 {
-    *lost = 0;
-    if (!g->mg)
+    *lost = 0u;
+    if (!g->mg) {
         return 0;
+    }
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
     uint32_t total = g->mg->out_total;
-    uint32_t oldest = total > GUEST_OUT_RING ? total - GUEST_OUT_RING : 0;
-    *lost = 0;
-    if (*pos > total)
+    uint32_t oldest = total > GUEST_OUT_RING ? total - GUEST_OUT_RING : 0u;
+    *lost = 0u;
+    if (*pos > total) {
         *pos = total;           /* a position from a previous count: start afresh */
+    }
     if (*pos < oldest) {
         *lost = oldest - *pos;
         *pos = oldest;
     }
     uint32_t n = total - *pos < len ? total - *pos : len;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0u; i < n; i++) {
         buf[i] = g->mg->out_ring[(*pos + i) % GUEST_OUT_RING];
+    }
     *pos += n;
     spin_unlock_irqrestore(&g->uart_lock, f);
     return n;
@@ -152,16 +162,18 @@ static void vcon_out(void *ctx, const uint8_t *p, uint32_t len)
 {
     struct guest *g = ctx;
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
-    for (uint32_t i = 0; i < len; i++)
+    for (uint32_t i = 0u; i < len; i++) {
         guest_uart_tx(g, (char)p[i]);       /* held to its console-rate, as the UART */
+    }
     spin_unlock_irqrestore(&g->uart_lock, f);
 }
 
 static void vcon_raise(void *ctx)
 {
     struct guest *g = ctx;
-    if (g->state != GUEST_RUNNING)
+    if (g->state != GUEST_RUNNING) {
         return;
+    }
     dsb_ish();      /* the used ring before the interrupt */
     vgic_inject_edge(&g->vgic, 0, g->cfg->vcon_irq);
 }
@@ -189,12 +201,15 @@ static bool guest_vcon_mmio(void *dev, struct mmio_access *a, uint32_t offset)
 int guest_vcon_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
-    if (!c->vcon)
+    if (!c->vcon) {
         return 0;
+    }
     vcon_init(&g->vcon, &guest_vcon_ops, g);
     /* on the bus first: a device it cannot reach is never attached */
-    if (guest_mmio_add(g, "virtio-console", c->vcon_ipa, VIRTIO_MMIO_SIZE, guest_vcon_mmio, g))
+    if (guest_mmio_add(g, "virtio-console", c->vcon_ipa, VIRTIO_MMIO_SIZE, guest_vcon_mmio,
+                       g) != 0) {
         return -1;
+    }
     vcon_attach(&g->vcon, (struct gmem){ guest_ram_ipa(c), c->mem_size,
                                          (uint8_t *)(uintptr_t)c->mem_base });
     return 0;
@@ -202,14 +217,16 @@ int guest_vcon_start(struct guest *g)
 
 void guest_vcon_stop(struct guest *g)
 {
-    if (g->cfg->vcon)
+    if (g->cfg->vcon) {
         vcon_detach(&g->vcon);
+    }
 }
 
 void guest_vcon_print_stats(const struct guest *g)
 {
-    if (!g->cfg->vcon)
+    if (!g->cfg->vcon) {
         return;
+    }
     const struct vcon *v = &g->vcon;
     /* counters of another CPU's making: a snapshot, each word read once */
     pr_info("  virtio console: bytes written %lu, received %lu, malformed rings %lu%s\n",
@@ -226,13 +243,15 @@ static bool __attribute__((noinline)) guest_uart_locked(struct guest *g, struct 
                                                         uint32_t offset)
 {
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
-    if (g->uart.tx_full && !a->write)      /* spent: has the budget come back? */
+    if (g->uart.tx_full && !a->write) {      /* spent: has the budget come back? */
         vuart_set_tx_full(&g->uart, !ratelimit_tokens(&g->tx_budget, timer_now(),
                                                       timer_freq() / g->cfg->console_rate,
                                                       g->cfg->console_burst));
+    }
     bool ok = vuart_mmio(&g->uart, a, offset);
-    if (!a->write && offset == 0)
+    if (!a->write && offset == 0u) {
         guest_uart_refill(g);       /* a byte left the FIFO: room for one */
+    }
     spin_unlock_irqrestore(&g->uart_lock, f);
     return ok;
 }
@@ -256,11 +275,13 @@ void guest_log(struct guest *g, const char *fmt, ...)
     bool pass = ratelimit_pass(&g->life_log, timer_now(), timer_freq() / GUEST_LOG_RATE,
                                GUEST_LOG_BURST, &dropped);
     spin_unlock_irqrestore(&g->life_lock, f);
-    if (!pass)
+    if (!pass) {
         return;
-    if (dropped)
+    }
+    if (dropped != 0u) {
         pr_info("guest '%s': %lu lifecycle messages suppressed\n", g->cfg->name,
                 (unsigned long)dropped);
+    }
     va_list ap;
     va_start(ap, fmt);
     console_vprintf(fmt, ap);

@@ -27,20 +27,23 @@ _Static_assert((PARTITA_BLKQ_KEY_BASE >= (CHANNEL_DOORBELL_KEY + (unsigned int)C
 static int prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
 {
     fdt32_t c[16];
-    for (int i = 0; i < n && i < 16; i++)
+    for (int i = 0; i < n && i < 16; i++) {
         c[i] = cpu_to_fdt32(v[i]);
+    }
     return fdt_property(fdt, name, c, n * 4);
 }
 
 static int prop_strings(void *fdt, const char *name, const char *a, const char *b)
 {
     char buf[96];
-    size_t la = strlen(a) + 1, lb = b ? strlen(b) + 1 : 0;
-    if (la + lb > sizeof(buf))
+    size_t la = strlen(a) + 1u, lb = b ? strlen(b) + 1u : 0u;
+    if (la + lb > sizeof(buf)) {
         return -FDT_ERR_NOSPACE;
-    memcpy(buf, a, la);
-    if (b)
-        memcpy(buf + la, b, lb);
+    }
+    (void)memcpy(buf, a, la);
+    if (b != NULL) {
+        (void)memcpy(buf + la, b, lb);
+    }
     return fdt_property(fdt, name, buf, (int)(la + lb));
 }
 
@@ -49,9 +52,9 @@ static int write_cpus(void *fdt, const struct guest_config *cfg, const char *com
     TRY(fdt_begin_node(fdt, "cpus"));
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 0));
-    for (unsigned int i = 0; i < cfg->ncpus; i++) {
+    for (unsigned int i = 0u; i < cfg->ncpus; i++) {
         char name[16];
-        snprintf(name, sizeof(name), "cpu@%u", i);
+        (void)snprintf(name, sizeof(name), "cpu@%u", i);
         TRY(fdt_begin_node(fdt, name));
         TRY(fdt_property_string(fdt, "device_type", "cpu"));
         TRY(fdt_property_string(fdt, "compatible", compat));
@@ -67,15 +70,16 @@ static int write_cpus(void *fdt, const struct guest_config *cfg, const char *com
 static int write_pmu(void *fdt, const struct guest_config *cfg,
                      const struct guest_dt_info *info)
 {
-    if (!info->pmu)
+    if (!info->pmu) {
         return 0;
+    }
     char compat[40];
-    snprintf(compat, sizeof(compat), "%s-pmu", info->cpu_compatible);
+    (void)snprintf(compat, sizeof(compat), "%s-pmu", info->cpu_compatible);
     TRY(fdt_begin_node(fdt, "pmu"));
     TRY(fdt_property_string(fdt, "compatible", compat));
     if (info->pmu_irq) {
-        uint32_t f = (((1u << cfg->ncpus) - 1) << 8) | 4;      /* CPU mask, level-high */
-        const uint32_t irq[] = { 1, VBOARD_PMU_IRQ - 16, f };
+        uint32_t f = (((1u << cfg->ncpus) - 1u) << 8) | 4u;      /* CPU mask, level-high */
+        const uint32_t irq[] = { 1, VBOARD_PMU_IRQ - 16u, f };
         TRY(prop_cells(fdt, "interrupts", irq, 3));
     }
     return fdt_end_node(fdt);
@@ -84,7 +88,7 @@ static int write_pmu(void *fdt, const struct guest_config *cfg,
 static int write_gic_timer(void *fdt, const struct guest_config *cfg)
 {
     char name[32];
-    snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
+    (void)snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
     TRY(fdt_begin_node(fdt, name));
     TRY(fdt_property_string(fdt, "compatible", "arm,cortex-a15-gic"));
     TRY(fdt_property_u32(fdt, "#interrupt-cells", 3));
@@ -95,7 +99,7 @@ static int write_gic_timer(void *fdt, const struct guest_config *cfg)
     TRY(fdt_end_node(fdt));
 
     /* PPI flags: the CPU mask of the vCPUs and level-high (GIC binding) */
-    uint32_t f = (((1u << cfg->ncpus) - 1) << 8) | 4;
+    uint32_t f = (((1u << cfg->ncpus) - 1u) << 8) | 4u;
     const uint32_t irqs[] = { 1, 13, f, 1, 14, f, 1, 11, f, 1, 10, f };
     TRY(fdt_begin_node(fdt, "timer"));
     TRY(prop_strings(fdt, "compatible", "arm,armv7-timer", NULL));
@@ -115,16 +119,17 @@ static int write_uart(void *fdt, const struct guest_config *cfg)
     TRY(fdt_end_node(fdt));
 
     char name[32];
-    snprintf(name, sizeof(name), "pl011@%x", VBOARD_UART_IPA);
+    (void)snprintf(name, sizeof(name), "pl011@%x", VBOARD_UART_IPA);
     TRY(fdt_begin_node(fdt, name));
     TRY(prop_strings(fdt, "compatible", "arm,pl011", "arm,primecell"));
     const uint32_t reg[] = { VBOARD_UART_IPA, 0x1000 };
     TRY(prop_cells(fdt, "reg", reg, 2));
     /* a direct guest gets no virtual interrupts (docs/direct-interrupts.md):
      * its UART is polled, and its tree does not promise an interrupt */
-    const uint32_t irq[] = { 0, VBOARD_UART_IRQ - 32, 4 };
-    if (cfg->irq_mode != IRQ_DIRECT)
+    const uint32_t irq[] = { 0, VBOARD_UART_IRQ - 32u, 4 };
+    if (cfg->irq_mode != IRQ_DIRECT) {
         TRY(prop_cells(fdt, "interrupts", irq, 3));
+    }
     const uint32_t clk[] = { PH_CLK, PH_CLK };
     TRY(prop_cells(fdt, "clocks", clk, 2));
     TRY(prop_strings(fdt, "clock-names", "uartclk", "apb_pclk"));
@@ -133,9 +138,11 @@ static int write_uart(void *fdt, const struct guest_config *cfg)
 
 static bool irq_given(const struct guest_config *cfg, int irq)
 {
-    for (unsigned int i = 0; i < cfg->npt_irqs; i++)
-        if ((int)cfg->pt_irqs[i] == irq)
+    for (unsigned int i = 0u; i < cfg->npt_irqs; i++) {
+        if ((int)cfg->pt_irqs[i] == irq) {
             return true;
+        }
+    }
     return false;
 }
 
@@ -144,16 +151,20 @@ static bool node_belongs(const void *host, int node, const struct plat_range *r,
                          const struct guest_config *cfg)
 {
     struct plat_range hr;
-    if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0 ||
-        hr.base < r->base || hr.base + hr.size > r->base + r->size)
+    if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0u ||
+        hr.base < r->base || hr.base + hr.size > r->base + r->size) {
         return false;
+    }
     const char *dt = fdt_getprop(host, node, "device_type", NULL);
-    if (dt && strcmp(dt, "memory") == 0)
+    if (dt && strcmp(dt, "memory") == 0) {
         return false;
+    }
     int irq;
-    for (int i = 0; (irq = dt_node_irq(host, node, i)) >= 0; i++)
-        if (!irq_given(cfg, irq))
+    for (int i = 0; (irq = dt_node_irq(host, node, i)) >= 0; i++) {
+        if (!irq_given(cfg, irq)) {
             return false;
+        }
+    }
     return true;
 }
 
@@ -161,19 +172,22 @@ static bool node_belongs(const void *host, int node, const struct plat_range *r,
 static int write_device(void *fdt, const void *host, int node, uint32_t base, uint32_t size)
 {
     char name[48];
-    snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
+    (void)snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
     TRY(fdt_begin_node(fdt, name));
     int len;
     const void *p = node >= 0 ? fdt_getprop(host, node, "compatible", &len) : NULL;
-    if (p)
+    if (p != NULL) {
         TRY(fdt_property(fdt, "compatible", p, len));
+    }
     const uint32_t reg[] = { base, size };
     TRY(prop_cells(fdt, "reg", reg, 2));
     p = node >= 0 ? fdt_getprop(host, node, "interrupts", &len) : NULL;
-    if (p)
+    if (p != NULL) {
         TRY(fdt_property(fdt, "interrupts", p, len));
-    if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL))
+    }
+    if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL)) {
         TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
+    }
     /* an AMBA PrimeCell (PL031, PL061...): Linux's AMBA bus enables the
      * device's "apb_pclk" before it reads the peripheral ID, and registers
      * no device without it.  The host's clock phandles mean nothing here:
@@ -194,23 +208,26 @@ static int write_device(void *fdt, const void *host, int node, uint32_t base, ui
  */
 static int write_passthrough(void *fdt, const struct guest_config *cfg, const void *host)
 {
-    for (unsigned int i = 0; i < cfg->npt_regs; i++) {
+    for (unsigned int i = 0u; i < cfg->npt_regs; i++) {
         const struct plat_range *r = &cfg->pt_regs[i];
         int found = 0, at_base = -1, node;
         for (node = host ? fdt_next_node(host, -1, NULL) : -1; node >= 0;
              node = fdt_next_node(host, node, NULL)) {
             struct plat_range hr;
-            if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0)
+            if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0u) {
                 continue;
-            if (hr.base == r->base && at_base < 0)
+            }
+            if (hr.base == r->base && at_base < 0) {
                 at_base = node;
+            }
             if (cfg->npt_irqs && node_belongs(host, node, r, cfg)) {
                 TRY(write_device(fdt, host, node, (uint32_t)hr.base, (uint32_t)hr.size));
                 found++;
             }
         }
-        if (!found)
+        if (!found) {
             TRY(write_device(fdt, host, at_base, (uint32_t)r->base, (uint32_t)r->size));
+        }
     }
     return 0;
 }
@@ -278,53 +295,55 @@ static int write_disk_driver(void *fdt, const struct guest_driven *v, uint32_t k
 static int write_channels(void *fdt, const struct guest_config *cfg)
 {
     char name[48];
-    if (!cfg->nchannels && !cfg->ndriven)
+    if (!cfg->nchannels && !cfg->ndriven) {
         return 0;
+    }
     TRY(fdt_begin_node(fdt, "reserved-memory"));
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(fdt_property(fdt, "ranges", NULL, 0));
-    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+    for (unsigned int k = 0u; k < cfg->nchannels; k++) {
         TRY(write_reserved(fdt, "channel", cfg->channels[k].ipa, cfg->channels[k].size,
                            PH_CHAN + k));
     }
-    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+    for (unsigned int k = 0u; k < cfg->ndriven; k++) {
         TRY(write_reserved(fdt, "disk-queue", cfg->driven[k].queue_ipa,
                            cfg->driven[k].queue_size, PH_DISKQ + k));
     }
     TRY(fdt_end_node(fdt));
 
-    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+    for (unsigned int k = 0u; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
-        snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
+        (void)snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
         TRY(fdt_begin_node(fdt, name));
         TRY(fdt_property_string(fdt, "compatible", "partita,channel"));
         const uint32_t reg[] = { gc->ipa, gc->size, gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE };
         TRY(prop_cells(fdt, "reg", reg, 4));
         TRY(prop_strings(fdt, "reg-names", "memory", "doorbell"));
-        const uint32_t irq[] = { 0, gc->doorbell - 32, 1 };     /* SPI, rising edge */
+        const uint32_t irq[] = { 0, gc->doorbell - 32u, 1 };     /* SPI, rising edge */
         TRY(prop_cells(fdt, "interrupts", irq, 3));
         TRY(fdt_property_u32(fdt, "memory-region", PH_CHAN + k));
         TRY(fdt_property_string(fdt, "label", gc->name));
         TRY(fdt_property_u32(fdt, "partita,channel-id", gc->id));
         TRY(fdt_property_u32(fdt, "partita,member", gc->member));
-        if (gc->read_only)
+        if (gc->read_only) {
             TRY(fdt_property(fdt, "partita,read-only", NULL, 0));
+        }
         TRY(fdt_end_node(fdt));
     }
-    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+    for (unsigned int k = 0u; k < cfg->ndriven; k++) {
         TRY(write_disk_driver(fdt, &cfg->driven[k], k));
     }
 
     TRY(fdt_begin_node(fdt, "partita-doorbells"));
     TRY(fdt_property_string(fdt, "compatible", "gpio-keys"));
     TRY(fdt_property_string(fdt, "label", "partita-doorbells"));
-    for (unsigned int k = 0; k < cfg->nchannels; k++) {
+    for (unsigned int k = 0u; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
-        snprintf(name, sizeof(name), "channel-%u", gc->id);
+        (void)snprintf(name, sizeof(name), "channel-%u", gc->id);
         TRY(write_key(fdt, name, gc->name, CHANNEL_DOORBELL_KEY + gc->id, gc->doorbell));
     }
-    for (unsigned int k = 0; k < cfg->ndriven; k++) {
+    for (unsigned int k = 0u; k < cfg->ndriven; k++) {
         (void)snprintf(name, sizeof(name), "disk-%u", k);
         TRY(write_key(fdt, name, cfg->driven[k].name, PARTITA_BLKQ_KEY_BASE + k,
                       cfg->driven[k].irq));
@@ -336,9 +355,10 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
 static int write_manage(void *fdt, const struct guest_config *cfg)
 {
     char name[48];
-    if (!cfg->control)
+    if (!cfg->control) {
         return 0;
-    snprintf(name, sizeof(name), "partita-manage@%x", VBOARD_MANAGE_IPA);
+    }
+    (void)snprintf(name, sizeof(name), "partita-manage@%x", VBOARD_MANAGE_IPA);
     TRY(fdt_begin_node(fdt, name));
     TRY(fdt_property_string(fdt, "compatible", "partita,manage"));
     const uint32_t reg[] = { VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE };
@@ -356,12 +376,12 @@ static int write_manage(void *fdt, const struct guest_config *cfg)
 static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *label)
 {
     char name[48];
-    snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
+    (void)snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
     TRY(fdt_begin_node(fdt, name));
     TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
     const uint32_t reg[] = { ipa, VIRTIO_MMIO_SIZE };
     TRY(prop_cells(fdt, "reg", reg, 2));
-    const uint32_t irq[] = { 0, intid - 32, 1 };           /* SPI, rising edge */
+    const uint32_t irq[] = { 0, intid - 32u, 1 };           /* SPI, rising edge */
     TRY(prop_cells(fdt, "interrupts", irq, 3));
     TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
     TRY(fdt_property_string(fdt, "label", label));
@@ -371,12 +391,15 @@ static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *lab
 /* the network devices, the virtio console and the disks' devices */
 static int write_nets(void *fdt, const struct guest_config *cfg)
 {
-    for (unsigned int k = 0; k < cfg->nnets; k++)
+    for (unsigned int k = 0u; k < cfg->nnets; k++) {
         TRY(write_virtio(fdt, cfg->nets[k].ipa, cfg->nets[k].irq, cfg->nets[k].name));
-    if (cfg->vcon)
+    }
+    if (cfg->vcon) {
         TRY(write_virtio(fdt, cfg->vcon_ipa, cfg->vcon_irq, "console"));
-    for (unsigned int k = 0; k < cfg->ndisks; k++)
+    }
+    for (unsigned int k = 0u; k < cfg->ndisks; k++) {
         TRY(write_virtio(fdt, cfg->disks[k].ipa, cfg->disks[k].irq, cfg->disks[k].name));
+    }
     return 0;
 }
 
@@ -395,8 +418,8 @@ static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
     bool more = true;
     while (more) {
         uint32_t next = end;                /* the lowest queue at or above at */
-        uint32_t skip = 0;
-        for (unsigned int k = 0; k < cfg->ndriven; k++) {
+        uint32_t skip = 0u;
+        for (unsigned int k = 0u; k < cfg->ndriven; k++) {
             const struct guest_driven *v = &cfg->driven[k];
             if ((v->queue_ipa >= at) && (v->queue_ipa < next)) {
                 next = v->queue_ipa;
@@ -432,16 +455,17 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(fdt_property_u32(fdt, "#address-cells", 1));
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(prop_strings(fdt, "compatible", "partita,virt", "linux,dummy-virt"));
-    snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
+    (void)snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
     TRY(fdt_property_string(fdt, "model", name));
     TRY(fdt_property_u32(fdt, "interrupt-parent", PH_GIC));
 
     TRY(fdt_begin_node(fdt, "chosen"));
-    if (cfg->bootargs[0])
+    if (cfg->bootargs[0] != 0) {
         TRY(fdt_property_string(fdt, "bootargs", cfg->bootargs));
-    snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
+    }
+    (void)snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
     TRY(fdt_property_string(fdt, "stdout-path", name));
-    if (info->initrd_ipa) {
+    if (info->initrd_ipa != 0u) {
         TRY(fdt_property_u32(fdt, "linux,initrd-start", info->initrd_ipa));
         TRY(fdt_property_u32(fdt, "linux,initrd-end", info->initrd_ipa + info->initrd_size));
     }

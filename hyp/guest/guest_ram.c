@@ -8,11 +8,12 @@
 
 int guest_ram_map(struct stage2 *s2, const struct guest_config *c)
 {
-    for (uint64_t off = 0, n; off < c->mem_size; off += n) {
+    for (uint64_t off = 0u, n; off < c->mem_size; off += n) {
         n = guest_ram_run(c, off);
         n = n < c->mem_size - off ? n : c->mem_size - off;
-        if (s2_map(s2, guest_ram_ipa(c) + off, guest_ram_pa(c, off), n, S2_RWX) != 0)
+        if (s2_map(s2, guest_ram_ipa(c) + off, guest_ram_pa(c, off), n, S2_RWX) != 0) {
             return -1;
+        }
     }
     return 0;
 }

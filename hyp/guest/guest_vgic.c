@@ -17,8 +17,9 @@
 static bool passthrough_irq(unsigned int irq, void *arg)
 {
     struct guest *g = arg;
-    if (g->state != GUEST_RUNNING)
+    if (g->state != GUEST_RUNNING) {
         return true;
+    }
     vgic_hw_acked(&g->vgic, irq);
     vgic_inject_edge(&g->vgic, 0, irq);
     return false;
@@ -34,20 +35,23 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
                           unsigned int target)
 {
     struct guest *g = ctx;
-    if (target < g->cfg->ncpus)
+    if (target < g->cfg->ncpus) {
         gic_irq_set_target(intid, g->vcpu[target].pcpu);
+    }
     /* keep forwarded interrupts above the hypervisor's priority mask; a
      * direct guest's priorities are its own, compared with its own PMR in
      * the non-secure view of both (GICv2 3.6.2), always below Group 0's.
      * Its PPIs are written here on its own CPU (banked): it trapped here */
-    if (g->vgic.direct)
+    if (g->vgic.direct) {
         gic_irq_set_priority(intid, irq->priority);
-    else
+    } else {
         gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
-    if (irq->enabled)
+    }
+    if (irq->enabled) {
         gic_irq_enable(intid, 0);
-    else
+    } else {
         gic_irq_disable(intid);
+    }
 }
 
 /* A passthrough SPI's physical pending and active state (vgic_env) */
@@ -74,17 +78,19 @@ static void direct_sgi(struct guest *g, uint32_t sgir)
 {
     unsigned int self = this_cpu()->vcpu->id, n = g->cfg->ncpus;
     uint32_t vcpus;
-    switch ((sgir >> 24) & 3) {
-    case 0: vcpus = (sgir >> 16) & 0xff; break;
+    switch ((sgir >> 24) & 3u) {
+    case 0: vcpus = (sgir >> 16) & 0xffu; break;
     case 1: vcpus = 0xffu & ~(1u << self); break;
     case 2: vcpus = 1u << self; break;
     default: return;
     }
-    uint32_t pcpus = 0;
-    for (unsigned int i = 0; i < n; i++)
-        if (vcpus & (1u << i))
+    uint32_t pcpus = 0u;
+    for (unsigned int i = 0u; i < n; i++) {
+        if ((vcpus & (1u << i)) != 0u) {
             pcpus |= 1u << g->vcpu[i].pcpu;
-    gic_send_sgi_cpus(sgir & 0xf, pcpus);
+        }
+    }
+    gic_send_sgi_cpus(sgir & 0xfu, pcpus);
 }
 
 /* The bits of bank word n (interrupts 32n to 32n + 31) that are a direct
@@ -93,10 +99,12 @@ static void direct_sgi(struct guest *g, uint32_t sgir)
  * CPU's, where that vCPU runs and trapped */
 static uint32_t direct_own(struct guest *g, unsigned int vcpu, unsigned int n)
 {
-    uint32_t own = n == 0 ? (1u << SGI_KICK_G0) - 1 : 0;
-    for (unsigned int i = n == 0 ? 16 : 0; i < 32; i++)
-        if (vgic_get_irq(&g->vgic, vcpu, 32 * n + i)->hw)
+    uint32_t own = n == 0u ? ((unsigned int)1u << SGI_KICK_G0) - 1u : 0u;
+    for (unsigned int i = n == 0u ? 16u : 0u; i < 32u; i++) {
+        if (vgic_get_irq(&g->vgic, vcpu, 32u * n + i)->hw) {
             own |= 1u << i;
+        }
+    }
     return own;
 }
 
@@ -111,14 +119,16 @@ static uint32_t direct_own(struct guest *g, unsigned int vcpu, unsigned int n)
  */
 static bool direct_state(struct guest *g, struct mmio_access *a, uint32_t offset)
 {
-    unsigned int n = (offset % 0x80) / 4;
-    if (32 * n >= g->vgic.nr_irqs)
+    unsigned int n = (offset % 0x80u) / 4u;
+    if (32u * n >= g->vgic.nr_irqs) {
         return vgic_dist_handler(&g->vgic, a, offset);     /* past its interrupts */
+    }
     uint32_t own = direct_own(g, a->vcpu, n);
-    if (a->write)
+    if (a->write) {
         gic_state_write(offset, a->value & own);
-    else
+    } else {
         a->value = gic_state_read(offset) & own;
+    }
     return true;
 }
 
@@ -129,33 +139,39 @@ bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
         direct_sgi(g, a->value);
         return true;
     }
-    if (offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR && a->size == 4 && !(offset & 3))
+    if (offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR && a->size == 4 && !(offset & 3u)) {
         return direct_state(g, a, offset);
+    }
     return vgic_dist_handler(&g->vgic, a, offset);
 }
 
 void guest_vgic_init(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
-    unsigned int nr = 64;
-    for (unsigned int i = 0; i < c->npt_irqs; i++)
-        if (c->pt_irqs[i] + 1 > nr)
-            nr = c->pt_irqs[i] + 1;
-    if (channel_max_doorbell(c) + 1 > nr)
-        nr = channel_max_doorbell(c) + 1;      /* doorbells, network devices: virtual SPIs */
+    unsigned int nr = 64u;
+    for (unsigned int i = 0u; i < c->npt_irqs; i++) {
+        if (c->pt_irqs[i] + 1u > nr) {
+            nr = c->pt_irqs[i] + 1u;
+        }
+    }
+    if (channel_max_doorbell(c) + 1u > nr) {
+        nr = channel_max_doorbell(c) + 1u;      /* doorbells, network devices: virtual SPIs */
+    }
     struct vgic_cpu *cpus[VGIC_MAX_VCPUS];
-    for (unsigned int i = 0; i < c->ncpus; i++)
+    for (unsigned int i = 0u; i < c->ncpus; i++) {
         cpus[i] = &g->vcpu[i].vgic;
+    }
     struct vgic_env env = { .kick = env_kick, .hw_update = env_hw_update, .ctx = g,
                             .hw_read = env_hw_read, .hw_write = env_hw_write };
     vgic_init(&g->vgic, nr, c->ncpus, cpus, &env);
     g->vgic.direct = c->irq_mode == IRQ_DIRECT;
-    for (unsigned int i = 0; i < c->ncpus; i++) {
+    for (unsigned int i = 0u; i < c->ncpus; i++) {
         vgic_set_hw(&g->vgic, i, VBOARD_VTIMER_IRQ, host.timer.irq_virt);
-        if (g->vcpu[i].pmu && host.pmu_irq)
+        if (g->vcpu[i].pmu && host.pmu_irq) {
             vgic_set_hw(&g->vgic, i, VBOARD_PMU_IRQ, host.pmu_irq);     /* its overflows */
+        }
     }
-    for (unsigned int i = 0; i < c->npt_irqs; i++) {
+    for (unsigned int i = 0u; i < c->npt_irqs; i++) {
         unsigned int irq = c->pt_irqs[i];
         vgic_set_hw(&g->vgic, 0, irq, irq);
         gic_irq_disable(irq);
@@ -167,7 +183,7 @@ void guest_vgic_init(struct guest *g)
 
 void guest_vgic_release(struct guest *g)
 {
-    for (unsigned int i = 0; i < g->cfg->npt_irqs; i++) {
+    for (unsigned int i = 0u; i < g->cfg->npt_irqs; i++) {
         gic_irq_disable(g->cfg->pt_irqs[i]);
         gic_irq_deactivate(g->cfg->pt_irqs[i]);
     }

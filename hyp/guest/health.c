@@ -40,7 +40,7 @@ static uint32_t count_of(struct guest *g, unsigned int e)
     struct partita_budget b;
     switch (e) {
     case HEALTH_EV_ABORTS: return g->aborts;
-    case HEALTH_EV_OVERRUN: return budget_fill(g->id, &b) ? b.throttles : 0;
+    case HEALTH_EV_OVERRUN: return budget_fill(g->id, &b) ? b.throttles : 0u;
     default: return __atomic_load_n(&hstate[g->id].misses, __ATOMIC_RELAXED);
     }
 }
@@ -50,10 +50,10 @@ void health_guest_start(struct guest *g)
     struct health_state *s = &hstate[g->id];
     const struct guest_health *h = &g->cfg->health;
     uint64_t now = timer_now();
-    s->fired = 0;
-    s->pending = 0;
+    s->fired = 0u;
+    s->pending = 0u;
     for (unsigned int e = HEALTH_EV_COUNTED; e < HEALTH_EVENTS; e++) {
-        s->end[e] = h->action[e] != HEALTH_ACT_NONE ? now + us_to_ticks(h->period_us[e]) : 0;
+        s->end[e] = h->action[e] != HEALTH_ACT_NONE ? now + us_to_ticks(h->period_us[e]) : 0u;
         s->base[e] = count_of(g, e);
     }
 }
@@ -63,8 +63,9 @@ void health_guest_start(struct guest *g)
 static void stop_system(struct guest *g, unsigned int e)
 {
     health_log_system_stop(g->id, e);
-    for (unsigned int i = 0; i < nguests; i++)
+    for (unsigned int i = 0u; i < nguests; i++) {
         guest_stop(&guests[i]);
+    }
     pr_err("health: system stopped: guest '%s': %s: every guest stopped\n", g->cfg->name,
            health_event_names[e]);
 }
@@ -73,31 +74,36 @@ static void stop_system(struct guest *g, unsigned int e)
 static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t arg)
 {
     enum health_action a = (enum health_action)g->cfg->health.action[e];
-    if (a == HEALTH_ACT_NONE)
+    if (a == HEALTH_ACT_NONE) {
         return;
+    }
     (void)health_log_add(g->id, e, a, count, arg);
-    if (e == HEALTH_EV_WATCHDOG)
+    if (e == HEALTH_EV_WATCHDOG) {
         guest_log(g, "guest '%s': watchdog expired (not fed for %lu ms): %s\n", g->cfg->name,
                   (unsigned long)g->cfg->watchdog_ms,
                   a == HEALTH_ACT_RESTART ? "restarting" : a == HEALTH_ACT_LOG ? "logged"
                                                                                 : "stopping");
-    else
+    } else {
         guest_log(g, "guest '%s': health: %s (%lu): %s\n", g->cfg->name,
                   health_event_names[e], (unsigned long)count, health_action_names[a]);
+    }
     switch (a) {
     case HEALTH_ACT_LOG:
         /* a watchdog only logged watches on: its next deadline from now */
-        if (e == HEALTH_EV_WATCHDOG && g->state == GUEST_RUNNING)
+        if (e == HEALTH_EV_WATCHDOG && g->state == GUEST_RUNNING) {
             (void)guest_watchdog_feed(g);
+        }
         break;
     case HEALTH_ACT_RESTART:
         /* a crashed guest restarts by its restart_pending (on-crash) */
-        if (e != HEALTH_EV_CRASH)
+        if (e != HEALTH_EV_CRASH) {
             (void)guest_op_restart(g);
+        }
         break;
     case HEALTH_ACT_STOP:
-        if (e != HEALTH_EV_CRASH)
+        if (e != HEALTH_EV_CRASH) {
             (void)guest_op_stop(g);
+        }
         break;
     case HEALTH_ACT_STOP_SYSTEM:
         stop_system(g, e);
@@ -110,7 +116,7 @@ static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t
 
 void health_crash(struct guest *g)
 {
-    __atomic_or_fetch(&hstate[g->id].pending, 1u << HEALTH_EV_CRASH, __ATOMIC_SEQ_CST);
+    (void)__atomic_or_fetch(&hstate[g->id].pending, 1u << HEALTH_EV_CRASH, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
 }
 
@@ -125,13 +131,15 @@ int health_deadline_miss(struct guest *g, uint32_t tag)
     const struct guest_health *h = &g->cfg->health;
     uint32_t n = __atomic_add_fetch(&s->misses, 1, __ATOMIC_RELAXED);
     s->tag = tag;
-    if (h->action[HEALTH_EV_DEADLINE] == HEALTH_ACT_NONE)
+    if (h->action[HEALTH_EV_DEADLINE] == HEALTH_ACT_NONE) {
         return -1;
+    }
     uint32_t bit = 1u << HEALTH_EV_DEADLINE;
     /* once a period: the first call to reach the threshold asks */
     if (n - s->base[HEALTH_EV_DEADLINE] >= h->count[HEALTH_EV_DEADLINE] &&
-        !(__atomic_fetch_or(&s->pending, bit, __ATOMIC_SEQ_CST) & bit) && !(s->fired & bit))
+        !(__atomic_fetch_or(&s->pending, bit, __ATOMIC_SEQ_CST) & bit) && !(s->fired & bit)) {
         sched_cpu0_work();
+    }
     return 0;
 }
 
@@ -143,21 +151,23 @@ static void check_counts(struct guest *g, uint64_t now)
     const struct guest_health *h = &g->cfg->health;
     for (unsigned int e = HEALTH_EV_COUNTED; e < HEALTH_EVENTS && g->state == GUEST_RUNNING;
          e++) {
-        if (!s->end[e])
+        if (!s->end[e]) {
             continue;
+        }
         uint32_t bit = 1u << e, n = count_of(g, e) - s->base[e];
         if (!(s->fired & bit) && n >= h->count[e]) {
             s->fired |= bit;
-            health_act(g, e, n, e == HEALTH_EV_DEADLINE ? s->tag : 0);
+            health_act(g, e, n, e == HEALTH_EV_DEADLINE ? s->tag : 0u);
         }
-        if (g->state != GUEST_RUNNING || !s->end[e] || now < s->end[e])
+        if (g->state != GUEST_RUNNING || !s->end[e] || now < s->end[e]) {
             continue;
+        }
         /* the next period, on the grid of the first (a late pass skips) */
         uint64_t p = us_to_ticks(h->period_us[e]);
-        s->end[e] += ((now - s->end[e]) / p + 1) * p;
+        s->end[e] += ((now - s->end[e]) / p + 1u) * p;
         s->base[e] = count_of(g, e);
         s->fired &= ~bit;
-        __atomic_and_fetch(&s->pending, ~bit, __ATOMIC_SEQ_CST);
+        (void)__atomic_and_fetch(&s->pending, ~bit, __ATOMIC_SEQ_CST);
     }
 }
 
@@ -165,35 +175,40 @@ void health_service(void)
 {
     uint64_t now = timer_now();
     due = false;
-    for (unsigned int i = 0; i < nguests; i++) {
+    for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
         struct health_state *s = &hstate[i];
         if (__atomic_fetch_and(&s->pending, ~(1u << HEALTH_EV_CRASH), __ATOMIC_SEQ_CST) &
-            (1u << HEALTH_EV_CRASH))
+            (1u << HEALTH_EV_CRASH)) {
             health_act(g, HEALTH_EV_CRASH, 1, g->crash.pc);
-        if (g->state == GUEST_RUNNING)
+        }
+        if (g->state == GUEST_RUNNING) {
             check_counts(g, now);
+        }
     }
     watchdog_arm();
 }
 
 uint64_t health_next_deadline(void)
 {
-    uint64_t next = 0;
-    for (unsigned int i = 0; i < nguests && !due; i++)
+    uint64_t next = 0u;
+    for (unsigned int i = 0u; i < nguests && !due; i++) {
         for (unsigned int e = HEALTH_EV_COUNTED; e < HEALTH_EVENTS; e++) {
             uint64_t d = hstate[i].end[e];
-            if (d && guests[i].state == GUEST_RUNNING && (!next || d < next))
+            if (d && guests[i].state == GUEST_RUNNING && (!next || d < next)) {
                 next = d;
+            }
         }
+    }
     return next;
 }
 
 bool health_due(uint64_t now)
 {
     uint64_t next = health_next_deadline();
-    if (!next || now < next)
+    if (!next || now < next) {
         return false;
+    }
     due = true;     /* not armed again until the pass has looked */
     return true;
 }

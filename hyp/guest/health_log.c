@@ -17,7 +17,7 @@ static struct partita_health_record ring[HEALTH_LOG_SIZE];
 static uint32_t next_seq;
 static struct ratelimit rate[GUEST_MAX];
 static uint32_t dropped[GUEST_MAX];
-static struct {
+static struct health_system_stop {
     bool stopped;
     unsigned int guest, event;
     uint64_t ticks;
@@ -25,8 +25,9 @@ static struct {
 
 void health_log_system_stop(unsigned int id, unsigned int event)
 {
-    if (system_stop.stopped)
+    if (system_stop.stopped) {
         return;         /* the first one says why */
+    }
     system_stop.stopped = true;
     system_stop.guest = id;
     system_stop.event = event;
@@ -46,8 +47,9 @@ bool health_log_add(unsigned int id, unsigned int event, unsigned int action, ui
 {
     uint64_t now = timer_now();
     uint32_t before;
-    if (id >= GUEST_MAX)
+    if (id >= GUEST_MAX) {
         return false;
+    }
     if (!ratelimit_pass(&rate[id], now, (uint64_t)timer_freq() * HEALTH_LOG_PERIOD_MS / 1000u,
                         HEALTH_LOG_BURST, &before)) {
         dropped[id]++;
@@ -64,19 +66,20 @@ bool health_log_add(unsigned int id, unsigned int event, unsigned int action, ui
 
 uint32_t health_log_dropped(unsigned int id)
 {
-    return id < GUEST_MAX ? dropped[id] : 0;
+    return id < GUEST_MAX ? dropped[id] : 0u;
 }
 
 unsigned int health_log_read(int id, uint32_t seq, struct partita_health_record *out,
                              unsigned int max, uint32_t *next)
 {
-    uint32_t first = next_seq > HEALTH_LOG_SIZE ? next_seq - HEALTH_LOG_SIZE : 0;
-    unsigned int n = 0;
+    uint32_t first = next_seq > HEALTH_LOG_SIZE ? next_seq - HEALTH_LOG_SIZE : 0u;
+    unsigned int n = 0u;
     uint32_t s = seq > first ? seq : first;
     for (; s < next_seq && n < max; s++) {
         const struct partita_health_record *r = &ring[s % HEALTH_LOG_SIZE];
-        if (id < 0 || r->guest == (uint32_t)id)
+        if (id < 0 || r->guest == (uint32_t)id) {
             out[n++] = *r;
+        }
     }
     *next = s;      /* where a reader goes on */
     return n;
@@ -86,12 +89,12 @@ void health_log_header(unsigned int id, struct partita_health *h)
 {
     unsigned int guest, event;
     uint64_t ticks;
-    memset(h, 0, sizeof(*h));
+    (void)memset(h, 0, sizeof(*h));
     h->next_seq = next_seq;
     h->dropped = health_log_dropped(id);
     h->freq = timer_freq();
     if (health_system_stopped(&guest, &event, &ticks)) {
-        h->system_stopped = 1;
+        h->system_stopped = 1u;
         h->stop_guest = guest;
         h->stop_event = event;
         h->stop_ticks_lo = (uint32_t)ticks;

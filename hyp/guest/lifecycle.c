@@ -9,21 +9,25 @@
 
 int guest_op_start(struct guest *g)
 {
-    if (g->state == GUEST_RUNNING)
+    if (g->state == GUEST_RUNNING) {
         return PARTITA_E_STATE;
-    if (guest_image_loading(g))
+    }
+    if (guest_image_loading(g)) {
         return PARTITA_E_STATE;     /* half a new image: finish or restart the load */
+    }
     guest_stop(g);      /* a halted or crashed guest may still hold CPUs */
-    if (guest_start(g) != 0)
+    if (guest_start(g) != 0) {
         return PARTITA_E_FIT;
+    }
     pr_info("guest '%s' started\n", g->cfg->name);
     return 0;
 }
 
 int guest_op_stop(struct guest *g)
 {
-    if (g->state == GUEST_STOPPED && !g->restart_pending)
+    if (g->state == GUEST_STOPPED && !g->restart_pending) {
         return PARTITA_E_STATE;
+    }
     guest_stop(g);
     g->state = GUEST_STOPPED;
     pr_info("guest '%s' stopped\n", g->cfg->name);
@@ -32,12 +36,14 @@ int guest_op_stop(struct guest *g)
 
 int guest_op_restart(struct guest *g)
 {
-    if (guest_image_loading(g))
+    if (guest_image_loading(g)) {
         return PARTITA_E_STATE;
+    }
     guest_stop(g);
     g->state = GUEST_STOPPED;
-    if (guest_start(g) != 0)
+    if (guest_start(g) != 0) {
         return PARTITA_E_FIT;
+    }
     pr_info("guest '%s' restarted\n", g->cfg->name);
     return 0;
 }

@@ -24,8 +24,9 @@ static uint8_t dt_scratch[GUEST_DTB_MAX] __attribute__((aligned(8), section(".no
 static void *s2_alloc(void *ctx, uint64_t *pa)
 {
     void *p = page_alloc(1, 1);
-    if (p)
+    if (p != NULL) {
         *pa = (uint32_t)p;
+    }
     return p;
 }
 static void s2_free(void *ctx, void *va) { page_free(va, 1); }
@@ -34,8 +35,8 @@ static const struct s2_mm_ops s2_ops = { s2_alloc, s2_free, s2_va, NULL };
 
 static const char *cpu_compatible(void)
 {
-    uint32_t part = (sysreg_read_midr() >> 4) & 0xfff;
-    return part == 0xc07 ? "arm,cortex-a7" : part == 0xc0e ? "arm,cortex-a17"
+    uint32_t part = (sysreg_read_midr() >> 4) & 0xfffu;
+    return part == 0xc07u ? "arm,cortex-a7" : part == 0xc0eu ? "arm,cortex-a17"
                                                           : "arm,cortex-a15";
 }
 
@@ -56,9 +57,9 @@ static uint32_t run_at(const struct guest_config *c, uint32_t off, uint32_t len)
  * coherency: the guest starts with its MMU and caches off */
 static void ram_copy(const struct guest_config *c, uint32_t off, const void *src, uint32_t len)
 {
-    for (uint32_t done = 0, n; done < len; done += n) {
+    for (uint32_t done = 0u, n; done < len; done += n) {
         n = run_at(c, off + done, len - done);
-        memcpy(ram_at(c, off + done), (const uint8_t *)src + done, n);
+        (void)memcpy(ram_at(c, off + done), (const uint8_t *)src + done, n);
         dcache_clean_range(ram_at(c, off + done), n);
     }
 }
@@ -70,14 +71,14 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     uint32_t ipa = (uint32_t)guest_ram_ipa(c);
     uint32_t window = c->mem_size > 0x10000000u ? 0x10000000u : (uint32_t)c->mem_size;
     struct guest_dt_info info = { ipa, 0, 0, cpu_compatible(), host_fdt,
-                                  g->vcpu[0].pmu, host.pmu_irq != 0 };
+                                  g->vcpu[0].pmu, host.pmu_irq != 0u };
 
     /* scrub: nothing of a previous life or another guest survives; the
      * guest starts with its MMU and caches off and reads memory directly,
      * so every line goes to the point of coherency (QEMU has no caches to
      * show a mistake here).  A coloured guest's pages only: the others in
      * its span are other guests'. */
-    for (uint32_t off = 0, n; off < c->mem_size; off += n) {
+    for (uint32_t off = 0u, n; off < c->mem_size; off += n) {
         n = run_at(c, off, (uint32_t)c->mem_size - off);
         dcache_zero_clean(ram_at(c, off), n);
     }
@@ -91,7 +92,7 @@ int guest_load(struct guest *g, uint32_t *entry, uint32_t *dtb_ipa)
     }
     /* the initrd, of any image: page aligned below the DT, announced in
      * /chosen as Linux's linux,initrd-start/end (config.c checked it fits) */
-    if (c->initrd_size) {
+    if (c->initrd_size != 0u) {
         uint32_t off = (dtb_off - c->initrd_size) & ~0xfffu;
         ram_copy(c, off, c->initrd, c->initrd_size);
         info.initrd_ipa = ipa + off;
@@ -112,24 +113,30 @@ int guest_build_s2(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
     s2_destroy(&g->s2);
-    if (s2_init(&g->s2, &s2_ops) != 0)
+    if (s2_init(&g->s2, &s2_ops) != 0) {
         return -1;
-    if (guest_ram_map(&g->s2, c) != 0)
+    }
+    if (guest_ram_map(&g->s2, c) != 0) {
         return -1;
+    }
     /* the guest's GIC CPU interface is the hardware GICV
      * (docs/virtual-board.md);
      * a direct guest's is the physical GICC, whose non-secure view shows it
      * none of the hypervisor's Group 0 (docs/direct-interrupts.md) */
     uint64_t gicc = c->irq_mode == IRQ_DIRECT ? host.gic.gicc.base : host.gic.gicv.base;
     if (s2_map(&g->s2, VBOARD_GICC_IPA, gicc, VBOARD_GICC_SIZE,
-               S2_RW | S2_DEVICE) != 0)
+               S2_RW | S2_DEVICE) != 0) {
         return -1;
-    for (unsigned int i = 0; i < c->npt_regs; i++)
+    }
+    for (unsigned int i = 0u; i < c->npt_regs; i++) {
         if (s2_map(&g->s2, c->pt_regs[i].base, c->pt_regs[i].base, c->pt_regs[i].size,
-                   S2_RW | S2_DEVICE) != 0)
+                   S2_RW | S2_DEVICE) != 0) {
             return -1;
-    if (channel_map(c, &g->s2) != 0)
+        }
+    }
+    if (channel_map(c, &g->s2) != 0) {
         return -1;
+    }
     /*
      * The walker reads the new tables through the cache (VTCR: WB, inner
      * shareable): a DSB makes them visible.  The VMID served the earlier

@@ -40,8 +40,9 @@ static struct guest *port_guest(const struct net_port *p)
 static void port_raise(struct net_port *p)
 {
     struct guest *g = port_guest(p);
-    if (g->state != GUEST_RUNNING)
+    if (g->state != GUEST_RUNNING) {
         return;     /* no interrupt state to raise: its restart resets the device */
+    }
     /* the used ring and the frame are visible before the interrupt (A3.8.3) */
     dsb_ish();
     vgic_inject_edge(&g->vgic, 0, p->cfg->irq);
@@ -57,15 +58,16 @@ static void port_report(struct net_port *p, const char *why)
 void networks_init(const struct system_config *sys)
 {
     net_sys = sys;
-    if (!sys->nnetworks)
+    if (!sys->nnetworks) {
         return;
-    frames = page_alloc((host.ncpus * NET_BUF_SIZE + 0xfff) / 0x1000, 1);
+    }
+    frames = page_alloc((host.ncpus * NET_BUF_SIZE + 0xfffu) / 0x1000u, 1);
     if (!frames) {
         pr_err("networks: out of hypervisor memory for frame buffers: no network devices\n");
         net_sys = NULL;
         return;
     }
-    for (unsigned int i = 0; i < sys->nnetworks; i++) {
+    for (unsigned int i = 0u; i < sys->nnetworks; i++) {
         const struct network_config *net = &sys->networks[i];
         struct net_switch *sw = &switches[i];
         sw->raise = port_raise;
@@ -75,7 +77,7 @@ void networks_init(const struct system_config *sys)
         sw->freq = timer_freq();
         char line[240];
         int n = snprintf(line, sizeof(line), "network '%s':", net->name);
-        for (unsigned int m = 0; m < net->nmembers; m++) {
+        for (unsigned int m = 0u; m < net->nmembers; m++) {
             const struct guest_config *g = &sys->guests[net->members[m].guest];
             const struct guest_net *gn = &g->nets[net->members[m].slot];
             net_port_init(&ports[net->members[m].guest][net->members[m].slot], sw, gn);
@@ -83,8 +85,9 @@ void networks_init(const struct system_config *sys)
              * member past a full line once kept a port with no
              * configuration, and the hypervisor faulted on its first
              * access (test_manage.py test_load_into_every_state) */
-            if (n <= 0 || n >= (int)sizeof(line))
+            if (n <= 0 || n >= (int)sizeof(line)) {
                 continue;
+            }
             n += snprintf(line + n, sizeof(line) - (size_t)n,
                           "%s %s %02x:%02x:%02x:%02x:%02x:%02x at 0x%08lx (SPI %lu)",
                           m ? "," : "", g->name, gn->mac[0], gn->mac[1], gn->mac[2],
@@ -98,15 +101,17 @@ void networks_init(const struct system_config *sys)
 int network_guest_start(struct guest *g)
 {
     const struct guest_config *c = g->cfg;
-    if (!net_sys)
+    if (!net_sys) {
         return 0;
+    }
     struct gmem ram = { guest_ram_ipa(c), c->mem_size, (uint8_t *)(uintptr_t)c->mem_base };
-    for (unsigned int k = 0; k < c->nnets; k++) {
+    for (unsigned int k = 0u; k < c->nnets; k++) {
         struct net_port *p = port_of(g, k);
         /* on the bus first: a port it cannot reach is never attached */
         if (guest_mmio_add(g, c->nets[k].name, c->nets[k].ipa, VIRTIO_MMIO_SIZE, net_port_mmio,
-                           p))
+                           p) != 0) {
             return -1;
+        }
         net_port_attach(p, ram);
     }
     return 0;
@@ -114,13 +119,14 @@ int network_guest_start(struct guest *g)
 
 void network_guest_stop(struct guest *g)
 {
-    for (unsigned int k = 0; net_sys && k < g->cfg->nnets; k++)
+    for (unsigned int k = 0u; net_sys && k < g->cfg->nnets; k++) {
         net_port_detach(port_of(g, k));
+    }
 }
 
 void network_print_stats(const struct guest *g)
 {
-    for (unsigned int k = 0; net_sys && k < g->cfg->nnets; k++) {
+    for (unsigned int k = 0u; net_sys && k < g->cfg->nnets; k++) {
         const struct guest_net *gn = &g->cfg->nets[k];
         const struct net_port *p = port_of(g, k);
         /* counters of another CPU's making: a snapshot, each word read once */

@@ -37,9 +37,9 @@ static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t con
     struct vcpu *t = &guest_of((struct vcpu *)ctx)->vcpu[i];
     t->on_entry = entry;
     t->on_r[0] = context;
-    t->on_r[1] = t->on_r[2] = 0;
+    t->on_r[1] = t->on_r[2] = 0u;
     t->power = VCPU_ON_PENDING;
-    __atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
+    (void)__atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
     vcpu_kick(t);           /* it may share this very CPU */
 }
 
@@ -47,7 +47,7 @@ static void env_power_off_self(void *ctx)
 {
     struct vcpu *v = ctx;
     v->power = VCPU_OFF;
-    __atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
+    (void)__atomic_or_fetch(&v->requests, VCPU_REQ_STOP, __ATOMIC_SEQ_CST);  /* leave now */
 }
 static void env_suspend_self(void *ctx) { vcpu_wait(ctx); }
 static void env_system_off(void *ctx) { guest_halt(guest_of((struct vcpu *)ctx)); }
@@ -61,18 +61,19 @@ static void env_system_reset(void *ctx)
 static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
 {
     struct vcpu *v = ctx;
-    if (n == PARTITA_STAT_EXITS)
+    if (n == PARTITA_STAT_EXITS) {
         *value = vcpu_exits(v);
-    else if (n == PARTITA_STAT_IDLE)
+    } else if (n == PARTITA_STAT_IDLE) {
         *value = this_cpu()->idle_ticks;
-    else if (n >= PARTITA_STAT_TRAP(0) && n < PARTITA_STAT_TRAP(TRAP_NR))
+    } else if (n >= PARTITA_STAT_TRAP(0) && n < PARTITA_STAT_TRAP(TRAP_NR)) {
         *value = v->traps[n - PARTITA_STAT_TRAP(0)];
-    else if (n == PARTITA_STAT_INJECTED)
+    } else if (n == PARTITA_STAT_INJECTED) {
         *value = v->vgic.stats.injected;
-    else if (n == PARTITA_STAT_MAINT)
+    } else if (n == PARTITA_STAT_MAINT) {
         *value = v->vgic.stats.maintenance;
-    else
+    } else {
         return false;
+    }
     return true;
 }
 

@@ -14,7 +14,7 @@
 
 uint64_t ms_to_ticks(uint32_t ms)
 {
-    return (uint64_t)ms * timer_freq() / 1000;
+    return (uint64_t)ms * timer_freq() / 1000u;
 }
 
 /* Boot CPU: the earliest armed deadline on the hypervisor timer, the
@@ -23,15 +23,17 @@ static void watchdog_check(void);
 void watchdog_arm(void)
 {
     uint64_t next = health_next_deadline();
-    for (unsigned int i = 0; i < nguests; i++) {
+    for (unsigned int i = 0u; i < nguests; i++) {
         uint64_t d = guests[i].wd_deadline;
-        if (d && (!next || d < next))
+        if (d && (!next || d < next)) {
             next = d;
+        }
     }
-    if (next)
+    if (next != 0u) {
         hyp_timer_set(HYP_TIMER_WATCHDOG, next, watchdog_check);
-    else
+    } else {
         hyp_timer_cancel(HYP_TIMER_WATCHDOG);
+    }
 }
 
 /* Interrupt context on the boot CPU: flag what expired, act outside it */
@@ -39,23 +41,25 @@ static void watchdog_check(void)
 {
     uint64_t now = timer_now();
     bool any = health_due(now);
-    for (unsigned int i = 0; i < nguests; i++) {
+    for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
         if (g->wd_deadline && now >= g->wd_deadline && g->state == GUEST_RUNNING) {
-            g->wd_deadline = 0;
+            g->wd_deadline = 0u;
             g->wd_expired = true;
             any = true;
         }
     }
-    if (any)
+    if (any) {
         sched_cpu0_work();
+    }
     watchdog_arm();
 }
 
 int guest_watchdog_feed(struct guest *g)
 {
-    if (!g->cfg->watchdog_ms || g->state != GUEST_RUNNING)
+    if (!g->cfg->watchdog_ms || g->state != GUEST_RUNNING) {
         return -1;
+    }
     /* the boot CPU's timer fires at the old deadline and finds this one */
     g->wd_deadline = timer_now() + ms_to_ticks(g->cfg->watchdog_ms);
     return 0;

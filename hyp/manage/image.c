@@ -19,16 +19,19 @@ static uint32_t crc_table[256];
 /* CRC-32 (IEEE 802.3, reflected), table built on first use */
 static uint32_t crc32(uint32_t crc, const uint8_t *p, uint32_t n)
 {
-    if (!crc_table[1])
-        for (uint32_t i = 0; i < 256; i++) {
+    if (!crc_table[1]) {
+        for (uint32_t i = 0u; i < 256u; i++) {
             uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = (c >> 1) ^ (c & 1 ? 0xedb88320u : 0);
+            for (int k = 0; k < 8; k++) {
+                c = (c >> 1) ^ (c & 1u ? 0xedb88320u : 0u);
+            }
             crc_table[i] = c;
         }
+    }
     crc = ~crc;
-    while (n--)
-        crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    while (n-- != 0u) {
+        crc = crc_table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
+    }
     return ~crc;
 }
 
@@ -46,24 +49,27 @@ uint32_t guest_image_crc(struct guest *g)
 
 void guest_image_verify(struct guest *g)
 {
-    if (!guest_image_loaded(g))
+    if (!guest_image_loaded(g)) {
         return;
+    }
     const struct guest_config *c = g->cfg;
     uint32_t was = g->image_crc;
-    g->image_crc_of = 0;
+    g->image_crc_of = 0u;
     uint32_t now = guest_image_crc(g);
     /* nothing may write the store between the load and here (every
      * device is detached first): a change is a hypervisor bug, said */
-    if (now != was)
+    if (now != was) {
         pr_err("guest '%s': its loaded image changed since the load: crc32 0x%08lx, now "
                "0x%08lx (%lu bytes)\n", c->name, (unsigned long)was, (unsigned long)now,
                (unsigned long)(c->kernel_size + c->initrd_size));
+    }
 }
 
 static void report_refusal(void *ctx, bool is_error, const char *msg)
 {
-    if (is_error)
+    if (is_error) {
         pr_info("load refused: %s\n", msg);
+    }
 }
 
 /* a zImage says so: its magic at 0x24 (Documentation/arm/booting.rst) */
@@ -85,11 +91,12 @@ static bool is_zimage(const struct guest_config *conf, const uint8_t *k, uint32_
                 IMAGE_HEAD);
         return false;
     }
-    memcpy(&magic, k + ZIMAGE_MAGIC_OFFSET, 4);
-    if (magic != ZIMAGE_MAGIC)
+    (void)memcpy(&magic, k + ZIMAGE_MAGIC_OFFSET, 4);
+    if (magic != ZIMAGE_MAGIC) {
         pr_info("load refused: guest '%s': property 'kernel-format': \"linux\" but no "
                 "zImage (no magic 0x%08lx at 0x%x)\n", conf->name,
                 (unsigned long)ZIMAGE_MAGIC, ZIMAGE_MAGIC_OFFSET);
+    }
     return magic == ZIMAGE_MAGIC;
 }
 
@@ -106,20 +113,22 @@ static int image_begin(struct guest *g, const struct partita_load *h, const uint
      * scratch copy will do: management calls run on the boot CPU alone */
     static struct guest_config cand;
     struct guest_config *c = &cand;
-    if (h->magic != PARTITA_LOAD_MAGIC || h->format > 1 || !h->kernel_size ||
-        memchr(h->bootargs, 0, sizeof(h->bootargs)) == NULL)
+    if (h->magic != PARTITA_LOAD_MAGIC || h->format > 1u || !h->kernel_size ||
+        memchr(h->bootargs, 0, sizeof(h->bootargs)) == NULL) {
         return PARTITA_E_INVALID;
-    if (h->format && !is_zimage(conf, k, n < h->kernel_size ? n : h->kernel_size))
+    }
+    if (h->format && !is_zimage(conf, k, n < h->kernel_size ? n : h->kernel_size)) {
         return PARTITA_E_INVALID;
+    }
     /* the store is the top of its RAM, physically after what it sees: a
      * coloured guest's RAM has no such place (hyp/config/colour.h) */
-    if (conf->colours.n) {
+    if (conf->colours.n != 0u) {
         pr_info("load refused: guest '%s' is coloured: a run-time image needs contiguous "
                 "memory\n", conf->name);
         return PARTITA_E_NOT_SUPPORTED;
     }
     uint64_t bytes = (uint64_t)h->kernel_size + h->initrd_size;
-    uint64_t store = (bytes + 0xfff) & ~0xfffull;
+    uint64_t store = (bytes + 0xfffu) & ~0xfffull;
     if (store >= conf->mem_size || bytes > 0x7fffffffu) {
         pr_info("load refused: guest '%s': %llu bytes, memory is %llu KiB\n", conf->name,
                 (unsigned long long)bytes, (unsigned long long)(conf->mem_size >> 10));
@@ -129,15 +138,16 @@ static int image_begin(struct guest *g, const struct partita_load *h, const uint
     c->mem_size = conf->mem_size - store;    /* the store sits above what it sees */
     uint8_t *at = (uint8_t *)(uintptr_t)(conf->mem_base + c->mem_size);
     c->format = h->format ? KERNEL_LINUX : KERNEL_RAW;
-    c->load_offset = h->format ? 0 : h->load_offset;
-    c->entry_offset = h->format ? 0 : h->entry_offset;
+    c->load_offset = h->format ? 0u : h->load_offset;
+    c->entry_offset = h->format ? 0u : h->entry_offset;
     c->kernel = at;
     c->kernel_size = h->kernel_size;
     c->initrd = h->initrd_size ? at + h->kernel_size : NULL;
     c->initrd_size = h->initrd_size;
-    snprintf(c->bootargs, sizeof(c->bootargs), "%s", h->bootargs);
-    if (config_check_guest_image(c, report_refusal, NULL))
+    (void)snprintf(c->bootargs, sizeof(c->bootargs), "%s", h->bootargs);
+    if (config_check_guest_image(c, report_refusal, NULL) != 0) {
         return PARTITA_E_FIT;
+    }
     /* from here its old image is gone: until the stream is complete it
      * boots the configured one */
     g->cfg = conf;
@@ -147,8 +157,8 @@ static int image_begin(struct guest *g, const struct partita_load *h, const uint
     im->store_off = (uint32_t)c->mem_size;
     im->store_size = (uint32_t)store;
     im->total = sizeof(*h) + (uint32_t)bytes;
-    im->expect = 0;
-    g->image_crc_of = 0;        /* the store's address stays: its CRC does not */
+    im->expect = 0u;
+    g->image_crc_of = 0u;        /* the store's address stays: its CRC does not */
     return 0;
 }
 
@@ -160,49 +170,60 @@ static int image_begin(struct guest *g, const struct partita_load *h, const uint
  */
 int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_t off)
 {
-    if (!g->mg)
+    if (!g->mg) {
         return PARTITA_E_NOT_SUPPORTED;     /* no control partition's guest */
+    }
     struct guest_image *im = &g->mg->image;
-    if (g->state == GUEST_RUNNING || g->restart_pending || !guest_vcpus_idle(g))
+    if (g->state == GUEST_RUNNING || g->restart_pending || !guest_vcpus_idle(g)) {
         return PARTITA_E_STATE;     /* running, or its vCPUs still leaving */
+    }
     /* a halted or crashed guest's devices may still be aimed at its RAM,
      * the store among it: none may write there from now until it starts */
     guest_detach_devices(g);
-    struct {
+    struct image_first {
         struct partita_load h;
         uint8_t k[IMAGE_HEAD];
     } first;
-    uint32_t head = 0;      /* bytes of data taken from first */
-    if (off == 0) {
-        if (len < sizeof(first.h))
+    uint32_t head = 0u;      /* bytes of data taken from first */
+    if (off == 0u) {
+        if (len < sizeof(first.h)) {
             return PARTITA_E_INVALID;
+        }
         head = len < sizeof(first) ? len : sizeof(first);
         memcpy(&first, data, head);
         int rc = image_begin(g, &first.h, first.k, head - sizeof(first.h));
-        if (rc)
+        if (rc != 0) {
             return rc;
+        }
     } else if (!im->loading || off != im->expect) {
         return PARTITA_E_INVALID;
+    } else {
+        /* otherwise nothing to do */
     }
-    if (len > im->total - off)
+    if (len > im->total - off) {
         return PARTITA_E_INVALID;
+    }
     /* offset off of the stream is store byte off - header; the header is
      * not stored */
     uint8_t *store = (uint8_t *)(uintptr_t)(g->configured->mem_base + im->store_off);
-    if (head > sizeof(first.h))
-        memcpy(store, first.k, head - sizeof(first.h));
-    uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0;
-    if (skip < head)
+    if (head > sizeof(first.h)) {
+        (void)memcpy(store, first.k, head - sizeof(first.h));
+    }
+    uint32_t skip = off < sizeof(struct partita_load) ? sizeof(struct partita_load) - off : 0u;
+    if (skip < head) {
         skip = head;
-    if (len > skip)
-        memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
+    }
+    if (len > skip) {
+        (void)memcpy(store + off + skip - sizeof(struct partita_load), data + skip, len - skip);
+    }
     im->expect = off + len;
-    if (im->expect < im->total)
+    if (im->expect < im->total) {
         return (int)len;
+    }
     im->loading = false;
     im->active = true;
     g->cfg = &im->cfg;
-    guest_image_crc(g);
+    (void)guest_image_crc(g);
     pr_info("guest '%s': new image loaded: %lu bytes, crc32 0x%08lx\n", g->cfg->name,
             (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
             (unsigned long)g->image_crc);

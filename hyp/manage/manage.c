@@ -25,7 +25,7 @@
 
 enum mailbox_state { MB_FREE, MB_CLAIMED, MB_POSTED, MB_RUNNING, MB_DONE, MB_ABANDONED };
 
-static struct {
+static struct manage_mailbox {
     int state;                      /* enum mailbox_state, changed atomically */
     struct guest *caller;
     uint32_t r[5];
@@ -50,7 +50,7 @@ static int manage_allowed(struct guest *caller, uint32_t fn, uint32_t id)
 static int copy_out(uint8_t *buf, uint32_t len, const void *what, uint32_t size)
 {
     uint32_t n = len < size ? len : size;
-    memcpy(buf, what, n);
+    (void)memcpy(buf, what, n);
     return (int)n;
 }
 
@@ -59,7 +59,7 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
 {
     uint32_t fn = r[0];
     int rc = manage_allowed(caller, fn, r[1]);
-    if (rc) {
+    if (rc != 0) {
         caller->manage_denied += rc == PARTITA_E_DENIED;
         r[0] = (uint32_t)rc;
         return;
@@ -95,7 +95,7 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
     case PARTITA_MG_STOP: rc = guest_op_stop(g); break;
     case PARTITA_MG_RESTART: rc = guest_op_restart(g); break;
     case PARTITA_MG_CONSOLE_READ: {
-        uint32_t pos = r[4], lost = 0;
+        uint32_t pos = r[4], lost = 0u;
         rc = (int)guest_console_recent(g, buf, len, &pos, &lost);
         if (rc >= 0) {
             r[1] = pos;
@@ -139,11 +139,13 @@ static bool mailbox_move(int from, int to)
 
 void manage_service(void)
 {
-    if (!mailbox_move(MB_POSTED, MB_RUNNING))
+    if (!mailbox_move(MB_POSTED, MB_RUNNING)) {
         return;
+    }
     manage_execute(mailbox.caller, mailbox.r, mailbox.buf, mailbox.len);
-    if (!mailbox_move(MB_RUNNING, MB_DONE))
+    if (!mailbox_move(MB_RUNNING, MB_DONE)) {
         __atomic_store_n(&mailbox.state, MB_FREE, __ATOMIC_SEQ_CST);    /* abandoned */
+    }
 }
 
 /* the caller gives up: it is being stopped, or the boot CPU is stuck */
@@ -154,11 +156,12 @@ static bool caller_gives_up(struct vcpu *v, uint64_t t0)
 }
 
 /*
- * The caller is asked to halt (gdb, hyp/gdb/gdb_guest.c): the stub that
- * asks waits on the boot CPU for it to leave, so the boot CPU cannot take
- * its call - it withdraws a call the boot CPU has not begun (nothing of it
- * has run) and answers busy, so that it can halt.  A call already running
- * is waited for: the stub runs on the boot CPU only once it has ended.
+ * The caller is asked to halt (gdb, hyp/gdb/gdb_guest.c): gdb's server
+ * (hyp/gdb/gdb_stub.c) waits on the boot CPU for it to leave, so the boot
+ * CPU cannot take its call - it withdraws a call the boot CPU has not
+ * begun (nothing of it has run) and answers busy, so that it can halt.  A
+ * call already running is waited for: gdb's server runs on the boot CPU
+ * only once it has ended.
  */
 static bool caller_halts(struct vcpu *v)
 {
@@ -173,21 +176,23 @@ static bool caller_halts(struct vcpu *v)
 static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
     uint64_t t0 = timer_now();
-    while (!mailbox_move(MB_FREE, MB_CLAIMED))
+    while (!mailbox_move(MB_FREE, MB_CLAIMED)) {
         if (caller_gives_up(v, t0) || caller_halts(v)) {
             r[0] = (uint32_t)PARTITA_E_BUSY;
             return;
         }
+    }
     mailbox.caller = guest_of(v);
-    memcpy(mailbox.r, r, sizeof(mailbox.r));
+    (void)memcpy(mailbox.r, r, sizeof(mailbox.r));
     mailbox.buf = buf;
     mailbox.len = len;
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
     while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
         bool halts = caller_halts(v);
-        if (!halts && !caller_gives_up(v, t0))
+        if (!halts && !caller_gives_up(v, t0)) {
             continue;
+        }
         /* halting: withdrawn only if not begun; giving up: abandoned too */
         if (mailbox_move(MB_POSTED, MB_FREE) ||
             (!halts && mailbox_move(MB_RUNNING, MB_ABANDONED))) {
@@ -195,7 +200,7 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
             return;
         }
     }
-    memcpy(r, mailbox.r, 4 * sizeof(uint32_t));
+    (void)memcpy(r, mailbox.r, 4u * sizeof(uint32_t));
     __atomic_store_n(&mailbox.state, MB_FREE, __ATOMIC_SEQ_CST);
 }
 
@@ -203,39 +208,43 @@ void manage_call(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
 {
     if (!v->vm->cfg->control) {
         /* counted (its vCPUs may call at once), nothing else looked at */
-        __atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
+        (void)__atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
         r[0] = (uint32_t)PARTITA_E_DENIED;
         return;
     }
-    if (this_cpu()->index == 0)
+    if (this_cpu()->index == 0u) {
         manage_execute(guest_of(v), r, buf, len);
-    else
+    } else {
         manage_post(v, r, buf, len);
+    }
 }
 
 void manage_init(const struct system_config *sys)
 {
-    uint32_t managed = 0;
-    for (unsigned int i = 0; i < nguests; i++) {
+    uint32_t managed = 0u;
+    for (unsigned int i = 0u; i < nguests; i++) {
         managed |= sys->guests[i].control_guests;
-        if (sys->guests[i].control && manage_page_init(&guests[i]) != 0)
+        if (sys->guests[i].control && manage_page_init(&guests[i]) != 0) {
             pr_err("guest '%s': no memory for its management page\n", sys->guests[i].name);
+        }
     }
-    for (unsigned int i = 0; i < nguests; i++) {
-        if (!(managed & (1u << i)))
+    for (unsigned int i = 0u; i < nguests; i++) {
+        if (!(managed & (1u << i))) {
             continue;
-        guests[i].mg = page_alloc((sizeof(struct guest_managed) + 0xfff) / 0x1000, 1);
-        if (guests[i].mg)
-            memset(guests[i].mg, 0, sizeof(struct guest_managed));
-        else
+        }
+        guests[i].mg = page_alloc((sizeof(struct guest_managed) + 0xfffu) / 0x1000u, 1);
+        if (guests[i].mg != NULL) {
+            (void)memset(guests[i].mg, 0, sizeof(struct guest_managed));
+        } else {
             pr_err("guest '%s': no memory for its console ring and images\n",
                    sys->guests[i].name);
+        }
     }
 }
 
 void manage_hypercall(struct vcpu *v, uint32_t *r)
 {
-    uint64_t pa = 0;
+    uint64_t pa = 0u;
     uint8_t *buf = NULL;
     if (v->vm->cfg->control && call_has_buffer(r[0])) {
         if (!guest_config_buffer(v->vm->cfg, r[2], r[3], &pa)) {
@@ -247,7 +256,8 @@ void manage_hypercall(struct vcpu *v, uint32_t *r)
          * memory, and leave what is written there (B2.2.6) */
         dcache_clean_inval_range(buf, r[3]);
     }
-    manage_call(v, r, buf, buf ? r[3] : 0);
-    if (buf)
+    manage_call(v, r, buf, buf != NULL ? r[3] : 0u);
+    if (buf != NULL) {
         dcache_clean_inval_range(buf, r[3]);
+    }
 }

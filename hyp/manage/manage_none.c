@@ -24,6 +24,6 @@ void manage_service(void)
 
 void manage_hypercall(struct vcpu *v, uint32_t *r)
 {
-    __atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
+    (void)__atomic_add_fetch(&guest_of(v)->manage_denied, 1, __ATOMIC_RELAXED);
     r[0] = (uint32_t)PARTITA_E_DENIED;
 }

@@ -47,13 +47,13 @@ static void fill_disk(const struct disk_counts *c, struct partita_disk_stats *o)
 void manage_fill_info(struct guest *g, struct partita_guest_info *o)
 {
     const struct guest_config *c = g->cfg;
-    uint64_t exits = 0;
-    memset(o, 0, sizeof(*o));
-    strncpy(o->name, c->name, sizeof(o->name) - 1);
+    uint64_t exits = 0u;
+    (void)memset(o, 0, sizeof(*o));
+    strncpy(o->name, c->name, sizeof(o->name) - 1u);
     o->id = g->id;
     o->state = (uint32_t)g->state;
     o->nvcpus = c->ncpus;
-    for (unsigned int i = 0; i < c->ncpus; i++) {
+    for (unsigned int i = 0u; i < c->ncpus; i++) {
         o->pcpu[i] = g->vcpu[i].pcpu;
         exits += vcpu_exits(&g->vcpu[i]);
     }
@@ -73,37 +73,37 @@ void manage_fill_info(struct guest *g, struct partita_guest_info *o)
 
 void manage_fill_stats(struct guest *g, struct partita_guest_stats *o)
 {
-    memset(o, 0, sizeof(*o));
+    (void)memset(o, 0, sizeof(*o));
     o->nvcpus = g->cfg->ncpus;
     o->aborts = g->aborts;
     o->denied = g->manage_denied;
     o->starts = g->starts;
-    for (unsigned int i = 0; i < g->cfg->ncpus; i++) {
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
         struct partita_vcpu_stats *s = &o->vcpu[i];
         uint64_t exits = vcpu_exits(v);
         s->exits_lo = (uint32_t)exits;
         s->exits_hi = (uint32_t)(exits >> 32);
-        memcpy(s->traps, v->traps, sizeof(s->traps));
+        (void)memcpy(s->traps, v->traps, sizeof(s->traps));
         s->injected = v->vgic.stats.injected;
         s->maintenance = v->vgic.stats.maintenance;
         s->sgis_sent = v->vgic.stats.sgis_sent;
         s->lr_overflows = v->vgic.stats.overflow;
         s->pcpu = v->pcpu;
-        if (v->share) {
+        if (v->share != NULL) {
             s->slice_us = g->cfg->slice_us;
-            s->run_ms = (uint32_t)(timer_ticks_to_us(v->share->run_ticks) / 1000);
+            s->run_ms = (uint32_t)(timer_ticks_to_us(v->share->run_ticks) / 1000u);
             s->turns = v->share->switches;
         }
     }
     o->nchannels = g->cfg->nchannels;
-    for (unsigned int k = 0; k < g->cfg->nchannels; k++) {
+    for (unsigned int k = 0u; k < g->cfg->nchannels; k++) {
         o->channel[k].id = g->cfg->channels[k].id;
         channel_counts(g, k, &o->channel[k].rung, &o->channel[k].raised);
     }
     struct disk_counts d[DISK_COUNTS_MAX];
     o->ndisks = disk_guest_counts(g, d);
-    for (unsigned int k = 0; k < o->ndisks; k++) {
+    for (unsigned int k = 0u; k < o->ndisks; k++) {
         fill_disk(&d[k], &o->disk[k]);
     }
 }
@@ -114,13 +114,15 @@ int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
 {
     struct partita_health h;
     struct partita_health_record r;
-    if (len < sizeof(h))
+    if (len < sizeof(h)) {
         return PARTITA_E_INVALID;
+    }
     uint32_t room = (len - (uint32_t)sizeof(h)) / (uint32_t)sizeof(r);
     health_log_header(g->id, &h);
     h.next_seq = seq;
-    while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq))
-        memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
+    while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq)) {
+        (void)memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
+    }
     memcpy(buf, &h, sizeof(h));
     return (int)(sizeof(h) + h.nrecords * sizeof(r));
 }

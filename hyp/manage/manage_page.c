@@ -22,7 +22,7 @@ struct manage_page {
 
 int manage_page_init(struct guest *g)
 {
-    g->mpage = page_alloc((sizeof(struct manage_page) + 0xfff) / 0x1000, 1);
+    g->mpage = page_alloc((sizeof(struct manage_page) + 0xfffu) / 0x1000u, 1);
     return g->mpage ? 0 : -1;
 }
 
@@ -31,52 +31,60 @@ static void page_call(struct guest *g, struct manage_page *p, uint32_t fn)
     uint32_t r[5] = { fn, p->arg[1], 0, p->arg[3], p->arg[4] };
     uint32_t len = r[3] < DATA_SIZE ? r[3] : DATA_SIZE;
     struct vcpu *v = this_cpu()->vcpu;
-    if (v && guest_of(v) == g)
+    if (v && guest_of(v) == g) {
         manage_call(v, r, p->data, len);
-    else
+    } else {
         r[0] = (uint32_t)PARTITA_E_BUSY;
-    memcpy(p->ret, r, sizeof(p->ret));
+    }
+    (void)memcpy(p->ret, r, sizeof(p->ret));
 }
 
 static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
 {
     struct guest *g = dev;
     struct manage_page *p = g->mpage;
-    if (a->size != 4 || (off & 3))
+    if (a->size != 4 || (off & 3u)) {
         return false;           /* 32-bit registers and data words only */
+    }
     if (off >= PARTITA_MGPAGE_DATA) {
         uint32_t *w = (uint32_t *)(p->data + off - PARTITA_MGPAGE_DATA);
-        if (a->write)
+        if (a->write) {
             *w = a->value;
-        else
+        } else {
             a->value = *w;
+        }
         return true;
     }
     if (a->write) {
-        if (off == PARTITA_MGPAGE_CALL)
+        if (off == PARTITA_MGPAGE_CALL) {
             page_call(g, p, a->value);
-        else if (off >= PARTITA_MGPAGE_ARG(1) && off <= PARTITA_MGPAGE_ARG(4))
-            p->arg[(off - PARTITA_MGPAGE_ARG(0)) / 4] = a->value;
+        } else if (off >= PARTITA_MGPAGE_ARG(1) && off <= PARTITA_MGPAGE_ARG(4)) {
+            p->arg[(off - PARTITA_MGPAGE_ARG(0)) / 4u] = a->value;
+        } else {
+            /* otherwise nothing to do */
+        }
         return true;
     }
-    if (off == PARTITA_MGPAGE_MAGIC)
+    if (off == PARTITA_MGPAGE_MAGIC) {
         a->value = PARTITA_MGPAGE_MAGIC_VALUE;
-    else if (off == PARTITA_MGPAGE_VERSION)
+    } else if (off == PARTITA_MGPAGE_VERSION) {
         a->value = (PARTITA_MANAGE_ABI_MAJOR << 16) | PARTITA_MANAGE_ABI_MINOR;
-    else if (off >= PARTITA_MGPAGE_RET(0) && off <= PARTITA_MGPAGE_RET(3))
-        a->value = p->ret[(off - PARTITA_MGPAGE_RET(0)) / 4];
-    else if (off >= PARTITA_MGPAGE_ARG(1) && off <= PARTITA_MGPAGE_ARG(4))
-        a->value = p->arg[(off - PARTITA_MGPAGE_ARG(0)) / 4];
-    else
-        a->value = 0;
+    } else if (off >= PARTITA_MGPAGE_RET(0) && off <= PARTITA_MGPAGE_RET(3)) {
+        a->value = p->ret[(off - PARTITA_MGPAGE_RET(0)) / 4u];
+    } else if (off >= PARTITA_MGPAGE_ARG(1) && off <= PARTITA_MGPAGE_ARG(4)) {
+        a->value = p->arg[(off - PARTITA_MGPAGE_ARG(0)) / 4u];
+    } else {
+        a->value = 0u;
+    }
     return true;
 }
 
 int manage_page_start(struct guest *g)
 {
-    if (!g->mpage)
+    if (!g->mpage) {
         return 0;
-    memset(g->mpage, 0, sizeof(*g->mpage));
+    }
+    (void)memset(g->mpage, 0, sizeof(*g->mpage));
     return guest_mmio_add(g, "control", VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE, manage_page_mmio,
                           g);
 }

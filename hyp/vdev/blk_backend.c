@@ -32,7 +32,7 @@ static uint8_t *data_at(const struct blk_backend *be, unsigned int i)
 
 void blk_backend_init(struct blk_backend *be, const struct blk_backend_ops *ops, void *ctx)
 {
-    memset(be, 0, sizeof(*be));
+    (void)memset(be, 0, sizeof(*be));
     be->ops = ops;
     be->ctx = ctx;
 }
@@ -51,22 +51,24 @@ static void pend_put(struct blk_backend *be, struct blk_pending p, bool first)
 {
     if (be->npend == BLKQ_PENDING_MAX) {     /* stale entries: a frontend's
                                               * table bounds the live ones */
-        unsigned int kept = 0;
+        unsigned int kept = 0u;
         struct blk_pending tmp[BLKQ_PENDING_MAX];
         struct blk_req r;
-        for (unsigned int k = 0; k < be->npend; k++) {
+        for (unsigned int k = 0u; k < be->npend; k++) {
             struct blk_pending e = be->pend[(be->pend_head + k) % BLKQ_PENDING_MAX];
-            if (vblk_request(be->fe[e.fe], e.fe_tag, &r))
+            if (vblk_request(be->fe[e.fe], e.fe_tag, &r)) {
                 tmp[kept++] = e;
+            }
         }
-        memcpy(be->pend, tmp, kept * sizeof(tmp[0]));
-        be->pend_head = 0;
+        (void)memcpy(be->pend, tmp, kept * sizeof(tmp[0]));
+        be->pend_head = 0u;
         be->npend = kept;
-        if (kept == BLKQ_PENDING_MAX)
+        if (kept == BLKQ_PENDING_MAX) {
             return;
+        }
     }
     if (first) {
-        be->pend_head = (be->pend_head + BLKQ_PENDING_MAX - 1) % BLKQ_PENDING_MAX;
+        be->pend_head = (be->pend_head + BLKQ_PENDING_MAX - 1u) % BLKQ_PENDING_MAX;
         be->pend[be->pend_head] = p;
     } else {
         be->pend[(be->pend_head + be->npend) % BLKQ_PENDING_MAX] = p;
@@ -80,16 +82,18 @@ static bool fill(struct blk_backend *be, unsigned int i, struct blk_pending p)
 {
     struct blk_req r;
     struct vblk *fe = be->fe[p.fe];
-    if (!vblk_request(fe, p.fe_tag, &r))
+    if (!vblk_request(fe, p.fe_tag, &r)) {
         return false;
-    if (r.type == VIRTIO_BLK_T_OUT && !vblk_write_data(fe, p.fe_tag, data_at(be, i)))
+    }
+    if (r.type == VIRTIO_BLK_T_OUT && !vblk_write_data(fe, p.fe_tag, data_at(be, i))) {
         return false;
+    }
     struct blk_own *o = &be->own[i];
     *o = (struct blk_own){ true, false, p.fe, p.fe_tag, ++be->seq << SLOT_BITS | i };
     struct partita_blkq_slot s = { PARTITA_BLKQ_FREE, o->tag, p.fe, r.type, r.sector, r.len,
                                    0 };
     struct partita_blkq_slot *d = slot_at(be, i);
-    memcpy(d, &s, sizeof(s));
+    (void)memcpy(d, &s, sizeof(s));
     /* the request and its data before the state that gives it over */
     __atomic_store_n(&d->state, PARTITA_BLKQ_REQUEST, __ATOMIC_RELEASE);
     be->st.moved++;
@@ -101,15 +105,16 @@ static bool fill(struct blk_backend *be, unsigned int i, struct blk_pending p)
 static bool move(struct blk_backend *be)
 {
     bool moved = false;
-    unsigned int n = 0;
-    for (unsigned int i = 0; be->q && i < be->nslots && be->npend && n < BLKQ_MOVES_PER_CALL;
+    unsigned int n = 0u;
+    for (unsigned int i = 0u; be->q && i < be->nslots && be->npend && n < BLKQ_MOVES_PER_CALL;
          i++) {
-        if (be->own[i].busy)
+        if (be->own[i].busy) {
             continue;
+        }
         /* every request taken off the list counts, moved or stale */
         while (be->npend && n < BLKQ_MOVES_PER_CALL) {
             struct blk_pending p = be->pend[be->pend_head];
-            be->pend_head = (be->pend_head + 1) % BLKQ_PENDING_MAX;
+            be->pend_head = (be->pend_head + 1u) % BLKQ_PENDING_MAX;
             be->npend--;
             n++;
             if (fill(be, i, p)) {
@@ -126,28 +131,30 @@ void blk_backend_attach(struct blk_backend *be, uint8_t *q, uint32_t size)
     spin_lock(&be->lock);
     be->q = q;
     be->nslots = (size - PARTITA_BLKQ_DATA_OFF) / PARTITA_BLKQ_DATA_SIZE;
-    if (be->nslots > PARTITA_BLKQ_SLOTS_MAX)
+    if (be->nslots > PARTITA_BLKQ_SLOTS_MAX) {
         be->nslots = PARTITA_BLKQ_SLOTS_MAX;
+    }
     be->generation++;
-    memset(q, 0, PARTITA_BLKQ_DATA_OFF);
+    (void)memset(q, 0, PARTITA_BLKQ_DATA_OFF);
     struct partita_blkq_header *h = (struct partita_blkq_header *)q;
     h->magic = PARTITA_BLKQ_MAGIC;
     h->version = PARTITA_BLKQ_VERSION;
     h->generation = be->generation;
     h->nslots = be->nslots;
     h->nfrontends = be->nfe;
-    memcpy(h->fe, be->info, sizeof(h->fe));
+    (void)memcpy(h->fe, be->info, sizeof(h->fe));
     bool moved = move(be);
     spin_unlock(&be->lock);
-    if (moved)
+    if (moved) {
         be->ops->raise(be->ctx);
+    }
 }
 
 void blk_backend_detach(struct blk_backend *be)
 {
     spin_lock(&be->lock);
     /* in slot order, each before what waited already */
-    for (unsigned int i = be->nslots; i-- > 0;) {
+    for (unsigned int i = be->nslots; i-- > 0u;) {
         struct blk_own *o = &be->own[i];
         if (o->busy && !o->cancelled) {
             pend_put(be, (struct blk_pending){ o->fe, o->fe_tag }, true);
@@ -165,18 +172,20 @@ void blk_backend_submit(struct blk_backend *be, unsigned int fi, uint32_t fe_tag
     pend_put(be, (struct blk_pending){ (uint8_t)fi, fe_tag }, false);
     bool moved = move(be);
     spin_unlock(&be->lock);
-    if (moved)
+    if (moved) {
         be->ops->raise(be->ctx);
+    }
 }
 
 void blk_backend_dropped(struct blk_backend *be, unsigned int fi)
 {
     struct blk_req r;
     spin_lock(&be->lock);
-    for (unsigned int i = 0; i < be->nslots; i++) {
+    for (unsigned int i = 0u; i < be->nslots; i++) {
         struct blk_own *o = &be->own[i];
-        if (o->busy && o->fe == fi && !vblk_request(be->fe[fi], o->fe_tag, &r))
+        if (o->busy && o->fe == fi && !vblk_request(be->fe[fi], o->fe_tag, &r)) {
             o->cancelled = true;
+        }
     }
     spin_unlock(&be->lock);
 }
@@ -186,7 +195,7 @@ void blk_backend_dropped(struct blk_backend *be, unsigned int fi)
 static void take_answer(struct blk_backend *be, unsigned int i, uint32_t *kick)
 {
     struct partita_blkq_slot a;
-    memcpy(&a, slot_at(be, i), sizeof(a));
+    (void)memcpy(&a, slot_at(be, i), sizeof(a));
     struct blk_own *o = &be->own[i];
     be->st.answers++;
     if (!o->busy) {
@@ -217,11 +226,12 @@ static void take_answer(struct blk_backend *be, unsigned int i, uint32_t *kick)
 
 uint32_t blk_backend_done(struct blk_backend *be)
 {
-    uint32_t kick = 0, taken = 0, left = 0;
+    uint32_t kick = 0u, taken = 0u, left = 0u;
     spin_lock(&be->lock);
-    for (unsigned int i = 0; be->q && i < be->nslots; i++) {
-        if (__atomic_load_n(&slot_at(be, i)->state, __ATOMIC_ACQUIRE) != PARTITA_BLKQ_DONE)
+    for (unsigned int i = 0u; be->q && i < be->nslots; i++) {
+        if (__atomic_load_n(&slot_at(be, i)->state, __ATOMIC_ACQUIRE) != PARTITA_BLKQ_DONE) {
             continue;
+        }
         if (taken == BLKQ_DONE_PER_CALL) {
             left++;
             continue;
@@ -231,11 +241,14 @@ uint32_t blk_backend_done(struct blk_backend *be)
     }
     bool moved = move(be);
     spin_unlock(&be->lock);
-    if (moved)
+    if (moved) {
         be->ops->raise(be->ctx);
-    for (unsigned int f = 0; f < be->nfe; f++)
-        if (kick & (1u << f))
+    }
+    for (unsigned int f = 0u; f < be->nfe; f++) {
+        if ((kick & (1u << f)) != 0u) {
             vblk_kick(be->fe[f]);
+        }
+    }
     return left;
 }
 

@@ -13,7 +13,7 @@
 static struct blk_pos pos_of(const struct virtq_seg *s, uint32_t from, uint32_t to, uint64_t k)
 {
     uint32_t i = from;
-    while (i + 1 < to && k >= s[i].len) {
+    while (i + 1u < to && k >= s[i].len) {
         k -= s[i].len;
         i++;
     }
@@ -23,7 +23,7 @@ static struct blk_pos pos_of(const struct virtq_seg *s, uint32_t from, uint32_t 
 static int answer(struct blk_req *r, uint8_t status)
 {
     r->answer = status;
-    r->len = 0;
+    r->len = 0u;
     return 0;
 }
 
@@ -38,53 +38,62 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
               struct blk_req *r)
 {
     uint32_t kept = n < BLK_CHAIN_MAX ? n : BLK_CHAIN_MAX;
-    uint32_t nread = 0;                 /* the device-readable buffers come first */
-    uint64_t rbytes = 0, wbytes = 0;
-    memset(r, 0, sizeof(*r));
-    while (nread < kept && !s[nread].write)
+    uint32_t nread = 0u;                 /* the device-readable buffers come first */
+    uint64_t rbytes = 0u, wbytes = 0u;
+    (void)memset(r, 0, sizeof(*r));
+    while (nread < kept && !s[nread].write) {
         rbytes += s[nread++].len;
+    }
     for (uint32_t i = nread; i < kept; i++) {
-        if (!s[i].write)
+        if (!s[i].write) {
             return VQ_ERR_DIRECTION;
+        }
         wbytes += s[i].len;
     }
-    if (!wbytes)
+    if (!wbytes) {
         return VQ_ERR_DIRECTION;
+    }
     /* the status byte: the last device-writable byte */
-    r->status = pos_of(s, nread, kept, wbytes - 1);
-    if (n > BLK_CHAIN_MAX || rbytes < VIRTIO_BLK_HDR_SIZE)
+    r->status = pos_of(s, nread, kept, wbytes - 1u);
+    if (n > BLK_CHAIN_MAX || rbytes < VIRTIO_BLK_HDR_SIZE) {
         return answer(r, VIRTIO_BLK_S_IOERR);
+    }
     uint8_t hdr[VIRTIO_BLK_HDR_SIZE];
     blk_copy_out(s, (struct blk_pos){ 0, 0 }, hdr, sizeof(hdr));
     memcpy(&r->type, hdr, sizeof(r->type));
-    memcpy(&r->sector, hdr + 8, sizeof(r->sector));
+    (void)memcpy(&r->sector, hdr + 8, sizeof(r->sector));
     uint64_t len;
     switch (r->type) {
     case VIRTIO_BLK_T_IN:
-        len = wbytes - 1;
-        if (rbytes != VIRTIO_BLK_HDR_SIZE)
+        len = wbytes - 1u;
+        if (rbytes != VIRTIO_BLK_HDR_SIZE) {
             return answer(r, VIRTIO_BLK_S_IOERR);
+        }
         r->data = (struct blk_pos){ nread, 0 };
         break;
     case VIRTIO_BLK_T_OUT:
         len = rbytes - VIRTIO_BLK_HDR_SIZE;
-        if (wbytes != 1)
+        if (wbytes != 1u) {
             return answer(r, VIRTIO_BLK_S_IOERR);
-        if (read_only)      /* 5.2.6.2: a write to an F_RO device is IOERR */
+        }
+        if (read_only) {      /* 5.2.6.2: a write to an F_RO device is IOERR */
             return answer(r, VIRTIO_BLK_S_IOERR);
+        }
         r->data = pos_of(s, 0, nread, VIRTIO_BLK_HDR_SIZE);
         break;
     case VIRTIO_BLK_T_FLUSH:
-        if (rbytes != VIRTIO_BLK_HDR_SIZE || wbytes != 1)
+        if (rbytes != VIRTIO_BLK_HDR_SIZE || wbytes != 1u) {
             return answer(r, VIRTIO_BLK_S_IOERR);
-        r->sector = 0;
+        }
+        r->sector = 0u;
         return 1;
     default:
         return answer(r, VIRTIO_BLK_S_UNSUPP);
     }
     if (!len || len > BLK_DATA_MAX || len % VIRTIO_BLK_SECTOR ||
-        !in_capacity(r->sector, (uint32_t)len, capacity))
+        !in_capacity(r->sector, (uint32_t)len, capacity)) {
         return answer(r, VIRTIO_BLK_S_IOERR);
+    }
     r->len = (uint32_t)len;
     return 1;
 }
@@ -93,7 +102,7 @@ void blk_copy_out(const struct virtq_seg *s, struct blk_pos pos, uint8_t *buf, u
 {
     for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
         uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        memcpy(buf, s[i].p + off, k);
+        (void)memcpy(buf, s[i].p + off, k);
         buf += k;
         len -= k;
     }
@@ -104,7 +113,7 @@ void blk_copy_in(const struct virtq_seg *s, struct blk_pos pos, const uint8_t *b
 {
     for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
         uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        memcpy(s[i].p + off, buf, k);
+        (void)memcpy(s[i].p + off, buf, k);
         buf += k;
         len -= k;
     }

@@ -54,9 +54,10 @@ static inline bool mmio_decode(uint32_t hsr, struct mmio_access *a)
     /* ISV set with SAS 0b00-0b10 (0b11 reserved), as one range test of the
      * three bits; CM and S1PTW clear */
     uint32_t sas = HSR_DABT_ISV_SAS(hsr) - HSR_DABT_ISV_SAS_BYTE;
-    if ((hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) || sas > 2)
+    if ((hsr & (HSR_DABT_CM | HSR_DABT_S1PTW)) || sas > 2u) {
         return false;
-    a->info = (uint16_t)(((hsr & HSR_DABT_WNR) != 0) | (0x100u << sas));
+    }
+    a->info = (uint16_t)(((hsr & HSR_DABT_WNR) != 0u) | (0x100u << sas));
     return true;
 }
 
@@ -96,7 +97,7 @@ struct mmio_region {
 /* Set up by mmio_bus_init, then mmio_register adds to it.  The regions
  * first: the bus's address is its first region's */
 struct mmio_bus {
-    struct mmio_region r[MMIO_MAX_REGIONS + 1];     /* r[n]: the end */
+    struct mmio_region r[MMIO_MAX_REGIONS + 1u];     /* r[n]: the end */
     unsigned int n;
 };
 
@@ -123,8 +124,9 @@ static inline const struct mmio_region *mmio_find(const struct mmio_bus *bus, ui
 {
     const struct mmio_region *r = bus->r;
     uint32_t past;
-    while (__builtin_add_overflow(ipa - r->base, r->inv_last, &past))
+    while (__builtin_add_overflow(ipa - r->base, r->inv_last, &past)) {
         r++;
+    }
     *off = ipa - r->base;
     return r;
 }
@@ -134,16 +136,18 @@ static inline const struct mmio_region *mmio_find(const struct mmio_bus *bus, ui
 static inline enum mmio_result mmio_dispatch(const struct mmio_bus *bus, uint64_t ipa,
                                              struct mmio_access *a)
 {
-    if (ipa >> 32)
+    if ((ipa >> 32) != 0u) {
         return MMIO_UNCLAIMED;
+    }
     uint32_t off, past;
     const struct mmio_region *r = mmio_find(bus, (uint32_t)ipa, &off);
     /* off + inv_last did not carry: adding size - 1 carries when the access
      * runs past the last byte (the end region's, inv_last 0: never below
      * 4 GiB - 3) */
     if (!__builtin_add_overflow(off + r->inv_last, a->size - 1u, &past) &&
-        r->handler(r->dev, a, off))
+        r->handler(r->dev, a, off)) {
         return MMIO_HANDLED;
+    }
     /* the slow path: whose was it? */
     return r->handler == mmio_unclaimed ? MMIO_UNCLAIMED : MMIO_REFUSED;
 }

@@ -13,13 +13,15 @@ static uint32_t vblk_config_read(struct vmmio *d, uint32_t off, unsigned int siz
     const struct vblk *b = (const struct vblk *)d;     /* dev is the first member */
     uint8_t cfg[VBLK_CONFIG_SIZE] = { 0 };
     const uint32_t size_max = BLK_SIZE_MAX, seg_max = BLK_SEG_MAX;
-    memcpy(cfg + VBLK_CONFIG_CAPACITY, &b->capacity, sizeof(b->capacity));
-    memcpy(cfg + VBLK_CONFIG_SIZE_MAX, &size_max, sizeof(size_max));
-    memcpy(cfg + VBLK_CONFIG_SEG_MAX, &seg_max, sizeof(seg_max));
-    uint32_t v = 0;
-    for (unsigned int i = 0; i < size; i++)
-        if (off + i < VBLK_CONFIG_SIZE)
-            v |= (uint32_t)cfg[off + i] << (8 * i);
+    (void)memcpy(cfg + VBLK_CONFIG_CAPACITY, &b->capacity, sizeof(b->capacity));
+    (void)memcpy(cfg + VBLK_CONFIG_SIZE_MAX, &size_max, sizeof(size_max));
+    (void)memcpy(cfg + VBLK_CONFIG_SEG_MAX, &seg_max, sizeof(seg_max));
+    uint32_t v = 0u;
+    for (unsigned int i = 0u; i < size; i++) {
+        if (off + i < VBLK_CONFIG_SIZE) {
+            v |= (uint32_t)cfg[off + i] << (8u * i);
+        }
+    }
     return v;
 }
 
@@ -49,7 +51,7 @@ static void set_up(struct vblk *b, struct gmem mem)
 void vblk_init(struct vblk *b, const struct vblk_ops *ops, void *ctx, uint64_t capacity,
                bool read_only)
 {
-    memset(b, 0, sizeof(*b));
+    (void)memset(b, 0, sizeof(*b));
     b->ops = ops;
     b->ctx = ctx;
     b->capacity = capacity;
@@ -61,13 +63,14 @@ void vblk_init(struct vblk *b, const struct vblk_ops *ops, void *ctx, uint64_t c
 static bool drop_all(struct vblk *b)
 {
     bool any = false;
-    for (unsigned int i = 0; i < VBLK_INFLIGHT_MAX; i++)
+    for (unsigned int i = 0u; i < VBLK_INFLIGHT_MAX; i++) {
         if (b->slot[i].busy) {
             b->slot[i].busy = false;
             b->slot[i].use++;
             b->st.dropped++;
             any = true;
         }
+    }
     b->epoch = b->dev.epoch;
     return any;
 }
@@ -79,8 +82,9 @@ void vblk_attach(struct vblk *b, struct gmem mem)
     set_up(b, mem);
     b->attached = true;
     spin_unlock(&b->lock);
-    if (dropped)
+    if (dropped) {
         b->ops->dropped(b->ctx, b);
+    }
 }
 
 void vblk_detach(struct vblk *b)
@@ -90,15 +94,17 @@ void vblk_detach(struct vblk *b)
     b->attached = false;
     set_up(b, (struct gmem){ 0, 0, NULL });
     spin_unlock(&b->lock);
-    if (dropped)
+    if (dropped) {
         b->ops->dropped(b->ctx, b);
+    }
 }
 
 /* under lock: a malformed ring stops the device; true the first time */
 static bool vblk_fail(struct vblk *b, int err)
 {
-    if (b->dev.status & VIRTIO_STATUS_NEEDS_RESET)
+    if ((b->dev.status & VIRTIO_STATUS_NEEDS_RESET) != 0u) {
         return false;
+    }
     vmmio_fail(&b->dev, err);
     b->st.errors++;
     b->ops->report(b->ctx, virtq_strerror(err));
@@ -111,9 +117,10 @@ static bool finish(struct vblk *b, struct vblk_slot *s, uint8_t status, uint32_t
     struct virtq *q = &b->dev.q[VBLK_QUEUE];
     s->segs[s->req.status.seg].p[s->req.status.off] = status;
     b->st.failed += status != VIRTIO_BLK_S_OK;
-    virtq_push(q, s->head, data_len + 1);
-    if (!virtq_wants_interrupt(q))
+    virtq_push(q, s->head, data_len + 1u);
+    if (!virtq_wants_interrupt(q)) {
         return false;
+    }
     b->dev.isr |= VMMIO_INT_VRING;
     return true;
 }
@@ -125,21 +132,26 @@ static bool finish(struct vblk *b, struct vblk_slot *s, uint8_t status, uint32_t
 static int take(struct vblk *b, uint32_t *tag)
 {
     struct virtq *q = &b->dev.q[VBLK_QUEUE];
-    unsigned int i = 0;
-    while (i < VBLK_INFLIGHT_MAX && b->slot[i].busy)
+    unsigned int i = 0u;
+    while (i < VBLK_INFLIGHT_MAX && b->slot[i].busy) {
         i++;
-    if (i == VBLK_INFLIGHT_MAX || !b->attached || !vmmio_live(&b->dev) || !q->ready)
+    }
+    if (i == VBLK_INFLIGHT_MAX || !b->attached || !vmmio_live(&b->dev) || !q->ready) {
         return 0;
+    }
     struct vblk_slot *s = &b->slot[i];
-    uint32_t n = 0, descs = 0;
+    uint32_t n = 0u, descs = 0u;
     int r = virtq_pop(q, &s->head);
-    if (r <= 0)
+    if (r <= 0) {
         return r;
+    }
     r = virtq_segments(q, &b->dev.mem, s->head, s->segs, BLK_CHAIN_MAX, &n, &descs);
-    if (r == 0)
+    if (r == 0) {
         r = blk_parse(s->segs, n, b->capacity, b->read_only, &s->req);
-    if (r < 0)
+    }
+    if (r < 0) {
         return r;
+    }
     b->st.requests++;
     if (r == 0) {
         b->st.answered++;
@@ -154,21 +166,26 @@ static int take(struct vblk *b, uint32_t *tag)
 void vblk_kick(struct vblk *b)
 {
     bool irq = false;
-    for (unsigned int k = 0; k < VBLK_REQS_PER_EXIT; k++) {
-        uint32_t tag = 0;
+    for (unsigned int k = 0u; k < VBLK_REQS_PER_EXIT; k++) {
+        uint32_t tag = 0u;
         spin_lock(&b->lock);
         int r = take(b, &tag);
-        if (r < 0)
+        if (r < 0) {
             irq |= vblk_fail(b, r);
+        }
         irq |= r == 2;
         spin_unlock(&b->lock);
-        if (r == 1)
+        if (r == 1) {
             b->ops->submit(b->ctx, b, tag);
-        else if (r <= 0)
+        } else if (r <= 0) {
             break;
+        } else {
+            /* otherwise nothing to do */
+        }
     }
-    if (irq)
+    if (irq) {
         b->ops->raise(b->ctx);
+    }
 }
 
 bool vblk_mmio(void *dev, struct mmio_access *a, uint32_t off)
@@ -180,7 +197,7 @@ bool vblk_mmio(void *dev, struct mmio_access *a, uint32_t off)
     /* a reset or a queue set up again: what was in flight is forgotten */
     bool dropped = b->dev.epoch != b->epoch && drop_all(b);
     uint32_t notified = b->dev.notified;
-    b->dev.notified = 0;
+    b->dev.notified = 0u;
     /* its interrupt handler reads the status first: take what the bound left */
     bool more = ok && !a->write && off == VMMIO_INTERRUPT_STATUS &&
                 virtq_has_avail(&b->dev.q[VBLK_QUEUE]);
@@ -190,12 +207,15 @@ bool vblk_mmio(void *dev, struct mmio_access *a, uint32_t off)
         b->ops->report(b->ctx, virtq_strerror(b->dev.error));
     }
     spin_unlock(&b->lock);
-    if (dropped)
+    if (dropped) {
         b->ops->dropped(b->ctx, b);
-    if (failed)
+    }
+    if (failed) {
         b->ops->raise(b->ctx);
-    if ((notified & (1u << VBLK_QUEUE)) || more)
+    }
+    if ((notified & (1u << VBLK_QUEUE)) || more) {
         vblk_kick(b);
+    }
     return ok;
 }
 
@@ -204,8 +224,9 @@ static struct vblk_slot *slot_of(struct vblk *b, uint32_t tag)
 {
     uint32_t i = tag & VBLK_TAG_SLOT_MASK;
     if (i >= VBLK_INFLIGHT_MAX || !b->slot[i].busy ||
-        b->slot[i].use != tag >> VBLK_TAG_SLOT_BITS)
+        b->slot[i].use != tag >> VBLK_TAG_SLOT_BITS) {
         return NULL;
+    }
     return &b->slot[i];
 }
 
@@ -213,8 +234,9 @@ bool vblk_request(struct vblk *b, uint32_t tag, struct blk_req *r)
 {
     spin_lock(&b->lock);
     struct vblk_slot *s = slot_of(b, tag);
-    if (s)
+    if (s != NULL) {
         *r = s->req;
+    }
     spin_unlock(&b->lock);
     return s != NULL;
 }
@@ -223,8 +245,9 @@ bool vblk_write_data(struct vblk *b, uint32_t tag, uint8_t *dst)
 {
     spin_lock(&b->lock);
     struct vblk_slot *s = slot_of(b, tag);
-    if (s && s->req.type == VIRTIO_BLK_T_OUT)
+    if (s && s->req.type == VIRTIO_BLK_T_OUT) {
         blk_copy_out(s->segs, s->req.data, dst, s->req.len);
+    }
     spin_unlock(&b->lock);
     return s && s->req.type == VIRTIO_BLK_T_OUT;
 }
@@ -242,15 +265,16 @@ int vblk_complete(struct vblk *b, uint32_t tag, uint8_t status, const uint8_t *d
         return -1;
     }
     /* a read's data whole with OK, nothing else; no status but these */
-    uint32_t want = status == VIRTIO_BLK_S_OK && s->req.type == VIRTIO_BLK_T_IN ? s->req.len : 0;
+    uint32_t want = status == VIRTIO_BLK_S_OK && s->req.type == VIRTIO_BLK_T_IN ? s->req.len : 0u;
     if ((status != VIRTIO_BLK_S_OK && status != VIRTIO_BLK_S_IOERR) || len != want) {
         b->st.bad_completions++;
         status = VIRTIO_BLK_S_IOERR;
-        want = 0;
+        want = 0u;
         rc = -2;
     }
-    if (want)
+    if (want != 0u) {
         blk_copy_in(s->segs, s->req.data, data, want);
+    }
     b->st.completed++;
     s->busy = false;
     if (vmmio_live(&b->dev)) {
@@ -262,8 +286,9 @@ int vblk_complete(struct vblk *b, uint32_t tag, uint8_t status, const uint8_t *d
         irq = finish(b, s, status, want);
     }
     spin_unlock(&b->lock);
-    if (irq)
+    if (irq) {
         b->ops->raise(b->ctx);
+    }
     return rc;
 }
 

@@ -41,7 +41,7 @@
  */
 #define VBLK_INFLIGHT_MAX      16u
 #define VBLK_TAG_SLOT_BITS     8u
-#define VBLK_TAG_SLOT_MASK     ((1u << VBLK_TAG_SLOT_BITS) - 1u)
+#define VBLK_TAG_SLOT_MASK     (((unsigned int)1u << VBLK_TAG_SLOT_BITS) - 1u)
 /*
  * The work of one exit (docs/threat-model.md): at most
  * VBLK_REQS_PER_EXIT chains taken, each walked whole (at most QueueNum

@@ -21,7 +21,7 @@ static const struct vmmio_ops vcon_ops_mmio = {
 
 void vcon_init(struct vcon *v, const struct vcon_ops *ops, void *ctx)
 {
-    memset(v, 0, sizeof(*v));
+    (void)memset(v, 0, sizeof(*v));
     vmmio_init(&v->dev, &vcon_ops_mmio, (struct gmem){ 0, 0, NULL });
     v->ops = ops;
     v->ctx = ctx;
@@ -32,7 +32,7 @@ void vcon_attach(struct vcon *v, struct gmem mem)
     spin_lock(&v->tx_lock);
     spin_lock(&v->lock);
     vmmio_init(&v->dev, &vcon_ops_mmio, mem);
-    v->written = v->received = v->errors = 0;
+    v->written = v->received = v->errors = 0u;
     v->attached = true;
     spin_unlock(&v->lock);
     spin_unlock(&v->tx_lock);
@@ -51,8 +51,9 @@ void vcon_detach(struct vcon *v)
 /* under lock: a malformed ring stops the device; true the first time */
 static bool vcon_fail(struct vcon *v, int err)
 {
-    if (v->dev.status & VIRTIO_STATUS_NEEDS_RESET)
+    if ((v->dev.status & VIRTIO_STATUS_NEEDS_RESET) != 0u) {
         return false;
+    }
     vmmio_fail(&v->dev, err);
     v->errors++;
     v->ops->report(v->ctx, virtq_strerror(err));
@@ -94,6 +95,8 @@ static bool vcon_tx(struct vcon *v)
                 q->partial = true;
             } else if (r < 0) {
                 irq |= vcon_fail(v, r);
+            } else {
+                /* otherwise nothing to do */
             }
         }
         /* the walk works on copies: another vCPU of the guest may reset
@@ -102,8 +105,9 @@ static bool vcon_tx(struct vcon *v)
         struct virtq walk = *q;
         uint32_t epoch = v->dev.epoch;
         spin_unlock(&v->lock);
-        if (r <= 0)
+        if (r <= 0) {
             break;
+        }
         uint64_t before = walk.cur.total;
         r = virtq_read_some(&walk, &mem, &walk.cur, &b, v->ops->out, v->ctx);
         spin_lock(&v->lock);
@@ -119,6 +123,8 @@ static bool vcon_tx(struct vcon *v)
                     v->dev.isr |= VMMIO_INT_VRING;
                     irq = true;
                 }
+            } else {
+                /* otherwise nothing to do */
             }
         }
         spin_unlock(&v->lock);
@@ -141,10 +147,12 @@ bool vcon_mmio(void *dev, struct mmio_access *a, uint32_t off)
         v->ops->report(v->ctx, virtq_strerror(v->dev.error));
     }
     spin_unlock(&v->lock);
-    if (notified & (1u << VCON_QUEUE_TX))
+    if ((notified & (1u << VCON_QUEUE_TX)) != 0u) {
         irq |= vcon_tx(v);
-    if (irq)
+    }
+    if (irq) {
         v->ops->raise(v->ctx);
+    }
     return ok;
 }
 
@@ -152,7 +160,7 @@ bool vcon_rx_notified(struct vcon *v)
 {
     spin_lock(&v->lock);
     bool n = v->dev.notified & (1u << VCON_QUEUE_RX);
-    v->dev.notified = 0;
+    v->dev.notified = 0u;
     spin_unlock(&v->lock);
     return n;
 }
@@ -160,20 +168,22 @@ bool vcon_rx_notified(struct vcon *v)
 uint32_t vcon_input(struct vcon *v, const uint8_t *p, uint32_t n)
 {
     struct virtq *q = &v->dev.q[VCON_QUEUE_RX];
-    uint32_t taken = 0, descs = 0;
+    uint32_t taken = 0u, descs = 0u;
     bool irq = false;
     int r = 0;
     spin_lock(&v->lock);
     while (taken < n && descs < VCON_RX_DESCS_PER_CALL) {
         uint16_t head = 0;
-        uint32_t written = 0;
+        uint32_t written = 0u;
         r = v->attached && vmmio_live(&v->dev) && q->ready ? virtq_pop(q, &head) : 0;
-        if (r <= 0)
+        if (r <= 0) {
             break;
+        }
         /* as much as the buffer takes: a short write is no error here */
         r = virtq_scatter(q, &v->dev.mem, head, p + taken, n - taken, NULL, 0, &written, &descs);
-        if (r < 0)
+        if (r < 0) {
             break;
+        }
         /* even a buffer that took nothing goes back (used len 0, virtio
          * 1.x 2.7.8.2): put back at the head it would stop all input */
         virtq_push(q, head, written);
@@ -184,10 +194,12 @@ uint32_t vcon_input(struct vcon *v, const uint8_t *p, uint32_t n)
             irq = true;
         }
     }
-    if (r < 0)
+    if (r < 0) {
         irq |= vcon_fail(v, r);
+    }
     spin_unlock(&v->lock);
-    if (irq)
+    if (irq) {
         v->ops->raise(v->ctx);
+    }
     return taken;
 }

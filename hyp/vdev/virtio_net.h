@@ -43,7 +43,7 @@
  * frame-budget; broadcast at the largest frame-budget meets the byte bound.
  */
 #define NET_TX_DESCS_PER_EXIT  4096u
-#define NET_TX_BYTES_PER_EXIT  (1u << 20)
+#define NET_TX_BYTES_PER_EXIT  ((unsigned int)1u << 20)
 #define NET_FRAME_DESCS_MAX    (VIRTQ_NUM_MAX * NETWORK_MAX_MEMBERS)
 #define NET_FRAME_BYTES_MAX    (NET_BUF_SIZE * NETWORK_MAX_MEMBERS)
 /* the configuration space: mac[6], status (5.1.4) */

@@ -21,8 +21,9 @@ struct gmem {
 /* [ipa, ipa + len) inside the guest's RAM: its host address, else NULL */
 static inline uint8_t *gmem_ptr(const struct gmem *m, uint64_t ipa, uint64_t len)
 {
-    if (!m->host || ipa < m->ipa || len > m->size || ipa - m->ipa > m->size - len)
+    if (!m->host || ipa < m->ipa || len > m->size || ipa - m->ipa > m->size - len) {
         return NULL;
+    }
     return m->host + (ipa - m->ipa);
 }
 

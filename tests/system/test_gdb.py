@@ -41,7 +41,8 @@ class Relay:
         self.sent = ""          # what gdb sent, for waiting on a packet
         self._from = vm.mark()
         self._stop = False
-        threading.Thread(target=self._run, daemon=True).start()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
 
     def _run(self):
         self.listener.settimeout(60)
@@ -77,6 +78,14 @@ class Relay:
                 raise AssertionError("gdb never sent /%s/; it sent: %r" % (pattern, self.sent))
             time.sleep(0.05)
 
+    def drained(self, timeout=30):
+        """Wait until gdb has closed its connection and every byte it sent
+        is on the console: its last `+` (the ack of detach's OK) must not
+        land inside a command the test types after it."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise AssertionError("gdb's connection did not end")
+
     def close(self):
         self._stop = True
         self.listener.close()
@@ -103,6 +112,7 @@ def run_gdb(relay, commands, interrupt_after=None, elf=ELF):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+    relay.drained()
     return out.decode(errors="replace")
 
 

@@ -96,7 +96,8 @@ def test_gdb_on_its_own_uart(qemu, image, tmp_path, polled):
     vm.expect_seen(r"\[partita: guest 'dbg' halted for gdb[^\r\n]*\r\n(?:.|\r\n)*\[rt\] tick \d+",
                    timeout=30)
     # gdb straight on QEMU's socket for the UART: no relay, only its port
-    out = run_gdb(SimpleNamespace(port=port), [
+    # (and nothing relaying gdb's bytes for run_gdb to wait on)
+    out = run_gdb(SimpleNamespace(port=port, drained=lambda: None), [
         "info threads", "break gdb_tick", "continue", "bt", "print round", "print gdb_value",
         "set var gdb_value = 4321", "delete", "detach"])
     vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)

@@ -318,7 +318,7 @@ static void test_random_programs(void **state)
 }
 
 /* A caller on another CPU that gdb asks to halt (hyp/manage/manage.c
- * caller_halts): the stub waits for it on the boot CPU, which then cannot
+ * caller_halts): gdb's server waits for it on the boot CPU, which cannot
  * take its call.  A call it posted is withdrawn unrun, and one it could
  * not post gives up: both answer busy at once, and the mailbox is left as
  * it was for others.  (Before the withdrawal this call waited for a boot
