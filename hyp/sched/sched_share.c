@@ -335,11 +335,6 @@ bool sched_share_vfp_flush(unsigned int cpu)
 
 void sched_share_loop(struct pcpu *c)
 {
-    /* a CPU under the cyclic schedules runs its windows instead (known
-     * before any CPU is shared: hyp/sched/cyclic.h) */
-    if (sched_cyclic_cpu(c->index)) {
-        sched_cyclic_loop(c);
-    }
     bool boot_cpu = c->index == 0;
     uint64_t now = timer_now();
     for (;;) {
