@@ -2,7 +2,7 @@
  * A guest for cyclic schedules (tests/system/test_cyclic.py), by bootargs:
  *
  * role=0, honest: every vCPU takes its virtual timer every tick= us; a
- * tick after a silence longer than three ticks is a window's start (the
+ * tick after a silence longer than three ticks (or gap= us) is a window's start (the
  * tick fell due while the vCPU was off its CPU and is taken as soon as it
  * is back).  Each start's phase is its distance in counter ticks from
  * the first start of vCPU 0 plus a whole number of frames (frame= us):
@@ -37,7 +37,7 @@
 #define MAX_VCPUS       4
 #define MOVE_US         20u
 
-static uint32_t frame_us = 1000, tick_us = 50, report = 10000, warmup, role, hostile;
+static uint32_t frame_us = 1000, tick_us = 50, gap_us, report = 10000, warmup, role, hostile;
 static uint32_t F, tick, gap, move;
 static volatile uint64_t ref;
 static volatile bool ref_set;
@@ -158,6 +158,12 @@ static void report_all(void)
     gprintf("cyclic: %lu windows, %lu vCPUs, %lu moves, phase %ld..%ld ticks\n",
             (unsigned long)st[0].n, (unsigned long)starts, (unsigned long)st[0].moves,
             (long)lo, (long)hi);
+    /* each vCPU's own, for a gang: which of them a start was off on */
+    for (unsigned int i = 0; i < MAX_VCPUS && starts > 1; i++) {
+        if (st[i].n)
+            gprintf("cyclic: vCPU %u: %lu windows, phase %ld..%ld ticks\n", i,
+                    (unsigned long)st[i].n, (long)st[i].min, (long)st[i].max);
+    }
 }
 
 static void __attribute__((noreturn)) honest(unsigned int cpu)
@@ -245,12 +251,13 @@ void guest_main(uint32_t dtb)
     bootarg_u32("hostile", &hostile);
     bootarg_u32("frame", &frame_us);
     bootarg_u32("tick", &tick_us);
+    bootarg_u32("gap", &gap_us);
     bootarg_u32("report", &report);
     bootarg_u32("warmup", &warmup);
     uint64_t hz = cntfrq();
     F = (uint32_t)(frame_us * hz / 1000000u);
     tick = (uint32_t)(tick_us * hz / 1000000u);
-    gap = 3 * tick;
+    gap = gap_us ? (uint32_t)(gap_us * hz / 1000000u) : 3 * tick;
     move = (uint32_t)(MOVE_US * hz / 1000000u);
     mmio_write32(GICD_CTLR, 1);
     gprintf("cyclic: role %lu, frame %lu us, %lu ticks\n", (unsigned long)role,

@@ -10,10 +10,14 @@ many frames pass - zero drift.  QEMU runs the CPUs in turns on one
 thread: while another CPU is busy (booting guests, printing), a CPU's
 timer interrupt may come late by QEMU's turn, not by the hypervisor's
 path; the guests leave their first windows out (warmup)."""
+import json
+import os
 import re
 import time
 
 import pytest
+
+from conftest import ROOT
 
 ICOUNT = ["-icount", "shift=0,sleep=off"]
 FRAME_TICKS = 62500             # 1 ms
@@ -35,6 +39,22 @@ FRAMES = 20000
 # the hypervisor's exit from whatever it does
 WINDOW_TICKS = 12500
 OVERRUN_TICKS = 200
+
+# test_cyclic_zero_drift (configs/cyclicdrift.dts): a frame of 100 us,
+# 100,000 of them
+DRIFT_FRAMES = 100000
+DRIFT_FRAME_TICKS = 6250
+# under shift=0 a counter tick (62.5 MHz) is 16 instructions
+INSNS_PER_TICK = 16
+
+
+def worst_path_insns():
+    """The hypervisor's path of a window switch (a vCPU off at its
+    window's end, the next on at its start) in instructions, as make
+    bench measures it exactly (tests/bench/baselines)."""
+    with open(os.path.join(ROOT, "tests", "bench", "baselines", "gcc12-qemu7.2.json")) as f:
+        return json.load(f)["metrics"]["cyclic_window_switch"]["value"]
+
 
 REPORT = re.compile(r"\[(\w+)\] cyclic: (\d+) windows, (\d+) vCPUs, (\d+) moves, "
                     r"phase (-?\d+)\.\.(-?\d+) ticks")
@@ -159,3 +179,31 @@ def test_cyclic_hostile(qemu, image):
     for cpu, (frame, starts, late, over, sw_frame, sw_tick) in stats.items():
         assert over <= OVERRUN_TICKS, (cpu, out)
         assert starts >= 2 * (frame - 10), (cpu, out)
+
+
+@pytest.mark.deadline(3600)
+def test_cyclic_zero_drift(qemu, image):
+    """Over 100,000 major frames every window start of every vCPU keeps
+    its place: its phase from the first start plus whole frames stays
+    within the hypervisor's window-switch path, in instructions (a gang's:
+    within two, as QEMU runs its two starts one after the other); none
+    moves.  The hypervisor's own record agrees, its start-up included.
+    Under -icount, with
+    nothing typed on the console until the end, this run is the same
+    every time, however fast or loaded the host is."""
+    bound = worst_path_insns()
+    vm = qemu(kernel=image("cyclicdrift"), smp=4, extra=ICOUNT, lifetime=3600)
+    vm.expect(r"schedule: 'frames' in force, major frame 100 us, CPUs 0xe")
+    reports = {g: report(vm, g, DRIFT_FRAMES, timeout=3500) for g in ("solo", "peer", "gang")}
+    out = monitor(vm, "schedule", r"CPU 3: frame")
+    stats = cpu_stats(out)
+    for g, r in reports.items():
+        vcpus = 2 if g == "gang" else 1
+        assert r["vcpus"] == vcpus and r["moves"] == 0, (g, r)
+        assert (r["hi"] - r["lo"]) * INSNS_PER_TICK <= vcpus * bound, (g, r, bound)
+    assert sorted(stats) == [1, 2, 3], out
+    for cpu, (frame, starts, late, over, sw_frame, sw_tick) in stats.items():
+        assert frame >= DRIFT_FRAMES, (cpu, out)
+        # (the hypervisor's record covers the start-up too, where QEMU
+        # runs CPU 0's printing between the other CPUs' turns)
+        assert late <= BUSY_CPU0_TICKS, (cpu, late, out)
