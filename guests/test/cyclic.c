@@ -47,6 +47,7 @@ struct vstat {
     uint64_t last, exp, prev;
     volatile uint32_t n, moves;
     volatile int32_t min, max, lastph;
+    volatile uint32_t max_at;   /* the window of the latest start */
     volatile int32_t move_by;
     bool pending;               /* one start away from the phase: which? */
     int32_t pend_ph;
@@ -107,8 +108,10 @@ static void sample(struct vstat *s, uint64_t t)
         s->pending = false;
         if (s->pend_ph < s->min)
             s->min = s->pend_ph;
-        if (s->pend_ph > s->max)
+        if (s->pend_ph > s->max) {
             s->max = s->pend_ph;
+            s->max_at = s->n;
+        }
     }
     if (s->n == warmup) {       /* the boot's disturbances forgotten */
         s->min = 0x7fffffff;
@@ -116,8 +119,10 @@ static void sample(struct vstat *s, uint64_t t)
     }
     if (ph < s->min)
         s->min = ph;
-    if (ph > s->max)
+    if (ph > s->max) {
         s->max = ph;
+        s->max_at = s->n;
+    }
     s->lastph = ph;
     s->prev = t;
     s->n++;
@@ -164,6 +169,7 @@ static void report_all(void)
             gprintf("cyclic: vCPU %u: %lu windows, phase %ld..%ld ticks\n", i,
                     (unsigned long)st[i].n, (long)st[i].min, (long)st[i].max);
     }
+    gprintf("cyclic: latest start in window %lu\n", (unsigned long)st[0].max_at);
 }
 
 static void __attribute__((noreturn)) honest(unsigned int cpu)
