@@ -169,8 +169,9 @@ void pcpu_loop(void)
              * (known before any CPU is shared: hyp/sched/cyclic.h); here,
              * not in the shared CPUs' loop, whose every switch it would
              * cost registers (make bench-check: vcpu_switch) */
-            if (sched_cyclic_cpu(c->index))
+            if (sched_cyclic_cpu(c->index)) {
                 sched_cyclic_loop(c);
+            }
             sched_share_loop(c);
         }
         struct vcpu *v = c->vcpu;
