@@ -137,6 +137,8 @@ DESCRIPTIONS = {
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
     "vcpu_switch_pmu": "one vCPU switch on a shared CPU, PMU registers switched too",
     "budget_exit": "memory-bandwidth budget: one exit of it (a counter overflow drawing the next grant, or a period's refill)",
+    "cyclic_window_switch": "cyclic schedule: a vCPU taken off at its window's end and put back at its next window's start (both hypervisor timer interrupts)",
+    "cyclic_window_jitter": "cyclic schedule: the spread of 64 window starts around whole frames after the first",
     "hyp_text": "hypervisor text + rodata (bytes)",
     "hyp_data": "hypervisor data (bytes)",
     "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
@@ -488,6 +490,10 @@ def run_budget():
     return run_bench_guest("budget.bin", 3, "memory-budget benchmark")
 
 
+def run_cyclic():
+    return run_bench_guest("cyclic.bin", 2, "cyclic-schedule benchmark")
+
+
 def run_boot():
     r = qemu_partita("boot.bin", 1)
     out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
@@ -594,6 +600,8 @@ def collect():
                 "unit": "insns", "iterations": partita[sh]["iterations"]}
     budget, _ = run("budget", run_budget)
     partita.update(budget)
+    cyclic, _ = run("cyclic", run_cyclic)
+    partita.update(cyclic)
     boot, _, info = run("boot", run_boot)
     log("bench: QEMU runs: " + ", ".join(times))
     partita.update(boot)
@@ -627,6 +635,7 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "doorbell_latency_mmio", "net_frame_roundtrip", "disk_read_4k", "disk_write_4k",
          "disk_read_64k", "disk_write_64k", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu", "budget_exit",
+         "cyclic_window_switch", "cyclic_window_jitter",
          "vtimer_latency", "vtimer_latency_wfi", "vtimer_latency_direct",
          "vtimer_latency_wfi_direct", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "cpu_int_coloured",

@@ -12,7 +12,7 @@
 #include "hyp/dt/dt_index.h"
 
 const char *const control_right_names[] = {
-    "list", "start", "stop", "restart", "console", "load", "budget", NULL,
+    "list", "start", "stop", "restart", "console", "load", "budget", "schedule", NULL,
 };
 
 static int right_bit(const char *name)
@@ -107,6 +107,8 @@ static uint32_t call_right(uint32_t fn)
     case PARTITA_MG_INFO: case PARTITA_MG_STATS: case PARTITA_MG_BUDGET:
     case PARTITA_MG_HEALTH: return CONTROL_LIST;
     case PARTITA_MG_BUDGET_SET: return CONTROL_BUDGET;
+    case PARTITA_MG_SCHEDULE: return CONTROL_LIST;
+    case PARTITA_MG_SCHEDULE_SET: return CONTROL_SCHEDULE;
     case PARTITA_MG_START: return CONTROL_START;
     case PARTITA_MG_STOP: return CONTROL_STOP;
     case PARTITA_MG_RESTART: return CONTROL_RESTART;
@@ -127,6 +129,10 @@ int control_check(const struct guest_config *c, unsigned int self, unsigned int 
     }
     if (!call_right(fn)) {
         return PARTITA_E_NOT_SUPPORTED;
+    }
+    /* the schedules are the system's, no guest's: r1 is not a guest */
+    if ((fn == PARTITA_MG_SCHEDULE) || (fn == PARTITA_MG_SCHEDULE_SET)) {
+        return ((c->control & call_right(fn)) != 0u) ? 0 : PARTITA_E_DENIED;
     }
     if (id >= nguests) {
         return PARTITA_E_INVALID;

@@ -130,4 +130,13 @@ void config_parse_disk(const void *fdt, int node, struct system_config *sys,
                        struct cfg_ctx *c);
 void config_check_disks(struct system_config *sys, struct cfg_ctx *c);
 
+/* hyp/config/config_schedule.c: the partita,schedule nodes, after every
+ * guest is parsed; checked last (the guests' CPUs, budgets, interrupts) */
+bool config_is_schedule(const void *fdt, int node);
+void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
+                           struct cfg_ctx *c);
+void config_check_schedules(const struct config_host *h, struct system_config *sys,
+                            struct cfg_ctx *c);
+bool config_cpu_scheduled(const struct system_config *sys, unsigned int cpu);
+
 #endif
