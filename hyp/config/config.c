@@ -425,5 +425,6 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         config_check_budget(host, g, &c);
     }
     config_check_schedules(host, sys, &c);
+    config_check_health_schedules(sys, &c);
     return c.errors;
 }

@@ -40,3 +40,8 @@ bool schedule_fill(struct partita_schedule *o)
 {
     return false;
 }
+
+int schedule_in_force(void)
+{
+    return -1;
+}

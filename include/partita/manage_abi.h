@@ -173,7 +173,7 @@ enum partita_health_event {
 };
 enum partita_health_action {
     PARTITA_HEALTH_NONE, PARTITA_HEALTH_LOG, PARTITA_HEALTH_RESTART, PARTITA_HEALTH_STOP,
-    PARTITA_HEALTH_STOP_SYSTEM
+    PARTITA_HEALTH_STOP_SYSTEM, PARTITA_HEALTH_SWITCH_SCHEDULE
 };
 struct partita_health {
     uint32_t next_seq;                   /* the sequence number to ask for next */

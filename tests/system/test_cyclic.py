@@ -221,3 +221,31 @@ def test_cyclic_zero_drift(qemu, image):
         # (the hypervisor's record covers the start-up too, where QEMU
         # runs CPU 0's printing between the other CPUs' turns)
         assert late <= BUSY_CPU0_TICKS, (cpu, late, out)
+
+
+@pytest.mark.deadline(900)
+def test_health_switches_schedule(qemu, image):
+    """A health-monitor event switches schedules: faulty's 25th missed
+    deadline within 3 s puts 'alt' in force at a major-frame boundary
+    on every CPU, as a switch by the monitor does; solo's first window of
+    'alt' comes a frame and the shift after its last of 'normal'; the
+    record says which event and action."""
+    vm = qemu(kernel=image("cyclichealth"), smp=4, extra=ICOUNT, lifetime=900)
+    vm.expect(r"schedule: 'normal' in force, major frame 1000 us, CPUs 0xe")
+    m = vm.expect_seen(r"health: schedule 'alt' from frame (\d+)\r\n", timeout=600)
+    frame = int(m.group(1))
+    vm.expect_seen(r"guest 'faulty': health: deadline-miss \(25\): switch-schedule", timeout=60)
+    (by, apart), = moves(vm, "solo", 1)
+    assert abs(apart - (FRAME_TICKS + ALT_SHIFT)) <= BUSY_CPU0_TICKS, (by, apart)
+    out = monitor(vm, "schedule", r"CPU 3: frame")
+    assert "'alt' in force" in out, out
+    for cpu, (_, _, _, _, sw_frame, sw_tick) in cpu_stats(out).items():
+        assert sw_frame == frame and sw_tick == frame * FRAME_TICKS, (cpu, out)
+    out = monitor(vm, "health faulty", r"deadline-miss \(25, 0x[0-9a-f]+\): switch-schedule")
+    # one switch only: further misses in later periods find 'alt' in force
+    vm.expect_seen(r"guest 'faulty': health: schedule 'alt' in force already", timeout=600)
+    # faulty prints and calls on CPU 0 every 100 ms: QEMU's turns beside
+    # it move a start by up to BUSY_CPU0_TICKS (test_cyclic_zero_drift
+    # holds the hypervisor's own jitter to its path)
+    r = report(vm, "solo", 5000)
+    assert r["moves"] == 1 and r["hi"] - r["lo"] <= BUSY_CPU0_TICKS, r

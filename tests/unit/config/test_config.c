@@ -995,6 +995,39 @@ static void test_health_errors(void **state)
     EXPECT(load_free(b), { "rtos0", "health/crash-threshold", "no such event" });
 }
 
+/* switch-schedule: the schedule it names must be one of the configuration's */
+static void test_health_switch_schedule(void **state)
+{
+    void *b = cfg("config-good");
+    add_good_sched(b, "alt", 300, false);
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    set_health(b, "rtos0", "schedule", "alt");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *g = &sys.guests[1];
+    assert_string_equal(g->name, "rtos0");
+    assert_int_equal(g->health.action[HEALTH_EV_DEADLINE], HEALTH_ACT_SWITCH_SCHEDULE);
+    assert_int_equal(g->health.schedule, 1);                /* "alt", after "normal" */
+    b = cfg("config-good");
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    set_health(b, "rtos0", "schedule", "nosuch");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "no schedule 'nosuch'" });
+    b = cfg("config-good");                                 /* no schedules at all */
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    set_health(b, "rtos0", "schedule", "alt");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "no schedule 'alt'" });
+    b = cfg("config-good");
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "switch-schedule needs the schedule" });
+    b = cfg("config-good");
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "log");
+    set_health(b, "rtos0", "schedule", "normal");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "no event switches schedules" });
+}
+
 static void test_cpus_missing(void **state)
 {
     void *b = cfg("config-good");
@@ -2909,6 +2942,7 @@ int main(void)
         cmocka_unit_test(test_budget_needs),
         cmocka_unit_test(test_health_parsed),
         cmocka_unit_test(test_health_errors),
+        cmocka_unit_test(test_health_switch_schedule),
         cmocka_unit_test(test_cpus_missing),
         cmocka_unit_test(test_too_many_vcpus),
         cmocka_unit_test(test_irq_sgi_ppi_reserved),
