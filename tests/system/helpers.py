@@ -218,6 +218,7 @@ class Heartbeat:
         self.vm, self.guest = vm, guest
         self.pos = vm.mark()
         self.beats = []             # (seen at, tick, worst us)
+        self.at = []                # where each beat is in the output
         self.started = time.monotonic()
 
     def poll(self):
@@ -226,14 +227,18 @@ class Heartbeat:
         for m in TICK.finditer(text):
             if m.group(1) == self.guest:
                 self.beats.append((time.monotonic(), int(m.group(2)), int(m.group(4))))
+                self.at.append(self.pos + m.start())
             last = m.end()
         self.pos += last
 
-    def check(self, max_gap, max_worst_us, min_beats=2):
+    def check(self, max_gap, max_worst_us, min_beats=2, pace=None):
         """Ticks counted on without a gap, lines at most max_gap s apart (and
         the last one no older than that), timer lateness within bound.  An
         attack shorter than min_beats seconds (the hypervisor got faster)
-        waits for the beats still to come: the guest must be ticking on."""
+        waits for the beats still to come: the guest must be ticking on.
+        pace = (REGEX, MOST): between two beats another guest's periodic
+        line comes at most MOST times - the guest keeps pace with the rest
+        of the machine, however slowly QEMU runs it all."""
         self.poll()
         end = time.monotonic() + max_gap * min_beats
         while len(self.beats) < min_beats and time.monotonic() < end:
@@ -247,6 +252,11 @@ class Heartbeat:
                   % (self.guest, n0, n1))
             check(vm, t1 - t0 <= max_gap, "'%s' stalled: %.1f s between tick %d and %d"
                   % (self.guest, t1 - t0, n0, n1))
+        for (p0, p1), (_, n0, _) in zip(zip(self.at, self.at[1:]), b):
+            if pace:
+                others = len(re.findall(pace[0], vm.output[p0:p1]))
+                check(vm, others <= pace[1], "'%s' fell behind: %d of %r between its tick %d "
+                      "and the next (at most %d)" % (self.guest, others, pace[0], n0, pace[1]))
         age = time.monotonic() - max(b[-1][0], self.started)
         check(vm, age <= max_gap, "'%s' silent for the last %.1f s" % (self.guest, age))
         worst = max(w for _, _, w in b)

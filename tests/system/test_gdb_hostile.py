@@ -47,7 +47,15 @@ SEED = 27                   # the random packets: the same every run
 RANDOM_PACKETS = 300
 REPLY_TIMEOUT = 30.0        # s: a reply that never comes (never a speed assumption)
 MONITOR_BOUND = 30.0        # s: list, stop and restart answered within this
-RT_MAX_GAP = 30.0           # s between two of rt's second lines, however busy the host
+# s between two of rt's second lines: only a hang.  QEMU itself may run
+# the whole machine slowly for a while (QEMU 10 beside gdb's comparators,
+# on a busy host: 33 s for a second of rt's ticks and 3 of victim's
+# checks), so rt's stall is told by its pace against victim on the other
+# CPU: victim checks every 200 ms, so more than RT_PACE checks (10 s of
+# victim's) between two of rt's lines means rt lost the boot CPU while
+# the rest ran
+RT_MAX_GAP = 300.0
+RT_PACE = (r"\[victim\] victim: watch page intact", 50)
 # us: rt's worst timer lateness accepted here.  rt shares the boot CPU with
 # the stub, and this test keeps the host busier than most (1.17 s was seen
 # at load 7 on 2 cores): what is asserted is that rt goes on - every tick
@@ -411,14 +419,14 @@ def test_gdb_hostile_client(qemu, image, tmp_path):
     # dbg is sane: it runs on from where it was
     vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=60)
     vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
-    heartbeat.check(RT_MAX_GAP, RT_LATENESS_HERE)
+    heartbeat.check(RT_MAX_GAP, RT_LATENESS_HERE, pace=RT_PACE)
     # the monitor answers, within the bound
     monitor_rtt(vm, "list", r"dbg\s+running", MONITOR_BOUND, heartbeat)
     monitor_rtt(vm, "stop dbg", r"guest 'dbg' stopped", MONITOR_BOUND, heartbeat)
     monitor_rtt(vm, "restart dbg", r"guest 'dbg' restarted", MONITOR_BOUND, heartbeat)
     vm.expect(r"\[dbg\] gdbtarget: round 1 value 7", timeout=60)
     vm.expect(r"\[victim\] victim: watch page intact", timeout=60)
-    heartbeat.check(RT_MAX_GAP, RT_LATENESS_HERE)
+    heartbeat.check(RT_MAX_GAP, RT_LATENESS_HERE, pace=RT_PACE)
     text = vm.since(before)
     checks = [int(n) for n in re.findall(r"victim: watch page intact, check (\d+)", text)]
     check(vm, checks and checks == list(range(checks[0], checks[0] + len(checks))),
