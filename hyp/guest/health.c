@@ -42,7 +42,7 @@ static uint32_t count_of(struct guest *g, unsigned int e)
     switch (e) {
     case HEALTH_EV_ABORTS: return g->aborts;
     case HEALTH_EV_OVERRUN: return budget_fill(g->id, &b) ? b.throttles : 0u;
-    default: return __atomic_load_n(&hstate[g->id].misses, __ATOMIC_RELAXED);
+    default: return __atomic_load_n(&hstate[g->id].misses, __ATOMIC_ACQUIRE);
     }
 }
 
@@ -158,8 +158,11 @@ int health_deadline_miss(struct guest *g, uint32_t tag)
 {
     struct health_state *s = &hstate[g->id];
     const struct guest_health *h = &g->cfg->health;
-    uint32_t n = __atomic_add_fetch(&s->misses, 1, __ATOMIC_RELAXED);
+    /* the tag before the count, released with it: the boot CPU that sees
+     * the count reach the threshold (count_of, acquire) records this
+     * call's tag, not the one before it */
     s->tag = tag;
+    uint32_t n = __atomic_add_fetch(&s->misses, 1, __ATOMIC_RELEASE);
     if (h->action[HEALTH_EV_DEADLINE] == HEALTH_ACT_NONE) {
         return -1;
     }
