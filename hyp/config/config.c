@@ -214,7 +214,7 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
             const struct guest_config *o = &sys->guests[j];
             for (unsigned int k = 0u; k < o->ncpus; k++) {
                 /* a CPU under the cyclic schedules runs the guests of its windows */
-                if (o->cpus[k] != cpu || (g->slice_us && o->slice_us) ||
+                if ((o->cpus[k] != cpu) || (g->slice_us && o->slice_us) ||
                     config_cpu_scheduled(sys, cpu)) {
                     continue;
                 }

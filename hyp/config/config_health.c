@@ -47,19 +47,14 @@ static enum health_action action_of(const char *s)
 /* Is pn one of the node's properties: an event, or a counted one's threshold? */
 static bool health_prop_known(const char *pn)
 {
-    if (strcmp(pn, "schedule") == 0) {
-        return true;
-    }
-    for (unsigned int e = 0u; e < HEALTH_EVENTS; e++) {
+    bool known = strcmp(pn, "schedule") == 0;
+    for (unsigned int e = 0u; (e < HEALTH_EVENTS) && !known; e++) {
         size_t n = strlen(health_event_names[e]);
-        if (strncmp(pn, health_event_names[e], n) != 0) {
-            continue;
-        }
-        if (pn[n] == '\0' || (e >= HEALTH_EV_COUNTED && strcmp(pn + n, "-threshold") == 0)) {
-            return true;
-        }
+        known = (strncmp(pn, health_event_names[e], n) == 0) &&
+                ((pn[n] == '\0') ||
+                 ((e >= HEALTH_EV_COUNTED) && (strcmp(&pn[n], "-threshold") == 0)));
     }
-    return false;
+    return known;
 }
 
 static void parse_threshold(const void *fdt, int hn, struct guest_config *g, unsigned int e,
@@ -119,15 +114,15 @@ static void merge_legacy(struct guest_config *g, unsigned int e, const char *leg
 bool config_health_switches(const struct guest_config *g)
 {
     bool any = false;
-    for (unsigned int e = 0u; e < HEALTH_EVENTS; e++) {
-        any = any || (g->health.action[e] == (uint8_t)HEALTH_ACT_SWITCH_SCHEDULE);
+    for (unsigned int e = 0u; e < (unsigned int)HEALTH_EVENTS; e++) {
+        any = any || ((uint32_t)g->health.action[e] == (uint32_t)HEALTH_ACT_SWITCH_SCHEDULE);
     }
     return any;
 }
 
 /* `schedule`: the one switch-schedule puts in force; checked against the
  * schedules when they are read (config_check_schedules) */
-static void parse_schedule(const void *fdt, int hn, struct guest_config *g, struct cfg_ctx *c)
+static void parse_health_schedule(const void *fdt, int hn, struct guest_config *g, struct cfg_ctx *c)
 {
     char buf[HEALTH_PROP_MAX];
     bool bad = false;
@@ -195,7 +190,7 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
     if (!g->budget_events && h->action[HEALTH_EV_OVERRUN] != HEALTH_ACT_NONE) {
         cfg_msg(c, true, g->name, hprop(buf, "budget-overrun"), "the guest has no memory-budget");
     }
-    parse_schedule(fdt, hn, g, c);
+    parse_health_schedule(fdt, hn, g, c);
 }
 
 void config_check_health_schedules(struct system_config *sys, struct cfg_ctx *c)

@@ -35,18 +35,21 @@ static int window_guest(const struct system_config *sys, const char *s, unsigned
                         unsigned int i, const char *sname, const char *prop, struct cfg_ctx *c)
 {
     int gi = cfg_guest_index(sys, s);
+    int found = -1;
     if (gi < 0) {
         sched_msg(c, sname, prop, "window %u: no guest '%s'", i, s);
-        return -1;
-    }
-    const struct guest_config *g = &sys->guests[gi];
-    for (unsigned int k = 0u; k < g->ncpus; k++) {
-        if (g->cpus[k] == cpu) {
-            return gi;
+    } else {
+        const struct guest_config *g = &sys->guests[gi];
+        for (unsigned int k = 0u; (k < g->ncpus) && (found < 0); k++) {
+            if (g->cpus[k] == cpu) {
+                found = gi;
+            }
+        }
+        if (found < 0) {
+            sched_msg(c, sname, prop, "window %u: guest '%s' has no vCPU on CPU %u", i, s, cpu);
         }
     }
-    sched_msg(c, sname, prop, "window %u: guest '%s' has no vCPU on CPU %u", i, s, cpu);
-    return -1;
+    return found;
 }
 
 /* window i against the frame and the windows before it */
@@ -57,7 +60,7 @@ static void check_window(const struct sched_table *t, unsigned int i, uint32_t f
     if (w->length_us < SCHED_MIN_US) {
         sched_msg(c, sname, prop, "window %u: %lu us long: at least %u", i,
                   (unsigned long)w->length_us, SCHED_MIN_US);
-    } else if ((uint64_t)w->offset_us + w->length_us > frame) {
+    } else if (((uint64_t)w->offset_us + w->length_us) > frame) {
         sched_msg(c, sname, prop, "window %u (%lu us at %lu) ends past the frame (%lu us)", i,
                   (unsigned long)w->length_us, (unsigned long)w->offset_us,
                   (unsigned long)frame);
@@ -84,87 +87,79 @@ static void sort_windows(struct sched_table *t)
     }
 }
 
-/* One CPU's table (node tn) of schedule s; false if it is not used */
-static bool parse_table(const void *fdt, int tn, struct system_config *sys,
+/* The windows and guests of table t (node tn, named tname, for cpu) of
+ * schedule s.  The windows' cells are copied out of the blob (no cast of
+ * its bytes to cells); the guests are read as a string list. */
+static void parse_windows(const void *fdt, int tn, const char *tname, unsigned int cpu,
+                          struct system_config *sys, struct schedule_config *s,
+                          struct cfg_ctx *c)
+{
+    struct sched_table *t = &s->cpu[cpu];
+    char p[64];
+    char q[64];
+    fdt32_t cells[2u * SCHED_WINDOWS_MAX];
+    int wlen;
+    const void *w = dt_getprop(fdt, tn, "windows", &wlen);
+    int ng = fdt_stringlist_count(fdt, tn, "guests");
+    unsigned int n = (wlen > 0) ? ((unsigned int)wlen / WINDOW_BYTES) : 0u;
+    (void)cfg_member_prop(p, sizeof(p), tname, "windows");
+    (void)cfg_member_prop(q, sizeof(q), tname, "guests");
+    if ((w == NULL) || (wlen <= 0) || (((unsigned int)wlen % WINDOW_BYTES) != 0u)) {
+        sched_msg(c, s->name, p, "give <OFFSET-US LENGTH-US> for each window");
+    } else if (n > SCHED_WINDOWS_MAX) {
+        sched_msg(c, s->name, p, "%u windows: at most %u", n, SCHED_WINDOWS_MAX);
+    } else if (ng <= 0) {
+        sched_msg(c, s->name, q, "give the guest of each window");
+    } else if ((unsigned int)ng != n) {
+        sched_msg(c, s->name, q, "%u guests for %u windows", (unsigned int)ng, n);
+    } else {
+        bool bad = false;
+        (void)memcpy(cells, w, (size_t)wlen);
+        t->nwindows = n;
+        for (unsigned int i = 0u; i < n; i++) {
+            int gi = window_guest(sys, fdt_stringlist_get(fdt, tn, "guests", (int)i, NULL), cpu,
+                                  i, s->name, q, c);
+            bad = bad || (gi < 0);
+            t->w[i].guest = (gi < 0) ? 0u : (uint32_t)gi;
+            t->w[i].offset_us = fdt32_to_cpu(cells[2u * i]);
+            t->w[i].length_us = fdt32_to_cpu(cells[(2u * i) + 1u]);
+            if (s->frame_us != 0u) {
+                check_window(t, i, s->frame_us, s->name, p, c);
+            }
+        }
+        if (bad) {
+            t->nwindows = 0u;
+        }
+        sort_windows(t);
+    }
+}
+
+/* One CPU's table (node tn) of schedule s */
+static void parse_table(const void *fdt, int tn, struct system_config *sys,
                         struct schedule_config *s, uint32_t *cpus, struct cfg_ctx *c)
 {
     const char *tname = fdt_get_name(fdt, tn, NULL);
     char p[64];
-    char q[64];
     uint32_t cpu;
     int r = cfg_get_u32(fdt, tn, "cpu", &cpu);
     (void)cfg_member_prop(p, sizeof(p), tname, "cpu");
     if (r <= 0) {
         sched_msg(c, s->name, p, (r < 0) ? "must be one 32-bit cell" :
                   "missing: the physical CPU of the table");
-        return false;
-    }
-    if ((cpu >= SCHED_CPUS) || ((*cpus & (1u << cpu)) != 0u)) {
+    } else if ((cpu >= SCHED_CPUS) || ((*cpus & (1u << cpu)) != 0u)) {
         sched_msg(c, s->name, p, (cpu >= SCHED_CPUS) ? "CPU %lu: at most %u CPUs" :
                   "CPU %lu has two tables", (unsigned long)cpu, SCHED_CPUS);
-        return false;
+    } else {
+        *cpus |= 1u << cpu;
+        parse_windows(fdt, tn, tname, cpu, sys, s, c);
     }
-    *cpus |= 1u << cpu;
-    struct sched_table *t = &s->cpu[cpu];
-    int wlen;
-    int glen;
-    const fdt32_t *w = dt_getprop(fdt, tn, "windows", &wlen);
-    const char *g = dt_getprop(fdt, tn, "guests", &glen);
-    (void)cfg_member_prop(p, sizeof(p), tname, "windows");
-    (void)cfg_member_prop(q, sizeof(q), tname, "guests");
-    if ((w == NULL) || (wlen <= 0) || (((unsigned int)wlen % WINDOW_BYTES) != 0u)) {
-        sched_msg(c, s->name, p, "give <OFFSET-US LENGTH-US> for each window");
-        return true;
-    }
-    unsigned int n = (unsigned int)wlen / WINDOW_BYTES;
-    if (n > SCHED_WINDOWS_MAX) {
-        sched_msg(c, s->name, p, "%u windows: at most %u", n, SCHED_WINDOWS_MAX);
-        return true;
-    }
-    if ((g == NULL) || (glen <= 0) || (g[glen - 1] != '\0')) {
-        sched_msg(c, s->name, q, "give the guest of each window");
-        return true;
-    }
-    unsigned int i = 0u;
-    bool bad = false;
-    for (const char *e = g; e < (g + glen); e += strlen(e) + 1u) {
-        if (i < n) {
-            int gi = window_guest(sys, e, cpu, i, s->name, q, c);
-            if (gi < 0) {
-                bad = true;
-            }
-            t->w[i].guest = (gi < 0) ? 0u : (uint32_t)gi;
-        }
-        i++;
-    }
-    if (i != n) {
-        sched_msg(c, s->name, q, "%u guests for %u windows", i, n);
-        return true;
-    }
-    t->nwindows = n;
-    for (i = 0u; i < n; i++) {
-        t->w[i].offset_us = fdt32_ld(&w[2u * i]);
-        t->w[i].length_us = fdt32_ld(&w[(2u * i) + 1u]);
-        if (s->frame_us != 0u) {
-            check_window(t, i, s->frame_us, s->name, p, c);
-        }
-    }
-    if (bad) {
-        t->nwindows = 0u;
-    }
-    sort_windows(t);
-    return true;
 }
 
-void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
-                           struct cfg_ctx *c)
+/* schedule node, named name, the next of sys's */
+static void parse_schedule_node(const void *fdt, int node, const char *name,
+                                struct system_config *sys, struct cfg_ctx *c)
 {
     struct schedules_config *sc = &sys->sched;
-    const char *name = fdt_get_name(fdt, node, NULL);
-    if (sc->n == SCHED_MAX) {
-        sched_msg(c, name, NULL, "more than %u schedules", SCHED_MAX);
-        return;
-    }
     struct schedule_config *s = &sc->s[sc->n];
     (void)memset(s, 0, sizeof(*s));
     if (strlen(name) >= sizeof(s->name)) {
@@ -194,7 +189,7 @@ void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
     uint32_t cpus = 0u;
     int tn;
     fdt_for_each_subnode(tn, fdt, node) {
-        (void)parse_table(fdt, tn, sys, s, &cpus, c);
+        parse_table(fdt, tn, sys, s, &cpus, c);
     }
     if (cpus == 0u) {
         sched_msg(c, s->name, NULL, "no table of windows (a subnode with cpu, windows, guests)");
@@ -207,6 +202,17 @@ void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
     sc->n++;
 }
 
+void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
+                           struct cfg_ctx *c)
+{
+    const char *name = fdt_get_name(fdt, node, NULL);
+    if (sys->sched.n == SCHED_MAX) {
+        sched_msg(c, name, NULL, "more than %u schedules", SCHED_MAX);
+    } else {
+        parse_schedule_node(fdt, node, name, sys, c);
+    }
+}
+
 /* What a guest on the CPUs under the schedules may not have */
 static void check_guest(const struct system_config *sys, const struct guest_config *g,
                         struct cfg_ctx *c)
@@ -217,20 +223,17 @@ static void check_guest(const struct system_config *sys, const struct guest_conf
             in++;
         }
     }
-    if (in == 0u) {
-        return;
-    }
-    if (in != g->ncpus) {
+    if ((in != 0u) && (in != g->ncpus)) {
         cfg_msg(c, true, g->name, "cpus", "some of its CPUs are under the cyclic schedules, "
                 "not all (its vCPUs run together)");
     }
-    if (g->slice_us != 0u) {
+    if ((in != 0u) && (g->slice_us != 0u)) {
         cfg_msg(c, true, g->name, "time-slice-us", "not on CPUs under the cyclic schedules");
     }
-    if (g->budget_events != 0u) {
+    if ((in != 0u) && (g->budget_events != 0u)) {
         cfg_msg(c, true, g->name, "memory-budget", "not on CPUs under the cyclic schedules");
     }
-    if (g->irq_mode == IRQ_DIRECT) {
+    if ((in != 0u) && (g->irq_mode == IRQ_DIRECT)) {
         cfg_msg(c, true, g->name, "interrupts", "\"direct\" not on CPUs under the cyclic "
                 "schedules");
     }
@@ -241,22 +244,26 @@ static bool same_windows(const struct sched_table *a, const struct sched_table *
 {
     unsigned int i = 0u;
     unsigned int k = 0u;
-    for (;;) {
+    bool same = true;
+    bool more = true;
+    while (same && more) {
         while ((i < a->nwindows) && (a->w[i].guest != gi)) {
             i++;
         }
         while ((k < b->nwindows) && (b->w[k].guest != gi)) {
             k++;
         }
-        if (i == a->nwindows || k == b->nwindows) {
-            return i == a->nwindows && k == b->nwindows;
+        if ((i == a->nwindows) || (k == b->nwindows)) {
+            same = (i == a->nwindows) && (k == b->nwindows);
+            more = false;
+        } else {
+            same = (a->w[i].offset_us == b->w[k].offset_us) &&
+                   (a->w[i].length_us == b->w[k].length_us);
+            i++;
+            k++;
         }
-        if (a->w[i].offset_us != b->w[k].offset_us || a->w[i].length_us != b->w[k].length_us) {
-            return false;
-        }
-        i++;
-        k++;
     }
+    return same;
 }
 
 /* gang: a guest's windows are the same on each of its CPUs */
@@ -280,13 +287,11 @@ static void check_gang(const struct system_config *sys, const struct schedule_co
     }
 }
 
-void config_check_schedules(const struct config_host *h, struct system_config *sys,
+/* config_check_schedules of a system with schedules */
+static void check_schedules(const struct config_host *h, struct system_config *sys,
                             struct cfg_ctx *c)
 {
     struct schedules_config *sc = &sys->sched;
-    if (sc->n == 0u) {
-        return;
-    }
     if ((sc->nboot == 0u) && (sc->n > 1u)) {
         sched_msg(c, sc->s[0].name, "boot", "%lu schedules and none in force at boot: mark "
                   "one boot", (unsigned long)sc->n);
@@ -303,6 +308,14 @@ void config_check_schedules(const struct config_host *h, struct system_config *s
     }
     for (unsigned int i = 0u; i < sc->n; i++) {
         check_gang(sys, &sc->s[i], c);
+    }
+}
+
+void config_check_schedules(const struct config_host *h, struct system_config *sys,
+                            struct cfg_ctx *c)
+{
+    if (sys->sched.n != 0u) {
+        check_schedules(h, sys, c);
     }
 }
 

@@ -19,7 +19,8 @@
 #define SCHED_FRAME_MAX_US 10000000u
 
 struct sched_window {
-    uint32_t offset_us, length_us;  /* from the frame's start */
+    uint32_t offset_us;             /* from the frame's start */
+    uint32_t length_us;
     uint32_t guest;                 /* index in system_config.guests */
 };
 

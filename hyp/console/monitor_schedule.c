@@ -22,7 +22,7 @@ static void show_windows(const struct schedule_config *s, unsigned int cpu)
     pr_info("%s\n", (t->nwindows != 0u) ? "" : " idle");
 }
 
-static void show(void)
+static void schedule_show(void)
 {
     int in = schedule_in_force();
     int pend = schedule_pending();
@@ -57,7 +57,7 @@ void cmd_schedule(int argc, char **argv)
     if (schedule_count() == 0u) {
         pr_info("schedule: no cyclic schedule configured\n");
     } else if (argc == 1) {
-        show();
+        schedule_show();
     } else if (i < 0) {
         pr_info("schedule: no schedule '%s'\n", (argc == 2) ? argv[1] : "");
     } else {

@@ -74,7 +74,7 @@ static void stop_system(struct guest *g, unsigned int e)
 /* The schedule g's health table names, at the next major frame but one:
  * a switch already pending is not replaced (the first event's wins), and
  * one to the schedule in force is none */
-static void switch_schedule(struct guest *g)
+static void health_switch_schedule(struct guest *g)
 {
     const struct guest_health *h = &g->cfg->health;
     int rc = 0;
@@ -135,7 +135,7 @@ static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t
         stop_system(g, e);
         break;
     case HEALTH_ACT_SWITCH_SCHEDULE:
-        switch_schedule(g);
+        health_switch_schedule(g);
         break;
     default:
         break;

@@ -77,9 +77,9 @@ static bool boot_cpu_has_time(uint64_t now)
 /* which calls take a buffer (r2, r3) */
 static bool call_has_buffer(uint32_t fn)
 {
-    return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
-           fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE ||
-           fn == PARTITA_MG_BUDGET || fn == PARTITA_MG_HEALTH || fn == PARTITA_MG_SCHEDULE;
+    return (fn == PARTITA_MG_INFO) || (fn == PARTITA_MG_STATS) || (fn == PARTITA_MG_LOAD) ||
+           (fn == PARTITA_MG_CONSOLE_READ) || (fn == PARTITA_MG_CONSOLE_WRITE) ||
+           (fn == PARTITA_MG_BUDGET) || (fn == PARTITA_MG_HEALTH) || (fn == PARTITA_MG_SCHEDULE);
 }
 
 /* May caller make call fn on guest id?  0 or PARTITA_E_* */
@@ -105,8 +105,8 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         r[0] = (uint32_t)rc;
         return;
     }
-    bool system = fn == PARTITA_MG_VERSION || fn == PARTITA_MG_SCHEDULE ||
-                  fn == PARTITA_MG_SCHEDULE_SET;
+    bool system = (fn == PARTITA_MG_VERSION) || (fn == PARTITA_MG_SCHEDULE) ||
+                  (fn == PARTITA_MG_SCHEDULE_SET);
     struct guest *g = system ? NULL : &guests[r[1]];
     /* static: too big for a Hyp stack, and the calls run one at a time on
      * the boot CPU; not zeroed at boot (.noinit), as each fill clears

@@ -27,16 +27,15 @@
  * that every CPU is in its loop for it */
 #define EPOCH_LEAD_US 1000u
 
-static uint64_t us_to_ticks(uint32_t us)
+static uint64_t cyclic_us_to_ticks(uint32_t us)
 {
     return (uint64_t)us * timer_freq() / US_PER_S;
 }
 
-void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(unsigned int i))
+/* sched_cyclic_start with schedules */
+static void cyclic_start_scheds(const struct system_config *sys,
+                                struct vm *(*vm_of)(unsigned int i))
 {
-    if (cyc_nscheds == 0u) {
-        return;
-    }
     uint64_t f = timer_freq();
     for (unsigned int i = 0u; i < cyc_nscheds; i++) {
         struct csched *s = &cyc_scheds[i];
@@ -51,8 +50,8 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
                 const struct sched_window *w = &t->w[k];
                 const struct guest_config *g = &sys->guests[w->guest];
                 struct vm *vm = vm_of(w->guest);
-                s->w[cpu][k].start = us_to_ticks(w->offset_us);
-                s->w[cpu][k].end = us_to_ticks(w->offset_us + w->length_us);
+                s->w[cpu][k].start = cyclic_us_to_ticks(w->offset_us);
+                s->w[cpu][k].end = cyclic_us_to_ticks(w->offset_us + w->length_us);
                 s->w[cpu][k].v = NULL;
                 for (unsigned int j = 0u; j < g->ncpus; j++) {
                     if (g->cpus[j] == cpu) {
@@ -70,14 +69,14 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
             }
         }
     }
-    cyc_epoch = timer_now() + us_to_ticks(EPOCH_LEAD_US);
+    cyc_epoch = timer_now() + cyclic_us_to_ticks(EPOCH_LEAD_US);
     for (unsigned int cpu = 0u; cpu < SCHED_CPUS; cpu++) {
         struct ccpu *cc = &cyc_cpus[cpu];
         (void)memset(cc, 0, sizeof(*cc));
         cc->sched = sys->sched.boot;
         cc->frame_start = cyc_epoch;
     }
-    __atomic_store_n(&cyc_started, true, __ATOMIC_SEQ_CST);
+    (void)__atomic_store_n(&cyc_started, true, __ATOMIC_SEQ_CST);
     for (unsigned int cpu = 1; cpu < SCHED_CPUS; cpu++) {
         if (sched_cyclic_cpu(cpu) && pcpus[cpu].online) {
             gic_kick_cpu(cpu);
@@ -86,6 +85,13 @@ void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(uns
     const struct schedule_config *b = &sys->sched.s[sys->sched.boot];
     pr_info("schedule: '%s' in force, major frame %lu us, CPUs 0x%lx\n", b->name,
             (unsigned long)b->frame_us, (unsigned long)cyc_cpu_mask);
+}
+
+void sched_cyclic_start(const struct system_config *sys, struct vm *(*vm_of)(unsigned int i))
+{
+    if (cyc_nscheds != 0u) {
+        cyclic_start_scheds(sys, vm_of);
+    }
 }
 
 /* the end of cc's frame: its start plus the frame, the fractions carried */
@@ -109,17 +115,14 @@ static void next_frame(struct ccpu *cc)
         cc->st.switch_tick = cc->frame_start;
         cc->st.switch_frame = cc->frame;
     }
-    __atomic_store_n(&cc->st.frame, cc->frame, __ATOMIC_RELAXED);
+    (void)__atomic_store_n(&cc->st.frame, cc->frame, __ATOMIC_RELAXED);
 }
 
-/* Where cpu is at now: the frame, the window or gap, its end */
-static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
+/* advance from the epoch on (inlined into advance: the window-switch path,
+ * make bench's cyclic_window_switch) */
+static inline __attribute__((always_inline)) void advance_frames(struct ccpu *cc,
+                                                                 unsigned int cpu, uint64_t now)
 {
-    if (now < cyc_epoch) {
-        cc->cur = NULL;
-        cc->seg_end = cyc_epoch;
-        return;
-    }
     while (now >= frame_end(cc, &cyc_scheds[cc->sched])) {
         next_frame(cc);
     }
@@ -144,17 +147,26 @@ static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
     }
 }
 
+/* Where cpu is at now: the frame, the window or gap, its end */
+static void advance(struct ccpu *cc, unsigned int cpu, uint64_t now)
+{
+    if (now < cyc_epoch) {
+        cc->cur = NULL;
+        cc->seg_end = cyc_epoch;
+    } else {
+        advance_frames(cc, cpu, now);
+    }
+}
+
 /* the window's vCPU may run: powered, its guest running, and not in WFI
  * without an interrupt (its virtual timer d watched while it sleeps) */
 static bool may_run(struct vcpu *v, uint64_t d, uint64_t now)
 {
-    if (!vcpu_runnable(v)) {
-        return false;
-    }
-    if (v->share->blocked && sched_share_has_work(v, d, now)) {
+    bool runnable = vcpu_runnable(v);
+    if (runnable && v->share->blocked && sched_share_has_work(v, d, now)) {
         v->share->blocked = false;
     }
-    return !v->share->blocked;
+    return runnable && !v->share->blocked;
 }
 
 /* the requests of every vCPU on c (none of them is loaded) */
@@ -162,15 +174,14 @@ static void take_requests(struct pcpu *c)
 {
     struct vcpu *first = c->rr;
     struct vcpu *v = first;
-    if (v == NULL) {
-        return;
+    if (v != NULL) {
+        do {
+            if (v->requests != 0u) {
+                vcpu_take_requests(v);
+            }
+            v = v->share->next;
+        } while (v != first);
     }
-    do {
-        if (v->requests != 0u) {
-            vcpu_take_requests(v);
-        }
-        v = v->share->next;
-    } while (v != first);
 }
 
 static void run_window(struct pcpu *c, struct ccpu *cc, struct vcpu *v, bool polled)
@@ -206,7 +217,7 @@ void sched_cyclic_loop(struct pcpu *c)
             c->attention = 0;
             dsb_ish();  /* clear before looking: a later kick is seen next time */
         } else {
-            cpu0_service();
+            (void)cpu0_service();
         }
         if (c->vfp_flush) {
             sched_share_vfp_service(c);

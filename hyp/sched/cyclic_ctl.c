@@ -102,7 +102,7 @@ static int request_switch(unsigned int index)
             }
         }
         cyc_switch_frame = latest + SWITCH_FRAMES_AHEAD;
-        __atomic_store_n(&cyc_switch_to, index + 1u, __ATOMIC_RELEASE);
+        (void)__atomic_store_n(&cyc_switch_to, index + 1u, __ATOMIC_RELEASE);
     }
     spin_unlock(&switch_lock);
     return rc;
