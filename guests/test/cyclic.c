@@ -30,6 +30,7 @@
 #define VTIMER_PPI      27u
 #define GICD_CTLR       (GICD_BASE + 0x000)
 #define GICD_ISENABLER0 (GICD_BASE + 0x100)
+#define GICD_ICENABLER0 (GICD_BASE + 0x180)
 #define GICC_CTLR       (GICC_BASE + 0x000)
 #define GICC_PMR        (GICC_BASE + 0x004)
 #define GICC_IAR        (GICC_BASE + 0x00c)
@@ -233,6 +234,13 @@ static void switcher(void)
     while (cntvct() < end)
         __asm__ volatile("wfi");
     vtimer_off();
+    /* its interrupt acknowledged (masked, it is never taken) and off: left
+     * pending it would end every later WFI at once, and CPU 0 would loop
+     * through WFI exits beside the windows measured */
+    uint32_t iar = mmio_read32(GICC_IAR);
+    if ((iar & 0x3ff) < 1020)
+        mmio_write32(GICC_EOIR, iar);
+    mmio_write32(GICD_ICENABLER0, 1u << VTIMER_PPI);
     static struct partita_schedule s;
     struct r4 r = mg_call(PARTITA_MG_SCHEDULE, 0, (uint32_t)&s, sizeof(s), 0);
     gprintf("switcher: %ld schedules %lu, in force %s\n", (long)r.r0, (unsigned long)s.count,
