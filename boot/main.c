@@ -27,6 +27,7 @@
 #include "hyp/config/guest_config.h"
 #include "hyp/sched/sched.h"
 #include "hyp/sched/budget.h"
+#include "hyp/sched/cyclic.h"
 #include "hyp/trap/traps.h"
 #include "hyp/arch/vfp.h"
 #include "hyp/arch/pmu.h"
@@ -223,11 +224,14 @@ static void guests_boot(void)
                errors == 1 ? "" : "s");
         return;
     }
+    /* before any CPU is shared: the CPUs under cyclic schedules run theirs */
+    sched_cyclic_prepare(&sysconf);
     guests_init(&sysconf);
     if (!budget_init(&sysconf, guest_vm_at)) {
         pr_err("no guest started\n");
         return;
     }
+    sched_cyclic_start(&sysconf, guest_vm_at);
     pr_info("config: %u guest%s\n", sysconf.nguests, sysconf.nguests == 1 ? "" : "s");
     for (unsigned int i = 0u; i < nguests; i++) {
         const struct guest_config *c = guests[i].cfg;

@@ -26,6 +26,9 @@ nanosecond, so every number is an exact, repeatable instruction count:
   boot     build/bench/images/boot.bin: a 1-vCPU, 1 MiB guest on -smp 1 that
            only reports its first instruction's CNTPCT; then the monitor's
            `info` gives the footprint
+  cyclicdrift build/bench/images/cyclicdrift.bin: 100,000 major frames of a
+           cyclic schedule, -smp 4, the spread of the window starts; once,
+           and not with --check (minutes of QEMU)
 
 Each configuration runs twice (--runs) and must print the same numbers both
 times.  Prints a table, writes build/bench/results.json (one record per
@@ -137,6 +140,9 @@ DESCRIPTIONS = {
     "doorbell_latency_shared_pmu": "doorbell_latency_shared, both vCPUs having used the PMU",
     "vcpu_switch_pmu": "one vCPU switch on a shared CPU, PMU registers switched too",
     "budget_exit": "memory-bandwidth budget: one exit of it (a counter overflow drawing the next grant, or a period's refill)",
+    "cyclic_window_switch": "cyclic schedule: a vCPU taken off at its window's end and put back at its next window's start (both hypervisor timer interrupts)",
+    "cyclic_window_jitter": "cyclic schedule: the spread of 64 window starts around whole frames after the first",
+    "cyclic_drift_spread": "cyclic schedule: the widest spread of any vCPU's window starts around whole frames after its first, over 100,000 major frames (make bench only)",
     "hyp_text": "hypervisor text + rodata (bytes)",
     "hyp_data": "hypervisor data (bytes)",
     "hyp_bss": "hypervisor bss incl. stacks and static tables (bytes)",
@@ -257,11 +263,11 @@ def qemu_native():
     return parse_bench(out, "")
 
 
-def qemu_partita(image, smp, machine="virt,virtualization=on"):
+def qemu_partita(image, smp, machine="virt,virtualization=on", lifetime=QEMU_LIFETIME):
     argv = [QEMU, "-M", machine, "-cpu", "cortex-a15", "-smp", str(smp),
             "-m", "1G", "-nographic", "-monitor", "none"] + ICOUNT + \
            ["-kernel", os.path.join(BUILD, "bench/images", image)]
-    return Run("partita " + image, argv)
+    return Run("partita " + image, argv, lifetime)
 
 
 def run_bench_guest(image, smp, what, machine="virt,virtualization=on"):
@@ -488,6 +494,49 @@ def run_budget():
     return run_bench_guest("budget.bin", 3, "memory-budget benchmark")
 
 
+def run_cyclic():
+    return run_bench_guest("cyclic.bin", 2, "cyclic-schedule benchmark")
+
+
+# Zero drift over 100,000 major frames (tests/bench/configs/cyclicdrift.dts,
+# test_cyclic_zero_drift's configuration, which `make test` runs for 10,000
+# frames): exact under -icount, but minutes of QEMU, so only `make bench`
+# runs it, once; `make bench-check` (in `make test`) does not.  Every
+# window start of every vCPU keeps its phase from the first start plus
+# whole frames within the hypervisor's window-switch path (a gang's within
+# two, QEMU running its two starts one after the other), and none moves.
+DRIFT_FRAMES = 100000
+DRIFT_LIFETIME = 1800
+DRIFT_VCPUS = {"solo": 1, "peer": 1, "gang": 2}
+DRIFT_REPORT = (r"\[(\w+)\] cyclic: (\d+) windows, (\d+) vCPUs, (\d+) moves, "
+                r"phase (-?\d+)\.\.(-?\d+) ticks")
+INSNS_PER_TICK = 16         # a counter tick (62.5 MHz) under -icount shift=0
+
+
+def run_cyclic_drift(switch_insns):
+    """The widest spread of window starts over DRIFT_FRAMES frames, in
+    instructions, and errors where it exceeds its bound or a start moved"""
+    r = qemu_partita("cyclicdrift.bin", 4, lifetime=DRIFT_LIFETIME)
+    until = r"\A" + "".join(r"(?=[\s\S]*\[%s\] cyclic: %d windows)" % (g, DRIFT_FRAMES)
+                           for g in DRIFT_VCPUS)
+    out = r.run(until, deadline=DRIFT_LIFETIME)
+    spread, errors = 0, []
+    for m in re.finditer(DRIFT_REPORT, out):
+        g, n, vcpus, moves, lo, hi = m.group(1), *map(int, m.groups()[1:])
+        if g not in DRIFT_VCPUS or n < DRIFT_FRAMES:
+            continue
+        insns = (hi - lo) * INSNS_PER_TICK
+        log("bench: cyclic drift: %s: %d windows, %d vCPUs, %d moves, phase %d..%d ticks "
+            "(%d insns)" % (g, n, vcpus, moves, lo, hi, insns))
+        spread = max(spread, insns)
+        if vcpus != DRIFT_VCPUS[g] or moves or insns > DRIFT_VCPUS[g] * switch_insns:
+            errors.append("cyclic drift: %s: %d vCPUs, %d moves, starts %d insns apart "
+                          "(at most %d: cyclic_window_switch x its vCPUs)"
+                          % (g, vcpus, moves, insns, DRIFT_VCPUS[g] * switch_insns))
+    return {"cyclic_drift_spread": {"value": spread, "unit": "insns",
+                                    "frames": DRIFT_FRAMES}}, errors
+
+
 def run_boot():
     r = qemu_partita("boot.bin", 1)
     out = r.run(r"\[bench\] BENCH done", send_after=r"\[bench\] BENCH done", send="info\r",
@@ -594,6 +643,8 @@ def collect():
                 "unit": "insns", "iterations": partita[sh]["iterations"]}
     budget, _ = run("budget", run_budget)
     partita.update(budget)
+    cyclic, _ = run("cyclic", run_cyclic)
+    partita.update(cyclic)
     boot, _, info = run("boot", run_boot)
     log("bench: QEMU runs: " + ", ".join(times))
     partita.update(boot)
@@ -627,6 +678,7 @@ ORDER = ["hvc_unknown", "hvc_version", "psci_version", "mmio_gicd_typer_read",
          "doorbell_latency_mmio", "net_frame_roundtrip", "disk_read_4k", "disk_write_4k",
          "disk_read_64k", "disk_write_64k", "doorbell_latency_shared", "vcpu_switch",
          "doorbell_latency_shared_pmu", "vcpu_switch_pmu", "budget_exit",
+         "cyclic_window_switch", "cyclic_window_jitter",
          "vtimer_latency", "vtimer_latency_wfi", "vtimer_latency_direct",
          "vtimer_latency_wfi_direct", "eoi_ack", "eoi_ack_exits",
          "cpu_int", "cpu_int_ratio", "cpu_mem", "cpu_mem_ratio", "cpu_int_coloured",
@@ -776,7 +828,15 @@ def main():
 
     # wall clock, once and only when asked for numbers (never checked)
     wallclock = {}
+    long_runs = {}
     if not args.check:
+        try:
+            drift, drift_errors = run_cyclic_drift(
+                sets[0][0]["cyclic_window_switch"]["value"])
+            long_runs.update(drift)
+            sets[0][2].extend(drift_errors)
+        except (BenchError, KeyError) as e:
+            sets[0][2].append("cyclic drift: %s" % e)
         for name, fn in (("tcp", run_tcp), ("disk linux", run_disk_linux)):
             try:
                 wallclock.update(fn())
@@ -810,12 +870,16 @@ def main():
             % (name, w["value"], w["unit"],
                ("%d bytes in %s ms, TCG" % (w["bytes"], w["ms"])) if "bytes" in w
                else w["description"]))
+    for name, w in long_runs.items():
+        log("once, -icount (not checked against the baseline): %s %s %s over %d frames (%s)"
+            % (name, w["value"], w["unit"], w["frames"], DESCRIPTIONS.get(name, "")))
     if len(sets) > 1:
         log("repeatable: %s (%d identical runs)" % ("yes" if repeatable else "NO", len(sets))
             if repeatable else "repeatable: NO")
 
     result = {"qemu": qemu_version(), "icount": "shift=0,sleep=off", "repeatable": repeatable,
-              "runs": len(sets), "metrics": recs, "wallclock": wallclock}
+              "runs": len(sets), "metrics": recs, "wallclock": wallclock,
+              "once": long_runs}
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)

@@ -41,13 +41,17 @@ ROOMS = [
                  "hyp/config/config_budget", "hyp/console/monitor_budget"],
      ["hyp/sched/budget_none", "hyp/config/config_budget_none",
       "hyp/console/monitor_budget_none"]),
+    ("schedules", ["hyp/sched/cyclic", "hyp/sched/cyclic_ctl", "hyp/config/config_schedule",
+                   "hyp/console/monitor_schedule"],
+     ["hyp/sched/cyclic_none", "hyp/config/config_schedule_none",
+      "hyp/console/monitor_schedule_none"]),
     # what the virtio devices share: in with any of them, no stand-in
     ("virtio", ["hyp/vdev/virtq", "hyp/vdev/virtio_mmio"], []),
 ]
 NAMES = [r[0] for r in ROOMS]
 # a group node's compatible, a guest's property: the room it asks for
 GROUPS = {"partita,network": "networks", "partita,channel": "channels",
-          "partita,disk": "disks"}
+          "partita,disk": "disks", "partita,schedule": "schedules"}
 GUEST_PROPS = {"control": "control", "control-guests": "control",
                "memory-budget": "budgets", "memory-budget-event": "budgets",
                "virtio-console": "virtio-console"}

@@ -213,7 +213,9 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
         for (unsigned int j = 0u; j < gi; j++) {
             const struct guest_config *o = &sys->guests[j];
             for (unsigned int k = 0u; k < o->ncpus; k++) {
-                if (o->cpus[k] != cpu || (g->slice_us && o->slice_us)) {
+                /* a CPU under the cyclic schedules runs the guests of its windows */
+                if ((o->cpus[k] != cpu) || (g->slice_us && o->slice_us) ||
+                    config_cpu_scheduled(sys, cpu)) {
                     continue;
                 }
                 if (!g->slice_us) {
@@ -371,7 +373,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     int node;
     fdt_for_each_subnode(node, blob, root) {
         if (config_is_channel(blob, node) || config_is_network(blob, node) ||
-            config_is_disk(blob, node)) {
+            config_is_disk(blob, node) || config_is_schedule(blob, node)) {
             continue;       /* after the guests, whose names they use */
             }
         if (fdt_node_check_compatible(blob, node, "partita,guest") != 0) {
@@ -394,6 +396,8 @@ int config_load(const void *blob, const struct config_host *host, struct system_
             config_parse_network(blob, node, sys, &c);
         } else if (config_is_disk(blob, node)) {
             config_parse_disk(blob, node, sys, &c);
+        } else if (config_is_schedule(blob, node)) {
+            config_parse_schedule(blob, node, sys, &c);
         } else {
             /* otherwise nothing to do */
         }
@@ -420,5 +424,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         config_check_direct(host, g, &c);
         config_check_budget(host, g, &c);
     }
+    config_check_schedules(host, sys, &c);
+    config_check_health_schedules(sys, &c);
     return c.errors;
 }

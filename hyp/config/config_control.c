@@ -12,7 +12,7 @@
 #include "hyp/dt/dt_index.h"
 
 const char *const control_right_names[] = {
-    "list", "start", "stop", "restart", "console", "load", "budget", NULL,
+    "list", "start", "stop", "restart", "console", "load", "budget", "schedule", NULL,
 };
 
 static int right_bit(const char *name)
@@ -103,17 +103,42 @@ void config_check_control(const void *fdt, int root, struct system_config *sys,
 /* the right a management call needs */
 static uint32_t call_right(uint32_t fn)
 {
+    uint32_t right;
     switch (fn) {
-    case PARTITA_MG_INFO: case PARTITA_MG_STATS: case PARTITA_MG_BUDGET:
-    case PARTITA_MG_HEALTH: return CONTROL_LIST;
-    case PARTITA_MG_BUDGET_SET: return CONTROL_BUDGET;
-    case PARTITA_MG_START: return CONTROL_START;
-    case PARTITA_MG_STOP: return CONTROL_STOP;
-    case PARTITA_MG_RESTART: return CONTROL_RESTART;
-    case PARTITA_MG_CONSOLE_READ: case PARTITA_MG_CONSOLE_WRITE: return CONTROL_CONSOLE;
-    case PARTITA_MG_LOAD: return CONTROL_LOAD;
-    default: return 0;
+    case PARTITA_MG_INFO:
+    case PARTITA_MG_STATS:
+    case PARTITA_MG_BUDGET:
+    case PARTITA_MG_HEALTH:
+    case PARTITA_MG_SCHEDULE:
+        right = CONTROL_LIST;
+        break;
+    case PARTITA_MG_BUDGET_SET:
+        right = CONTROL_BUDGET;
+        break;
+    case PARTITA_MG_SCHEDULE_SET:
+        right = CONTROL_SCHEDULE;
+        break;
+    case PARTITA_MG_START:
+        right = CONTROL_START;
+        break;
+    case PARTITA_MG_STOP:
+        right = CONTROL_STOP;
+        break;
+    case PARTITA_MG_RESTART:
+        right = CONTROL_RESTART;
+        break;
+    case PARTITA_MG_CONSOLE_READ:
+    case PARTITA_MG_CONSOLE_WRITE:
+        right = CONTROL_CONSOLE;
+        break;
+    case PARTITA_MG_LOAD:
+        right = CONTROL_LOAD;
+        break;
+    default:
+        right = 0u;
+        break;
     }
+    return right;
 }
 
 int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
@@ -127,6 +152,10 @@ int control_check(const struct guest_config *c, unsigned int self, unsigned int 
     }
     if (!call_right(fn)) {
         return PARTITA_E_NOT_SUPPORTED;
+    }
+    /* the schedules are the system's, no guest's: r1 is not a guest */
+    if ((fn == PARTITA_MG_SCHEDULE) || (fn == PARTITA_MG_SCHEDULE_SET)) {
+        return ((c->control & call_right(fn)) != 0u) ? 0 : PARTITA_E_DENIED;
     }
     if (id >= nguests) {
         return PARTITA_E_INVALID;

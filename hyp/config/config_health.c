@@ -23,7 +23,7 @@ const char *const health_event_names[HEALTH_EVENTS] = {
 };
 
 const char *const health_action_names[HEALTH_ACTIONS] = {
-    "none", "log", "restart", "stop", "stop-system",
+    "none", "log", "restart", "stop", "stop-system", "switch-schedule",
 };
 
 #define HEALTH_PROP_MAX 48      /* "health/" and the longest "...-threshold" */
@@ -47,16 +47,14 @@ static enum health_action action_of(const char *s)
 /* Is pn one of the node's properties: an event, or a counted one's threshold? */
 static bool health_prop_known(const char *pn)
 {
-    for (unsigned int e = 0u; e < HEALTH_EVENTS; e++) {
+    bool known = strcmp(pn, "schedule") == 0;
+    for (unsigned int e = 0u; (e < HEALTH_EVENTS) && !known; e++) {
         size_t n = strlen(health_event_names[e]);
-        if (strncmp(pn, health_event_names[e], n) != 0) {
-            continue;
-        }
-        if (pn[n] == '\0' || (e >= HEALTH_EV_COUNTED && strcmp(pn + n, "-threshold") == 0)) {
-            return true;
-        }
+        known = (strncmp(pn, health_event_names[e], n) == 0) &&
+                ((pn[n] == '\0') ||
+                 ((e >= HEALTH_EV_COUNTED) && (strcmp(&pn[n], "-threshold") == 0)));
     }
-    return false;
+    return known;
 }
 
 static void parse_threshold(const void *fdt, int hn, struct guest_config *g, unsigned int e,
@@ -112,6 +110,35 @@ static void merge_legacy(struct guest_config *g, unsigned int e, const char *leg
     }
 }
 
+/* Does any event of g switch schedules? */
+bool config_health_switches(const struct guest_config *g)
+{
+    bool any = false;
+    for (unsigned int e = 0u; e < (unsigned int)HEALTH_EVENTS; e++) {
+        any = any || ((uint32_t)g->health.action[e] == (uint32_t)HEALTH_ACT_SWITCH_SCHEDULE);
+    }
+    return any;
+}
+
+/* `schedule`: the one switch-schedule puts in force; checked against the
+ * schedules when they are read (config_check_schedules) */
+static void parse_health_schedule(const void *fdt, int hn, struct guest_config *g, struct cfg_ctx *c)
+{
+    char buf[HEALTH_PROP_MAX];
+    bool bad = false;
+    const char *s = (hn >= 0) ? cfg_get_string(fdt, hn, "schedule", &bad) : NULL;
+    if (bad) {
+        cfg_msg(c, true, g->name, hprop(buf, "schedule"), "not a string");
+    } else if ((s != NULL) && !config_health_switches(g)) {
+        cfg_msg(c, true, g->name, hprop(buf, "schedule"), "no event switches schedules");
+    } else if ((s == NULL) && config_health_switches(g)) {
+        cfg_msg(c, true, g->name, hprop(buf, "schedule"),
+                "switch-schedule needs the schedule to switch to");
+    } else {
+        g->health.schedule_name = s;
+    }
+}
+
 void config_parse_health(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c)
 {
     char buf[HEALTH_PROP_MAX];
@@ -134,7 +161,8 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
             cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]), "not a string");
         } else if (s && action_of(s) == HEALTH_ACT_NONE) {
             cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
-                    "\"%s\": use \"log\", \"restart\", \"stop\" or \"stop-system\"", s);
+                    "\"%s\": use \"log\", \"restart\", \"stop\", \"stop-system\" or "
+                    "\"switch-schedule\"", s);
         } else if (s != NULL) {
             h->action[e] = (uint8_t)action_of(s);
         } else {
@@ -161,5 +189,23 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
     }
     if (!g->budget_events && h->action[HEALTH_EV_OVERRUN] != HEALTH_ACT_NONE) {
         cfg_msg(c, true, g->name, hprop(buf, "budget-overrun"), "the guest has no memory-budget");
+    }
+    parse_health_schedule(fdt, hn, g, c);
+}
+
+void config_check_health_schedules(struct system_config *sys, struct cfg_ctx *c)
+{
+    char buf[HEALTH_PROP_MAX];
+    for (unsigned int i = 0u; i < sys->nguests; i++) {
+        struct guest_config *g = &sys->guests[i];
+        const char *name = g->health.schedule_name;
+        unsigned int k = 0u;
+        while ((name != NULL) && (k < sys->sched.n) && (strcmp(sys->sched.s[k].name, name) != 0)) {
+            k++;
+        }
+        if ((name != NULL) && (k == sys->sched.n)) {
+            cfg_msg(c, true, g->name, hprop(buf, "schedule"), "no schedule '%s'", name);
+        }
+        g->health.schedule = k;
     }
 }

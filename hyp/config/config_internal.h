@@ -97,6 +97,10 @@ void config_check_images(struct guest_config *g, struct cfg_ctx *c);
 /* hyp/config/config_health.c: the health node, after on-crash, the
  * watchdog and memory-budget are parsed */
 void config_parse_health(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
+/* Does an event of g switch schedules?  And the schedule each names, once
+ * the schedules are read: it must be one of them */
+bool config_health_switches(const struct guest_config *g);
+void config_check_health_schedules(struct system_config *sys, struct cfg_ctx *c);
 void config_parse_budget(const void *fdt, int node, struct guest_config *g, struct cfg_ctx *c);
 void config_check_budget(const struct config_host *h, const struct guest_config *g,
                          struct cfg_ctx *c);
@@ -129,5 +133,14 @@ bool config_is_disk(const void *fdt, int node);
 void config_parse_disk(const void *fdt, int node, struct system_config *sys,
                        struct cfg_ctx *c);
 void config_check_disks(struct system_config *sys, struct cfg_ctx *c);
+
+/* hyp/config/config_schedule.c: the partita,schedule nodes, after every
+ * guest is parsed; checked last (the guests' CPUs, budgets, interrupts) */
+bool config_is_schedule(const void *fdt, int node);
+void config_parse_schedule(const void *fdt, int node, struct system_config *sys,
+                           struct cfg_ctx *c);
+void config_check_schedules(const struct config_host *h, struct system_config *sys,
+                            struct cfg_ctx *c);
+bool config_cpu_scheduled(const struct system_config *sys, unsigned int cpu);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "colour.h"
+#include "schedule_config.h"
 #include <stddef.h>
 #include "hyp/platform/platform.h"
 
@@ -110,8 +111,9 @@ enum control_right {
     CONTROL_CONSOLE = 1u << 4,      /* read its console output, write its input */
     CONTROL_LOAD    = 1u << 5,      /* give a stopped guest a new image */
     CONTROL_BUDGET  = 1u << 6,      /* change its memory-bandwidth budget */
+    CONTROL_SCHEDULE = 1u << 7,     /* switch the cyclic schedule (no guest of its own) */
 };
-#define CONTROL_ALL 0x7fu
+#define CONTROL_ALL 0xffu
 /* the names of the rights, in bit order (config_control.c) */
 extern const char *const control_right_names[];
 enum on_crash { ON_CRASH_STOP, ON_CRASH_RESTART };
@@ -226,6 +228,7 @@ struct system_config {
     unsigned int ndisks;
     struct disk_config disks[DISK_MAX];
     struct colour_list hyp_colours;         /* /partita colors; n 0: not coloured */
+    struct schedules_config sched;          /* partita,schedule nodes */
 };
 
 /* What the validator checks the configuration against. */

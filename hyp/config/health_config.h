@@ -39,6 +39,9 @@ enum health_action {
     HEALTH_ACT_STOP = PARTITA_HEALTH_STOP,          /* stopped (a crashed one stays so) */
     /* every guest stopped; the monitor answers on */
     HEALTH_ACT_STOP_SYSTEM = PARTITA_HEALTH_STOP_SYSTEM,
+    /* the cyclic schedule the health node's `schedule` names put in force
+     * at the next major frame but one (hyp/sched/cyclic.h) */
+    HEALTH_ACT_SWITCH_SCHEDULE = PARTITA_HEALTH_SWITCH_SCHEDULE,
     HEALTH_ACTIONS
 };
 
@@ -52,13 +55,17 @@ enum health_action {
 
 struct guest_health {
     uint8_t action[HEALTH_EVENTS];          /* enum health_action */
+    /* switch-schedule's schedule: its name in the configuration (the blob
+     * stays), its index once the schedules are read (config_schedule.c) */
+    const char *schedule_name;
+    uint32_t schedule;
     uint32_t count[HEALTH_EVENTS];          /* counted events: the threshold, */
     uint32_t period_us[HEALTH_EVENTS];      /* within so many microseconds */
 };
 
 /* "crash", "watchdog", "abort-storm", "budget-overrun", "deadline-miss" */
 extern const char *const health_event_names[HEALTH_EVENTS];
-/* "none", "log", "restart", "stop", "stop-system" */
+/* "none", "log", "restart", "stop", "stop-system", "switch-schedule" */
 extern const char *const health_action_names[HEALTH_ACTIONS];
 
 #endif

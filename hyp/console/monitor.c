@@ -265,6 +265,8 @@ static const struct monitor_cmd commands[] = {
       "debug UART) until it detaches", cmd_gdb },
     { "stats", "stats [NAME]: traps by cause, interrupts injected, aborts", cmd_stats },
     { "budget", "budget [NAME [EVENTS PERIOD-US]]: memory budgets", cmd_budget },
+    { "schedule", "schedule [NAME]: the cyclic schedule in force, its windows; switch at "
+      "the next major frame but one", cmd_schedule },
     { "health", "health [NAME]: the health monitor's log", cmd_health },
     { "info", "platform: CPUs, start modes, memory map, GIC, timer, footprint", cmd_info },
     { "version", "Partita's version", cmd_version },

@@ -6,6 +6,8 @@
 void cmd_info(int argc, char **argv);
 /* budget [NAME [EVENTS PERIOD-US]]: memory-bandwidth budgets (monitor_budget.c) */
 void cmd_budget(int argc, char **argv);
+/* schedule [NAME]: cyclic schedules (monitor_schedule.c) */
+void cmd_schedule(int argc, char **argv);
 /* health [NAME]: the health monitor's log (monitor_health.c) */
 void cmd_health(int argc, char **argv);
 

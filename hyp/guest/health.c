@@ -14,6 +14,7 @@
 #include "health.h"
 #include "hyp/lib/console.h"
 #include "hyp/sched/budget.h"
+#include "hyp/sched/cyclic.h"
 #include "hyp/sched/sched.h"
 #include "timer/timer.h"
 
@@ -64,6 +65,31 @@ static void stop_system(struct guest *g, unsigned int e)
            health_event_names[e]);
 }
 
+/* The schedule g's health table names, at the next major frame but one:
+ * a switch already pending is not replaced (the first event's wins), and
+ * one to the schedule in force is none */
+static void health_switch_schedule(struct guest *g)
+{
+    const struct guest_health *h = &g->cfg->health;
+    int rc = 0;
+    if (schedule_in_force() == (int)h->schedule) {
+        guest_log(g, "guest '%s': health: schedule '%s' in force already\n", g->cfg->name,
+                  h->schedule_name);
+    } else {
+        rc = schedule_request_switch(h->schedule);
+    }
+    if ((rc == 0) && (schedule_in_force() != (int)h->schedule)) {
+        guest_log(g, "guest '%s': health: schedule '%s' from frame %lu\n", g->cfg->name,
+                  h->schedule_name, (unsigned long)schedule_switch_frame());
+    } else if (rc != 0) {
+        guest_log(g, "guest '%s': health: schedule '%s' not switched to: %s\n", g->cfg->name,
+                  h->schedule_name,
+                  (rc == SCHEDULE_E_BUSY) ? "a switch is pending" : "no schedules");
+    } else {
+        /* in force already: said above */
+    }
+}
+
 /* Boot CPU: g's event e (count in its period, arg) met with its action */
 static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t arg)
 {
@@ -101,6 +127,9 @@ static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t
         break;
     case HEALTH_ACT_STOP_SYSTEM:
         stop_system(g, e);
+        break;
+    case HEALTH_ACT_SWITCH_SCHEDULE:
+        health_switch_schedule(g);
         break;
     default:
         break;

@@ -50,7 +50,7 @@ bool health_log_add(unsigned int id, unsigned int event, unsigned int action, ui
     if (id >= GUEST_MAX) {
         return false;
     }
-    if (!ratelimit_pass(&rate[id], now, (uint64_t)timer_freq() * HEALTH_LOG_PERIOD_MS / 1000u,
+    if (!ratelimit_pass(&rate[id], now, timer_ms_to_ticks(HEALTH_LOG_PERIOD_MS),
                         HEALTH_LOG_BURST, &before)) {
         dropped[id]++;
         return false;

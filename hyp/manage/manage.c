@@ -14,6 +14,7 @@
 #include "hyp/platform/percpu.h"
 #include "hyp/sched/sched.h"
 #include "hyp/sched/budget.h"
+#include "hyp/sched/cyclic.h"
 #include "timer/timer.h"
 #include "mm/cache.h"
 #include "mm/page_alloc.h"
@@ -70,9 +71,9 @@ static bool boot_cpu_has_time(uint64_t now)
 /* which calls take a buffer (r2, r3) */
 static bool call_has_buffer(uint32_t fn)
 {
-    return fn == PARTITA_MG_INFO || fn == PARTITA_MG_STATS || fn == PARTITA_MG_LOAD ||
-           fn == PARTITA_MG_CONSOLE_READ || fn == PARTITA_MG_CONSOLE_WRITE ||
-           fn == PARTITA_MG_BUDGET || fn == PARTITA_MG_HEALTH;
+    return (fn == PARTITA_MG_INFO) || (fn == PARTITA_MG_STATS) || (fn == PARTITA_MG_LOAD) ||
+           (fn == PARTITA_MG_CONSOLE_READ) || (fn == PARTITA_MG_CONSOLE_WRITE) ||
+           (fn == PARTITA_MG_BUDGET) || (fn == PARTITA_MG_HEALTH) || (fn == PARTITA_MG_SCHEDULE);
 }
 
 /* May caller make call fn on guest id?  0 or PARTITA_E_* */
@@ -98,7 +99,9 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         r[0] = (uint32_t)rc;
         return;
     }
-    struct guest *g = fn == PARTITA_MG_VERSION ? NULL : &guests[r[1]];
+    bool system = (fn == PARTITA_MG_VERSION) || (fn == PARTITA_MG_SCHEDULE) ||
+                  (fn == PARTITA_MG_SCHEDULE_SET);
+    struct guest *g = system ? NULL : &guests[r[1]];
     /* static: too big for a Hyp stack, and the calls run one at a time on
      * the boot CPU; not zeroed at boot (.noinit), as each fill clears
      * what it gives */
@@ -106,6 +109,7 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         struct partita_guest_info info;
         struct partita_guest_stats stats;
         struct partita_budget budget;
+        struct partita_schedule schedule;
     } u __attribute__((section(".noinit.manage")));
     switch (fn) {
     case PARTITA_MG_VERSION:
@@ -145,6 +149,16 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         break;
     case PARTITA_MG_BUDGET_SET:
         rc = budget_set(g->id, r[2], r[3]) ? 0 : PARTITA_E_INVALID;
+        break;
+    case PARTITA_MG_SCHEDULE:
+        rc = schedule_fill(&u.schedule) ? copy_out(buf, len, &u.schedule, sizeof(u.schedule))
+                                        : PARTITA_E_INVALID;
+        break;
+    case PARTITA_MG_SCHEDULE_SET:
+        rc = schedule_request_switch(r[1]);
+        if (rc == 0) {
+            r[1] = schedule_switch_frame();
+        }
         break;
     case PARTITA_MG_HEALTH: rc = manage_health(g, r[4], buf, len); break;
     default: rc = PARTITA_E_NOT_SUPPORTED; break;

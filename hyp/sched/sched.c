@@ -8,6 +8,7 @@
 #include "sched.h"
 #include "sched_internal.h"
 #include "sched_share.h"
+#include "cyclic.h"
 #include "budget.h"
 #include "hyp/lib/console.h"
 #include "hyp/arch/vm.h"
@@ -163,8 +164,16 @@ void pcpu_loop(void)
         if (boot_cpu)
             cpu0_service();
         /* secondary CPUs get here before the configuration is read */
-        if (c->shared)
+        if (c->shared) {
+            /* a CPU under the cyclic schedules runs its windows instead
+             * (known before any CPU is shared: hyp/sched/cyclic.h); here,
+             * not in the shared CPUs' loop, whose every switch it would
+             * cost registers (make bench-check: vcpu_switch) */
+            if (sched_cyclic_cpu(c->index)) {
+                sched_cyclic_loop(c);
+            }
             sched_share_loop(c);
+        }
         struct vcpu *v = c->vcpu;
         if (v && v->requests)
             vcpu_take_requests(v);

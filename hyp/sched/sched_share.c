@@ -10,6 +10,8 @@
 #include <arch/sysregs.h>
 #include "sched_share.h"
 #include "sched_internal.h"
+#include "share_internal.h"
+#include "cyclic.h"
 #include "sched.h"
 #include "hyp/lib/console.h"
 #include "hyp/arch/vm.h"
@@ -46,7 +48,7 @@ static struct vcpu_share *share_alloc(struct vcpu *v)
     share_pool += need;
     share_left -= need;
     memset(s, 0, sizeof(*s));
-    s->slice = (uint64_t)v->vm->cfg->slice_us * timer_freq() / 1000000u;
+    s->slice = timer_us_to_ticks(v->vm->cfg->slice_us);
     s->budget = (int64_t)s->slice;
     s->next = v;
     return s;
@@ -71,12 +73,21 @@ void sched_assign(struct vcpu *v)
     v->share->next = first;
 }
 
+void sched_share_own(struct vcpu *v)
+{
+    if (v->share == NULL) {
+        v->share = share_alloc(v);
+    }
+    pcpus[v->pcpu].shared = true;
+}
+
 void sched_share_print(void)
 {
     for (unsigned int i = 0; i < MAX_CPUS; i++) {
         struct pcpu *c = &pcpus[i];
-        if (!c->shared)
-            continue;
+        if (!c->shared || sched_cyclic_cpu(i)) {
+            continue;       /* (a CPU under the cyclic schedules: its windows) */
+        }
         char line[160];
         int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
         for_each_on(c, v)
@@ -108,7 +119,7 @@ void sched_share_block(struct vcpu *v)
 /* The saved virtual timer's deadline on the physical counter, 0: none
  * (disabled or masked, B8.2.4; a compare value past the counter's range
  * never fires) */
-static uint64_t vtimer_deadline(const struct vcpu *v)
+static inline __attribute__((always_inline)) uint64_t vtimer_deadline(const struct vcpu *v)
 {
     uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
     if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
@@ -116,8 +127,8 @@ static uint64_t vtimer_deadline(const struct vcpu *v)
     return cval + off;
 }
 
-/* d: its vtimer_deadline */
-static bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
+/* d: its sched_share_vtimer_deadline */
+static inline __attribute__((always_inline)) bool has_work(struct vcpu *v, uint64_t d, uint64_t now)
 {
     /* a guest not started yet has no distributor to ask (its vgic_init
      * comes with its start, on the boot CPU, while this CPU already runs
@@ -225,9 +236,14 @@ static struct vcpu *pick(struct pcpu *c, struct vcpu *boosted)
     return NULL;
 }
 
-/* ---- switching ---- */
+/* ---- switching ----
+ *
+ * The helpers the cyclic loop borrows (the wrappers at the end of this
+ * file) are always inlined here: with a second caller GCC would call them
+ * out of line, and every vCPU switch of a shared CPU, under a schedule or
+ * not, would pay the calls (make bench-check: vcpu_switch). */
 
-static void share_load(struct pcpu *c, struct vcpu *v)
+static inline __attribute__((always_inline)) void share_load(struct pcpu *c, struct vcpu *v)
 {
     c->vcpu = v;
     /* its timer's PPI as it left it: active until its guest EOIs it
@@ -250,7 +266,7 @@ static void share_load(struct pcpu *c, struct vcpu *v)
     c->switches++;
 }
 
-static void share_put(struct vcpu *v)
+static inline __attribute__((always_inline)) void share_put(struct vcpu *v)
 {
     if (v->dbg_used) {      /* (always, under gdb) */
         debug_save_moe(&v->dbg);
@@ -277,8 +293,14 @@ static void share_put(struct vcpu *v)
         gic_irq_deactivate(host.timer.irq_virt);
 }
 
+void sched_share_left(struct vcpu *v)
+{
+    if (v->vm->state != GUEST_RUNNING)
+        sched_cpu0_work();  /* restart or detach: sched.c */
+}
+
 /* Nothing to run: sleep until an interrupt (a kick, a timer) */
-static void share_idle(struct pcpu *c)
+static inline __attribute__((always_inline)) void share_idle(struct pcpu *c)
 {
     if (c->attention || (c->index == 0 && (cpu0_busy() || console_is_polled())))
         return;
@@ -288,7 +310,7 @@ static void share_idle(struct pcpu *c)
     gic_handle_irq();
 }
 
-static void vfp_flush(struct pcpu *c)
+void sched_share_vfp_service(struct pcpu *c)
 {
     if (c->vfp_owner) {
         sysreg_write_hcptr(VCPU_HCPTR);     /* CP10/11 open to HYP */
@@ -304,7 +326,7 @@ bool sched_share_vfp_flush(unsigned int cpu)
 {
     struct pcpu *c = &pcpus[cpu];
     if (c == this_cpu()) {
-        vfp_flush(c);   /* here, between guests */
+        sched_share_vfp_service(c);   /* here, between guests */
         return true;
     }
     c->vfp_flush = true;
@@ -330,7 +352,7 @@ void sched_share_loop(struct pcpu *c)
             now = timer_now();      /* (the housekeeping took its time) */
         }
         if (c->vfp_flush)
-            vfp_flush(c);
+            sched_share_vfp_service(c);
         struct survey vt;
         update(c, now, &vt);
         struct vcpu *v = pick(c, vt.boosted);
@@ -357,4 +379,37 @@ void sched_share_loop(struct pcpu *c)
         if (v->vm->state != GUEST_RUNNING)
             sched_cpu0_work();  /* restart or detach: sched.c */
     }
+}
+
+/* ---- what the cyclic loop (hyp/sched/cyclic.c) borrows: share_internal.h
+ * (wrappers, so that this loop keeps its own calls inlined) ---- */
+
+void sched_share_load(struct pcpu *c, struct vcpu *v)
+{
+    share_load(c, v);
+}
+
+void sched_share_put(struct vcpu *v)
+{
+    share_put(v);
+}
+
+void sched_share_idle(struct pcpu *c)
+{
+    share_idle(c);
+}
+
+uint64_t sched_share_vtimer_deadline(const struct vcpu *v)
+{
+    return vtimer_deadline(v);
+}
+
+bool sched_share_has_work(struct vcpu *v, uint64_t d, uint64_t now)
+{
+    return has_work(v, d, now);
+}
+
+void sched_share_look_again(void)
+{
+    look_again();
 }

@@ -100,8 +100,9 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
         r[1] = PARTITA_VERSION_MINOR;
         return true;
     default:
-        if (((r[0] < PARTITA_HC_MANAGE_FIRST || r[0] > PARTITA_HC_MANAGE_LAST) &&
-             r[0] != PARTITA_HC_MANAGE_HEALTH) || !e->manage) {
+        if ((((r[0] < PARTITA_HC_MANAGE_FIRST) || (r[0] > PARTITA_HC_MANAGE_LAST)) &&
+             ((r[0] < PARTITA_HC_MANAGE2_FIRST) || (r[0] > PARTITA_HC_MANAGE2_LAST)) &&
+             (r[0] != PARTITA_HC_MANAGE_HEALTH)) || !e->manage) {
             return false;
         }
         e->manage(e->ctx, r);

@@ -63,7 +63,10 @@
 /* the management call of the health log (PARTITA_MG_HEALTH), past the
  * management range, which is full */
 #define PARTITA_HC_MANAGE_HEALTH 0x86000012u
-#define PARTITA_HC_LAST         0x86000012u  /* the highest call number but the 0xff00 ones */
+/* 0x86000013-0x86000014: more management calls (the cyclic schedules) */
+#define PARTITA_HC_MANAGE2_FIRST 0x86000013u
+#define PARTITA_HC_MANAGE2_LAST  0x86000014u
+#define PARTITA_HC_LAST         0x86000014u  /* the highest call number but the 0xff00 ones */
 #define PARTITA_HC_CALL_COUNT   0x8600ff00u
 #define PARTITA_HC_CALL_UID     0x8600ff01u
 #define PARTITA_HC_REVISION     0x8600ff03u

@@ -45,6 +45,16 @@
  * (include/partita/hvc.h: PARTITA_HC_MANAGE_HEALTH), outside the range
  * below, which was full */
 #define PARTITA_MG_HEALTH    0x86000012u
+/* the cyclic schedules' calls, past the health log's (include/partita/hvc.h:
+ * PARTITA_HC_MANAGE2_FIRST), outside the range below */
+#define PARTITA_MG_SCHEDULE  0x86000013u /* struct partita_schedule into the buffer
+                                          * (r1 unused); r0 = bytes (-2: no cyclic
+                                          * schedule configured) */
+#define PARTITA_MG_SCHEDULE_SET 0x86000014u /* r1 = schedule index (no buffer): in
+                                             * force at the start of the frame after
+                                             * the next; r0 = 0, r1 = that frame, or -2
+                                             * (no such schedule), -6 (a switch is
+                                             * pending) */
 #define PARTITA_MG_FIRST     PARTITA_MG_VERSION
 #define PARTITA_MG_LAST      PARTITA_MG_BUDGET_SET
 
@@ -138,6 +148,18 @@ struct partita_budget {
     uint32_t throttles;                  /* vCPUs held for an empty pool */
 };
 
+/* PARTITA_MG_SCHEDULE: the cyclic schedules (docs/temporal-isolation.md) */
+#define PARTITA_SCHEDULES 4u
+struct partita_schedule {
+    uint32_t count;                      /* schedules configured */
+    uint32_t in_force;                   /* the index of the one in force */
+    int32_t pending;                     /* the one requested, -1: none */
+    uint32_t switch_frame;               /* the frame it takes effect at */
+    uint32_t frame;                      /* the frame the first CPU is in */
+    uint32_t frame_us[PARTITA_SCHEDULES];
+    char name[PARTITA_SCHEDULES][32];
+};
+
 /*
  * PARTITA_MG_HEALTH: the health monitor's log (docs/temporal-isolation.md,
  * "Health monitor"), the records of one guest, oldest first.  Events and
@@ -151,7 +173,7 @@ enum partita_health_event {
 };
 enum partita_health_action {
     PARTITA_HEALTH_NONE, PARTITA_HEALTH_LOG, PARTITA_HEALTH_RESTART, PARTITA_HEALTH_STOP,
-    PARTITA_HEALTH_STOP_SYSTEM
+    PARTITA_HEALTH_STOP_SYSTEM, PARTITA_HEALTH_SWITCH_SCHEDULE
 };
 struct partita_health {
     uint32_t next_seq;                   /* the sequence number to ask for next */

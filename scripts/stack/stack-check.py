@@ -302,10 +302,12 @@ def analyse(elf, objdir, ann_path, layout_h):
             v = int(ops.split()[0], 16) & ~1 if ops.startswith('0x') else None
             if v in funcs:
                 taken.setdefault(v, set()).add(names[owner(addr)])
+        # (a pair combines under one condition: GCC interleaves the
+        # MOVWNE/MOVTNE of one value with the MOVWEQ/MOVTEQ of another)
         elif mn.startswith('movw') and m:
-            movw[(owner(addr), m.group(1))] = int(m.group(2))
-        elif mn.startswith('movt') and m and (owner(addr), m.group(1)) in movw:
-            v = (int(m.group(2)) << 16) | movw[(owner(addr), m.group(1))]
+            movw[(owner(addr), m.group(1), mn[4:])] = int(m.group(2))
+        elif mn.startswith('movt') and m and (owner(addr), m.group(1), mn[4:]) in movw:
+            v = (int(m.group(2)) << 16) | movw[(owner(addr), m.group(1), mn[4:])]
             if v in funcs:
                 taken.setdefault(v, set()).add(names[owner(addr)])
 

@@ -96,7 +96,7 @@ targets="${FUZZ_TARGETS:-config decode vgic net vcon blk blkq rsp gdbregs next m
 for t in $targets; do
     case "$t" in
     config)
-        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c hyp/dt/dt_reg.c \
+        build config tests/unit/fuzz_config.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c hyp/dt/dt_reg.c \
             hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/guest/guest_dt.c
         # seeds include kept crashers, replayed first
         FUZZ_FIXTURES="$out/fixtures" fuzz config "$out/corpus" "$seeds" \
@@ -134,9 +134,9 @@ for t in $targets; do
         build next tests/unit/fuzz_next.c hyp/arch/arm_next.c hyp/arch/insn.c
         ;;
     manage)
-        build manage tests/unit/fuzz_manage.c hyp/lib/ratelimit.c hyp/sched/budget_ctl.c hyp/sched/budget_pool.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c \
+        build manage tests/unit/fuzz_manage.c hyp/lib/ratelimit.c hyp/sched/budget_ctl.c hyp/sched/cyclic_ctl.c hyp/sched/budget_pool.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c \
             hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c \
-            hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c hyp/platform/platform.c \
+            hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c hyp/platform/platform.c \
             hyp/platform/platform_uart.c hyp/platform/gic_quirks.c hyp/platform/soc_smp*.c \
             hyp/dt/dt_reg.c hyp/dt/dt_irq.c hyp/dt/dt_index.c hyp/dt/dt_lookup.c
         ;;

@@ -14,7 +14,7 @@ UNIT_SRCS_host_uart   := hyp/drivers/uart/host_uart.c hyp/drivers/uart/pl011.c \
 UNIT_SRCS_platform    := hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_cpu_release := hyp/platform/cpu_release.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_soc_smp     := hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
-UNIT_SRCS_config      := hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c \
+UNIT_SRCS_config      := hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_stage2      := mm/stage2.c
 UNIT_SRCS_colour      := hyp/config/colour.c
@@ -31,22 +31,22 @@ UNIT_SRCS_debug_filter := hyp/arch/debug_filter.c
 UNIT_SRCS_debug_gdb   := hyp/gdb/debug_gdb.c hyp/arch/debug_filter.c
 UNIT_SRCS_mmio        := hyp/vdev/mmio.c
 UNIT_SRCS_psci        := hyp/trap/psci.c
-UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c \
+UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vuart       := hyp/vdev/vuart.c
 # (test_channel.c includes hyp/guest/channel.c itself, for its static helpers)
-UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c mm/stage2.c \
+UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c mm/stage2.c \
                          hyp/vdev/mmio.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 # (test_manage.c includes hyp/manage/manage.c, image.c, lifecycle.c and
 # manage_ops.c itself, over the model of tests/unit/manage/manage_harness.h)
-UNIT_SRCS_manage      := hyp/lib/ratelimit.c hyp/sched/budget_ctl.c hyp/sched/budget_pool.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c \
+UNIT_SRCS_manage      := hyp/lib/ratelimit.c hyp/sched/budget_ctl.c hyp/sched/cyclic_ctl.c hyp/sched/budget_pool.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 # (test_gdb_guest.c includes hyp/gdb/gdb_guest.c itself, over a model
 # of the vCPUs' own CPUs)
 UNIT_SRCS_gdb_guest   := hyp/gdb/debug_gdb.c hyp/arch/debug_filter.c
 UNIT_SRCS_escape      := hyp/console/console_escape.c
 UNIT_SRCS_net         := hyp/vdev/virtio_net.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c hyp/lib/ratelimit.c \
-                         hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/colour.c \
+                         hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c \
                          hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 UNIT_SRCS_vcon        := hyp/vdev/virtio_console.c hyp/vdev/virtio_mmio.c hyp/vdev/virtq.c
 UNIT_SRCS_blk_req     := hyp/vdev/blk_req.c hyp/vdev/virtq.c

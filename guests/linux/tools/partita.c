@@ -301,7 +301,9 @@ static int32_t console_send(uint32_t id, const char *text, size_t n)
 static const char *const health_events[] = {
     "crash", "watchdog", "abort-storm", "budget-overrun", "deadline-miss",
 };
-static const char *const health_actions[] = { "none", "log", "restart", "stop", "stop-system" };
+static const char *const health_actions[] = {
+    "none", "log", "restart", "stop", "stop-system", "switch-schedule",
+};
 #define NAME_OF(t, i) ((i) < sizeof(t) / sizeof((t)[0]) ? (t)[i] : "?")
 
 /* its records, as many pages of them as there are, oldest first */

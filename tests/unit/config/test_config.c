@@ -74,6 +74,9 @@ static bool line_matches(const struct line *l, const struct want *w)
     } else if (strncmp(name, "disk:", 5) == 0) {
         kind = "disk";
         name += 5;
+    } else if (strncmp(name, "schedule:", 9) == 0) {
+        kind = "schedule";
+        name += 9;
     } else if (strcmp(name, "/partita") == 0) {
         kind = "node";
     }
@@ -97,6 +100,7 @@ static void expect_lines(bool errors, const struct want *w)
             strncmp(lines[i].text, "channel '", 9) != 0 &&
             strncmp(lines[i].text, "network '", 9) != 0 &&
             strncmp(lines[i].text, "disk '", 6) != 0 &&
+            strncmp(lines[i].text, "schedule '", 10) != 0 &&
             strncmp(lines[i].text, "node '/partita'", 15) != 0)
             fail_msg("a report line that names no guest or channel: \"%s\"", lines[i].text);
         have += lines[i].error == errors;
@@ -689,6 +693,213 @@ static void test_budget_needs(void **state)
     EXPECT(load_pmu(b), { "linux0", "memory-budget", "no time-slice-us" });
 }
 
+/* ---- cyclic schedules (partita,schedule) ---- */
+
+/* /partita/NAME, a schedule of frame_us (0: no major-frame-us) */
+static void add_sched(void *b, const char *name, uint32_t frame_us, bool boot)
+{
+    int n = fdt_add_subnode(b, gnode(b, "/partita"), name);
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop_string(b, n, "compatible", "partita,schedule"), 0);
+    if (frame_us)
+        assert_int_equal(fdt_setprop_u32(b, n, "major-frame-us", frame_us), 0);
+    if (boot)
+        assert_int_equal(fdt_setprop(b, n, "boot", NULL, 0), 0);
+}
+
+/* its table TNAME for cpu: nwin windows (offset, length, guest), from varargs */
+static void add_table(void *b, const char *sched, const char *tname, uint32_t cpu, int nwin,
+                      ...)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/partita/%s", sched);
+    int n = fdt_add_subnode(b, fdt_path_offset(b, path), tname);
+    assert_true(n >= 0);
+    assert_int_equal(fdt_setprop_u32(b, n, "cpu", cpu), 0);
+    va_list ap;
+    va_start(ap, nwin);
+    for (int i = 0; i < nwin; i++) {
+        uint32_t off = va_arg(ap, uint32_t), len = va_arg(ap, uint32_t);
+        const char *g = va_arg(ap, const char *);
+        assert_int_equal(fdt_appendprop_u32(b, n, "windows", off), 0);
+        assert_int_equal(fdt_appendprop_u32(b, n, "windows", len), 0);
+        assert_int_equal(fdt_appendprop_string(b, n, "guests", g), 0);
+    }
+    va_end(ap);
+}
+
+/* linux0 (CPUs 1, 2) and rtos0 (CPU 3) under schedule name */
+static void add_good_sched(void *b, const char *name, uint32_t shift, bool boot)
+{
+    add_sched(b, name, 1000, boot);
+    add_table(b, name, "cpu1", 1, 1, 0 + shift, 200, "linux0");
+    add_table(b, name, "cpu2", 2, 1, 0 + shift, 200, "linux0");
+    add_table(b, name, "cpu3", 3, 2, 500, 200, "rtos0", 0, 100, "rtos0");
+}
+
+static void test_schedule_parsed(void **state)
+{
+    void *b = cfg("config-good");
+    /* (libfdt adds a node before its siblings: "normal" comes first) */
+    add_good_sched(b, "alt", 300, false);
+    add_good_sched(b, "normal", 0, true);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.sched.n, 2);
+    assert_int_equal(sys.sched.boot, 0);
+    assert_int_equal(sys.sched.cpus, 0xe);
+    const struct schedule_config *s = &sys.sched.s[0];
+    assert_string_equal(s->name, "normal");
+    assert_int_equal(s->frame_us, 1000);
+    assert_int_equal(s->cpu[0].nwindows, 0);
+    assert_int_equal(s->cpu[1].nwindows, 1);
+    assert_int_equal(s->cpu[1].w[0].guest, 0);      /* linux0 */
+    /* by offset, whatever the order given */
+    assert_int_equal(s->cpu[3].nwindows, 2);
+    assert_int_equal(s->cpu[3].w[0].offset_us, 0);
+    assert_int_equal(s->cpu[3].w[0].length_us, 100);
+    assert_int_equal(s->cpu[3].w[1].offset_us, 500);
+    assert_int_equal(s->cpu[3].w[1].guest, 1);      /* rtos0 */
+    assert_int_equal(sys.sched.s[1].cpu[2].w[0].offset_us, 300);
+    /* one schedule is in force without boot; none at all: no CPU under one */
+    b = cfg("config-good");
+    add_good_sched(b, "only", 0, false);
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.sched.boot, 0);
+    b = cfg("config-good");
+    EXPECT_OK(load_free(b));
+    assert_int_equal(sys.sched.n, 0);
+    assert_int_equal(sys.sched.cpus, 0);
+}
+
+/* a CPU under the schedules runs several guests without time-slice-us */
+static void test_schedule_shares_cpus(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 3);
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 2, 0, 300, "rtos0", 300, 300, "bare0");
+    EXPECT_OK(load_free(b));
+    /* not without the schedule */
+    b = cfg("config-good");
+    set_cells(b, "bare0", "cpus", 1, 3);
+    EXPECT(load_free(b), { "bare0", "cpus", "CPU 3 is already given to guest 'rtos0'" });
+}
+
+static void test_schedule_window_errors(void **state)
+{
+    void *b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 2, 0, 200, "rtos0", 100, 200, "rtos0");
+    EXPECT(load_free(b), { "schedule:s", "cpu3/windows", "windows 0 and 1 overlap" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 900, 200, "rtos0");
+    EXPECT(load_free(b), { "schedule:s", "cpu3/windows",
+                           "window 0 (200 us at 900) ends past the frame (1000 us)" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 5, "rtos0");
+    EXPECT(load_free(b), { "schedule:s", "cpu3/windows", "window 0: 5 us long: at least 10" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "linux0");
+    EXPECT(load_free(b), { "schedule:s", "cpu3/guests",
+                           "window 0: guest 'linux0' has no vCPU on CPU 3" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "nosuch");
+    EXPECT(load_free(b), { "schedule:s", "cpu3/guests", "window 0: no guest 'nosuch'" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    int t = fdt_path_offset(b, "/partita/s/cpu3");
+    assert_int_equal(fdt_appendprop_u32(b, t, "windows", 400), 0);
+    assert_int_equal(fdt_appendprop_u32(b, t, "windows", 100), 0);
+    EXPECT(load_free(b), { "schedule:s", "cpu3/guests", "1 guests for 2 windows" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 0);
+    EXPECT(load_free(b), { "schedule:s", "cpu3/windows", "give <OFFSET-US LENGTH-US>" });
+}
+
+static void test_schedule_frame_errors(void **state)
+{
+    void *b = cfg("config-good");
+    add_sched(b, "s", 0, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    EXPECT(load_free(b), { "schedule:s", "major-frame-us", "missing: give 10 to 10000000 us" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    set_cells(b, "s", "major-frame-us", 1, 0);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    EXPECT(load_free(b), { "schedule:s", "major-frame-us", "out of range: give 10" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    EXPECT(load_free(b), { "schedule:s", NULL, "no table of windows" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "again", 3, 1, 200, 100, "rtos0");
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    EXPECT(load_free(b), { "schedule:s", "again/cpu", "CPU 3 has two tables" });
+}
+
+static void test_schedule_set_errors(void **state)
+{
+    void *b = cfg("config-good");
+    add_good_sched(b, "b", 300, false);
+    add_good_sched(b, "a", 0, false);
+    EXPECT(load_free(b), { "schedule:a", "boot", "2 schedules and none in force at boot" });
+    b = cfg("config-good");
+    add_good_sched(b, "b", 300, true);
+    add_good_sched(b, "a", 0, true);
+    EXPECT(load_free(b), { "schedule:b", "boot", "'a' is in force at boot already" });
+    b = cfg("config-good");
+    add_sched(b, "b", 1000, false);
+    add_table(b, "b", "cpu3", 3, 1, 0, 100, "rtos0");
+    add_good_sched(b, "a", 0, true);
+    EXPECT(load_free(b), { "schedule:b", NULL, "its tables are for other CPUs than schedule 'a'" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    add_table(b, "s", "cpu5", 5, 0);
+    EXPECT(load_free(b), { "schedule:s", "cpu5/windows", "give <OFFSET-US LENGTH-US>" },
+           { "schedule:s", NULL, "CPU 5 does not exist (the host has 4)" });
+}
+
+/* a guest's vCPUs run in the same windows on all its CPUs (gang) */
+static void test_schedule_gang(void **state)
+{
+    void *b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu1", 1, 1, 0, 200, "linux0");
+    add_table(b, "s", "cpu2", 2, 1, 100, 200, "linux0");
+    EXPECT(load_free(b), { "schedule:s", NULL,
+                           "guest 'linux0': its windows on CPU 2 are not those on CPU 1" });
+    b = cfg("config-good");
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu1", 1, 1, 0, 200, "linux0");
+    add_table(b, "s", "cpu2", 2, 0);
+    int t = fdt_path_offset(b, "/partita/s/cpu2");
+    assert_int_equal(fdt_delprop(b, t, "cpu"), 0);
+    EXPECT(load_free(b), { "schedule:s", "cpu2/cpu", "missing: the physical CPU" },
+           { "linux0", "cpus", "some of its CPUs are under the cyclic schedules, not all" });
+}
+
+/* what a CPU under the schedules cannot keep is refused */
+static void test_schedule_guest_needs(void **state)
+{
+    void *b = cfg("config-good");
+    set_cells(b, "rtos0", "time-slice-us", 1, 1000);
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    EXPECT(load_free(b), { "rtos0", "time-slice-us", "not on CPUs under the cyclic schedules" });
+    b = cfg("config-good");
+    set_cells(b, "rtos0", "memory-budget", 2, 1000, 1000);
+    add_sched(b, "s", 1000, false);
+    add_table(b, "s", "cpu3", 3, 1, 0, 100, "rtos0");
+    EXPECT(load_pmu(b), { "rtos0", "memory-budget", "not on CPUs under the cyclic schedules" });
+}
+
 /* ---- the health table (health { EVENT = "ACTION"; }) ---- */
 
 /* guest's health node (made if it is not there yet) */
@@ -782,6 +993,39 @@ static void test_health_errors(void **state)
     b = cfg("config-good");
     set_health(b, "rtos0", "crash-threshold", "log");   /* a crash is not counted */
     EXPECT(load_free(b), { "rtos0", "health/crash-threshold", "no such event" });
+}
+
+/* switch-schedule: the schedule it names must be one of the configuration's */
+static void test_health_switch_schedule(void **state)
+{
+    void *b = cfg("config-good");
+    add_good_sched(b, "alt", 300, false);
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    set_health(b, "rtos0", "schedule", "alt");
+    EXPECT_OK(load_free(b));
+    const struct guest_config *g = &sys.guests[1];
+    assert_string_equal(g->name, "rtos0");
+    assert_int_equal(g->health.action[HEALTH_EV_DEADLINE], HEALTH_ACT_SWITCH_SCHEDULE);
+    assert_int_equal(g->health.schedule, 1);                /* "alt", after "normal" */
+    b = cfg("config-good");
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    set_health(b, "rtos0", "schedule", "nosuch");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "no schedule 'nosuch'" });
+    b = cfg("config-good");                                 /* no schedules at all */
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    set_health(b, "rtos0", "schedule", "alt");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "no schedule 'alt'" });
+    b = cfg("config-good");
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "switch-schedule");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "switch-schedule needs the schedule" });
+    b = cfg("config-good");
+    add_good_sched(b, "normal", 0, true);
+    set_health(b, "rtos0", "deadline-miss", "log");
+    set_health(b, "rtos0", "schedule", "normal");
+    EXPECT(load_free(b), { "rtos0", "health/schedule", "no event switches schedules" });
 }
 
 static void test_cpus_missing(void **state)
@@ -1399,7 +1643,11 @@ static void test_control_check(void **state)
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_LOAD, 2), PARTITA_E_DENIED);
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 3), PARTITA_E_INVALID);
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_STOP, 0xffffffffu), PARTITA_E_INVALID);
-    assert_int_equal(control_check(l, 0, 3, 0x86000010u, 2), PARTITA_E_NOT_SUPPORTED);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_LAST + 1, 2), PARTITA_E_NOT_SUPPORTED);
+    /* the schedules: read with list, switched with the right of their own;
+     * r1 is a schedule, not a guest, so any value passes here */
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_SCHEDULE, 77), 0);
+    assert_int_equal(control_check(l, 0, 3, PARTITA_MG_SCHEDULE_SET, 1), PARTITA_E_DENIED);
     /* a budget: read with list, changed with the right of its own */
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_BUDGET, 2), 0);
     assert_int_equal(control_check(l, 0, 3, PARTITA_MG_BUDGET_SET, 2), PARTITA_E_DENIED);
@@ -1407,7 +1655,8 @@ static void test_control_check(void **state)
     uint32_t x = 12345;
     for (int i = 0; i < 1000; i++) {
         x = x * 1103515245u + 12345u;
-        uint32_t fn = PARTITA_MG_FIRST + x % 11, id = x >> 20;
+        uint32_t fn = PARTITA_MG_FIRST + x % (PARTITA_MG_LAST - PARTITA_MG_FIRST + 1);
+        uint32_t id = x >> 20;
         assert_int_equal(control_check(r, 1, 3, fn, id), PARTITA_E_DENIED);
     }
 }
@@ -2693,6 +2942,7 @@ int main(void)
         cmocka_unit_test(test_budget_needs),
         cmocka_unit_test(test_health_parsed),
         cmocka_unit_test(test_health_errors),
+        cmocka_unit_test(test_health_switch_schedule),
         cmocka_unit_test(test_cpus_missing),
         cmocka_unit_test(test_too_many_vcpus),
         cmocka_unit_test(test_irq_sgi_ppi_reserved),
@@ -2779,6 +3029,13 @@ int main(void)
         cmocka_unit_test(test_disk_shared_backing),
         cmocka_unit_test(test_disk_unknown_properties),
         cmocka_unit_test(test_every_device_fits),
+        cmocka_unit_test(test_schedule_parsed),
+        cmocka_unit_test(test_schedule_shares_cpus),
+        cmocka_unit_test(test_schedule_window_errors),
+        cmocka_unit_test(test_schedule_frame_errors),
+        cmocka_unit_test(test_schedule_set_errors),
+        cmocka_unit_test(test_schedule_gang),
+        cmocka_unit_test(test_schedule_guest_needs),
         cmocka_unit_test(test_virtio_console),
         cmocka_unit_test(test_irq_mode_property),
         cmocka_unit_test(test_direct_needs_secure_start),

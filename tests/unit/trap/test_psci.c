@@ -493,6 +493,8 @@ static void test_partita_manage_calls(void **state)
     /* without the callback (not a control partition's vCPU): NOT_SUPPORTED */
     for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_MANAGE_LAST; fn++)
         assert_int_equal(call1(fn, 1, 2, 3), PSCI_NOT_SUPPORTED);
+    for (uint32_t fn = PARTITA_HC_MANAGE2_FIRST; fn <= PARTITA_HC_MANAGE2_LAST; fn++)
+        assert_int_equal(call1(fn, 1, 2, 3), PSCI_NOT_SUPPORTED);
     /* with it: every management ID reaches it, and nothing else does */
     env.manage = fake_manage;
     for (uint32_t fn = PARTITA_HC_MANAGE_FIRST; fn <= PARTITA_HC_MANAGE_LAST; fn++) {
@@ -500,14 +502,21 @@ static void test_partita_manage_calls(void **state)
         assert_int_equal(manage_fn, fn);
         assert_int_equal(r[0], 0x1234);
     }
-    /* and the health log's, past the range */
+    /* and the health log's and the schedules', past the range */
     assert_true(call(PARTITA_HC_MANAGE_HEALTH, 1, 2, 3));
     assert_int_equal(manage_fn, PARTITA_HC_MANAGE_HEALTH);
-    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 2);
+    for (uint32_t fn = PARTITA_HC_MANAGE2_FIRST; fn <= PARTITA_HC_MANAGE2_LAST; fn++) {
+        assert_true(call(fn, 1, 2, 3));
+        assert_int_equal(manage_fn, fn);
+        assert_int_equal(r[0], 0x1234);
+    }
+    unsigned int n = PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 2 +
+                     PARTITA_HC_MANAGE2_LAST - PARTITA_HC_MANAGE2_FIRST + 1;
+    assert_int_equal(manage_calls, n);
     assert_int_equal(call1(PARTITA_HC_LAST + 1, 1, 2, 3), PSCI_NOT_SUPPORTED);
     assert_int_equal(call1(PARTITA_HC_DOORBELL, 2, 2, 3), PSCI_SUCCESS);
     assert_int_equal(call1(PARTITA_HC_DEADLINE_MISS, 7, 2, 3), -1);    /* nobody listens */
-    assert_int_equal(manage_calls, PARTITA_HC_MANAGE_LAST - PARTITA_HC_MANAGE_FIRST + 2);
+    assert_int_equal(manage_calls, n);
     env.manage = NULL;
     assert_int_equal(call1(PARTITA_HC_MANAGE_HEALTH, 1, 2, 3), PSCI_NOT_SUPPORTED);
     fake.doorbell_calls = 0;
