@@ -671,16 +671,17 @@ static void bench_cyclic(void)
                 exp = t;    /* the first whole window from here */
             } else {
                 gaps += t - last;
-                while (t - exp > frame / 2)
+                /* signed: a start a little earlier in its frame than the
+                 * first one is a phase below zero, not 2^64 ticks ahead
+                 * (unsigned, this loop added frames for ever) */
+                while ((int64_t)(t - exp) > (int64_t)(frame / 2))
                     exp += frame;
                 int64_t ph = (int64_t)(t - exp);
                 lo = ph < lo ? ph : lo;
                 hi = ph > hi ? ph : hi;
             }
             n++;
-            /* (progress in the window, not in the gap it measures: without
-             * these lines the guest was seen not to finish on QEMU 7.2,
-             * not understood yet) */
+            /* progress, printed in the window, not in the gap it measures */
             if (n % 16 == 1)
                 gprintf("BENCHINFO cyclic window %lu\n", (unsigned long)n);
         }
