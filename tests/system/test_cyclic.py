@@ -45,7 +45,7 @@ OVERRUN_TICKS = 200
 # hostile guests' CPUs this has delayed one of h1's window starts in about
 # 500 by 3360 counter ticks (53,760 instructions at shift=0), the same on
 # every run; h2 and h3 start within a tick.  Not the hypervisor's path
-# (606 instructions, make bench's cyclic_window_switch): with the CPUs'
+# (615 instructions, make bench's cyclic_window_switch): with the CPUs'
 # windows staggered, h1 starts exactly and a hostile guest's window end
 # is as late instead (3165 ticks), while the others run their slices.
 QEMU_TURN_TICKS = 4000
