@@ -12,18 +12,19 @@ struct reloc_sync {
     volatile uint32_t parked, go;
     uint32_t httbr;
 };
-_Static_assert(__builtin_offsetof(struct reloc_sync, parked) == SYNC_PARKED, "sync");
-_Static_assert(__builtin_offsetof(struct reloc_sync, go) == SYNC_GO, "sync");
-_Static_assert(__builtin_offsetof(struct reloc_sync, httbr) == SYNC_HTTBR, "sync");
+/* (size_t): cppcheck does not know offsetof's type (MISRA C:2012 rule 10.4). */
+_Static_assert((size_t)__builtin_offsetof(struct reloc_sync, parked) == SYNC_PARKED, "sync");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_sync, go) == SYNC_GO, "sync");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_sync, httbr) == SYNC_HTTBR, "sync");
 
 struct reloc_job {
     const uint32_t *to;
     uint32_t npages, httbr, line;
 };
-_Static_assert(__builtin_offsetof(struct reloc_job, to) == JOB_TO, "job");
-_Static_assert(__builtin_offsetof(struct reloc_job, npages) == JOB_NPAGES, "job");
-_Static_assert(__builtin_offsetof(struct reloc_job, httbr) == JOB_HTTBR, "job");
-_Static_assert(__builtin_offsetof(struct reloc_job, line) == JOB_LINE, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, to) == JOB_TO, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, npages) == JOB_NPAGES, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, httbr) == JOB_HTTBR, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, line) == JOB_LINE, "job");
 
 void hyp_reloc_copy_switch(const struct reloc_job *job);     /* hyp_reloc.S */
 void hyp_reloc_park(struct reloc_sync *sync);
@@ -55,7 +56,7 @@ static bool mapped(uint32_t va, uint64_t *pa)
     isb();
     uint64_t par = sysreg_read_par64();
     *pa = par & PAR64_PA_MASK;
-    return !(par & PAR_F);
+    return (par & PAR_F) == 0u;
 }
 
 int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
@@ -136,7 +137,9 @@ unsigned int hyp_colour_check(const struct colour_list *l, unsigned int *pages,
             continue;
         }
         (*pages)++;
-        bad += !colour_pages_in(l, pa, 1);
+        if (!colour_pages_in(l, pa, 1)) {
+            bad++;
+        }
     }
     *tables = hyp_mmu_table_pages(l, &bad);
     return bad;

@@ -19,8 +19,13 @@
 #include "hyp/config/colour.h"
 #include "hyp/lib/spinlock.h"
 
-#define PT_ENTRIES  512
-#define PT_POOL     48
+/* layout.h writes its sizes out for the linker script: they are the shifts' */
+_Static_assert(PAGE_SIZE == ((unsigned int)1u << PAGE_SHIFT) &&
+               BLOCK_SIZE == ((unsigned int)1u << BLOCK_SHIFT) &&
+               STACK_REGION == ((unsigned int)1u << STACK_REGION_SHIFT), "layout.h");
+
+#define PT_ENTRIES  512u
+#define PT_POOL     48u
 
 typedef uint64_t pte_t;
 
@@ -59,7 +64,9 @@ static pte_t *pt_alloc(void)
 {
     if (moved_pa != NULL) {     /* tables of the hypervisor's colours, identity mapped */
         pte_t *t = page_alloc(1, 1);
-        pool_tables += t != NULL;
+        if (t != NULL) {
+            pool_tables++;
+        }
         return t;
     }
     if (pt_used == PT_POOL) {
@@ -71,20 +78,20 @@ static pte_t *pt_alloc(void)
 }
 
 /* A table's VA from its descriptor, or NULL if e is no table */
-static const pte_t *table_of(pte_t e)
+static pte_t *table_of(pte_t e)
 {
     if ((e & 3u) != (PTE_VALID | PTE_TABLE)) {
         return NULL;
     }
-    return moved_pa ? (const pte_t *)(uint32_t)(e & PTE_ADDR)
-                    : (const pte_t *)(uint32_t)(((e & PTE_ADDR) - image_pa_base) + HYP_VA_BASE);
+    return moved_pa ? (pte_t *)(uint32_t)(e & PTE_ADDR)
+                    : (pte_t *)(uint32_t)(((e & PTE_ADDR) - image_pa_base) + HYP_VA_BASE);
 }
 
 /* Next-level table under entry *e, made if absent. */
 static pte_t *pt_next(pte_t *e)
 {
     if ((*e & 3u) == (PTE_VALID | PTE_TABLE)) {
-        return (pte_t *)table_of(*e);
+        return table_of(*e);
     }
     pte_t *t = pt_alloc();
     if (!t) {
@@ -139,8 +146,9 @@ static int map_range(uint32_t va, uint64_t pa, uint64_t size, uint64_t attrs)
             n = (uint32_t)(size >> PAGE_SHIFT);
         }
         pte_t v = pa | attrs | PTE_VALID | PTE_TABLE, *e3 = &l3[first];
-        for (pte_t *end = e3 + n; e3 < end; e3++, v += PAGE_SIZE) {
+        for (const pte_t *end = e3 + n; e3 < end; e3++) {
             *e3 = v;
+            v += PAGE_SIZE;
         }
         va += n << PAGE_SHIFT; pa += (uint64_t)n << PAGE_SHIFT;
         size -= (uint64_t)n << PAGE_SHIFT;
@@ -215,22 +223,29 @@ static uint64_t *recolour_alloc(void *ctx, uint64_t *pa)
     (void)ctx;
     uint64_t *t = page_alloc(1, 1);     /* zeroed, of the colours, identity mapped */
     *pa = (uint32_t)t;
-    pool_tables += t != NULL;
+    if (t != NULL) {
+        pool_tables++;
+    }
     return t;
 }
 
+/* The new page of each image page, for recolour_move: hyp_mmu_recolour's
+ * argument, under mmu_lock (a const table, which the ops' context is not). */
+static const uint32_t *recolour_to;
+
 static uint64_t recolour_move(void *ctx, uint32_t va, uint64_t pa)
 {
+    (void)ctx;
     (void)pa;
-    return ((const uint32_t *)ctx)[(va - (uint32_t)__text_start) >> PAGE_SHIFT];
+    return recolour_to[(va - (uint32_t)__text_start) >> PAGE_SHIFT];
 }
 
 int hyp_mmu_recolour(const uint32_t *to, uint32_t *httbr)
 {
-    const struct pt_copy_ops ops = { recolour_table, recolour_alloc, recolour_move,
-                                     (void *)to };
+    const struct pt_copy_ops ops = { recolour_table, recolour_alloc, recolour_move, NULL };
     uint64_t root;
     uint32_t f = spin_lock_irqsave(&mmu_lock);
+    recolour_to = to;
     pool_tables = 0u;
     int rc = pt_copy(&ops, hyp_virt_to_phys(pt_l1), (uint32_t)__text_start,
                      (uint32_t)__stacks_end, &root);
@@ -244,18 +259,24 @@ int hyp_mmu_recolour(const uint32_t *to, uint32_t *httbr)
 unsigned int hyp_mmu_table_pages(const struct colour_list *l, unsigned int *bad)
 {
     unsigned int n = 1u;
-    *bad += !colour_pages_in(l, hyp_virt_to_phys(pt_l1), 1);
+    if (!colour_pages_in(l, hyp_virt_to_phys(pt_l1), 1)) {
+        (*bad)++;
+    }
     for (unsigned int i = 0u; i < 4u; i++) {
         const pte_t *l2 = table_of(pt_l1[i]);
         if (!l2) {
             continue;
         }
         n++;
-        *bad += !colour_pages_in(l, pt_l1[i] & PTE_ADDR, 1);
+        if (!colour_pages_in(l, pt_l1[i] & PTE_ADDR, 1)) {
+            (*bad)++;
+        }
         for (unsigned int j = 0u; j < PT_ENTRIES; j++) {
             if (table_of(l2[j]) != NULL) {
                 n++;
-                *bad += !colour_pages_in(l, l2[j] & PTE_ADDR, 1);
+                if (!colour_pages_in(l, l2[j] & PTE_ADDR, 1)) {
+                    (*bad)++;
+                }
             }
         }
     }

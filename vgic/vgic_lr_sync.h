@@ -78,7 +78,7 @@ static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
     if ((v & LR_STATE_MASK) != LR_PENDING) {
         return v;
     }
-    v &= ~(LR_GROUP1 | LR_PRIO(0xff));
+    v &= ~(LR_GROUP1 | LR_PRIO(0xffu));
     return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0u);
 }
 

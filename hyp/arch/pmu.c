@@ -21,7 +21,7 @@ bool pmu_reserve(void)
     if (pmu_reserved != PMU_NONE_RESERVED) {
         return true;
     }
-    if (!pmu_hpmn) {
+    if (pmu_hpmn == 0u) {
         return false;
     }
     /* the highest counter: HDCR.HPMN one less, so that PL1 sees N - 1
@@ -151,7 +151,7 @@ static bool pmcr_reserved(bool read, uint32_t *val)
     unsigned int cpu = this_cpu()->index;
     uint32_t v = *val;
     if (read) {
-        *val = (sysreg_read_pmcr() & ~((0x1fu << 11) | PMCR_E)) | (pmu_hpmn << 11) |
+        *val = (sysreg_read_pmcr() & ~(PMCR_N_MASK | PMCR_E)) | (pmu_hpmn << PMCR_N_SHIFT) |
                guest_pmcr_e[cpu];
         return true;
     }
@@ -181,7 +181,7 @@ static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
             return pmcr_reserved(read, val);
         }
         if (read) {
-            *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_hpmn << 11);
+            *val = (sysreg_read_pmcr() & ~PMCR_N_MASK) | (pmu_hpmn << PMCR_N_SHIFT);
         } else {
             sysreg_write_pmcr(v & PMCR_WRITABLE);
         }
