@@ -205,7 +205,7 @@ static void guests_boot(void)
     /* direct interrupts need the GIC's Group 0 for the hypervisor: a secure
      * start (Partita is the firmware) on a GIC with the Security Extensions */
     struct config_host ch = { &host, fs, fe, host_fdt, colours_probe(),
-                              mode == START_MODE_SECURE && gic_get_info()->security_extn,
+                              (mode == START_MODE_SECURE) && gic_get_info()->security_extn,
                               start_mode_name(mode),
                               host.pmu_irq && pmu_present() ? pmu_hpmn : 0u };
     if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {

@@ -46,7 +46,7 @@ const struct colour_list *hyp_colours(void)
 
 static uint32_t image_pages(void)
 {
-    return ((uint32_t)__stacks_end - (uint32_t)__text_start) / PAGE_SIZE;
+    return (hyp_va_of(__stacks_end) - hyp_va_of(__text_start)) / PAGE_SIZE;
 }
 
 /* Is the image page at va mapped?  Asked of the MMU (ATS1HR, B4.2.6) */
@@ -66,7 +66,7 @@ int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
     wanted = l;
     page_alloc_colours(l);
     for (uint32_t i = 0u; i < n; i++) {
-        need += mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa);
+        need += mapped(hyp_va_of(__text_start) + (i * PAGE_SIZE), &pa);
     }
     uint64_t pool_pa, pool_bytes;
     page_pool_range(&pool_pa, &pool_bytes);
@@ -78,7 +78,7 @@ int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
         return -1;
     }
     for (uint32_t i = 0u; i < n; i++) {
-        to[i] = mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa) ?
+        to[i] = mapped(hyp_va_of(__text_start) + (i * PAGE_SIZE), &pa) ?
                 (uint32_t)page_alloc(1, 1) : 0u;
     }
     sync = page_alloc(1, 1);
@@ -133,7 +133,7 @@ unsigned int hyp_colour_check(const struct colour_list *l, unsigned int *pages,
     uint64_t pa;
     *pages = 0u;
     for (uint32_t i = 0u; i < image_pages(); i++) {
-        if (!mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa)) {
+        if (!mapped(hyp_va_of(__text_start) + (i * PAGE_SIZE), &pa)) {
             continue;
         }
         (*pages)++;

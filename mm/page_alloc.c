@@ -83,7 +83,7 @@ void page_free(void *va, unsigned int npages)
     for (unsigned int j = 0u; j < npages && i + j < pool_pages; j++) {
         if (used(i + j) != 0) {
             set(i + j, 0);
-            if (!colours || colour_pages_in(colours, pool_pa + (uint64_t)(i + j) * PAGE_SIZE, 1)) {
+            if (!colours || colour_pages_in(colours, pool_pa + ((uint64_t)i + j) * PAGE_SIZE, 1)) {
                 free_pages++;
             }
         }

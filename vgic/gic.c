@@ -72,12 +72,12 @@ int gic_init(const struct platform *p)
      * Group 0 (GICv2 5.2.1).
      */
     for (unsigned int i = 0u; i < info.nr_irqs; i += 32u) {
-        d_wr(GICD_IGROUPR + i / 8u, 0xffffffffu);
+        d_wr(GICD_IGROUPR + (i / 8u), 0xffffffffu);
     }
     for (unsigned int i = 32u; i < info.nr_irqs; i += 32u) {
-        d_wr(GICD_ICENABLER + i / 8u, 0xffffffffu);
-        d_wr(GICD_ICPENDR + i / 8u, 0xffffffffu);
-        d_wr(GICD_ICACTIVER + i / 8u, 0xffffffffu);
+        d_wr(GICD_ICENABLER + (i / 8u), 0xffffffffu);
+        d_wr(GICD_ICPENDR + (i / 8u), 0xffffffffu);
+        d_wr(GICD_ICACTIVER + (i / 8u), 0xffffffffu);
     }
     for (unsigned int i = 32u; i < info.nr_irqs; i++) {
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
@@ -95,7 +95,7 @@ int gic_init(const struct platform *p)
 static uint8_t read_own_mask(void)
 {
     uint32_t v = d_rd(GICD_ITARGETSR);
-    return (uint8_t)(v | v >> 8 | v >> 16 | v >> 24);
+    return (uint8_t)(v | (v >> 8) | (v >> 16) | (v >> 24));
 }
 
 void gic_cpu_init(void)
@@ -134,7 +134,7 @@ void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg)
 
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
 {
-    if (irq >= 32u && cpu_target_mask) {  /* 0: keep the target it has */
+    if ((irq >= 32u) && (cpu_target_mask != 0u)) {  /* 0: keep the target it has */
         d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
     }
     d_wr(GICD_ISENABLER + (irq / 32u) * 4u, (unsigned int)1u << (irq % 32u));
@@ -142,7 +142,7 @@ void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
 
 void gic_irq_set_target(unsigned int irq, unsigned int pcpu)
 {
-    if (irq >= 32u && pcpu < MAX_CPUS) {
+    if ((irq >= 32u) && (pcpu < MAX_CPUS)) {
         d_wr8(GICD_ITARGETSR + irq, cpu_if_mask[pcpu]);
     }
 }
@@ -233,7 +233,7 @@ static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
 
 void gic_kick_cpu(unsigned int pcpu)
 {
-    if (pcpu >= MAX_CPUS || cpu_if_mask[pcpu] == 0u) {
+    if ((pcpu >= MAX_CPUS) || (cpu_if_mask[pcpu] == 0u)) {
         return;
     }
     if (__builtin_expect(((group0_cpus >> pcpu) & 1u) != 0u, 0) != 0) {
@@ -286,7 +286,7 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
         }
     }
     for (unsigned int k = 0u; k < n; k++) {
-        if (spis[k] < GIC_MAX_IRQS && gic_irq_active(spis[k])) {
+        if ((spis[k] < GIC_MAX_IRQS) && gic_irq_active(spis[k])) {
             c_wr(GICC_EOIR, spis[k]);
             c_wr(GICC_DIR, spis[k]);
         }
@@ -310,7 +310,7 @@ void gic_handle_fiq(void)
         if (irq >= GIC_MAX_IRQS) {
             break;
         }
-        if (irq != SGI_KICK_G0 && handlers[irq].fn) {
+        if ((irq != SGI_KICK_G0) && (handlers[irq].fn != NULL)) {
             handlers[irq].fn(irq, handlers[irq].arg);
         }
         (void)mon_call(MON_G0_EOI, iar, 0u);

@@ -21,7 +21,7 @@ static uint32_t popcount16(uint32_t v)
  * (ARM) or + 4 (Thumb), A2.3 */
 static uint32_t reg(const struct arm_next_ctx *c, uint32_t n, bool thumb)
 {
-    return n == 15u ? c->r[15] + (thumb ? 4u : 8u) : c->r[n];
+    return (n == 15u) ? (c->r[15] + (thumb ? 4u : 8u)) : c->r[n];
 }
 
 /* LoadWritePC / BXWritePC (A2.3.2): bit 0 chooses the instruction set */
@@ -66,13 +66,14 @@ static bool arm_alu_pc(const struct arm_next_ctx *c, uint32_t in, uint32_t *next
 static bool arm_load_pc(const struct arm_next_ctx *c, uint32_t in, uint32_t *next)
 {
     uint32_t rn = reg(c, (in >> 16) & 0xfu, false);
-    bool p = (in & ((unsigned int)1u << 24)) != 0u, u = (in & ((unsigned int)1u << 23)) != 0u;
+    bool p = (in & ((unsigned int)1u << 24)) != 0u;
+    bool u = (in & ((unsigned int)1u << 23)) != 0u;
     if ((in & 0x0e000000u) == 0x08000000u) {         /* LDM */
         if ((in & ((unsigned int)1u << 22)) != 0u) {
             return false;       /* LDM ^ with the PC: an exception return */
         }
         uint32_t n = popcount16(in);
-        uint32_t addr = u ? rn + 4u * (n - 1u) + (p ? 4u : 0u) : rn - (p ? 4u : 0u);
+        uint32_t addr = u ? (rn + (4u * (n - 1u)) + (p ? 4u : 0u)) : (rn - (p ? 4u : 0u));
         return load_pc(c, addr, next);
     }
     uint32_t off;
@@ -190,7 +191,14 @@ static bool thumb32_branch(const struct arm_next_ctx *c, uint32_t hw1, uint32_t 
         }
         return true;
     }
-    uint32_t i1 = (j1 == s) ? 1u : 0u, i2 = (j2 == s) ? 1u : 0u;
+    uint32_t i1 = 0u;
+    uint32_t i2 = 0u;
+    if (j1 == s) {
+        i1 = 1u;
+    }
+    if (j2 == s) {
+        i2 = 1u;
+    }
     uint32_t imm = sext(s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ffu) << 12 | (hw2 & 0x7ffu) << 1,
                         25);
     if ((hw2 & 0x1000u) != 0u) {                               /* B T4, BL */

@@ -18,7 +18,7 @@ enum pair_reg { BVR, BCR, WVR, WCR };    /* opc2 4, 5, 6, 7 */
 
 static void pair_write(enum pair_reg r, unsigned int n, uint32_t v)
 {
-    switch (n * 4u + (unsigned int)r) {
+    switch ((n * 4u) + (unsigned int)r) {
     PAIR_CASES(0, v) PAIR_CASES(1, v) PAIR_CASES(2, v) PAIR_CASES(3, v)
     PAIR_CASES(4, v) PAIR_CASES(5, v) PAIR_CASES(6, v) PAIR_CASES(7, v)
     PAIR_CASES(8, v) PAIR_CASES(9, v) PAIR_CASES(10, v) PAIR_CASES(11, v)
@@ -74,7 +74,7 @@ void debug_load(const struct debug_regs *d, bool gdb)
     const struct debug_gdb *g = &debug_gdb;
     uint32_t bheld = gdb ? g->bheld : 0u, wheld = gdb ? g->wheld : 0u;
     uint32_t dscr = d->dscr & (DSCR_GUEST | DBGDSCR_MOE_MASK);
-    bool own = (bheld | wheld) == 0u || (d->dscr & DBGDSCR_MDBGEN) != 0u;
+    bool own = ((bheld | wheld) == 0u) || ((d->dscr & DBGDSCR_MDBGEN) != 0u);
     for (unsigned int i = 0u; i < debug_nbrp; i++) {
         bool held = (bheld & ((unsigned int)1u << i)) != 0u;
         pair_write(BVR, i, held ? g->bvr[i] : d->bvr[i]);

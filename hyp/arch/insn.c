@@ -8,8 +8,10 @@ uint32_t insn_itstate(uint32_t cpsr)
 
 bool insn_cond_holds(uint32_t cond, uint32_t cpsr)
 {
-    bool n = ((cpsr >> 31) & 1u) != 0u, z = ((cpsr >> 30) & 1u) != 0u;
-    bool c = ((cpsr >> 29) & 1u) != 0u, v = ((cpsr >> 28) & 1u) != 0u;
+    bool n = ((cpsr >> 31) & 1u) != 0u;
+    bool z = ((cpsr >> 30) & 1u) != 0u;
+    bool c = ((cpsr >> 29) & 1u) != 0u;
+    bool v = ((cpsr >> 28) & 1u) != 0u;
     bool r;
     switch (cond >> 1) {
     case 0: r = z; break;                   /* EQ / NE */
@@ -31,7 +33,7 @@ bool insn_condition_passed(uint32_t cpsr, uint32_t hsr)
     }
     /* CV = 0: only possible in Thumb; the IT block gives the condition */
     uint32_t it = insn_itstate(cpsr);
-    if ((cpsr & PSR_T) == 0u || (it & 0xfu) == 0u) {
+    if (((cpsr & PSR_T) == 0u) || ((it & 0xfu) == 0u)) {
         return true;
     }
     return insn_cond_holds(it >> 4, cpsr);

@@ -11,7 +11,7 @@ static uint8_t guest_pmcr_e[MAX_CPUS];
 void pmu_init(void)
 {
     unsigned int n = PMCR_N(sysreg_read_pmcr());
-    pmu_hpmn = n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
+    pmu_hpmn = (n < PMU_MAX_COUNTERS) ? n : PMU_MAX_COUNTERS;
     pmu_guest_bits = PMU_CCNT_BIT | (((unsigned int)1u << pmu_hpmn) - 1u);
     pmu_hdcr = pmu_hpmn;
 }
@@ -169,7 +169,7 @@ static bool pmcr_reserved(bool read, uint32_t *val)
 static bool selected_ok(bool ccnt_ok)
 {
     uint32_t sel = sysreg_read_pmselr() & 0x1fu;
-    return sel < pmu_hpmn || (ccnt_ok && sel == PMSELR_CCNT);
+    return (sel < pmu_hpmn) || (ccnt_ok && (sel == PMSELR_CCNT));
 }
 
 static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)

@@ -52,7 +52,7 @@ static bool it_state_ok(uint32_t cpsr)
         return it == 0u;
     }
     if ((it >> IT_BASE_SHIFT) == IT_BASE_AL) {
-        return (it & IT_COND_LSB) == 0u && (mask & (mask - 1u)) == 0u;
+        return ((it & IT_COND_LSB) == 0u) && ((mask & (mask - 1u)) == 0u);
     }
     return true;
 }

@@ -234,7 +234,7 @@ static void set_fiq_reg(unsigned int n, uint32_t val)
 uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
-    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
+    if ((n >= 8u) && (n <= 12u) && (mode == PSR_MODE_FIQ)) {
         return get_fiq_reg(n);
     }
     if (n < 13u) {
@@ -252,7 +252,7 @@ uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n)
 void vcpu_set_reg_slow(struct vcpu *v, unsigned int n, uint32_t val)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
-    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
+    if ((n >= 8u) && (n <= 12u) && (mode == PSR_MODE_FIQ)) {
         set_fiq_reg(n, val);
     } else if (n < 13u) {
         v->regs.r[n] = val;

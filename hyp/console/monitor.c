@@ -231,7 +231,7 @@ static void cmd_selftest(int argc, char **argv)
     const char *what = argc < 2 ? "" : argv[1];
     if (strcmp(what, "fault") == 0) {
         pr_info("selftest: cpu%u will read its stack's guard page\n", this_cpu()->index);
-        (void)*(volatile uint32_t *)(void *)(__stacks_start + this_cpu()->index * STACK_REGION);
+        (void)*(volatile const char *)&__stacks_start[this_cpu()->index * STACK_REGION];
     } else if (strcmp(what, "stack") == 0) {
         pr_info("selftest: cpu%u will overflow its stack\n", this_cpu()->index);
         (void)selftest_recurse(0u);
