@@ -30,7 +30,7 @@ static int answer(struct blk_req *r, uint8_t status)
 /* Is [sector, sector + len / 512) inside the disk, without overflow? */
 static bool in_capacity(uint64_t sector, uint32_t len, uint64_t capacity)
 {
-    uint64_t count = len / VIRTIO_BLK_SECTOR;
+    uint64_t count = (uint64_t)len / VIRTIO_BLK_SECTOR;
     return sector <= capacity && count <= capacity - sector;
 }
 
@@ -60,7 +60,7 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
     }
     uint8_t hdr[VIRTIO_BLK_HDR_SIZE];
     blk_copy_out(s, (struct blk_pos){ 0, 0 }, hdr, sizeof(hdr));
-    memcpy(&r->type, hdr, sizeof(r->type));
+    (void)memcpy(&r->type, hdr, sizeof(r->type));
     (void)memcpy(&r->sector, hdr + 8, sizeof(r->sector));
     uint64_t len;
     switch (r->type) {
@@ -103,7 +103,7 @@ void blk_copy_out(const struct virtq_seg *s, struct blk_pos pos, uint8_t *buf, u
     for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
         uint32_t k = s[i].len - off < len ? s[i].len - off : len;
         (void)memcpy(buf, s[i].p + off, k);
-        buf += k;
+        buf = &buf[k];
         len -= k;
     }
 }
@@ -114,7 +114,7 @@ void blk_copy_in(const struct virtq_seg *s, struct blk_pos pos, const uint8_t *b
     for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
         uint32_t k = s[i].len - off < len ? s[i].len - off : len;
         (void)memcpy(s[i].p + off, buf, k);
-        buf += k;
+        buf = &buf[k];
         len -= k;
     }
 }
