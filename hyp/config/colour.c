@@ -165,7 +165,7 @@ void colour_format(const struct colour_list *l, char *buf, size_t size)
     buf[0] = '\0';
     for (unsigned int i = 0u; i < l->k && n < size; ) {
         unsigned int j = i;
-        while (j + 1u < l->k && l->colour[j + 1u] == l->colour[j] + 1u) {
+        while (((j + 1u) < l->k) && (l->colour[j + 1u] == (l->colour[j] + 1u))) {
             j++;
         }
         n += (size_t)snprintf(buf + n, size - n, j > i ? "%s%u-%u" : "%s%u", i ? "," : "",

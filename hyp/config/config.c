@@ -28,7 +28,7 @@ void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
     /* names and values come from the blob: no line breaks or escapes */
     char *p = line;
     while (*p != '\0') {
-        if ((unsigned char)*p < 0x20u || *p == '\x7f') {
+        if (((unsigned char)*p < 0x20u) || (*p == '\x7f')) {
             *p = '?';
         }
         p++;

@@ -225,7 +225,7 @@ static void check_member(const struct system_config *sys, const struct guest_con
 
     (void)mprop(p, sizeof(p), ch, "doorbell");
     unsigned long irq = gc->doorbell;
-    if (irq < 32u || irq > CHANNEL_SPI_MAX) {
+    if ((irq < 32u) || (irq > CHANNEL_SPI_MAX)) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 irq, CHANNEL_SPI_MAX);
     } else if (irq == VBOARD_UART_IRQ) {

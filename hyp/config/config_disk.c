@@ -70,7 +70,7 @@ static bool parse_backing(const void *fdt, int node, const char *g, const char *
     bool bad;
     const char *s = cfg_get_string(fdt, node, "backing", &bad);
     size_t n = s ? strlen(s) : 0u;
-    bool printable = n > 0u && n < DISK_BACKING_MAX;
+    bool printable = (n > 0u) && (n < DISK_BACKING_MAX);
     for (size_t i = 0; printable && i < n; i++) {
         printable = s[i] > ' ' && s[i] < '\x7f';
     }
@@ -163,7 +163,7 @@ static void parse_driver(const void *fdt, int node, struct system_config *sys,
                          cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
                          "the SPI (INTID) that tells the driver of requests", &d->irq, c);
     int rc = cfg_get_u32(fdt, node, "done", &d->done_ipa);
-    if (rc < 0 || (rc > 0 && d->done_ipa == 0u)) {
+    if ((rc < 0) || ((rc > 0) && (d->done_ipa == 0u))) {
         cfg_msg(c, true, g, cfg_member_prop(p, sizeof(p), d->name, "done"),
                 "give the IPA of a 4 KiB page outside its RAM");
         ok = false;
@@ -386,7 +386,7 @@ static void check_driver(const struct system_config *sys, unsigned int di, struc
         }
     }
     (void)cfg_member_prop(p, sizeof(p), d->name, "interrupt");
-    if (d->irq < 32u || d->irq > CHANNEL_SPI_MAX) {
+    if ((d->irq < 32u) || (d->irq > CHANNEL_SPI_MAX)) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 (unsigned long)d->irq, CHANNEL_SPI_MAX);
     } else if ((clash = cfg_irq_clash(sys, g, d->irq, g->nnets, what, sizeof(what))) ||
@@ -402,7 +402,7 @@ void config_check_disks(struct system_config *sys, struct cfg_ctx *c)
 {
     for (unsigned int i = 0; i < sys->ndisks; i++) {
         const struct disk_config *d = &sys->disks[i];
-        if (d->driver >= 0 && d->nfrontends == 0u) {
+        if ((d->driver >= 0) && (d->nfrontends == 0u)) {
             cfg_report(c, true, "disk", d->name, NULL, "has no frontend guest");
         }
         if (!d->parse_error) {

@@ -218,7 +218,7 @@ static void parse_placement(const void *fdt, int node, struct guest_config *g,
     const fdt32_t *cpus = dt_getprop(fdt, node, "cpus", &len);
     if (!cpus || len == 0 || len % 4) {
         cfg_msg(c, true, g->name, "cpus", "missing: list the physical CPUs, one per vCPU");
-    } else if ((unsigned int)len / 4u > GUEST_MAX_VCPUS) {
+    } else if (((unsigned int)len / 4u) > GUEST_MAX_VCPUS) {
         cfg_msg(c, true, g->name, "cpus", "%u CPUs, at most %u", (unsigned int)len / 4u,
                 GUEST_MAX_VCPUS);
     } else {

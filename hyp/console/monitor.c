@@ -169,7 +169,8 @@ static void stats_guest(struct guest *g)
         char line[200];
         int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v,
                          (unsigned long long)vcpu_exits(c));
-        for (unsigned int t = 0u; t < (unsigned int)TRAP_NR && n < (int)sizeof(line) - 20; t++) {
+        for (unsigned int t = 0u; (t < (unsigned int)TRAP_NR) && (n < ((int)sizeof(line) - 20));
+             t++) {
             n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
                           (unsigned long)c->traps[t]);
         }
@@ -321,7 +322,7 @@ static int line_feed(char *buf, unsigned int *len, char c)
         return 0;
     }
     if (esc_state == 2) {
-        if (c >= '@' && c <= '~') {         /* a CSI's final byte, 0x40-0x7e */
+        if ((c >= '@') && (c <= '~')) {         /* a CSI's final byte, 0x40-0x7e */
             esc_state = 0;
         }
         return 0;

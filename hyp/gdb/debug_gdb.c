@@ -53,7 +53,7 @@ int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint
 int debug_gdb_bp_match(const struct debug_gdb *g, uint32_t pc)
 {
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if ((g->bheld & pair_bit(i)) == 0u || g->bvr[i] != (pc & ~3u)) {
+        if (((g->bheld & pair_bit(i)) == 0u) || (g->bvr[i] != (pc & ~3u))) {
             continue;
         }
         uint32_t bas = g->bcr[i] & DBGBCR_BAS_ARM;
@@ -95,7 +95,8 @@ static int wp_find(const struct debug_gdb *g, uint32_t addr, uint32_t len,
 {
     uint32_t ctrl = GDB_CTRL | wp_lsc(type) | wp_bas(addr, len) << DBGWCR_BAS_SHIFT;
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if ((g->wheld & pair_bit(i)) != 0u && g->wvr[i] == (addr & ~3u) && g->wcr[i] == ctrl) {
+        if (((g->wheld & pair_bit(i)) != 0u) && (g->wvr[i] == (addr & ~3u)) &&
+            (g->wcr[i] == ctrl)) {
             return i;
         }
     }
@@ -138,7 +139,7 @@ int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far)
 {
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
         uint32_t bas = (g->wcr[i] >> DBGWCR_BAS_SHIFT) & 0xfu;
-        if ((g->wheld & pair_bit(i)) != 0u && g->wvr[i] == (far & ~3u) &&
+        if (((g->wheld & pair_bit(i)) != 0u) && (g->wvr[i] == (far & ~3u)) &&
             (bas & ((unsigned int)1u << (far & 3u))) != 0u) {
             return i;
         }
@@ -146,7 +147,7 @@ int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far)
     /* an access wider than the bytes watched starts below them: the
      * first of gdb's watchpoints on that word */
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if ((g->wheld & pair_bit(i)) != 0u && g->wvr[i] == (far & ~3u)) {
+        if (((g->wheld & pair_bit(i)) != 0u) && (g->wvr[i] == (far & ~3u))) {
             return i;
         }
     }

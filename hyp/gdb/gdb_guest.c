@@ -57,7 +57,7 @@ bool guest_debug_held(struct guest *g)
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
         uint32_t requests = __atomic_load_n(&v->requests, __ATOMIC_SEQ_CST);
-        if ((requests & VCPU_REQ_HALT) == 0u || !vcpu_settled(v)) {
+        if (((requests & VCPU_REQ_HALT) == 0u) || !vcpu_settled(v)) {
             return false;
             }
     }

@@ -190,7 +190,7 @@ static void do_set_thread(const struct rsp_cmd *c)
         return;
     }
     char op = c->op;
-    if (v >= 0 && op == 'g') {
+    if ((v >= 0) && (op == 'g')) {
         s.vcpu = (unsigned int)v;
     }
     if (op == 'c') {   /* one thread (gdb stepping it over a breakpoint), or all */

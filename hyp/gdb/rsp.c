@@ -179,7 +179,7 @@ void rsp_tx_reg32(struct rsp_tx *tx, uint32_t v)
 void rsp_tx_num(struct rsp_tx *tx, uint32_t v)
 {
     unsigned int shift = 28u;
-    while (shift > 0u && ((v >> shift) & 15u) == 0u) {
+    while ((shift > 0u) && (((v >> shift) & 15u) == 0u)) {
         shift -= 4u;
     }
     /* the digits from the one at shift down to the lowest */
@@ -258,7 +258,7 @@ static bool cur_eat(struct cur *c, char ch)
 static bool cur_prefix(struct cur *c, const char *s)
 {
     size_t n = strlen(s);
-    if (cur_left(c) < n || memcmp(c->p, s, n) != 0) {
+    if ((cur_left(c) < n) || (memcmp(c->p, s, n) != 0)) {
         return false;
     }
     c->p += n;

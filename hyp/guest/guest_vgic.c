@@ -139,12 +139,12 @@ static bool direct_state(struct guest *g, struct mmio_access *a, uint32_t offset
 bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct guest *g = dev;
-    if (a->write && offset == (uint32_t)GICD_SGIR && a->size == 4u) {
+    if (a->write && (offset == (uint32_t)GICD_SGIR) && (a->size == 4u)) {
         direct_sgi(g, a->value);
         return true;
     }
-    if (offset >= (uint32_t)GICD_ISPENDR && offset < (uint32_t)GICD_IPRIORITYR && a->size == 4u &&
-        (offset & 3u) == 0u) {
+    if ((offset >= (uint32_t)GICD_ISPENDR) && (offset < (uint32_t)GICD_IPRIORITYR) &&
+        (a->size == 4u) && ((offset & 3u) == 0u)) {
         return direct_state(g, a, offset);
     }
     return vgic_dist_handler(&g->vgic, a, offset);

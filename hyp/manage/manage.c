@@ -143,7 +143,8 @@ static bool caller_gives_up(struct vcpu *v, uint64_t t0)
     if (v != NULL) {
         req = __atomic_load_n(&v->requests, __ATOMIC_SEQ_CST);
     }
-    return (req & VCPU_REQ_STOP) != 0u || timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US;
+    return ((req & VCPU_REQ_STOP) != 0u) ||
+           (timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US);
 }
 
 /*

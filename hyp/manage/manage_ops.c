@@ -124,6 +124,6 @@ int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
         (void)memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
     }
     memcpy(buf, &h, sizeof(h));
-    size_t bytes = sizeof(h) + h.nrecords * sizeof(r);
+    size_t bytes = sizeof(h) + (h.nrecords * sizeof(r));
     return (int)bytes;
 }

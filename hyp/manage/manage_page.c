@@ -53,7 +53,7 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
 {
     struct guest *g = dev;
     struct manage_page *p = g->mpage;
-    if (a->size != 4u || (off & 3u) != 0u) {
+    if ((a->size != 4u) || ((off & 3u) != 0u)) {
         return false;           /* 32-bit registers and data words only */
     }
     if (off >= MG_DATA) {

@@ -153,7 +153,7 @@ bool vmmio_access(struct vmmio *d, struct mmio_access *a, uint32_t off)
         }
         return true;
     }
-    if (a->size != 4u || (off & 3u) != 0u) {
+    if ((a->size != 4u) || ((off & 3u) != 0u)) {
         return false;
     }
     if (a->write) {

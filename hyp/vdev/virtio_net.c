@@ -163,8 +163,8 @@ static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len
                 !ratelimit_pass(&s->rate, s->sw->now(), s->sw->freq / s->cfg->rate,
                                 s->cfg->budget, &unused);
     /* the source must be its own address: no member speaks for another */
-    bool drop = over || len < NET_ETH_HLEN || len > NET_FRAME_MAX ||
-                memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0;
+    bool drop = over || (len < NET_ETH_HLEN) || (len > NET_FRAME_MAX) ||
+                (memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0);
     if (!drop) {
         mask = destinations(s->sw, s->cfg->member, f);
         drop = mask == 0u;

@@ -40,8 +40,8 @@ static inline uint32_t vuart_fr(const struct vuart *u)
 {
     unsigned int n = __atomic_load_n(&u->rx_count, __ATOMIC_RELAXED);
     uint32_t fr_tx = __atomic_load_n(&u->fr_tx, __ATOMIC_RELAXED);
-    return fr_tx | (n != 0u ? 0u : PL011_FR_RXFE) |
-           (n == VUART_FIFO ? VUART_FR_RXFF : 0u);
+    return fr_tx | ((n != 0u) ? 0u : PL011_FR_RXFE) |
+           ((n == VUART_FIFO) ? VUART_FR_RXFF : 0u);
 }
 
 void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);
