@@ -33,12 +33,12 @@ static const char *hprop(char *buf, const char *p)
     return cfg_member_prop(buf, HEALTH_PROP_MAX, "health", p);
 }
 
-/* An action's name: its enum health_action, or HEALTH_ACT_NONE */
-static enum health_action action_of(const char *s)
+/* An action's name: its HEALTH_ACT_*, or HEALTH_ACT_NONE */
+static unsigned int action_of(const char *s)
 {
     for (unsigned int a = HEALTH_ACT_LOG; a < HEALTH_ACTIONS; a++) {
         if (strcmp(s, health_action_names[a]) == 0) {
-            return (enum health_action)a;
+            return a;
         }
     }
     return HEALTH_ACT_NONE;
@@ -100,7 +100,7 @@ static void merge_legacy(struct guest_config *g, unsigned int e, const char *leg
                          bool restart, struct cfg_ctx *c)
 {
     char buf[HEALTH_PROP_MAX];
-    enum health_action was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
+    unsigned int was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
     if (g->health.action[e] == HEALTH_ACT_NONE) {
         g->health.action[e] = (uint8_t)was;
     } else if (given && g->health.action[e] != was) {

@@ -62,7 +62,8 @@ static void cmd_list(int argc, char **argv)
             "UPTIME", "EXITS", "IMAGE");
     for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
-        char map[32] = "", mem[32];
+        char map[32], mem[32];
+        map[0] = '\0';
         unsigned int n = 0u;
         uint64_t exits = 0u;
         for (unsigned int v = 0u; v < g->cfg->ncpus && n < sizeof(map) - 6u; v++) {
@@ -146,7 +147,7 @@ static void cmd_gdb(int argc, char **argv)
     if (g && gdb_active(NULL)) {  /* on the debug UART: the console is free */
         pr_info("gdb: a session is on %s: one at a time\n", gdb_port_uart());
     } else if (g != NULL) {
-        gdb_attach(g);
+        (void)gdb_attach(g);
     } else {
         /* otherwise nothing to do */
     }
@@ -168,7 +169,8 @@ static void stats_guest(struct guest *g)
         char line[200];
         int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v,
                          (unsigned long long)vcpu_exits(c));
-        for (unsigned int t = 0u; t < TRAP_NR && n < (int)sizeof(line) - 20; t++) {
+        for (unsigned int t = 0u; (t < (unsigned int)TRAP_NR) && (n < ((int)sizeof(line) - 20));
+             t++) {
             n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
                           (unsigned long)c->traps[t]);
         }
@@ -180,7 +182,7 @@ static void stats_guest(struct guest *g)
         if (c->share != NULL) {
             pr_info("  vcpu%u on shared CPU %u: slice %lu us, ran %llu ms, %lu turns%s\n", v,
                     c->pcpu, (unsigned long)g->cfg->slice_us,
-                    (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000),
+                    (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000u),
                     (unsigned long)c->share->switches, c->share->blocked ? ", in WFI" : "");
         }
     }
@@ -312,7 +314,7 @@ void monitor_exec(char *line)
 static bool last_was_cr;
 static int esc_state;       /* 0, 1 after ESC, 2 inside ESC [ ... (CSI) */
 
-static int line_feed(char *buf, unsigned int *len, int c)
+static int line_feed(char *buf, unsigned int *len, char c)
 {
     /* terminal escape sequences (arrow keys...) are not commands: drop */
     if (esc_state == 1) {
@@ -320,12 +322,12 @@ static int line_feed(char *buf, unsigned int *len, int c)
         return 0;
     }
     if (esc_state == 2) {
-        if (c >= 0x40 && c <= 0x7e) {
+        if ((c >= '@') && (c <= '~')) {         /* a CSI's final byte, 0x40-0x7e */
             esc_state = 0;
         }
         return 0;
     }
-    if (c == 0x1b) {
+    if (c == '\x1b') {
         esc_state = 1;
         return 0;
     }
@@ -339,13 +341,12 @@ static int line_feed(char *buf, unsigned int *len, int c)
         buf[*len] = '\0';
         return 1;
     }
-    if ((c == 0x7f || c == '\b') && *len > 0u) {
+    if ((c == '\x7f' || c == '\b') && *len > 0u) {
         (*len)--;
         console_write("\b \b", 3);
-    } else if (c >= 0x20 && c < 0x7f && *len < MONITOR_LINE_MAX - 1) {
-        char ch = (char)c;
-        buf[(*len)++] = ch;
-        console_write(&ch, 1);
+    } else if (c >= ' ' && c < '\x7f' && *len < MONITOR_LINE_MAX - 1u) {
+        buf[(*len)++] = c;
+        console_write(&c, 1);
     } else {
         /* otherwise nothing to do */
     }

@@ -330,7 +330,8 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
     (void)snprintf(k->why, sizeof(k->why), "%s", why);
     guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
-            (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
+            (unsigned long)(k->cpsr & (uint32_t)PSR_MODE_MASK), (unsigned long)hsr,
+            (unsigned long)far);
     health_crash(g);    /* its health table's crash entry, in the boot CPU's pass */
 }
 

@@ -73,7 +73,7 @@ static void stop_system(struct guest *g, unsigned int e)
 /* Boot CPU: g's event e (count in its period, arg) met with its action */
 static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t arg)
 {
-    enum health_action a = (enum health_action)g->cfg->health.action[e];
+    unsigned int a = g->cfg->health.action[e];
     if (a == HEALTH_ACT_NONE) {
         return;
     }

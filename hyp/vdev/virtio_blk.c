@@ -8,6 +8,8 @@
 #include <string.h>
 #include "virtio_blk.h"
 
+_Static_assert(offsetof(struct vblk, dev) == 0u, "the transport's device is the disk");
+
 static uint32_t vblk_config_read(struct vmmio *d, uint32_t off, unsigned int size)
 {
     const struct vblk *b = (const struct vblk *)d;     /* dev is the first member */

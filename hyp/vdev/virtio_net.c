@@ -11,6 +11,8 @@
 #include <string.h>
 #include "virtio_net.h"
 
+_Static_assert(offsetof(struct net_port, dev) == 0u, "the transport's device is the port");
+
 static const uint8_t group_bit = 1;     /* I/G bit of the first octet: broadcast, multicast */
 
 static uint32_t net_config_read(struct vmmio *d, uint32_t off, unsigned int size)
@@ -161,9 +163,13 @@ static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len
                 !ratelimit_pass(&s->rate, s->sw->now(), s->sw->freq / s->cfg->rate,
                                 s->cfg->budget, &unused);
     /* the source must be its own address: no member speaks for another */
-    if (over || len < NET_ETH_HLEN || len > NET_FRAME_MAX ||
-        memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0 ||
-        !(mask = destinations(s->sw, s->cfg->member, f))) {
+    bool drop = over || (len < NET_ETH_HLEN) || (len > NET_FRAME_MAX) ||
+                (memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0);
+    if (!drop) {
+        mask = destinations(s->sw, s->cfg->member, f);
+        drop = mask == 0u;
+    }
+    if (drop) {
         spin_lock(&s->lock);
         s->st.tx_dropped++;
         spin_unlock(&s->lock);
