@@ -94,7 +94,7 @@ static unsigned int colours_of_cache(unsigned int *level, struct cache_geom *geo
     }
     uint32_t way = g.line * g.sets;
     unsigned int n = colour_count(way);
-    return (way & (way - 1u)) || n > COLOUR_MAX ? 0u : n;
+    return (((way & (way - 1u)) != 0u) || (n > COLOUR_MAX)) ? 0u : n;
 }
 
 /* The colours guests may be given, as the boot log says */
@@ -115,7 +115,7 @@ static unsigned int colours_probe(void)
      * (2304 sets for its Cortex-A15 L2) */
     if (!n) {
         pr_info(": not %s, no colours (llc-way-size in the configuration gives them)\n",
-                colour_count(way) > COLOUR_MAX ? "at most 128 of them" : "a power of two");
+                (colour_count(way) > COLOUR_MAX) ? "at most 128 of them" : "a power of two");
         return 0;
     }
     pr_info(": %u colours of 4 KiB\n", n);

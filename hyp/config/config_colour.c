@@ -18,7 +18,7 @@ unsigned int config_ncolours(const void *fdt, int root, unsigned int hw, struct 
         return hw;
     }
     if (got < 0 || way < COLOUR_PAGE || (way & (way - 1u)) ||
-        way / COLOUR_PAGE > COLOUR_MAX) {
+        ((way / COLOUR_PAGE) > COLOUR_MAX)) {
         cfg_msg(c, true, "-", "llc-way-size", "give the bytes of one way of the last-level "
                 "cache: a power of two from 4 KiB to %u KiB", COLOUR_MAX * COLOUR_PAGE / 1024u);
         return hw;

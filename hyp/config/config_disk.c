@@ -171,7 +171,7 @@ static void parse_driver(const void *fdt, int node, struct system_config *sys,
     d->parse_error = !ok;
     struct guest_config *dg = &sys->guests[d->driver];
     ptrdiff_t disk = d - sys->disks;
-    if (ok && dg->ndriven < DISK_MAX) {
+    if (ok && (dg->ndriven < DISK_MAX)) {
         struct guest_driven *v = &dg->driven[dg->ndriven++];
         *v = (struct guest_driven){ (unsigned int)disk, { 0 }, d->queue_ipa,
                                     d->queue_size, d->irq, d->done_ipa };

@@ -185,11 +185,11 @@ static void parse_console_rate(const void *fdt, int node, struct guest_config *g
     if (len == 8) {
         g->console_burst = fdt32_ld(&v[1]);
     }
-    if (g->console_rate < CONSOLE_RATE_MIN || g->console_rate > CONSOLE_RATE_MAX) {
+    if ((g->console_rate < CONSOLE_RATE_MIN) || (g->console_rate > CONSOLE_RATE_MAX)) {
         cfg_msg(c, true, g->name, "console-rate", "%lu characters a second: use %u to %u",
                 (unsigned long)g->console_rate, CONSOLE_RATE_MIN, CONSOLE_RATE_MAX);
     }
-    if (g->console_burst < CONSOLE_BURST_MIN || g->console_burst > CONSOLE_BURST_MAX) {
+    if ((g->console_burst < CONSOLE_BURST_MIN) || (g->console_burst > CONSOLE_BURST_MAX)) {
         cfg_msg(c, true, g->name, "console-rate", "burst of %lu characters: use %u to %u",
                 (unsigned long)g->console_burst, CONSOLE_BURST_MIN, CONSOLE_BURST_MAX);
     }

@@ -52,7 +52,7 @@ static bool health_prop_known(const char *pn)
         if (strncmp(pn, health_event_names[e], n) != 0) {
             continue;
         }
-        if (pn[n] == '\0' || (e >= HEALTH_EV_COUNTED && strcmp(pn + n, "-threshold") == 0)) {
+        if ((pn[n] == '\0') || ((e >= HEALTH_EV_COUNTED) && (strcmp(pn + n, "-threshold") == 0))) {
             return true;
         }
     }
@@ -103,7 +103,7 @@ static void merge_legacy(struct guest_config *g, unsigned int e, const char *leg
     unsigned int was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
     if (g->health.action[e] == HEALTH_ACT_NONE) {
         g->health.action[e] = (uint8_t)was;
-    } else if (given && g->health.action[e] != was) {
+    } else if (given && (g->health.action[e] != was)) {
         cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
                 "\"%s\" contradicts %s \"%s\"", health_action_names[g->health.action[e]],
                 legacy, health_action_names[was]);
@@ -127,7 +127,7 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
             }
         }
     }
-    for (unsigned int e = 0u; hn >= 0 && e < HEALTH_EVENTS; e++) {
+    for (unsigned int e = 0u; (hn >= 0) && (e < HEALTH_EVENTS); e++) {
         bool bad;
         const char *s = cfg_get_string(fdt, hn, health_event_names[e], &bad);
         if (bad) {

@@ -62,7 +62,8 @@ static void cmd_list(int argc, char **argv)
             "UPTIME", "EXITS", "IMAGE");
     for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
-        char map[32], mem[32];
+        char map[32];
+        char mem[32];
         map[0] = '\0';
         unsigned int n = 0u;
         uint64_t exits = 0u;
@@ -331,12 +332,12 @@ static int line_feed(char *buf, unsigned int *len, char c)
         esc_state = 1;
         return 0;
     }
-    bool cr_lf = c == '\n' && last_was_cr;
+    bool cr_lf = (c == '\n') && last_was_cr;
     last_was_cr = c == '\r';
     if (cr_lf) {
         return 0;   /* CR LF from a terminal: one line end, not two */
     }
-    if (c == '\r' || c == '\n') {
+    if ((c == '\r') || (c == '\n')) {
         console_write("\n", 1);
         buf[*len] = '\0';
         return 1;

@@ -46,7 +46,7 @@ const char *gdb_bp_insert(struct vcpu *v, uint32_t addr, uint32_t kind)
         return "OK";
     }
     struct gdb_breakpoint *b = NULL;
-    for (unsigned int i = 0u; !b && i < GDB_MAX_BREAKPOINTS; i++) {
+    for (unsigned int i = 0u; !b && (i < GDB_MAX_BREAKPOINTS); i++) {
         if (!bp[i].size) {
             b = &bp[i];
         }

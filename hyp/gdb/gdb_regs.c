@@ -57,7 +57,7 @@ static bool reg_allowed(struct vcpu *v, unsigned int n, uint32_t val)
     if (!gdb_reg_at(v, n)) {
         return false;
     }
-    return n != GDB_REG_CPSR || psr_debugger_may_write(v->regs.cpsr, val);
+    return (n != GDB_REG_CPSR) || psr_debugger_may_write(v->regs.cpsr, val);
 }
 
 bool gdb_reg_write(struct vcpu *v, unsigned int n, uint32_t val)
@@ -80,7 +80,7 @@ void gdb_regs_read(struct vcpu *v, struct rsp_tx *tx)
 /* G's i-th value is gdb's register i, then the CPSR */
 static unsigned int g_reg(unsigned int i)
 {
-    return i < GDB_NCORE ? i : GDB_REG_CPSR;
+    return (i < GDB_NCORE) ? i : GDB_REG_CPSR;
 }
 
 bool gdb_regs_write(struct vcpu *v, const char *hex, size_t len)

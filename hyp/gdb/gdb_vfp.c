@@ -75,6 +75,6 @@ int gdb_vfp_write(struct vcpu *v, const struct rsp_cmd *c)
     if (!c->wide) {
         return 0;
     }
-    f->d[c->reg - GDB_REG_D0] = (uint64_t)c->value_hi << 32 | c->value;
+    f->d[c->reg - GDB_REG_D0] = ((uint64_t)c->value_hi << 32) | c->value;
     return 1;
 }

@@ -59,12 +59,13 @@ static void rx_data(struct rsp_rx *rx, char c)
         rx->escape = true;
         return;
     }
+    char b = c;
     if (rx->escape) {
-        c = rsp_escape_flip(c);
+        b = rsp_escape_flip(c);
     }
     rx->escape = false;
     if (rx->len < RSP_PACKET_MAX) {
-        rx->buf[rx->len++] = c;
+        rx->buf[rx->len++] = b;
     } else {
         rx->overflow = true;
     }
@@ -195,9 +196,10 @@ void rsp_tx_end(struct rsp_tx *tx)
         rsp_tx_str(tx, "E01");
         tx->overflow = true;    /* still says the reply was replaced */
     }
-    tx->buf[tx->len++] = '#';
-    tx->buf[tx->len++] = hexchars[tx->sum >> 4];
-    tx->buf[tx->len++] = hexchars[tx->sum & 15u];
+    tx->buf[tx->len] = '#';
+    tx->buf[tx->len + 1u] = hexchars[tx->sum >> 4];
+    tx->buf[tx->len + 2u] = hexchars[tx->sum & 15u];
+    tx->len += 3u;
 }
 
 /* ---- hex ---- */
@@ -258,7 +260,7 @@ static bool cur_eat(struct cur *c, char ch)
 static bool cur_prefix(struct cur *c, const char *s)
 {
     size_t n = strlen(s);
-    if ((cur_left(c) < n) || (memcmp(c->p, s, n) != 0)) {
+    if ((cur_left(c) < n) || (strncmp(c->p, s, n) != 0)) {
         return false;
     }
     c->p += n;
@@ -309,14 +311,14 @@ static enum rsp_cmd_kind decode_mem(struct cur *c, struct rsp_cmd *cmd, bool wri
         return RSP_CMD_MALFORMED;
     }
     if (!write) {
-        return ok_if(cur_at_end(c) && cmd->len <= RSP_MEM_MAX, RSP_CMD_READ_MEM);
+        return ok_if(cur_at_end(c) && (cmd->len <= RSP_MEM_MAX), RSP_CMD_READ_MEM);
     }
     if (!cur_eat(c, ':')) {
         return RSP_CMD_MALFORMED;
     }
     cmd->data = c->p;
     cmd->data_len = cur_left(c);
-    return ok_if(cmd->data_len == 2u * (size_t)cmd->len && cmd->len <= RSP_MEM_MAX,
+    return ok_if((cmd->data_len == (2u * (size_t)cmd->len)) && (cmd->len <= RSP_MEM_MAX),
                  RSP_CMD_WRITE_MEM);
 }
 
@@ -345,19 +347,20 @@ static enum rsp_cmd_kind decode_resume(struct cur *c, struct rsp_cmd *cmd,
 /* qXfer:features:read:ANNEX:offset,length */
 static enum rsp_cmd_kind decode_xfer(struct cur *c, struct rsp_cmd *cmd)
 {
-    const char *colon = memchr(c->p, ':', cur_left(c));
-    if (colon == NULL) {
-        return RSP_CMD_MALFORMED;
+    size_t left = cur_left(c);
+    size_t alen = 0u;   /* the annex: up to the colon */
+    while ((alen < left) && (c->p[alen] != ':')) {
+        alen++;
     }
-    ptrdiff_t alen = colon - c->p;
-    if ((size_t)alen >= sizeof(cmd->annex)) {
-        return RSP_CMD_MALFORMED;
+    enum rsp_cmd_kind kind = RSP_CMD_MALFORMED;
+    if ((alen < left) && (alen < sizeof(cmd->annex))) {
+        (void)memcpy(cmd->annex, c->p, alen);
+        cmd->annex[alen] = '\0';
+        c->p = &c->p[alen + 1u];
+        kind = ok_if(cur_hex(c, &cmd->addr) && cur_eat(c, ',') && cur_hex(c, &cmd->len) &&
+                     cur_at_end(c), RSP_CMD_XFER_FEATURES);
     }
-    (void)memcpy(cmd->annex, c->p, (size_t)alen);
-    cmd->annex[alen] = '\0';
-    c->p = colon + 1;
-    return ok_if(cur_hex(c, &cmd->addr) && cur_eat(c, ',') && cur_hex(c, &cmd->len) &&
-                 cur_at_end(c), RSP_CMD_XFER_FEATURES);
+    return kind;
 }
 
 static enum rsp_cmd_kind decode_query(struct cur *c, struct rsp_cmd *cmd)
@@ -400,7 +403,7 @@ static enum rsp_cmd_kind decode_regs(struct cur *c, struct rsp_cmd *cmd, char wh
             (c->end - c->p != 8 && c->end - c->p != 16)) {
             return RSP_CMD_MALFORMED;
             }
-        cmd->wide = c->end - c->p == 16;
+        cmd->wide = (cur_left(c) == 16u);
         return ok_if(rsp_hex_reg32(c->p, &cmd->value) &&
                      (!cmd->wide || rsp_hex_reg32(c->p + 8, &cmd->value_hi)), RSP_CMD_WRITE_REG);
     }

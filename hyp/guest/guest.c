@@ -141,8 +141,8 @@ void guest_kick_all(struct guest *g, uint32_t req)
 /* Every region a guest can be given fits its bus (guest_config.h's limits):
  * the distributor and the UART, the channels' doorbells, the management
  * page, the network devices and the virtio console */
-_Static_assert(MMIO_MAX_REGIONS >= GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u +
-               GUEST_MAX_NETS + 1u, "the MMIO bus holds every device a guest may have");
+_Static_assert(MMIO_MAX_REGIONS >= (GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u +
+               GUEST_MAX_NETS + 1u), "the MMIO bus holds every device a guest may have");
 
 int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t size,
                    mmio_handler_t h, void *dev)

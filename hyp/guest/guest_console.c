@@ -137,7 +137,7 @@ uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint3
     }
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
     uint32_t total = g->mg->out_total;
-    uint32_t oldest = total > GUEST_OUT_RING ? total - GUEST_OUT_RING : 0u;
+    uint32_t oldest = (total > GUEST_OUT_RING) ? (total - GUEST_OUT_RING) : 0u;
     *lost = 0u;
     if (*pos > total) {
         *pos = total;           /* a position from a previous count: start afresh */

@@ -63,10 +63,10 @@ static int write_cpus(void *fdt, const struct guest_config *cfg, const char *com
         char name[16];
         (void)snprintf(name, sizeof(name), "cpu@%u", i);
         TRY(fdt_begin_node(fdt, name));
-        TRY(prop_string(fdt, "device_type", "cpu"));
-        TRY(prop_string(fdt, "compatible", compat));
+        TRY(fdt_property_string(fdt, "device_type", "cpu"));
+        TRY(fdt_property_string(fdt, "compatible", compat));
         TRY(fdt_property_u32(fdt, "reg", i));
-        TRY(prop_string(fdt, "enable-method", "psci"));
+        TRY(fdt_property_string(fdt, "enable-method", "psci"));
         TRY(fdt_end_node(fdt));
     }
     return fdt_end_node(fdt);
@@ -83,7 +83,7 @@ static int write_pmu(void *fdt, const struct guest_config *cfg,
     char compat[40];
     (void)snprintf(compat, sizeof(compat), "%s-pmu", info->cpu_compatible);
     TRY(fdt_begin_node(fdt, "pmu"));
-    TRY(prop_string(fdt, "compatible", compat));
+    TRY(fdt_property_string(fdt, "compatible", compat));
     if (info->pmu_irq) {
         uint32_t f = (((1u << cfg->ncpus) - 1u) << 8) | 4u;      /* CPU mask, level-high */
         const uint32_t irq[] = { 1, VBOARD_PMU_IRQ - 16u, f };
@@ -97,7 +97,7 @@ static int write_gic_timer(void *fdt, const struct guest_config *cfg)
     char name[32];
     (void)snprintf(name, sizeof(name), "intc@%x", VBOARD_GICD_IPA);
     TRY(fdt_begin_node(fdt, name));
-    TRY(prop_string(fdt, "compatible", "arm,cortex-a15-gic"));
+    TRY(fdt_property_string(fdt, "compatible", "arm,cortex-a15-gic"));
     TRY(fdt_property_u32(fdt, "#interrupt-cells", 3));
     TRY(fdt_property(fdt, "interrupt-controller", NULL, 0));
     const uint32_t reg[] = { VBOARD_GICD_IPA, 0x1000, VBOARD_GICC_IPA, VBOARD_GICC_SIZE };
@@ -118,10 +118,10 @@ static int write_gic_timer(void *fdt, const struct guest_config *cfg)
 static int write_uart(void *fdt, const struct guest_config *cfg)
 {
     TRY(fdt_begin_node(fdt, "apb-pclk"));
-    TRY(prop_string(fdt, "compatible", "fixed-clock"));
+    TRY(fdt_property_string(fdt, "compatible", "fixed-clock"));
     TRY(fdt_property_u32(fdt, "#clock-cells", 0));
     TRY(fdt_property_u32(fdt, "clock-frequency", 24000000));
-    TRY(prop_string(fdt, "clock-output-names", "clk24mhz"));
+    TRY(fdt_property_string(fdt, "clock-output-names", "clk24mhz"));
     TRY(fdt_property_u32(fdt, "phandle", PH_CLK));
     TRY(fdt_end_node(fdt));
 
@@ -202,7 +202,7 @@ static int write_device(void *fdt, const void *host, int node, uint32_t base, ui
      * exist; the device's registers do not depend on its rate). */
     if (node >= 0 && dt_is_compatible(host, node, "arm,primecell")) {
         TRY(fdt_property_u32(fdt, "clocks", PH_CLK));
-        TRY(prop_string(fdt, "clock-names", "apb_pclk"));
+        TRY(fdt_property_string(fdt, "clock-names", "apb_pclk"));
     }
     return fdt_end_node(fdt);
 }
@@ -323,14 +323,14 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
         const struct guest_channel *gc = &cfg->channels[k];
         (void)snprintf(name, sizeof(name), "channel@%lx", (unsigned long)gc->ipa);
         TRY(fdt_begin_node(fdt, name));
-        TRY(prop_string(fdt, "compatible", "partita,channel"));
+        TRY(fdt_property_string(fdt, "compatible", "partita,channel"));
         const uint32_t reg[] = { gc->ipa, gc->size, gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE };
         TRY(prop_cells(fdt, "reg", reg, 4));
         TRY(prop_strings(fdt, "reg-names", "memory", "doorbell"));
         const uint32_t irq[] = { 0, gc->doorbell - 32u, 1 };     /* SPI, rising edge */
         TRY(prop_cells(fdt, "interrupts", irq, 3));
         TRY(fdt_property_u32(fdt, "memory-region", PH_CHAN + k));
-        TRY(prop_string(fdt, "label", gc->name));
+        TRY(fdt_property_string(fdt, "label", gc->name));
         TRY(fdt_property_u32(fdt, "partita,channel-id", gc->id));
         TRY(fdt_property_u32(fdt, "partita,member", gc->member));
         if (gc->read_only) {
@@ -343,8 +343,8 @@ static int write_channels(void *fdt, const struct guest_config *cfg)
     }
 
     TRY(fdt_begin_node(fdt, "partita-doorbells"));
-    TRY(prop_string(fdt, "compatible", "gpio-keys"));
-    TRY(prop_string(fdt, "label", "partita-doorbells"));
+    TRY(fdt_property_string(fdt, "compatible", "gpio-keys"));
+    TRY(fdt_property_string(fdt, "label", "partita-doorbells"));
     for (unsigned int k = 0u; k < cfg->nchannels; k++) {
         const struct guest_channel *gc = &cfg->channels[k];
         (void)snprintf(name, sizeof(name), "channel-%u", gc->id);
@@ -367,7 +367,7 @@ static int write_manage(void *fdt, const struct guest_config *cfg)
     }
     (void)snprintf(name, sizeof(name), "partita-manage@%x", VBOARD_MANAGE_IPA);
     TRY(fdt_begin_node(fdt, name));
-    TRY(prop_string(fdt, "compatible", "partita,manage"));
+    TRY(fdt_property_string(fdt, "compatible", "partita,manage"));
     const uint32_t reg[] = { VBOARD_MANAGE_IPA, VBOARD_MANAGE_SIZE };
     TRY(prop_cells(fdt, "reg", reg, 2));
     TRY(fdt_property_u32(fdt, "partita,rights", cfg->control));
@@ -385,13 +385,13 @@ static int write_virtio(void *fdt, uint32_t ipa, uint32_t intid, const char *lab
     char name[48];
     (void)snprintf(name, sizeof(name), "virtio_mmio@%lx", (unsigned long)ipa);
     TRY(fdt_begin_node(fdt, name));
-    TRY(prop_string(fdt, "compatible", "virtio,mmio"));
+    TRY(fdt_property_string(fdt, "compatible", "virtio,mmio"));
     const uint32_t reg[] = { ipa, VIRTIO_MMIO_SIZE };
     TRY(prop_cells(fdt, "reg", reg, 2));
     const uint32_t irq[] = { 0, intid - 32u, 1 };           /* SPI, rising edge */
     TRY(prop_cells(fdt, "interrupts", irq, 3));
     TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
-    TRY(prop_string(fdt, "label", label));
+    TRY(fdt_property_string(fdt, "label", label));
     return fdt_end_node(fdt);
 }
 
@@ -463,15 +463,15 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(fdt_property_u32(fdt, "#size-cells", 1));
     TRY(prop_strings(fdt, "compatible", "partita,virt", "linux,dummy-virt"));
     (void)snprintf(name, sizeof(name), "Partita guest %s", cfg->name);
-    TRY(prop_string(fdt, "model", name));
+    TRY(fdt_property_string(fdt, "model", name));
     TRY(fdt_property_u32(fdt, "interrupt-parent", PH_GIC));
 
     TRY(fdt_begin_node(fdt, "chosen"));
     if (cfg->bootargs[0] != 0) {
-        TRY(prop_string(fdt, "bootargs", cfg->bootargs));
+        TRY(fdt_property_string(fdt, "bootargs", cfg->bootargs));
     }
     (void)snprintf(name, sizeof(name), "/pl011@%x", VBOARD_UART_IPA);
-    TRY(prop_string(fdt, "stdout-path", name));
+    TRY(fdt_property_string(fdt, "stdout-path", name));
     if (info->initrd_ipa != 0u) {
         TRY(fdt_property_u32(fdt, "linux,initrd-start", info->initrd_ipa));
         TRY(fdt_property_u32(fdt, "linux,initrd-end", info->initrd_ipa + info->initrd_size));
@@ -483,7 +483,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(write_cpus(fdt, cfg, info->cpu_compatible));
     TRY(fdt_begin_node(fdt, "psci"));
     TRY(prop_strings(fdt, "compatible", "arm,psci-1.0", "arm,psci-0.2"));
-    TRY(prop_string(fdt, "method", "hvc"));
+    TRY(fdt_property_string(fdt, "method", "hvc"));
     TRY(fdt_end_node(fdt));
     TRY(write_gic_timer(fdt, cfg));
     TRY(write_pmu(fdt, cfg, info));

@@ -16,7 +16,7 @@ _Static_assert(sizeof(struct partita_blkq_header) <= PARTITA_BLKQ_SLOTS_OFF, "he
 _Static_assert(PARTITA_BLKQ_SLOTS_OFF + PARTITA_BLKQ_SLOTS_MAX *
                sizeof(struct partita_blkq_slot) <= PARTITA_BLKQ_DATA_OFF, "slots");
 _Static_assert(DISK_QUEUE_MIN >= PARTITA_BLKQ_DATA_OFF + PARTITA_BLKQ_DATA_SIZE, "one slot");
-_Static_assert(VBLK_INFLIGHT_MAX <= 256u && DISK_MAX_FRONTENDS <= 256u, "uint8_t fe");
+_Static_assert((VBLK_INFLIGHT_MAX <= 256u) && (DISK_MAX_FRONTENDS <= 256u), "uint8_t fe");
 
 #define SLOT_BITS 8u        /* a driver's tag: the slot, and a sequence number above */
 

@@ -100,21 +100,23 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
 
 void blk_copy_out(const struct virtq_seg *s, struct blk_pos pos, uint8_t *buf, uint32_t len)
 {
-    for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
-        uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        (void)memcpy(buf, s[i].p + off, k);
-        buf = &buf[k];
-        len -= k;
+    uint32_t done = 0u;
+    for (uint32_t i = pos.seg, off = pos.off; done < len; i++, off = 0) {
+        uint32_t left = len - done;
+        uint32_t k = ((s[i].len - off) < left) ? (s[i].len - off) : left;
+        (void)memcpy(&buf[done], &s[i].p[off], k);
+        done += k;
     }
 }
 
 void blk_copy_in(const struct virtq_seg *s, struct blk_pos pos, const uint8_t *buf,
                  uint32_t len)
 {
-    for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
-        uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        (void)memcpy(s[i].p + off, buf, k);
-        buf = &buf[k];
-        len -= k;
+    uint32_t done = 0u;
+    for (uint32_t i = pos.seg, off = pos.off; done < len; i++, off = 0) {
+        uint32_t left = len - done;
+        uint32_t k = ((s[i].len - off) < left) ? (s[i].len - off) : left;
+        (void)memcpy(&s[i].p[off], &buf[done], k);
+        done += k;
     }
 }

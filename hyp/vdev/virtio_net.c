@@ -156,7 +156,7 @@ static uint32_t destinations(const struct net_switch *sw, unsigned int src, cons
 static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len,
                             struct net_work *w)
 {
-    const uint8_t *f = buf + NET_HDR_LEN;
+    const uint8_t *f = &buf[NET_HDR_LEN];
     uint32_t mask = 0u, raise = 0u, unused;
     /* its frame-rate: a burst of its frame budget, then one a period */
     bool over = s->cfg->rate &&
@@ -164,7 +164,7 @@ static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len
                                 s->cfg->budget, &unused);
     /* the source must be its own address: no member speaks for another */
     bool drop = over || (len < NET_ETH_HLEN) || (len > NET_FRAME_MAX) ||
-                (memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0);
+                (memcmp(&f[NET_MAC_LEN], s->cfg->mac, NET_MAC_LEN) != 0);
     if (!drop) {
         mask = destinations(s->sw, s->cfg->member, f);
         drop = mask == 0u;
@@ -262,7 +262,7 @@ bool net_port_mmio(void *port, struct mmio_access *a, uint32_t off)
     uint32_t notified = p->dev.notified;
     p->dev.notified = 0u;
     /* its interrupt handler reads the status first: send what the budget left */
-    bool more = ok && !a->write && off == VMMIO_INTERRUPT_STATUS &&
+    bool more = ok && !a->write && (off == VMMIO_INTERRUPT_STATUS) &&
                 virtq_has_avail(&p->dev.q[NET_QUEUE_TX]);
     /* a ring found malformed at QueueReady: its configuration interrupt */
     bool failed = !was_failed && (p->dev.status & VIRTIO_STATUS_NEEDS_RESET);
