@@ -119,9 +119,13 @@ $(BUILD)/obj/%.o: %.S $(ASM_OFFSETS)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
 
+# The constants of layout.h are unsigned (u) for C; ld takes no suffix, so
+# it is taken off the preprocessed script's numbers.
 $(BUILD)/linker.lds: linker.ld include/arch/layout.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLER__ $< -o $@
+	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLER__ $< -o $@.i
+	$(Q)sed -E 's/\b(0[xX][0-9a-fA-F]+|[0-9]+)[uU]\b/\1/g' $@.i > $@
+	$(Q)rm -f $@.i
 
 # ---- the configuration: one device tree, guest images inside (/incbin/) ----
 # dtc's list of the files a configuration reads, kept as $@.deps with an

@@ -97,7 +97,7 @@ static unsigned int colours_of_cache(unsigned int *level, struct cache_geom *geo
     }
     uint32_t way = g.line * g.sets;
     unsigned int n = colour_count(way);
-    return (way & (way - 1u)) || n > COLOUR_MAX ? 0u : n;
+    return (((way & (way - 1u)) != 0u) || (n > COLOUR_MAX)) ? 0u : n;
 }
 
 /* The colours guests may be given, as the boot log says */
@@ -118,7 +118,7 @@ static unsigned int colours_probe(void)
      * (2304 sets for its Cortex-A15 L2) */
     if (!n) {
         pr_info(": not %s, no colours (llc-way-size in the configuration gives them)\n",
-                colour_count(way) > COLOUR_MAX ? "at most 128 of them" : "a power of two");
+                (colour_count(way) > COLOUR_MAX) ? "at most 128 of them" : "a power of two");
         return 0;
     }
     pr_info(": %u colours of 4 KiB\n", n);
@@ -208,7 +208,7 @@ static void guests_boot(void)
     /* direct interrupts need the GIC's Group 0 for the hypervisor: a secure
      * start (Partita is the firmware) on a GIC with the Security Extensions */
     struct config_host ch = { &host, fs, fe, host_fdt, colours_probe(),
-                              mode == START_MODE_SECURE && gic_get_info()->security_extn,
+                              (mode == START_MODE_SECURE) && gic_get_info()->security_extn,
                               start_mode_name(mode),
                               host.pmu_irq && pmu_present() ? pmu_hpmn : 0u };
     if ((uint32_t)__config_end == (uint32_t)__config_start || fdt_check_header(config_blob) != 0) {

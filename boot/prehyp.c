@@ -29,7 +29,7 @@ static volatile uint8_t *prehyp_map_device(uint64_t pa)
 {
     uint64_t *l2 = (uint64_t *)((uint32_t)boot_pt_l1 + PAGE_SIZE);   /* boot_pt_l2_va */
     uint32_t va = HYP_VA_DEV + pre_slot++ * BLOCK_SIZE;
-    uint64_t block = pa & ~(uint64_t)(BLOCK_SIZE - 1u);
+    uint64_t block = pa & ~((uint64_t)BLOCK_SIZE - 1u);
     l2[(va >> BLOCK_SHIFT) & 511u] = block | PTE_LO_DEVICE | PTE_AP_RW | PTE_VALID |
                                      ((uint64_t)PTE_XN_HI << 32);
     dsb();      /* caches are off: the store is in memory for the walker */

@@ -131,7 +131,7 @@ static struct { uint64_t page; volatile uint8_t *va; } soc_pages[SOC_PAGES];
 
 static volatile uint32_t *soc_reg(uint64_t pa)
 {
-    uint64_t page = pa & ~(uint64_t)(PAGE_SIZE - 1u);
+    uint64_t page = pa & ~((uint64_t)PAGE_SIZE - 1u);
     unsigned int i = 0u;
     while (i < SOC_PAGES && soc_pages[i].va && soc_pages[i].page != page) {
         i++;

@@ -12,18 +12,19 @@ struct reloc_sync {
     volatile uint32_t parked, go;
     uint32_t httbr;
 };
-_Static_assert(__builtin_offsetof(struct reloc_sync, parked) == SYNC_PARKED, "sync");
-_Static_assert(__builtin_offsetof(struct reloc_sync, go) == SYNC_GO, "sync");
-_Static_assert(__builtin_offsetof(struct reloc_sync, httbr) == SYNC_HTTBR, "sync");
+/* (size_t): cppcheck does not know offsetof's type (MISRA C:2012 rule 10.4). */
+_Static_assert((size_t)__builtin_offsetof(struct reloc_sync, parked) == SYNC_PARKED, "sync");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_sync, go) == SYNC_GO, "sync");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_sync, httbr) == SYNC_HTTBR, "sync");
 
 struct reloc_job {
     const uint32_t *to;
     uint32_t npages, httbr, line;
 };
-_Static_assert(__builtin_offsetof(struct reloc_job, to) == JOB_TO, "job");
-_Static_assert(__builtin_offsetof(struct reloc_job, npages) == JOB_NPAGES, "job");
-_Static_assert(__builtin_offsetof(struct reloc_job, httbr) == JOB_HTTBR, "job");
-_Static_assert(__builtin_offsetof(struct reloc_job, line) == JOB_LINE, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, to) == JOB_TO, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, npages) == JOB_NPAGES, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, httbr) == JOB_HTTBR, "job");
+_Static_assert((size_t)__builtin_offsetof(struct reloc_job, line) == JOB_LINE, "job");
 
 void hyp_reloc_copy_switch(const struct reloc_job *job);     /* hyp_reloc.S */
 void hyp_reloc_park(struct reloc_sync *sync);
@@ -45,7 +46,7 @@ const struct colour_list *hyp_colours(void)
 
 static uint32_t image_pages(void)
 {
-    return ((uint32_t)__stacks_end - (uint32_t)__text_start) / PAGE_SIZE;
+    return (hyp_va_of(__stacks_end) - hyp_va_of(__text_start)) / PAGE_SIZE;
 }
 
 /* Is the image page at va mapped?  Asked of the MMU (ATS1HR, B4.2.6) */
@@ -55,7 +56,7 @@ static bool mapped(uint32_t va, uint64_t *pa)
     isb();
     uint64_t par = sysreg_read_par64();
     *pa = par & PAR64_PA_MASK;
-    return !(par & PAR_F);
+    return (par & PAR_F) == 0u;
 }
 
 int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
@@ -65,7 +66,7 @@ int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
     wanted = l;
     page_alloc_colours(l);
     for (uint32_t i = 0u; i < n; i++) {
-        need += mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa);
+        need += mapped(hyp_va_of(__text_start) + (i * PAGE_SIZE), &pa);
     }
     uint64_t pool_pa, pool_bytes;
     page_pool_range(&pool_pa, &pool_bytes);
@@ -77,7 +78,7 @@ int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen)
         return -1;
     }
     for (uint32_t i = 0u; i < n; i++) {
-        to[i] = mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa) ?
+        to[i] = mapped(hyp_va_of(__text_start) + (i * PAGE_SIZE), &pa) ?
                 (uint32_t)page_alloc(1, 1) : 0u;
     }
     sync = page_alloc(1, 1);
@@ -132,11 +133,13 @@ unsigned int hyp_colour_check(const struct colour_list *l, unsigned int *pages,
     uint64_t pa;
     *pages = 0u;
     for (uint32_t i = 0u; i < image_pages(); i++) {
-        if (!mapped((uint32_t)__text_start + i * PAGE_SIZE, &pa)) {
+        if (!mapped(hyp_va_of(__text_start) + (i * PAGE_SIZE), &pa)) {
             continue;
         }
         (*pages)++;
-        bad += !colour_pages_in(l, pa, 1);
+        if (!colour_pages_in(l, pa, 1)) {
+            bad++;
+        }
     }
     *tables = hyp_mmu_table_pages(l, &bad);
     return bad;

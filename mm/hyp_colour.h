@@ -21,14 +21,14 @@
 
 /* struct reloc_sync, in a pool page: the same physical word under the old
  * tables and the new, which is what the parked CPUs can read */
-#define SYNC_PARKED     0
-#define SYNC_GO         4
-#define SYNC_HTTBR      8
+#define SYNC_PARKED     0x0u    /* hex: the assembler reads 0u as a radix */
+#define SYNC_GO         0x4u
+#define SYNC_HTTBR      0x8u
 /* struct reloc_job, for hyp_reloc_copy_switch */
-#define JOB_TO          0
-#define JOB_NPAGES      4
-#define JOB_HTTBR       8
-#define JOB_LINE        12
+#define JOB_TO          0x0u
+#define JOB_NPAGES      0x4u
+#define JOB_HTTBR       0x8u
+#define JOB_LINE        0xcu
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

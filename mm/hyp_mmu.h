@@ -13,9 +13,22 @@ void hyp_mmu_harden(void);
 volatile void *ioremap(uint64_t pa, uint32_t size);
 /* Physical address of a hypervisor virtual address. */
 uint64_t hyp_virt_to_phys(const void *va);
+/*
+ * A hypervisor VA as a number (a linker symbol's, the image's), and a
+ * table's entries at a VA: the conversions between pointers and addresses
+ * of the MMU code, one place each (MISRA C:2012 rule 11.4, docs/misra.md).
+ */
+static inline uint32_t hyp_va_of(const char *sym)
+{
+    return (uint32_t)sym;
+}
+static inline uint64_t *hyp_table_at(uint32_t va)
+{
+    return (uint64_t *)va;
+}
 /* Page pool for hypervisor data, right after the image and configuration:
  * 8 MiB, or up to 64 MiB for 8 MiB of the hypervisor's colours */
-#define HYP_POOL_SIZE (8u << 20)
+#define HYP_POOL_SIZE ((unsigned int)8u << 20)
 #define HYP_POOL_MAX  (64u << 20)
 void hyp_set_pool_size(uint32_t size);
 /* The hypervisor's own physical footprint [start, end): image, config, pool. */

@@ -4,7 +4,7 @@
 #include "hyp/lib/spinlock.h"
 #include "hyp/config/colour.h"
 
-#define POOL_MAX_PAGES (64 * 1024 * 1024 / PAGE_SIZE)   /* 64 MiB at most */
+#define POOL_MAX_PAGES (64u * 1024u * 1024u / PAGE_SIZE)   /* 64 MiB at most */
 
 static uint32_t bitmap[POOL_MAX_PAGES / 32u];    /* 1 = in use */
 static uint64_t pool_pa;
@@ -83,7 +83,7 @@ void page_free(void *va, unsigned int npages)
     for (unsigned int j = 0u; j < npages && i + j < pool_pages; j++) {
         if (used(i + j) != 0) {
             set(i + j, 0);
-            if (!colours || colour_pages_in(colours, pool_pa + (uint64_t)(i + j) * PAGE_SIZE, 1)) {
+            if (!colours || colour_pages_in(colours, pool_pa + ((uint64_t)i + j) * PAGE_SIZE, 1)) {
                 free_pages++;
             }
         }
@@ -99,7 +99,9 @@ void page_alloc_colours(const struct colour_list *l)
     for (unsigned int i = 0u; i < pool_pages; i++) {
         if (colour_pages_in(l, pool_pa + (uint64_t)i * PAGE_SIZE, 1)) {
             usable_pages++;
-            free_pages += !used(i);
+            if (used(i) == 0) {
+                free_pages++;
+            }
         }
     }
     spin_unlock_irqrestore(&pa_lock, f);

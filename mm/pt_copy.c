@@ -1,7 +1,7 @@
 #include <string.h>
 #include "pt_copy.h"
 
-#define ENTRIES     512
+#define ENTRIES     512u
 #define DESC_VALID  1ULL
 #define DESC_TABLE  2ULL                        /* table (levels 1, 2) or page (level 3) */
 #define DESC_ADDR   0x000000fffffff000ULL       /* output address, bits [39:12] */

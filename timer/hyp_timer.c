@@ -15,6 +15,8 @@ static struct hyp_timers timers[MAX_CPUS];
 /* an unarmed slot's deadline: later than any, so the earliest is a plain
  * minimum (a deadline of the counter's last value is never reached) */
 #define NEVER HYP_TIMER_NEVER
+/* the number of slots, unsigned as the loops' index is */
+#define NR_SLOTS ((unsigned int)HYP_TIMER_SLOTS)
 
 /*
  * Put the earliest armed deadline in the comparator, or turn it off.  The
@@ -27,7 +29,7 @@ static struct hyp_timers timers[MAX_CPUS];
 static void program(struct hyp_timers *t)
 {
     uint64_t next = t->deadline[0];
-    for (unsigned int s = 1u; s < HYP_TIMER_SLOTS; s++) {
+    for (unsigned int s = 1u; s < NR_SLOTS; s++) {
         next = t->deadline[s] < next ? t->deadline[s] : next;
     }
     uint64_t was = t->loaded;
@@ -61,7 +63,7 @@ static bool hyp_timer_irq(unsigned int irq, void *arg)
     isb();
     t->loaded = NEVER;
     uint64_t now = sysreg_read_cntpct();
-    for (unsigned int s = 0u; s < HYP_TIMER_SLOTS; s++) {
+    for (unsigned int s = 0u; s < NR_SLOTS; s++) {
         if (t->deadline[s] > now) {
             continue;
         }
@@ -78,7 +80,7 @@ static bool hyp_timer_irq(unsigned int irq, void *arg)
 void hyp_timer_cpu_init(void)
 {
     struct hyp_timers *t = mine();
-    for (unsigned int s = 0u; s < HYP_TIMER_SLOTS; s++) {
+    for (unsigned int s = 0u; s < NR_SLOTS; s++) {
         t->deadline[s] = NEVER;
     }
     t->loaded = NEVER;

@@ -22,7 +22,15 @@ static struct gic_handler {
 } handlers[GIC_MAX_IRQS];
 static uint8_t cpu_if_mask[MAX_CPUS];
 
-#define HYP_IRQ_PRIO 0xa0
+#define HYP_IRQ_PRIO 0xa0u
+/* GICC_CTLR (GICv2 4.4.1): in the non-secure view EnableGrp1 is bit 0 and
+ * EOImodeNS bit 9; the secure view adds AckCtl (bit 2) to its enables of
+ * both groups (gicd_regs.h) and has EOImodeS in bit 9, EOImodeNS in 10. */
+#define CTLR_NS_ENABLE_GRP1 ((unsigned int)1u << 0)
+#define CTLR_NS_EOIMODE_NS  ((unsigned int)1u << 9)
+#define CTLR_ACKCTL         ((unsigned int)1u << 2)
+#define CTLR_EOIMODE_S      ((unsigned int)1u << 9)
+#define CTLR_EOIMODE_NS     ((unsigned int)1u << 10)
 
 static inline uint32_t d_rd(uint32_t off) { return *(volatile uint32_t *)(gicd + off); }
 static inline void d_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(gicd + off) = v; }
@@ -51,7 +59,7 @@ int gic_init(const struct platform *p)
     }
     info.nr_cpus_if = ((typer >> 5) & 7u) + 1u;
     info.gicd_iidr = d_rd(GICD_IIDR);
-    security_extn = (typer >> 10) & 1u;
+    security_extn = ((typer >> 10) & 1u) != 0u;
     info.security_extn = security_extn;
 
     d_wr(GICD_CTLR, 0);
@@ -64,12 +72,12 @@ int gic_init(const struct platform *p)
      * Group 0 (GICv2 5.2.1).
      */
     for (unsigned int i = 0u; i < info.nr_irqs; i += 32u) {
-        d_wr(GICD_IGROUPR + i / 8u, 0xffffffff);
+        d_wr(GICD_IGROUPR + (i / 8u), 0xffffffffu);
     }
     for (unsigned int i = 32u; i < info.nr_irqs; i += 32u) {
-        d_wr(GICD_ICENABLER + i / 8u, 0xffffffff);
-        d_wr(GICD_ICPENDR + i / 8u, 0xffffffff);
-        d_wr(GICD_ICACTIVER + i / 8u, 0xffffffff);
+        d_wr(GICD_ICENABLER + (i / 8u), 0xffffffffu);
+        d_wr(GICD_ICPENDR + (i / 8u), 0xffffffffu);
+        d_wr(GICD_ICACTIVER + (i / 8u), 0xffffffffu);
     }
     for (unsigned int i = 32u; i < info.nr_irqs; i++) {
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
@@ -87,25 +95,26 @@ int gic_init(const struct platform *p)
 static uint8_t read_own_mask(void)
 {
     uint32_t v = d_rd(GICD_ITARGETSR);
-    return (uint8_t)(v | v >> 8 | v >> 16 | v >> 24);
+    return (uint8_t)(v | (v >> 8) | (v >> 16) | (v >> 24));
 }
 
 void gic_cpu_init(void)
 {
     cpu_if_mask[this_cpu()->index] = read_own_mask();
-    d_wr(GICD_ICENABLER, 0xffff0000);   /* PPIs off until someone asks */
-    d_wr(GICD_ICACTIVER, 0xffffffff);
+    d_wr(GICD_ICENABLER, 0xffff0000u);   /* PPIs off until someone asks */
+    d_wr(GICD_ICACTIVER, 0xffffffffu);
     d_wr(GICD_ISENABLER, 0x0000ffff);   /* SGIs always on */
     for (unsigned int i = 0u; i < 32u; i++) {
         d_wr8(GICD_IPRIORITYR + i, HYP_IRQ_PRIO);
     }
-    d_wr(GICD_IGROUPR, 0xffffffff);     /* banked SGIs/PPIs: Group 1 too */
-    c_wr(GICC_PMR, 0xf0);
-    c_wr(GICC_BPR, 0);
+    d_wr(GICD_IGROUPR, 0xffffffffu);     /* banked SGIs/PPIs: Group 1 too */
+    c_wr(GICC_PMR, 0xf0u);
+    c_wr(GICC_BPR, 0u);
     if (security_extn) {
-        c_wr(GICC_CTLR, 1 | (1 << 9));  /* NS view: EnableGrp1, EOImodeNS */
+        c_wr(GICC_CTLR, CTLR_NS_ENABLE_GRP1 | CTLR_NS_EOIMODE_NS);  /* NS view: EnableGrp1, EOImodeNS */
     } else {    /* EnableGrp0|Grp1, AckCtl (ack Group 1 here), EOImodeS|EOImodeNS */
-        c_wr(GICC_CTLR, 1 | 2 | 4 | (1 << 9) | (1 << 10));
+        c_wr(GICC_CTLR, GICC_CTLR_ENABLE_G0 | GICC_CTLR_ENABLE_G1 | CTLR_ACKCTL | CTLR_EOIMODE_S |
+                        CTLR_EOIMODE_NS);
     }
 }
 
@@ -125,7 +134,7 @@ void gic_irq_register(unsigned int irq, irq_handler_t h, void *arg)
 
 void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
 {
-    if (irq >= 32u && cpu_target_mask) {  /* 0: keep the target it has */
+    if ((irq >= 32u) && (cpu_target_mask != 0u)) {  /* 0: keep the target it has */
         d_wr8(GICD_ITARGETSR + irq, (uint8_t)cpu_target_mask);
     }
     d_wr(GICD_ISENABLER + (irq / 32u) * 4u, (unsigned int)1u << (irq % 32u));
@@ -133,7 +142,7 @@ void gic_irq_enable(unsigned int irq, unsigned int cpu_target_mask)
 
 void gic_irq_set_target(unsigned int irq, unsigned int pcpu)
 {
-    if (irq >= 32u && pcpu < MAX_CPUS) {
+    if ((irq >= 32u) && (pcpu < MAX_CPUS)) {
         d_wr8(GICD_ITARGETSR + irq, cpu_if_mask[pcpu]);
     }
 }
@@ -219,15 +228,15 @@ void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus)
 static void __attribute__((noinline, cold)) kick_group0(unsigned int pcpu)
 {
     dsb_ish();  /* the work we signal is visible before the interrupt */
-    mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK_G0);
+    (void)mon_call(MON_G0_SGI, cpu_if_mask[pcpu], SGI_KICK_G0);
 }
 
 void gic_kick_cpu(unsigned int pcpu)
 {
-    if (pcpu >= MAX_CPUS || !cpu_if_mask[pcpu]) {
+    if ((pcpu >= MAX_CPUS) || (cpu_if_mask[pcpu] == 0u)) {
         return;
     }
-    if (__builtin_expect((group0_cpus >> pcpu) & 1u, 0)) {
+    if (__builtin_expect(((group0_cpus >> pcpu) & 1u) != 0u, 0) != 0) {
         kick_group0(pcpu);  /* a direct guest's CPU: its kick is Group 0 */
         return;
     }
@@ -251,15 +260,16 @@ void gic_group0_claim(void)
     if ((group0_cpus & ((unsigned int)1u << cpu)) != 0u) {
         return;
     }
-    mon_call(MON_G0_CLAIM, ((unsigned int)1u << SGI_KICK_G0) | ((unsigned int)1u << host.timer.irq_hyp), 0);
+    (void)mon_call(MON_G0_CLAIM, ((unsigned int)1u << SGI_KICK_G0) | ((unsigned int)1u << host.timer.irq_hyp),
+                   0u);
     d_wr(GICD_ICENABLER, 0xffff0000u & ~((unsigned int)1u << host.timer.irq_hyp));
     d_wr(GICD_ICACTIVER, 0xffff0000u & ~((unsigned int)1u << host.timer.irq_hyp));
-    __atomic_fetch_or(&group0_cpus, (unsigned int)1u << cpu, __ATOMIC_SEQ_CST);
+    (void)__atomic_fetch_or(&group0_cpus, (unsigned int)1u << cpu, __ATOMIC_SEQ_CST);
 }
 
 bool gic_cpu_is_group0(void)
 {
-    return (group0_cpus >> this_cpu()->index) & 1u;
+    return ((group0_cpus >> this_cpu()->index) & 1u) != 0u;
 }
 
 void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
@@ -267,7 +277,7 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
     /* EOImodeNS 1: an EOIR drops the running priority, GICC_DIR ends the
      * interrupt.  The non-secure view shows Group 1 only: the
      * hypervisor's Group 0 is never touched from here (GICv2 4.3.x) */
-    c_wr(GICC_CTLR, 1 | (1 << 9));
+    c_wr(GICC_CTLR, CTLR_NS_ENABLE_GRP1 | CTLR_NS_EOIMODE_NS);
     uint32_t ppis = d_rd(GICD_ISACTIVER) & 0xffff0000u;
     for (unsigned int i = 16u; i < 32u; i++) {
         if ((ppis & ((unsigned int)1u << i)) != 0u) {
@@ -276,7 +286,7 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
         }
     }
     for (unsigned int k = 0u; k < n; k++) {
-        if (spis[k] < GIC_MAX_IRQS && gic_irq_active(spis[k])) {
+        if ((spis[k] < GIC_MAX_IRQS) && gic_irq_active(spis[k])) {
             c_wr(GICC_EOIR, spis[k]);
             c_wr(GICC_DIR, spis[k]);
         }
@@ -286,7 +296,7 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
     for (unsigned int i = 0u; i < 16u; i += 4u) {   /* SGIs another vCPU sent the last life */
         d_wr(GICD_CPENDSGIR + i, 0xffffffffu);
     }
-    c_wr(GICC_PMR, 0);
+    c_wr(GICC_PMR, 0u);
     c_wr(GICC_CTLR, 0);
 }
 
@@ -295,15 +305,15 @@ void gic_direct_cpu_reset(const uint32_t *spis, unsigned int n)
 void gic_handle_fiq(void)
 {
     for (;;) {
-        uint32_t iar = mon_call(MON_G0_ACK, 0, 0);
+        uint32_t iar = mon_call(MON_G0_ACK, 0u, 0u);
         unsigned int irq = iar & 0x3ffu;
         if (irq >= GIC_MAX_IRQS) {
             break;
         }
-        if (irq != SGI_KICK_G0 && handlers[irq].fn) {
+        if ((irq != SGI_KICK_G0) && (handlers[irq].fn != NULL)) {
             handlers[irq].fn(irq, handlers[irq].arg);
         }
-        mon_call(MON_G0_EOI, iar, 0);
+        (void)mon_call(MON_G0_EOI, iar, 0u);
     }
 }
 

@@ -8,8 +8,8 @@
 
 #include "gicd_regs.h"
 
-#define GIC_SPURIOUS     1023
-#define GIC_MAX_IRQS     1020
+#define GIC_SPURIOUS     1023u
+#define GIC_MAX_IRQS     1020u
 
 /* Returns true when the interrupt is done with (deactivate it now), false
  * when it was forwarded to a guest, whose EOI will deactivate it. */
@@ -51,10 +51,10 @@ void gic_state_write(uint32_t off, uint32_t bits);
 extern volatile uint8_t *gic_gich_va;
 static inline volatile uint8_t *gic_gich(void) { return gic_gich_va; }
 /* Hypervisor SGI: make a physical CPU leave its guest and look for work */
-#define SGI_KICK 0
+#define SGI_KICK 0u
 /* ... on a direct guest's CPU (docs/direct-interrupts.md): a Group 0 SGI,
  * out of the way of the SGIs guests use (Linux: 0-7); 0-14 are the guest's */
-#define SGI_KICK_G0 15
+#define SGI_KICK_G0 15u
 void gic_kick_cpu(unsigned int pcpu);
 /* Group 1 SGI sgi to the physical CPUs in bitmap pcpus (a direct guest's
  * SGIs between its vCPUs) */

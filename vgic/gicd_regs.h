@@ -6,35 +6,35 @@
 #ifndef VGIC_GICD_REGS_H
 #define VGIC_GICD_REGS_H
 
-#define GICD_CTLR        0x000
-#define GICD_TYPER       0x004
-#define GICD_IIDR        0x008
-#define GICD_IGROUPR     0x080
-#define GICD_ISENABLER   0x100
-#define GICD_ICENABLER   0x180
-#define GICD_ISPENDR     0x200
-#define GICD_ICPENDR     0x280
-#define GICD_ISACTIVER   0x300
-#define GICD_ICACTIVER   0x380
-#define GICD_IPRIORITYR  0x400
-#define GICD_ITARGETSR   0x800
-#define GICD_ICFGR       0xc00
-#define GICD_ICFGR_END   0xd00  /* the last per-interrupt register bank ends */
-#define GICD_SGIR        0xf00
-#define GICD_CPENDSGIR   0xf10
-#define GICD_SPENDSGIR   0xf20
-#define GICD_PIDR4       0xfd0  /* the ID registers, PIDR4..7, PIDR0..3, CIDR0..3 */
-#define GICD_SIZE        0x1000
+#define GICD_CTLR        0x000u
+#define GICD_TYPER       0x004u
+#define GICD_IIDR        0x008u
+#define GICD_IGROUPR     0x080u
+#define GICD_ISENABLER   0x100u
+#define GICD_ICENABLER   0x180u
+#define GICD_ISPENDR     0x200u
+#define GICD_ICPENDR     0x280u
+#define GICD_ISACTIVER   0x300u
+#define GICD_ICACTIVER   0x380u
+#define GICD_IPRIORITYR  0x400u
+#define GICD_ITARGETSR   0x800u
+#define GICD_ICFGR       0xc00u
+#define GICD_ICFGR_END   0xd00u  /* the last per-interrupt register bank ends */
+#define GICD_SGIR        0xf00u
+#define GICD_CPENDSGIR   0xf10u
+#define GICD_SPENDSGIR   0xf20u
+#define GICD_PIDR4       0xfd0u  /* the ID registers, PIDR4..7, PIDR0..3, CIDR0..3 */
+#define GICD_SIZE        0x1000u
 
-#define GICC_CTLR        0x000
-#define GICC_PMR         0x004
-#define GICC_BPR         0x008
-#define GICC_IAR         0x00c
-#define GICC_EOIR        0x010
-#define GICC_RPR         0x014
-#define GICC_HPPIR       0x018
-#define GICC_IIDR        0x0fc
-#define GICC_DIR         0x1000
+#define GICC_CTLR        0x000u
+#define GICC_PMR         0x004u
+#define GICC_BPR         0x008u
+#define GICC_IAR         0x00cu
+#define GICC_EOIR        0x010u
+#define GICC_RPR         0x014u
+#define GICC_HPPIR       0x018u
+#define GICC_IIDR        0x0fcu
+#define GICC_DIR         0x1000u
 
 #define GICD_CTLR_ENABLE    (1u << 0)
 #define GICD_CTLR_ENABLE_G1 (1u << 1)   /* secure view: Group 1 too */

@@ -14,10 +14,10 @@
 #include "hyp/lib/spinlock.h"
 #include "gicd_regs.h"
 
-#define VGIC_MAX_IRQS    256     /* INTIDs a guest can have: SGI, PPI, SPIs */
-#define VGIC_MAX_VCPUS   8
-#define VGIC_MAX_LRS     32      /* GICv2 allows 64; GIC-400 has 4 */
-#define VGIC_NR_PRIVATE  32
+#define VGIC_MAX_IRQS    256u     /* INTIDs a guest can have: SGI, PPI, SPIs */
+#define VGIC_MAX_VCPUS   8u
+#define VGIC_MAX_LRS     32u      /* GICv2 allows 64; GIC-400 has 4 */
+#define VGIC_NR_PRIVATE  32u
 
 struct vgic_irq {
     uint8_t priority;
@@ -77,7 +77,7 @@ struct vgic_cpu {
     /* INTIDs that may want a list register (a superset: set whenever one
      * becomes deliverable, cleared when a flush finds it does not), so a
      * flush looks at a few bits instead of every interrupt's state */
-    uint32_t maybe[VGIC_MAX_IRQS / 32];
+    uint32_t maybe[VGIC_MAX_IRQS / 32u];
     uint32_t maybe_words;       /* bit w: maybe[w] may be non-zero */
     bool lr_stale;              /* a group or priority changed under a list register */
     bool underflow;             /* GICH_HCR.UIE as last set for this vCPU */
@@ -157,7 +157,7 @@ static inline bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint3
                                     unsigned int vcpu)
 {
     if (a->info == MMIO_INFO(4, true) && off - GICD_IGROUPR < GICD_IPRIORITYR - GICD_IGROUPR &&
-        !(off & 3u)) {
+        (off & 3u) == 0u) {
         return vgic_dist_bank_write(d, a, off, vcpu);
         }
     return vgic_dist_other(d, a, off, vcpu);
@@ -184,9 +184,9 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir);
 void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu);
 
 /* GICH list register fields (GICv2 5.3.13) */
-#define LR_VIRTID(x)     ((x) & 0x3ff)
-#define LR_PHYSID(x)     (((x) & 0x3ff) << 10)
-#define LR_CPUID(x)      (((x) & 7) << 10)
+#define LR_VIRTID(x)     ((x) & 0x3ffu)
+#define LR_PHYSID(x)     (((x) & 0x3ffu) << 10)
+#define LR_CPUID(x)      (((x) & 7u) << 10)
 #define LR_EOI           ((unsigned int)1u << 19)
 #define LR_PRIO(p)       ((uint32_t)((p) >> 3) << 23)
 #define LR_PENDING       ((unsigned int)1u << 28)

@@ -88,7 +88,7 @@ bool vgic_send_sgi(struct vgic *d, unsigned int src, uint32_t sgir)
     unsigned int filter = (sgir >> 24) & 3u;
     uint32_t targets;
     /* (GICv2 4.3.15) the target list first: the filter Linux's IPIs use */
-    if (__builtin_expect(filter == 0u, 1)) {
+    if (__builtin_expect(filter == 0u, 1) != 0) {
         targets = (sgir >> 16) & 0xffu;                      /* CPUTargetList */
     } else if (filter == 1u) {
         targets = 0xffu & ~((unsigned int)1u << src);                     /* all but self */
@@ -131,7 +131,7 @@ typedef void bank_write_fn(struct vgic *d, struct vgic_irq *irq, unsigned int fi
 
 /* Whose: the private bank's vCPU (irq is in its record), for SPIs any one */
 #define BANK_VCPU(irq, first) \
-    ((first) ? 0u : ((struct vgic_cpu *)((char *)(irq) - offsetof(struct vgic_cpu, priv)))->id)
+    (((first) != 0u) ? 0u : ((struct vgic_cpu *)((char *)(irq) - offsetof(struct vgic_cpu, priv)))->id)
 
 struct vgic_reg {
     uint32_t base, len;
@@ -182,7 +182,7 @@ static void lr_mark_stale(struct vgic *d, unsigned int vcpu, unsigned int intid)
 
 /* A bank word's bits that are not SGIs' (bank 0's low half): those are
  * always enabled here (4.3.5) and made pending through SPENDSGIR (4.3.7) */
-#define NOT_SGIS(first) ((first) ? ~0u : ~0xffffu)
+#define NOT_SGIS(first) (((first) != 0u) ? ~0u : ~0xffffu)
 
 static void wr_group(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v)
 {
@@ -199,8 +199,8 @@ static void wr_group(struct vgic *d, struct vgic_irq *irq, unsigned int first, u
 #define BANK_WR(name, mask, stmt)                                                   \
     static void name(struct vgic *d, struct vgic_irq *irq, unsigned int first, uint32_t v) \
     {                                                                               \
-        for (v &= (mask); v; v &= v - 1) {                                          \
-            unsigned int i = (unsigned int)__builtin_ctz(v);                        \
+        for (uint32_t bits = v & (mask); bits != 0u; bits &= bits - 1u) {           \
+            unsigned int i = (unsigned int)__builtin_ctz(bits);                     \
             stmt;                                                                   \
         }                                                                           \
     }
@@ -222,8 +222,9 @@ BANK_WR(wr_set_pending, NOT_SGIS(first), if (!hw_set_pending(d, &irq[i], first +
     irq[i].pending = true;
     irq_queue(d, BANK_VCPU(irq, first), first + i);
 })
-BANK_WR(wr_clear_pending, NOT_SGIS(first), if (!hw_clear_pending(d, &irq[i], first + i))
-        irq[i].pending = false)
+BANK_WR(wr_clear_pending, NOT_SGIS(first), if (!hw_clear_pending(d, &irq[i], first + i)) {
+    irq[i].pending = false;
+})
 BANK_WR(wr_set_active, ~0u, hw_set_active(d, &irq[i], first + i, true);
         irq[i].active = true)
 BANK_WR(wr_clear_active, ~0u, hw_set_active(d, &irq[i], first + i, false);
@@ -242,7 +243,7 @@ static void wr_priority(struct vgic *d, unsigned int vcpu, unsigned int intid, u
 
 static void wr_targets(struct vgic *d, unsigned int vcpu, unsigned int intid, uint32_t v)
 {
-    if (intid < VGIC_NR_PRIVATE || d->nr_vcpus == 1u) {
+    if ((intid < VGIC_NR_PRIVATE) || (d->nr_vcpus == 1u)) {
         return;             /* read-only for SGIs and PPIs, and uniprocessors' */
     }
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);
@@ -290,8 +291,8 @@ static void field_access(struct vgic *d, unsigned int vcpu, const struct vgic_re
                          struct mmio_access *a, uint32_t off)
 {
     unsigned int first = (off - r->base) * 8u / r->bits;
-    unsigned int n = a->size * 8 / r->bits;
-    uint32_t mask = r->bits == 32 ? ~0u : ((unsigned int)1u << r->bits) - 1u;
+    unsigned int n = a->size * 8u / r->bits;
+    uint32_t mask = (r->bits == 32u) ? ~0u : (((unsigned int)1u << r->bits) - 1u);
     if (a->write) {
         for (unsigned int i = 0u; i < n; i++) {
             if (first + i < d->nr_irqs) {
@@ -344,7 +345,7 @@ static void sgi_pend_write(struct vgic *d, unsigned int vcpu, uint32_t off, uint
 static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a,
                         uint32_t off)
 {
-    if (off >= GICD_CPENDSGIR && off < GICD_SPENDSGIR + 0x10) {     /* byte ok */
+    if ((off >= GICD_CPENDSGIR) && (off < (GICD_SPENDSGIR + 0x10u))) {     /* byte ok */
         if (a->write) {
             sgi_pend_write(d, vcpu, off, a->value, a->size, off >= GICD_SPENDSGIR);
         } else {
@@ -352,7 +353,7 @@ static bool misc_access(struct vgic *d, unsigned int vcpu, struct mmio_access *a
         }
         return true;
     }
-    if (a->size != 4) {     /* other registers are word-only: RAZ/WI */
+    if (a->size != 4u) {     /* other registers are word-only: RAZ/WI */
         if (!a->write) {
             a->value = 0u;
         }
@@ -391,7 +392,7 @@ bool vgic_dist_bank_write(struct vgic *d, const struct mmio_access *a, uint32_t 
     if (first >= d->nr_irqs) {
         return true;        /* past ITLinesNumber: RAZ/WI (4.3.2) */
     }
-    struct vgic_irq *irq = first ? &d->spi[first - VGIC_NR_PRIVATE] : d->cpu[vcpu]->priv;
+    struct vgic_irq *irq = (first != 0u) ? &d->spi[first - VGIC_NR_PRIVATE] : d->cpu[vcpu]->priv;
     bank_write_fn *w = bank_writers[off >> 7];
     spin_lock(&d->lock);
     w(d, irq, first, a->value);
@@ -401,25 +402,32 @@ bool vgic_dist_bank_write(struct vgic *d, const struct mmio_access *a, uint32_t 
 
 bool vgic_dist_other(struct vgic *d, struct mmio_access *a, uint32_t off, unsigned int vcpu)
 {
-    if ((off & (a->size - 1)) != 0u) {
+    if ((off & (a->size - 1u)) != 0u) {
         return false;       /* unaligned: the guest gets an abort */
     }
-    if (a->size == 2) {
+    if (a->size == 2u) {
         /* halfword accesses are not supported by the GIC (4.1.4): RAZ/WI */
         if (!a->write) {
             a->value = 0u;
         }
         return true;
     }
-    if (off == GICD_SGIR && a->write) {
-        return a->size == 4 ? vgic_send_sgi(d, vcpu, a->value) : true;
+    if ((off == GICD_SGIR) && a->write) {
+        return (a->size == 4u) ? vgic_send_sgi(d, vcpu, a->value) : true;
     }
     /* the table is sorted and its ranges follow the GICv2 map: index it */
     const struct vgic_reg *r = NULL;
-    if (off >= GICD_IGROUPR && off < GICD_IPRIORITYR) {
+    if ((off >= GICD_IGROUPR) && (off < GICD_IPRIORITYR)) {
         r = &dist_regs[(off >> 7) - 1u];     /* each filling its bank */
-    } else if (off >= GICD_IPRIORITYR && off < GICD_ICFGR_END) {
-        unsigned int i = off < GICD_ITARGETSR ? 7 : off < GICD_ICFGR ? 8 : 9;
+    } else if ((off >= GICD_IPRIORITYR) && (off < GICD_ICFGR_END)) {
+        unsigned int i = 9u;
+        if (off < GICD_ITARGETSR) {
+            i = 7u;
+        } else if (off < GICD_ICFGR) {
+            i = 8u;
+        } else {
+            /* GICD_ICFGR: 9 */
+        }
         if (off < dist_regs[i].base + dist_regs[i].len) {
             r = &dist_regs[i];
         }
@@ -428,7 +436,7 @@ bool vgic_dist_other(struct vgic *d, struct mmio_access *a, uint32_t off, unsign
     }
     bool ok = true;
     spin_lock(&d->lock);
-    if (r && (a->size == 4 || r->byte_ok)) {
+    if ((r != NULL) && ((a->size == 4u) || r->byte_ok)) {
         field_access(d, vcpu, r, a, off);
     } else if (r != NULL) {
         a->value = a->write ? a->value : 0u;     /* byte access to a word register: RAZ/WI */
@@ -453,7 +461,7 @@ bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigne
      * word read).  GICD_TYPER (set up by vgic_init) and GICD_IIDR (ARM,
      * GICv2, ProductID 0; 4.3.3) */
     if (a->info == MMIO_INFO(4, false) && (off == GICD_TYPER || off == GICD_IIDR)) {
-        a->value = off == GICD_TYPER ? d->typer : GICD_IIDR_ARM_V2;
+        a->value = (off == GICD_TYPER) ? d->typer : GICD_IIDR_ARM_V2;
         return true;
     }
     return dist_access(d, a, off, vcpu);

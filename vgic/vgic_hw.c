@@ -24,7 +24,7 @@ static inline uint32_t hw_lr_mask(void *ctx) { return lr_mask; }
 static inline uint32_t hw_read_lr(void *ctx, unsigned int i) { return h_rd(GICH_LR0 + 4u * i); }
 static inline void hw_write_lr(void *ctx, unsigned int i, uint32_t v)
 {
-    h_wr(GICH_LR0 + 4u * i, v);
+    h_wr(GICH_LR0 + (4u * i), v);
 }
 static inline uint32_t hw_empty(void *ctx) { return h_rd(GICH_ELRSR0); }
 static inline void hw_set_underflow(void *ctx, bool on)
@@ -84,7 +84,7 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
     if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true)) {
         return vgic_send_sgi(d, a->vcpu, a->value);
     }
-    if (!a->write && offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR) {
+    if (!a->write && (offset >= GICD_ISPENDR) && (offset < GICD_IPRIORITYR)) {
         return synced_read(d, a, offset, a->vcpu);
     }
     return vgic_dist_access(d, a, offset, a->vcpu);   /* past the control block */
@@ -156,9 +156,9 @@ void vgic_hw_cpu_init(void)
 {
     h_wr(GICH_HCR, 0);
     unsigned int n = (h_rd(GICH_VTR) & 0x3fu) + 1u;
-    lr_mask = n >= VGIC_MAX_LRS ? ~0u : ((unsigned int)1u << n) - 1u;    /* we use 32 at most */
+    lr_mask = (n >= VGIC_MAX_LRS) ? ~0u : (((unsigned int)1u << n) - 1u);    /* we use 32 at most */
     for (unsigned int i = 0u; i < n; i++) {
-        h_wr(GICH_LR0 + 4u * i, 0);
+        h_wr(GICH_LR0 + (4u * i), 0);
     }
     gic_irq_register(host.gic.maint_irq, maintenance_irq, NULL);
     gic_irq_register(host.timer.irq_virt, vtimer_irq, NULL);

@@ -28,15 +28,15 @@ bool vgic_saved_wants_wake(struct vgic *d, unsigned int vcpu);
  * struct vgic, the caller the vCPU loaded on this CPU */
 bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset);
 
-#define GICH_HCR    0x000
-#define GICH_VTR    0x004
-#define GICH_VMCR   0x008
-#define GICH_MISR   0x010
-#define GICH_EISR0  0x020
-#define GICH_ELRSR0 0x030
-#define GICH_ELRSR1 0x034
-#define GICH_APR    0x0f0
-#define GICH_LR0    0x100
+#define GICH_HCR    0x000u
+#define GICH_VTR    0x004u
+#define GICH_VMCR   0x008u
+#define GICH_MISR   0x010u
+#define GICH_EISR0  0x020u
+#define GICH_ELRSR0 0x030u
+#define GICH_ELRSR1 0x034u
+#define GICH_APR    0x0f0u
+#define GICH_LR0    0x100u
 #define GICH_HCR_EN  (1u << 0)
 #define GICH_HCR_UIE (1u << 1)
 

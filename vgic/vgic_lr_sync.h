@@ -30,7 +30,7 @@ static inline bool irq_wants_lr_of(struct vgic *d, unsigned int vcpu,
                                    const struct vgic_irq *irq, unsigned int intid)
 {
     return irq_wants_lr(irq, intid) &&
-           (intid < VGIC_NR_PRIVATE || spi_target(d, irq) == (int)vcpu);
+           ((intid < VGIC_NR_PRIVATE) || (spi_target(d, irq) == (int)vcpu));
 }
 
 static inline void mark(struct vgic_cpu *c, unsigned int intid)
@@ -42,7 +42,7 @@ static inline void mark(struct vgic_cpu *c, unsigned int intid)
 /* an interrupt named by a list register we wrote: always in range */
 static inline struct vgic_irq *lr_irq(struct vgic *d, struct vgic_cpu *c, unsigned int intid)
 {
-    return intid < VGIC_NR_PRIVATE ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
+    return (intid < VGIC_NR_PRIVATE) ? &c->priv[intid] : &d->spi[intid - VGIC_NR_PRIVATE];
 }
 
 /* The interrupt of a list register the guest has ended: out of it, and
@@ -78,8 +78,8 @@ static inline uint32_t lr_refresh(const struct vgic_irq *irq, uint32_t v)
     if ((v & LR_STATE_MASK) != LR_PENDING) {
         return v;
     }
-    v &= ~(LR_GROUP1 | LR_PRIO(0xff));
-    return v | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0u);
+    uint32_t kept = v & ~(LR_GROUP1 | LR_PRIO(0xffu));
+    return kept | LR_PRIO(irq->priority) | (irq->group1 ? LR_GROUP1 : 0u);
 }
 
 static inline uint32_t lr_value(struct vgic_irq *irq, unsigned int intid)

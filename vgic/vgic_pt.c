@@ -12,7 +12,7 @@
 
 static bool phys_pending(const struct vgic *d, const struct vgic_irq *irq)
 {
-    uint32_t w = d->env.hw_read(d->env.ctx, GICD_ISPENDR + 4u * (irq->hwirq / 32u));
+    uint32_t w = d->env.hw_read(d->env.ctx, GICD_ISPENDR + (4u * (irq->hwirq / 32u)));
     return (w >> (irq->hwirq % 32u)) & 1u;
 }
 
@@ -44,7 +44,7 @@ bool vgic_irq_pending(struct vgic *d, const struct vgic_irq *irq, unsigned int i
  * a guest with a virtual interface is left to its list registers */
 void hw_mirror(struct vgic *d, unsigned int vcpu, unsigned int intid)
 {
-    if (intid < VGIC_NR_PRIVATE && !d->direct) {
+    if ((intid < VGIC_NR_PRIVATE) && !d->direct) {
         return;
     }
     struct vgic_irq *irq = vgic_get_irq(d, vcpu, intid);

@@ -18,7 +18,7 @@
 static inline bool irq_passthrough(const struct vgic *d, const struct vgic_irq *irq,
                                    unsigned int intid)
 {
-    return irq->hw && intid >= VGIC_NR_PRIVATE && !d->direct && d->env.hw_read;
+    return irq->hw && (intid >= VGIC_NR_PRIVATE) && !d->direct && (d->env.hw_read != NULL);
 }
 
 /* GICD_ISPENDR's bit of intid as the guest reads it: the model's and the

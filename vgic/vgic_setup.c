@@ -14,13 +14,13 @@ void vgic_init(struct vgic *d, unsigned int nr_irqs, unsigned int nr_vcpus,
     (void)memset(d->spi, 0, sizeof(d->spi));
     d->ctlr = 0u;
     d->direct = false;
-    d->nr_irqs = nr_irqs > VGIC_MAX_IRQS ? VGIC_MAX_IRQS : (nr_irqs + 31u) & ~31u;
-    d->nr_vcpus = nr_vcpus > VGIC_MAX_VCPUS ? VGIC_MAX_VCPUS : nr_vcpus;
+    d->nr_irqs = (nr_irqs > VGIC_MAX_IRQS) ? VGIC_MAX_IRQS : ((nr_irqs + 31u) & ~31u);
+    d->nr_vcpus = (nr_vcpus > VGIC_MAX_VCPUS) ? VGIC_MAX_VCPUS : nr_vcpus;
     d->env = *env;
     /* a uniprocessor distributor's SPIs all target its one CPU, and its
      * GICD_ITARGETSRs are read-only (GICv2 4.3.12) */
     if (d->nr_vcpus == 1u) {
-        for (unsigned int j = 0u; j < d->nr_irqs - VGIC_NR_PRIVATE; j++) {
+        for (unsigned int j = 0u; j < (d->nr_irqs - VGIC_NR_PRIVATE); j++) {
             d->spi[j].targets = 1;
         }
     }
@@ -50,7 +50,7 @@ void vgic_vcpu_reset(struct vgic *d, unsigned int vcpu)
         irq->sgi_src = 0;
         irq->level = false;
     }
-    for (unsigned int j = 0u; j < d->nr_irqs - VGIC_NR_PRIVATE; j++) {
+    for (unsigned int j = 0u; j < (d->nr_irqs - VGIC_NR_PRIVATE); j++) {
         if (d->spi[j].in_lr && spi_target(d, &d->spi[j]) == (int)vcpu) {
             d->spi[j].in_lr = false;
         }

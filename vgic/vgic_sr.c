@@ -37,8 +37,8 @@ void vgic_save(struct vgic_cpu *c)
     h_wr(gich, GICH_HCR, 0);    /* no virtual interrupts for whoever comes next */
     for (uint32_t used = c->lr_used; used; used &= used - 1u) {
         unsigned int i = (unsigned int)__builtin_ctz(used);
-        c->lrs[i] = h_rd(gich, GICH_LR0 + 4u * i);
-        h_wr(gich, GICH_LR0 + 4u * i, 0);
+        c->lrs[i] = h_rd(gich, GICH_LR0 + (4u * i));
+        h_wr(gich, GICH_LR0 + (4u * i), 0);
     }
 }
 
@@ -48,7 +48,7 @@ void vgic_restore(struct vgic_cpu *c)
     this_cpu()->vgic = c;
     for (uint32_t used = c->lr_used; used; used &= used - 1u) {
         unsigned int i = (unsigned int)__builtin_ctz(used);
-        h_wr(gich, GICH_LR0 + 4u * i, c->lrs[i]);
+        h_wr(gich, GICH_LR0 + (4u * i), c->lrs[i]);
     }
     h_wr(gich, GICH_APR, c->apr);
     h_wr(gich, GICH_VMCR, c->vmcr);

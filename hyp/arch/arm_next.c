@@ -21,7 +21,7 @@ static uint32_t popcount16(uint32_t v)
  * (ARM) or + 4 (Thumb), A2.3 */
 static uint32_t reg(const struct arm_next_ctx *c, uint32_t n, bool thumb)
 {
-    return n == 15u ? c->r[15] + (thumb ? 4 : 8) : c->r[n];
+    return (n == 15u) ? (c->r[15] + (thumb ? 4u : 8u)) : c->r[n];
 }
 
 /* LoadWritePC / BXWritePC (A2.3.2): bit 0 chooses the instruction set */
@@ -66,13 +66,14 @@ static bool arm_alu_pc(const struct arm_next_ctx *c, uint32_t in, uint32_t *next
 static bool arm_load_pc(const struct arm_next_ctx *c, uint32_t in, uint32_t *next)
 {
     uint32_t rn = reg(c, (in >> 16) & 0xfu, false);
-    bool p = in & ((unsigned int)1u << 24), u = in & ((unsigned int)1u << 23);
+    bool p = (in & ((unsigned int)1u << 24)) != 0u;
+    bool u = (in & ((unsigned int)1u << 23)) != 0u;
     if ((in & 0x0e000000u) == 0x08000000u) {         /* LDM */
         if ((in & ((unsigned int)1u << 22)) != 0u) {
             return false;       /* LDM ^ with the PC: an exception return */
         }
         uint32_t n = popcount16(in);
-        uint32_t addr = u ? rn + 4u * (n - 1u) + (p ? 4 : 0) : rn - (p ? 4 : 0);
+        uint32_t addr = u ? (rn + (4u * (n - 1u)) + (p ? 4u : 0u)) : (rn - (p ? 4u : 0u));
         return load_pc(c, addr, next);
     }
     uint32_t off;
@@ -153,7 +154,7 @@ static bool thumb16(const struct arm_next_ctx *c, uint32_t in, bool in_it, uint3
         return true;
     }
     if ((in & 0xf500u) == 0xb100u) {                 /* CBZ, CBNZ */
-        bool nonzero = in & ((unsigned int)1u << 11);
+        bool nonzero = (in & ((unsigned int)1u << 11)) != 0u;
         uint32_t off = ((in >> 3) & 0x1fu) << 1 | ((in >> 9) & 1u) << 6;
         if ((c->r[in & 7u] != 0u) == nonzero) {
             *next = (pc + 4u + off) | THUMB_BIT;
@@ -190,7 +191,14 @@ static bool thumb32_branch(const struct arm_next_ctx *c, uint32_t hw1, uint32_t 
         }
         return true;
     }
-    uint32_t i1 = !(j1 ^ s), i2 = !(j2 ^ s);
+    uint32_t i1 = 0u;
+    uint32_t i2 = 0u;
+    if (j1 == s) {
+        i1 = 1u;
+    }
+    if (j2 == s) {
+        i2 = 1u;
+    }
     uint32_t imm = sext(s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ffu) << 12 | (hw2 & 0x7ffu) << 1,
                         25);
     if ((hw2 & 0x1000u) != 0u) {                               /* B T4, BL */
@@ -208,7 +216,7 @@ static bool thumb32_load(const struct arm_next_ctx *c, uint32_t hw1, uint32_t hw
     uint32_t rn = reg(c, hw1 & 0xfu, true), v;
     *done = true;
     if ((hw1 & 0xfff0u) == 0xe8d0u && (hw2 & 0xffe0u) == 0xf000u) {     /* TBB, TBH */
-        bool h = hw2 & 0x10u;
+        bool h = (hw2 & 0x10u) != 0u;
         uint32_t rm = c->r[hw2 & 0xfu];
         if (!c->read(c->arg, rn + (h ? 2u * rm : rm), h ? 2 : 1, &v)) {
             return false;
@@ -245,7 +253,7 @@ static bool thumb32_load(const struct arm_next_ctx *c, uint32_t hw1, uint32_t hw
 bool arm_next(const struct arm_next_ctx *c, uint32_t *next)
 {
     uint32_t pc = c->r[15], hw1, hw2;
-    if (!(c->cpsr & PSR_T)) {
+    if ((c->cpsr & PSR_T) == 0u) {
         uint32_t in;
         return c->read(c->arg, pc, 4, &in) && arm_next_arm(c, in, next);
     }
@@ -256,7 +264,7 @@ bool arm_next(const struct arm_next_ctx *c, uint32_t *next)
     bool in_it = (it & 0xfu) != 0u;
     bool wide = (hw1 >> 11) >= 0x1du;
     if (in_it && !insn_cond_holds(it >> 4, c->cpsr)) {
-        *next = (pc + (wide ? 4 : 2)) | THUMB_BIT;     /* skipped, as a NOP */
+        *next = (pc + (wide ? 4u : 2u)) | THUMB_BIT;     /* skipped, as a NOP */
         return true;
     }
     if (!wide) {

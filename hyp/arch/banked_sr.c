@@ -21,8 +21,8 @@
 
 #define CHECK(R1, f1, R2, f2, R3, f3, R4, f4) SR4_ADJACENT(struct vcpu_banked, f1, f2, f3, f4);
 BANKED_GROUPS(CHECK)
-_Static_assert(sizeof(struct vcpu_banked) == 21 * 4 &&
-               offsetof(struct vcpu_banked, spsr_fiq) == 20 * 4, "the 21st: SPSR_fiq");
+_Static_assert((sizeof(struct vcpu_banked) == (21u * 4u)) &&
+               ((size_t)offsetof(struct vcpu_banked, spsr_fiq) == (20u * 4u)), "the 21st: SPSR_fiq");
 
 #define SAVE(...) SR4_SAVE(MRS_TO, b, __VA_ARGS__);
 #define RESTORE(...) SR4_RESTORE(MSR_FROM, b, __VA_ARGS__);

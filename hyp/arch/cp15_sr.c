@@ -25,8 +25,8 @@
 #define CHECK(R1, f1, R2, f2, R3, f3, R4, f4) SR4_ADJACENT(struct vcpu_cp15, f1, f2, f3, f4);
 CP15_GROUPS(CHECK)
 /* TTBR0 and TTBR1 as four adjacent words too, after TTBCR */
-_Static_assert(offsetof(struct vcpu_cp15, ttbr1) == offsetof(struct vcpu_cp15, ttbr0) + 8 &&
-               offsetof(struct vcpu_cp15, ttbr0) > offsetof(struct vcpu_cp15, ttbcr),
+_Static_assert((size_t)offsetof(struct vcpu_cp15, ttbr1) == (size_t)offsetof(struct vcpu_cp15, ttbr0) + 8u &&
+               (size_t)offsetof(struct vcpu_cp15, ttbr0) > (size_t)offsetof(struct vcpu_cp15, ttbcr),
                "ttbr0, ttbr1: four words, after TTBCR");
 
 #define SAVE(...) SR4_SAVE(MRC_TO, c, __VA_ARGS__);

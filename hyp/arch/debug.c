@@ -9,16 +9,16 @@ struct debug_gdb debug_gdb;
 /* a breakpoint or watchpoint register n (CRm, a literal in the encoding) */
 #define PAIR_WRITE(enc, n, v) __asm__ volatile("mcr " SR_STR(enc(n, %0)) : : "r"(v) : "memory")
 #define PAIR_CASES(n, v)                                        \
-    case (n) * 4 + 0: PAIR_WRITE(DBGBVR, n, v); break;          \
-    case (n) * 4 + 1: PAIR_WRITE(DBGBCR, n, v); break;          \
-    case (n) * 4 + 2: PAIR_WRITE(DBGWVR, n, v); break;          \
-    case (n) * 4 + 3: PAIR_WRITE(DBGWCR, n, v); break;
+    case (n) * 4u + 0u: PAIR_WRITE(DBGBVR, n, v); break;        \
+    case (n) * 4u + 1u: PAIR_WRITE(DBGBCR, n, v); break;        \
+    case (n) * 4u + 2u: PAIR_WRITE(DBGWVR, n, v); break;        \
+    case (n) * 4u + 3u: PAIR_WRITE(DBGWCR, n, v); break;
 
 enum pair_reg { BVR, BCR, WVR, WCR };    /* opc2 4, 5, 6, 7 */
 
 static void pair_write(enum pair_reg r, unsigned int n, uint32_t v)
 {
-    switch (n * 4u + r) {
+    switch ((n * 4u) + (unsigned int)r) {
     PAIR_CASES(0, v) PAIR_CASES(1, v) PAIR_CASES(2, v) PAIR_CASES(3, v)
     PAIR_CASES(4, v) PAIR_CASES(5, v) PAIR_CASES(6, v) PAIR_CASES(7, v)
     PAIR_CASES(8, v) PAIR_CASES(9, v) PAIR_CASES(10, v) PAIR_CASES(11, v)
@@ -74,14 +74,14 @@ void debug_load(const struct debug_regs *d, bool gdb)
     const struct debug_gdb *g = &debug_gdb;
     uint32_t bheld = gdb ? g->bheld : 0u, wheld = gdb ? g->wheld : 0u;
     uint32_t dscr = d->dscr & (DSCR_GUEST | DBGDSCR_MOE_MASK);
-    bool own = !(bheld | wheld) || (d->dscr & DBGDSCR_MDBGEN);
+    bool own = ((bheld | wheld) == 0u) || ((d->dscr & DBGDSCR_MDBGEN) != 0u);
     for (unsigned int i = 0u; i < debug_nbrp; i++) {
-        bool held = bheld & ((unsigned int)1u << i);
+        bool held = (bheld & ((unsigned int)1u << i)) != 0u;
         pair_write(BVR, i, held ? g->bvr[i] : d->bvr[i]);
         pair_write(BCR, i, held ? g->bcr[i] : own ? debug_bcr_hw(d->bcr[i]) : 0u);
     }
     for (unsigned int i = 0u; i < debug_nwrp; i++) {
-        bool held = wheld & ((unsigned int)1u << i);
+        bool held = (wheld & ((unsigned int)1u << i)) != 0u;
         pair_write(WVR, i, held ? g->wvr[i] : d->wvr[i]);
         pair_write(WCR, i, held ? g->wcr[i] : own ? debug_wcr_hw(d->wcr[i]) : 0u);
     }
@@ -101,7 +101,8 @@ void debug_save_moe(struct debug_regs *d)
 static bool pair_access(struct debug_regs *d, bool gdb, uint32_t n, uint32_t opc2, bool read,
                         uint32_t *val)
 {
-    enum pair_reg r = (enum pair_reg)(opc2 - 4u);
+    uint32_t index = opc2 - 4u;     /* opc2 4-7: BVR, BCR, WVR, WCR */
+    enum pair_reg r = (enum pair_reg)index;
     if (n >= (r <= BCR ? debug_nbrp : debug_nwrp)) {
         return false;           /* a comparator the CPU lacks: UNDEFINED, as on the CPU */
     }

@@ -18,7 +18,7 @@
 static uint32_t ctrl_hw(uint32_t ctrl)
 {
     uint32_t hw = (ctrl & ~(DBGxCR_HMC | DBGxCR_SSC_MASK)) | DBGxCR_SSC_NS;
-    if (!(ctrl & DBGxCR_PL_MASK) || (ctrl & DBGxCR_SSC_MASK) == DBGxCR_SSC_S) {
+    if (((ctrl & DBGxCR_PL_MASK) == 0u) || ((ctrl & DBGxCR_SSC_MASK) == DBGxCR_SSC_S)) {
         hw &= ~DBGxCR_E;    /* PxC 0b00, or SSC 0b10 (Secure only) */
     }
     return hw;
@@ -57,11 +57,11 @@ uint32_t debug_devid_guest(uint32_t devid)
  * PMU only where the guest has it */
 uint32_t debug_dfr0_guest(uint32_t dfr0, bool pmu)
 {
-    dfr0 &= ~(ID_DFR0_MMAPDBG_MASK | ID_DFR0_COPTRC_MASK | ID_DFR0_MMAPTRC_MASK);
+    uint32_t guest = dfr0 & ~(ID_DFR0_MMAPDBG_MASK | ID_DFR0_COPTRC_MASK | ID_DFR0_MMAPTRC_MASK);
     if (!pmu) {
-        dfr0 &= ~(0xfu << ID_DFR0_PERFMON_SHIFT);
+        guest &= ~SR_FIELD(0xfu, ID_DFR0_PERFMON_SHIFT);
     }
-    return dfr0;
+    return guest;
 }
 
 uint32_t debug_dscr_merge(uint32_t hw, uint32_t bits, uint32_t mask)

@@ -30,7 +30,7 @@ void hyp_fatal(struct hyp_frame *f)
     }
     console_printf("  mode 0x%02lx (%s)  PC 0x%08lx  CPSR 0x%08lx  HSR 0x%08lx\n",
                    (unsigned long)(f->spsr & PSR_MODE_MASK),
-                   (f->spsr & PSR_MODE_MASK) == PSR_MODE_HYP ? "HYP" : "guest",
+                   ((f->spsr & PSR_MODE_MASK) == PSR_MODE_HYP) ? "HYP" : "guest",
                    (unsigned long)f->pc, (unsigned long)f->spsr,
                    (unsigned long)sysreg_read_hsr());
     console_printf("  HDFAR 0x%08lx  HIFAR 0x%08lx  HPFAR 0x%08lx\n",

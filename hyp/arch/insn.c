@@ -8,8 +8,10 @@ uint32_t insn_itstate(uint32_t cpsr)
 
 bool insn_cond_holds(uint32_t cond, uint32_t cpsr)
 {
-    bool n = (cpsr >> 31) & 1u, z = (cpsr >> 30) & 1u;
-    bool c = (cpsr >> 29) & 1u, v = (cpsr >> 28) & 1u;
+    bool n = ((cpsr >> 31) & 1u) != 0u;
+    bool z = ((cpsr >> 30) & 1u) != 0u;
+    bool c = ((cpsr >> 29) & 1u) != 0u;
+    bool v = ((cpsr >> 28) & 1u) != 0u;
     bool r;
     switch (cond >> 1) {
     case 0: r = z; break;                   /* EQ / NE */
@@ -31,7 +33,7 @@ bool insn_condition_passed(uint32_t cpsr, uint32_t hsr)
     }
     /* CV = 0: only possible in Thumb; the IT block gives the condition */
     uint32_t it = insn_itstate(cpsr);
-    if (!(cpsr & PSR_T) || !(it & 0xfu)) {
+    if (((cpsr & PSR_T) == 0u) || ((it & 0xfu) == 0u)) {
         return true;
     }
     return insn_cond_holds(it >> 4, cpsr);
@@ -39,13 +41,13 @@ bool insn_condition_passed(uint32_t cpsr, uint32_t hsr)
 
 void insn_skip(uint32_t *pc, uint32_t *cpsr, bool is32)
 {
-    *pc += is32 ? 4 : 2;
+    *pc += is32 ? 4u : 2u;
     uint32_t c = *cpsr;
-    if (!(c & PSR_T)) {
+    if ((c & PSR_T) == 0u) {
         return;
     }
     uint32_t it = insn_itstate(c);
-    if (!it) {
+    if (it == 0u) {
         return;
     }
     /* ITAdvance(): shift the mask; the block ends when IT[2:0] is 0 */
@@ -54,7 +56,7 @@ void insn_skip(uint32_t *pc, uint32_t *cpsr, bool is32)
     } else {
         it = (it & 0xe0u) | ((it << 1) & 0x1fu);
     }
-    c &= ~(((unsigned int)3u << 25) | (0x3fu << 10));
-    c |= ((it & 3u) << 25) | ((it >> 2) << 10);
+    c &= ~PSR_IT_MASK;
+    c |= ((it & 3u) << PSR_IT_LO_SHIFT) | ((it >> 2) << PSR_IT_HI_SHIFT);
     *cpsr = c;
 }

@@ -11,7 +11,7 @@ static uint8_t guest_pmcr_e[MAX_CPUS];
 void pmu_init(void)
 {
     unsigned int n = PMCR_N(sysreg_read_pmcr());
-    pmu_hpmn = n < PMU_MAX_COUNTERS ? n : PMU_MAX_COUNTERS;
+    pmu_hpmn = (n < PMU_MAX_COUNTERS) ? n : PMU_MAX_COUNTERS;
     pmu_guest_bits = PMU_CCNT_BIT | (((unsigned int)1u << pmu_hpmn) - 1u);
     pmu_hdcr = pmu_hpmn;
 }
@@ -21,7 +21,7 @@ bool pmu_reserve(void)
     if (pmu_reserved != PMU_NONE_RESERVED) {
         return true;
     }
-    if (!pmu_hpmn) {
+    if (pmu_hpmn == 0u) {
         return false;
     }
     /* the highest counter: HDCR.HPMN one less, so that PL1 sees N - 1
@@ -151,7 +151,7 @@ static bool pmcr_reserved(bool read, uint32_t *val)
     unsigned int cpu = this_cpu()->index;
     uint32_t v = *val;
     if (read) {
-        *val = (sysreg_read_pmcr() & ~((0x1fu << 11) | PMCR_E)) | (pmu_hpmn << 11) |
+        *val = (sysreg_read_pmcr() & ~(PMCR_N_MASK | PMCR_E)) | (pmu_hpmn << PMCR_N_SHIFT) |
                guest_pmcr_e[cpu];
         return true;
     }
@@ -169,7 +169,7 @@ static bool pmcr_reserved(bool read, uint32_t *val)
 static bool selected_ok(bool ccnt_ok)
 {
     uint32_t sel = sysreg_read_pmselr() & 0x1fu;
-    return sel < pmu_hpmn || (ccnt_ok && sel == PMSELR_CCNT);
+    return (sel < pmu_hpmn) || (ccnt_ok && (sel == PMSELR_CCNT));
 }
 
 static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
@@ -181,7 +181,7 @@ static bool pmu_c12(uint32_t opc2, bool read, uint32_t *val)
             return pmcr_reserved(read, val);
         }
         if (read) {
-            *val = (sysreg_read_pmcr() & ~(0x1fu << 11)) | (pmu_hpmn << 11);
+            *val = (sysreg_read_pmcr() & ~PMCR_N_MASK) | (pmu_hpmn << PMCR_N_SHIFT);
         } else {
             sysreg_write_pmcr(v & PMCR_WRITABLE);
         }

@@ -16,9 +16,9 @@
 #include <arch/sysregs.h>
 
 /* event counters a guest may have (Cortex-A15 has 6, A7 4) */
-#define PMU_MAX_COUNTERS 8
+#define PMU_MAX_COUNTERS 8u
 /* the counter bits of PMCNTENSET and friends: event counters, cycle counter */
-#define PMU_CCNT_BIT     (1u << 31)
+#define PMU_CCNT_BIT     ((unsigned int)1u << 31)
 
 /* A vCPU's PMU registers while it is away from its (shared) CPU */
 struct pmu_regs {

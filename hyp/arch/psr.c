@@ -9,7 +9,7 @@
 /* the IT[3:0] mask of ITSTATE and its base condition IT[7:5] (A2.5.2) */
 #define IT_MASK_BITS   0x0fu
 #define IT_COND_LSB    0x10u
-#define IT_BASE_SHIFT  5
+#define IT_BASE_SHIFT  5u
 #define IT_BASE_AL     7u       /* 0b111x: AL, or NV with IT[4] set */
 
 /*
@@ -45,14 +45,14 @@ static bool it_state_ok(uint32_t cpsr)
 {
     uint32_t it = insn_itstate(cpsr);
     uint32_t mask = it & IT_MASK_BITS;
-    if (!(cpsr & PSR_T)) {
+    if ((cpsr & PSR_T) == 0u) {
         return it == 0u;
     }
     if (mask == 0u) {
         return it == 0u;
     }
     if ((it >> IT_BASE_SHIFT) == IT_BASE_AL) {
-        return !(it & IT_COND_LSB) && (mask & (mask - 1u)) == 0u;
+        return ((it & IT_COND_LSB) == 0u) && ((mask & (mask - 1u)) == 0u);
     }
     return true;
 }
@@ -68,10 +68,10 @@ static bool it_state_ok(uint32_t cpsr)
  */
 static bool j_ok(uint32_t old, uint32_t val)
 {
-    if (!(val & PSR_J)) {
+    if ((val & PSR_J) == 0u) {
         return true;
     }
-    return (old & (PSR_J | PSR_T)) == (PSR_J | PSR_T) && (val & PSR_T);
+    return (old & (PSR_J | PSR_T)) == (PSR_J | PSR_T) && (val & PSR_T) != 0u;
 }
 
 bool psr_debugger_may_write(uint32_t old, uint32_t val)

@@ -12,10 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* (size_t): cppcheck does not know offsetof's type (MISRA C:2012 rule 10.4). */
 #define SR4_ADJACENT(type, f1, f2, f3, f4)                                    \
-    _Static_assert(offsetof(type, f2) == offsetof(type, f1) + 4 &&            \
-                   offsetof(type, f3) == offsetof(type, f1) + 8 &&            \
-                   offsetof(type, f4) == offsetof(type, f1) + 12,             \
+    _Static_assert((size_t)offsetof(type, f2) == (size_t)offsetof(type, f1) + 4u &&           \
+                   (size_t)offsetof(type, f3) == (size_t)offsetof(type, f1) + 8u &&           \
+                   (size_t)offsetof(type, f4) == (size_t)offsetof(type, f1) + 12u,            \
                    #f1 " to " #f4 ": four adjacent words")
 
 /* RD(var, reg) reads reg into var, for each pair; dst->f1..f4 */

@@ -81,7 +81,7 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
     v->regs.r[1] = r1;
     v->regs.r[2] = r2;
     /* SVC mode, A/I/F masked; bit 0 of the entry selects Thumb (PSCI 5.1.4) */
-    v->regs.cpsr = PSR_MODE_SVC | PSR_A | PSR_I | PSR_F | ((entry & 1u) ? PSR_T : 0u);
+    v->regs.cpsr = PSR_MODE_SVC | PSR_A | PSR_I | PSR_F | (((entry & 1u) != 0u) ? PSR_T : 0u);
     v->regs.pc = entry & ~1u;
     /* SCTLR as on reset of a Cortex-A15: MMU and caches off */
     v->cp15.sctlr = SCTLR_A15_RESET;
@@ -241,7 +241,7 @@ static void set_fiq_reg(unsigned int n, uint32_t val)
 uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
-    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
+    if ((n >= 8u) && (n <= 12u) && (mode == PSR_MODE_FIQ)) {
         return get_fiq_reg(n);
     }
     if (n < 13u) {
@@ -253,13 +253,13 @@ uint32_t vcpu_get_reg_slow(struct vcpu *v, unsigned int n)
     if (n == 14u) {
         return get_lr(v, mode);
     }
-    return v->regs.pc + ((v->regs.cpsr & PSR_T) ? 4 : 8);   /* reads of PC */
+    return v->regs.pc + (((v->regs.cpsr & PSR_T) != 0u) ? 4u : 8u);   /* reads of PC */
 }
 
 void vcpu_set_reg_slow(struct vcpu *v, unsigned int n, uint32_t val)
 {
     uint32_t mode = v->regs.cpsr & PSR_MODE_MASK;
-    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
+    if ((n >= 8u) && (n <= 12u) && (mode == PSR_MODE_FIQ)) {
         set_fiq_reg(n, val);
     } else if (n < 13u) {
         v->regs.r[n] = val;
@@ -320,13 +320,13 @@ static void inject(struct vcpu *v, uint32_t mode, uint32_t vector_off, uint32_t 
         cpsr |= PSR_E;
     }
     v->regs.cpsr = cpsr;
-    v->regs.pc = ((sctlr & SCTLR_V) ? 0xffff0000u : vbar) + vector_off;
+    v->regs.pc = (((sctlr & SCTLR_V) != 0u) ? 0xffff0000u : vbar) + vector_off;
 }
 
 void vcpu_inject_undef(struct vcpu *v)
 {
     /* preferred return: the instruction itself; LR = +4 (ARM) / +2 (Thumb) */
-    uint32_t lr = v->regs.pc + ((v->regs.cpsr & PSR_T) ? 2 : 4);
+    uint32_t lr = v->regs.pc + (((v->regs.cpsr & PSR_T) != 0u) ? 2u : 4u);
     inject(v, PSR_MODE_UND, VECTOR_UNDEF, lr);
 }
 
@@ -388,5 +388,5 @@ void vcpu_inject_debug(struct vcpu *v, bool data, uint32_t va)
             sysreg_write_ifar(va);
         }
     }
-    inject(v, PSR_MODE_ABT, data ? VECTOR_DABT : VECTOR_PABT, v->regs.pc + (data ? 8 : 4));
+    inject(v, PSR_MODE_ABT, data ? VECTOR_DABT : VECTOR_PABT, v->regs.pc + (data ? 8u : 4u));
 }

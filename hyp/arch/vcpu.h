@@ -153,7 +153,7 @@ void vcpu_reset(struct vcpu *v, uint32_t entry, uint32_t r0, uint32_t r1, uint32
 static inline uint64_t vcpu_exits(const struct vcpu *v)
 {
     uint64_t n = 0u;
-    for (unsigned int i = 0u; i < TRAP_NR; i++) {
+    for (unsigned int i = 0u; i < (unsigned int)TRAP_NR; i++) {
         n += v->traps[i];
     }
     return n;
@@ -192,7 +192,7 @@ bool vcpu_condition_passed(struct vcpu *v, uint32_t hsr);
 void vcpu_skip_instr_thumb(struct vcpu *v, uint32_t hsr);
 static inline void vcpu_skip_instr(struct vcpu *v, uint32_t hsr)
 {
-    if (!(v->regs.cpsr & PSR_T)) {
+    if ((v->regs.cpsr & PSR_T) == 0u) {
         v->regs.pc += 4u;
     } else {
         vcpu_skip_instr_thumb(v, hsr);

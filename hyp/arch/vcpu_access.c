@@ -29,7 +29,7 @@ bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa)
     }
     isb();
     uint64_t par = sysreg_read_par64();
-    sysreg_write_hcr(0);
+    sysreg_write_hcr(0u);
     isb();
     if ((par & PAR_F) != 0u) {
         return false;
@@ -37,9 +37,11 @@ bool vcpu_translate(struct vcpu *v, uint32_t va, bool write, uint64_t *pa)
     if ((par & PAR_LPAE) != 0u) {
         *pa = (par & PAR64_PA_MASK) | (va & 0xfffu);
     } else if ((par & PAR_SS) != 0u) {
-        *pa = ((uint32_t)par & PAR32_SS_MASK) | (va & ~PAR32_SS_MASK);
+        uint32_t pa32 = ((uint32_t)par & PAR32_SS_MASK) | (va & ~PAR32_SS_MASK);
+        *pa = pa32;
     } else {
-        *pa = ((uint32_t)par & PAR32_PA_MASK) | (va & 0xfffu);
+        uint32_t pa32 = ((uint32_t)par & PAR32_PA_MASK) | (va & 0xfffu);
+        *pa = pa32;
     }
     return true;
 }

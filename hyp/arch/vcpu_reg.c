@@ -15,7 +15,7 @@ uint32_t *vcpu_saved_reg(struct vcpu *v, unsigned int n)
     if (n == 15u) {
         return &v->regs.pc;
     }
-    if (n >= 8u && n <= 12u && mode == PSR_MODE_FIQ) {
+    if ((n >= 8u) && (n <= 12u) && (mode == PSR_MODE_FIQ)) {
         return &(&b->r8_fiq)[n - 8u];
     }
     if (n < 13u) {

@@ -92,7 +92,7 @@ static int parse_string(const char *s, unsigned int n, bool *set, char *err, siz
 int colour_parse(const void *prop, int len, unsigned int n, struct colour_list *out,
                  char *err, size_t errlen)
 {
-    bool set[COLOUR_MAX] = { false };
+    bool set[COLOUR_MAX] = { 0 };
     (void)memset(out, 0, sizeof(*out));
     if (n == 0u) {
         (void)snprintf(err, errlen, "the last-level cache has no colours to give (a way of one "
@@ -165,7 +165,7 @@ void colour_format(const struct colour_list *l, char *buf, size_t size)
     buf[0] = '\0';
     for (unsigned int i = 0u; i < l->k && n < size; ) {
         unsigned int j = i;
-        while (j + 1u < l->k && l->colour[j + 1u] == l->colour[j] + 1) {
+        while (((j + 1u) < l->k) && (l->colour[j + 1u] == (l->colour[j] + 1u))) {
             j++;
         }
         n += (size_t)snprintf(buf + n, size - n, j > i ? "%s%u-%u" : "%s%u", i ? "," : "",

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define COLOUR_MAX       128            /* a 512 KiB way (Cortex-A17 8 MiB L2) */
+#define COLOUR_MAX       128u           /* a 512 KiB way (Cortex-A17 8 MiB L2) */
 #define COLOUR_PAGE      0x1000u
 
 /* A guest's colours: k of the system's n, in increasing order */

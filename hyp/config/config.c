@@ -28,7 +28,7 @@ void cfg_report(struct cfg_ctx *c, bool err, const char *kind, const char *name,
     /* names and values come from the blob: no line breaks or escapes */
     char *p = line;
     while (*p != '\0') {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+        if (((unsigned char)*p < 0x20u) || (*p == '\x7f')) {
             *p = '?';
         }
         p++;
@@ -243,7 +243,8 @@ static bool irq_reserved(const struct platform *p, uint32_t irq)
 /* What of the hypervisor's own devices [base, base+size) overlaps, or NULL */
 static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t size)
 {
-    const struct plat_range *gic[] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich, &p->gic.gicv };
+    const struct plat_range *const gic[4] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich,
+                                              &p->gic.gicv };
     for (unsigned int i = 0u; i < 4u; i++) {
         if (gic[i]->size && cfg_overlaps(base, size, gic[i]->base, gic[i]->size)) {
             return "GIC";
@@ -383,7 +384,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         }
         if (sys->nguests == GUEST_MAX) {
             cfg_msg(&c, true, fdt_get_name(blob, node, NULL), NULL,
-                    "more than %d guests", GUEST_MAX);
+                    "more than %u guests", GUEST_MAX);
             break;
         }
         config_parse_guest(blob, node, &sys->guests[sys->nguests], &c);

@@ -45,7 +45,7 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     }
     struct guest_config *g = &sys->guests[gi];
     if (g->nchannels == GUEST_MAX_CHANNELS) {
-        cfg_msg(c, true, g->name, ch->name, "a member of more than %d channels",
+        cfg_msg(c, true, g->name, ch->name, "a member of more than %u channels",
                 GUEST_MAX_CHANNELS);
         return;
     }
@@ -53,7 +53,8 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     struct guest_channel *gc = &g->channels[g->nchannels];
     (void)memset(gc, 0, sizeof(*gc));
     (void)memcpy(gc->name, ch->name, sizeof(gc->name));      /* both NUL-terminated names */
-    gc->id = (unsigned int)(ch - sys->channels);
+    ptrdiff_t ci = ch - sys->channels;
+    gc->id = (unsigned int)ci;
     gc->member = ch->nmembers;
     gc->base = ch->base;
     gc->size = (uint32_t)ch->size;
@@ -96,7 +97,7 @@ void config_parse_channel(const void *fdt, int node, struct system_config *sys,
 {
     const char *name = fdt_get_name(fdt, node, NULL);
     if (sys->nchannels == CHANNEL_MAX) {
-        cfg_report(c, true, "channel", name, NULL, "more than %d channels", CHANNEL_MAX);
+        cfg_report(c, true, "channel", name, NULL, "more than %u channels", CHANNEL_MAX);
         return;
     }
     struct channel_config *ch = &sys->channels[sys->nchannels++];
@@ -131,7 +132,7 @@ static void check_channel_memory(const struct config_host *h, const struct syste
 {
     const struct channel_config *ch = &sys->channels[ci];
     unsigned long long b = ch->base, e = ch->base + ch->size;
-    if (ch->nmembers < 2) {
+    if (ch->nmembers < 2u) {
         cfg_report(c, true, "channel", ch->name, NULL,
                    "needs at least two guests (has %u)", ch->nmembers);
     }
@@ -142,7 +143,7 @@ static void check_channel_memory(const struct config_host *h, const struct syste
         cfg_report(c, true, "channel", ch->name, "memory", "size is 0");
         return;
     }
-    if ((ch->base | ch->size) & 0xfff) {
+    if (((ch->base | ch->size) & 0xfffu) != 0u) {
         cfg_report(c, true, "channel", ch->name, "memory", "base and size must be 4 KiB aligned");
         return;
     }
@@ -195,7 +196,7 @@ static void check_member(const struct system_config *sys, const struct guest_con
     unsigned long long ipa = gc->ipa;
 
     (void)mprop(p, sizeof(p), ch, "ipa");
-    if (gc->ipa & 0xfff) {
+    if ((gc->ipa & 0xfffu) != 0u) {
         cfg_msg(c, true, g->name, p, "0x%llx is not 4 KiB aligned", ipa);
     } else if (!gc->size) {
         /* the channel's memory is wrong: said once, for the channel */
@@ -224,7 +225,7 @@ static void check_member(const struct system_config *sys, const struct guest_con
 
     (void)mprop(p, sizeof(p), ch, "doorbell");
     unsigned long irq = gc->doorbell;
-    if (irq < 32 || irq > CHANNEL_SPI_MAX) {
+    if ((irq < 32u) || (irq > CHANNEL_SPI_MAX)) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 irq, CHANNEL_SPI_MAX);
     } else if (irq == VBOARD_UART_IRQ) {

@@ -6,7 +6,6 @@
  * or a coloured guest and the hypervisor, share no colour - colouring is
  * asked for to keep them apart.
  */
-#include <stdio.h>
 #include <libfdt.h>
 #include "config_internal.h"
 #include "hyp/dt/dt_index.h"
@@ -19,9 +18,9 @@ unsigned int config_ncolours(const void *fdt, int root, unsigned int hw, struct 
         return hw;
     }
     if (got < 0 || way < COLOUR_PAGE || (way & (way - 1u)) ||
-        way / COLOUR_PAGE > COLOUR_MAX) {
+        ((way / COLOUR_PAGE) > COLOUR_MAX)) {
         cfg_msg(c, true, "-", "llc-way-size", "give the bytes of one way of the last-level "
-                "cache: a power of two from 4 KiB to %u KiB", COLOUR_MAX * COLOUR_PAGE / 1024);
+                "cache: a power of two from 4 KiB to %u KiB", COLOUR_MAX * COLOUR_PAGE / 1024u);
         return hw;
     }
     return colour_count(way);

@@ -69,18 +69,18 @@ static bool parse_backing(const void *fdt, int node, const char *g, const char *
 {
     bool bad;
     const char *s = cfg_get_string(fdt, node, "backing", &bad);
-    size_t n = s ? strlen(s) : 0;
-    bool printable = n > 0 && n < DISK_BACKING_MAX;
+    size_t n = s ? strlen(s) : 0u;
+    bool printable = (n > 0u) && (n < DISK_BACKING_MAX);
     for (size_t i = 0; printable && i < n; i++) {
-        printable = s[i] > ' ' && s[i] < 0x7f;
+        printable = s[i] > ' ' && s[i] < '\x7f';
     }
     if (!s && !bad) {
         cfg_msg(c, true, g, p, "missing: the name of the store in the driver partition");
     } else if (!printable) {
-        cfg_msg(c, true, g, p, "must be a string of 1 to %d printable characters "
-                "without spaces", DISK_BACKING_MAX - 1);
+        cfg_msg(c, true, g, p, "must be a string of 1 to %u printable characters "
+                "without spaces", DISK_BACKING_MAX - 1u);
     } else {
-        (void)memcpy(out, s, n + 1);
+        (void)memcpy(out, s, n + 1u);
         return true;
     }
     return false;
@@ -102,14 +102,15 @@ static void parse_frontend(const void *fdt, int node, struct system_config *sys,
         return;
     }
     if (g->ndisks == GUEST_MAX_DISKS) {
-        cfg_msg(c, true, g->name, d->name, "a frontend of more than %d disks", GUEST_MAX_DISKS);
+        cfg_msg(c, true, g->name, d->name, "a frontend of more than %u disks", GUEST_MAX_DISKS);
         return;
     }
     cfg_warn_unknown(fdt, node, frontend_props, "guest", g->name, d->name, c);
     struct guest_disk *gd = &g->disks[g->ndisks];
     (void)memset(gd, 0, sizeof(*gd));
     (void)memcpy(gd->name, d->name, sizeof(gd->name));
-    gd->id = (unsigned int)(d - sys->disks);
+    ptrdiff_t di = d - sys->disks;
+    gd->id = (unsigned int)di;
     gd->member = d->nfrontends;
     gd->read_only = dt_getprop(fdt, node, "read-only", NULL) != NULL;
     bool ok = cfg_parse_cell(fdt, node, "ipa", g->name,
@@ -162,16 +163,17 @@ static void parse_driver(const void *fdt, int node, struct system_config *sys,
                          cfg_member_prop(p, sizeof(p), d->name, "interrupt"),
                          "the SPI (INTID) that tells the driver of requests", &d->irq, c);
     int rc = cfg_get_u32(fdt, node, "done", &d->done_ipa);
-    if (rc < 0 || (rc > 0 && d->done_ipa == 0)) {
+    if ((rc < 0) || ((rc > 0) && (d->done_ipa == 0u))) {
         cfg_msg(c, true, g, cfg_member_prop(p, sizeof(p), d->name, "done"),
                 "give the IPA of a 4 KiB page outside its RAM");
         ok = false;
     }
     d->parse_error = !ok;
     struct guest_config *dg = &sys->guests[d->driver];
-    if (ok && dg->ndriven < DISK_MAX) {
+    ptrdiff_t disk = d - sys->disks;
+    if (ok && (dg->ndriven < DISK_MAX)) {
         struct guest_driven *v = &dg->driven[dg->ndriven++];
-        *v = (struct guest_driven){ (unsigned int)(d - sys->disks), { 0 }, d->queue_ipa,
+        *v = (struct guest_driven){ (unsigned int)disk, { 0 }, d->queue_ipa,
                                     d->queue_size, d->irq, d->done_ipa };
         (void)memcpy(v->name, d->name, sizeof(v->name));
     }
@@ -181,7 +183,7 @@ void config_parse_disk(const void *fdt, int node, struct system_config *sys, str
 {
     const char *name = fdt_get_name(fdt, node, NULL);
     if (sys->ndisks == DISK_MAX) {
-        cfg_report(c, true, "disk", name, NULL, "more than %d disks", DISK_MAX);
+        cfg_report(c, true, "disk", name, NULL, "more than %u disks", DISK_MAX);
         return;
     }
     struct disk_config *d = &sys->disks[sys->ndisks++];
@@ -295,7 +297,7 @@ static const char *done_clash(const struct system_config *sys, const struct gues
                               uint32_t ipa, unsigned int di, char *what, size_t n)
 {
     const char *dev = cfg_vboard_device(g, ipa, DISK_DONE_SIZE);
-    if (dev) {
+    if (dev != NULL) {
         (void)snprintf(what, n, "the guest's own %s", dev);
         return what;
     }
@@ -346,7 +348,7 @@ static void check_done(const struct system_config *sys, unsigned int di, struct 
         return;
     }
     (void)cfg_member_prop(p, sizeof(p), d->name, "done");
-    if (d->done_ipa & (DISK_DONE_SIZE - 1)) {
+    if ((d->done_ipa & (DISK_DONE_SIZE - 1u)) != 0u) {
         cfg_msg(c, true, g->name, p, "0x%lx is not 4 KiB aligned", (unsigned long)d->done_ipa);
     } else if ((clash = done_clash(sys, g, d->done_ipa, di, what, sizeof(what)))) {
         cfg_msg(c, true, g->name, p, "0x%lx-0x%lx collides with %s",
@@ -364,7 +366,7 @@ static void check_driver(const struct system_config *sys, unsigned int di, struc
     const char *clash;
     uint64_t ram = guest_ram_ipa(g);
     (void)cfg_member_prop(p, sizeof(p), d->name, "queue");
-    if ((d->queue_ipa | d->queue_size) & (DISK_QUEUE_ALIGN - 1)) {
+    if (((d->queue_ipa | d->queue_size) & (DISK_QUEUE_ALIGN - 1u)) != 0u) {
         cfg_msg(c, true, g->name, p, "0x%lx+0x%lx is not in whole 4 KiB pages",
                 (unsigned long)d->queue_ipa, (unsigned long)d->queue_size);
     } else if (d->queue_size < DISK_QUEUE_MIN || d->queue_size > DISK_QUEUE_MAX) {
@@ -384,7 +386,7 @@ static void check_driver(const struct system_config *sys, unsigned int di, struc
         }
     }
     (void)cfg_member_prop(p, sizeof(p), d->name, "interrupt");
-    if (d->irq < 32 || d->irq > CHANNEL_SPI_MAX) {
+    if ((d->irq < 32u) || (d->irq > CHANNEL_SPI_MAX)) {
         cfg_msg(c, true, g->name, p, "interrupt %lu is not an SPI of the virtual GIC (32-%u)",
                 (unsigned long)d->irq, CHANNEL_SPI_MAX);
     } else if ((clash = cfg_irq_clash(sys, g, d->irq, g->nnets, what, sizeof(what))) ||
@@ -400,7 +402,7 @@ void config_check_disks(struct system_config *sys, struct cfg_ctx *c)
 {
     for (unsigned int i = 0; i < sys->ndisks; i++) {
         const struct disk_config *d = &sys->disks[i];
-        if (d->driver >= 0 && d->nfrontends == 0) {
+        if ((d->driver >= 0) && (d->nfrontends == 0u)) {
             cfg_report(c, true, "disk", d->name, NULL, "has no frontend guest");
         }
         if (!d->parse_error) {

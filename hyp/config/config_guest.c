@@ -41,7 +41,7 @@ static void passthrough_regs(const void *fdt, int dev, const char *dn, struct gu
     }
     for (int i = 0; i < len / 8; i++) {
         if (g->npt_regs == GUEST_MAX_PT_REGS) {
-            cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %d ranges", dn,
+            cfg_msg(c, true, g->name, "passthrough reg", "%s: more than %u ranges", dn,
                     GUEST_MAX_PT_REGS);
             return;
         }
@@ -88,7 +88,7 @@ static void passthrough_path(const char *path, const char *dn, struct guest_conf
     int n = 0;
     for (; dt_node_reg(host, node, n, &r) == 0; n++) {
         if (g->npt_regs == GUEST_MAX_PT_REGS) {
-            cfg_msg(c, true, g->name, "passthrough path", "%s: more than %d ranges", dn,
+            cfg_msg(c, true, g->name, "passthrough path", "%s: more than %u ranges", dn,
                     GUEST_MAX_PT_REGS);
             return;
         }
@@ -185,11 +185,11 @@ static void parse_console_rate(const void *fdt, int node, struct guest_config *g
     if (len == 8) {
         g->console_burst = fdt32_ld(&v[1]);
     }
-    if (g->console_rate < CONSOLE_RATE_MIN || g->console_rate > CONSOLE_RATE_MAX) {
+    if ((g->console_rate < CONSOLE_RATE_MIN) || (g->console_rate > CONSOLE_RATE_MAX)) {
         cfg_msg(c, true, g->name, "console-rate", "%lu characters a second: use %u to %u",
                 (unsigned long)g->console_rate, CONSOLE_RATE_MIN, CONSOLE_RATE_MAX);
     }
-    if (g->console_burst < CONSOLE_BURST_MIN || g->console_burst > CONSOLE_BURST_MAX) {
+    if ((g->console_burst < CONSOLE_BURST_MIN) || (g->console_burst > CONSOLE_BURST_MAX)) {
         cfg_msg(c, true, g->name, "console-rate", "burst of %lu characters: use %u to %u",
                 (unsigned long)g->console_burst, CONSOLE_BURST_MIN, CONSOLE_BURST_MAX);
     }
@@ -218,12 +218,15 @@ static void parse_placement(const void *fdt, int node, struct guest_config *g,
     const fdt32_t *cpus = dt_getprop(fdt, node, "cpus", &len);
     if (!cpus || len == 0 || len % 4) {
         cfg_msg(c, true, g->name, "cpus", "missing: list the physical CPUs, one per vCPU");
-    } else if (len / 4 > GUEST_MAX_VCPUS) {
-        cfg_msg(c, true, g->name, "cpus", "%d CPUs, at most %d", len / 4, GUEST_MAX_VCPUS);
+    } else if (((unsigned int)len / 4u) > GUEST_MAX_VCPUS) {
+        cfg_msg(c, true, g->name, "cpus", "%u CPUs, at most %u", (unsigned int)len / 4u,
+                GUEST_MAX_VCPUS);
     } else {
-        for (g->ncpus = 0u; g->ncpus < (unsigned int)len / 4u; g->ncpus++) {
-            g->cpus[g->ncpus] = fdt32_ld(&cpus[g->ncpus]);
+        unsigned int ncpus = (unsigned int)len / 4u;
+        for (unsigned int i = 0u; i < ncpus; i++) {
+            g->cpus[i] = fdt32_ld(&cpus[i]);
         }
+        g->ncpus = ncpus;
     }
 
     const fdt32_t *mem = dt_getprop(fdt, node, "memory", &len);
@@ -282,14 +285,17 @@ static void parse_images(const void *fdt, int node, struct guest_config *g, stru
     }
 
     const char *ba = dt_getprop(fdt, node, "bootargs", &len);
-    if (ba && len > GUEST_BOOTARGS_MAX) {
-        cfg_msg(c, true, g->name, "bootargs", "longer than %d bytes", GUEST_BOOTARGS_MAX - 1);
-    } else if ((ba = cfg_get_string(fdt, node, "bootargs", &bad)), bad) {
-        cfg_msg(c, true, g->name, "bootargs", "not a string");
-    } else if (ba != NULL) {
-        (void)snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
+    if (ba && (unsigned int)len > GUEST_BOOTARGS_MAX) {
+        cfg_msg(c, true, g->name, "bootargs", "longer than %u bytes", GUEST_BOOTARGS_MAX - 1u);
     } else {
-        /* otherwise nothing to do */
+        ba = cfg_get_string(fdt, node, "bootargs", &bad);
+        if (bad) {
+            cfg_msg(c, true, g->name, "bootargs", "not a string");
+        } else if (ba != NULL) {
+            (void)snprintf(g->bootargs, sizeof(g->bootargs), "%s", ba);
+        } else {
+            /* otherwise nothing to do */
+        }
     }
 
 }

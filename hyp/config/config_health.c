@@ -33,12 +33,12 @@ static const char *hprop(char *buf, const char *p)
     return cfg_member_prop(buf, HEALTH_PROP_MAX, "health", p);
 }
 
-/* An action's name: its enum health_action, or HEALTH_ACT_NONE */
-static enum health_action action_of(const char *s)
+/* An action's name: its HEALTH_ACT_*, or HEALTH_ACT_NONE */
+static unsigned int action_of(const char *s)
 {
     for (unsigned int a = HEALTH_ACT_LOG; a < HEALTH_ACTIONS; a++) {
         if (strcmp(s, health_action_names[a]) == 0) {
-            return (enum health_action)a;
+            return a;
         }
     }
     return HEALTH_ACT_NONE;
@@ -98,10 +98,10 @@ static void merge_legacy(struct guest_config *g, unsigned int e, const char *leg
                          bool restart, struct cfg_ctx *c)
 {
     char buf[HEALTH_PROP_MAX];
-    enum health_action was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
+    unsigned int was = restart ? HEALTH_ACT_RESTART : HEALTH_ACT_STOP;
     if (g->health.action[e] == HEALTH_ACT_NONE) {
         g->health.action[e] = (uint8_t)was;
-    } else if (given && g->health.action[e] != was) {
+    } else if (given && (g->health.action[e] != was)) {
         cfg_msg(c, true, g->name, hprop(buf, health_event_names[e]),
                 "\"%s\" contradicts %s \"%s\"", health_action_names[g->health.action[e]],
                 legacy, health_action_names[was]);
@@ -154,7 +154,7 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
             }
         }
     }
-    for (unsigned int e = 0u; hn >= 0 && e < HEALTH_EVENTS; e++) {
+    for (unsigned int e = 0u; (hn >= 0) && (e < HEALTH_EVENTS); e++) {
         bool bad;
         const char *s = cfg_get_string(fdt, hn, health_event_names[e], &bad);
         if (bad) {

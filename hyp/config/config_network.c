@@ -44,7 +44,7 @@ static bool parse_mac(const void *fdt, int node, const char *g, const char *p,
     }
     (void)memcpy(gn->mac, mac, NET_MAC_LEN);
     static const uint8_t zero[NET_MAC_LEN];
-    if (mac[0] & 1) {
+    if ((mac[0] & 1u) != 0u) {
         cfg_msg(c, true, g, p, "%02x:%02x:%02x:%02x:%02x:%02x is a multicast address",
                 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
         return false;
@@ -92,7 +92,8 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     struct guest_net *gn = &g->nets[g->nnets];
     (void)memset(gn, 0, sizeof(*gn));
     (void)memcpy(gn->name, net->name, sizeof(gn->name));
-    gn->id = (unsigned int)(net - sys->networks);
+    ptrdiff_t ni = net - sys->networks;
+    gn->id = (unsigned int)ni;
     gn->member = net->nmembers;
     gn->budget = NET_BUDGET_DEFAULT;
 
@@ -119,7 +120,7 @@ void config_parse_network(const void *fdt, int node, struct system_config *sys,
 {
     const char *name = fdt_get_name(fdt, node, NULL);
     if (sys->nnetworks == NETWORK_MAX) {
-        cfg_report(c, true, "network", name, NULL, "more than %d networks", NETWORK_MAX);
+        cfg_report(c, true, "network", name, NULL, "more than %u networks", NETWORK_MAX);
         return;
     }
     struct network_config *net = &sys->networks[sys->nnetworks++];
@@ -167,7 +168,7 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
 {
     for (unsigned int i = 0; i < sys->nnetworks; i++) {
         const struct network_config *net = &sys->networks[i];
-        if (net->nmembers < 2) {
+        if (net->nmembers < 2u) {
             cfg_report(c, true, "network", net->name, NULL,
                        "needs at least two guests (has %u)", net->nmembers);
         }

@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DISK_MAX               4
-#define DISK_MAX_FRONTENDS     4
-#define GUEST_MAX_DISKS        2        /* disks a guest is a frontend of */
-#define DISK_BACKING_MAX       64       /* the backing-store name, with its NUL */
+#define DISK_MAX               4u
+#define DISK_MAX_FRONTENDS     4u
+#define GUEST_MAX_DISKS        2u       /* disks a guest is a frontend of */
+#define DISK_BACKING_MAX       64u      /* the backing-store name, with its NUL */
 #define DISK_SECTOR_SIZE       512u     /* virtio 1.x 5.2.4: capacity in 512-byte sectors */
 /* the queue region in the driver partition's RAM: whole pages, and room
  * for at least one request of the largest size a frontend may send (its

@@ -13,19 +13,19 @@
 #include <stddef.h>
 #include "hyp/platform/platform.h"
 
-#define GUEST_MAX          8
-#define GUEST_MAX_VCPUS    8
+#define GUEST_MAX          8u
+#define GUEST_MAX_VCPUS    8u
 #define GUEST_NAME_MAX     32
 /* console-rate defaults and limits (characters a second, burst) */
-#define CONSOLE_RATE_DEFAULT   16384       /* about 160 kbaud */
-#define CONSOLE_BURST_DEFAULT  65536       /* a Linux boot log passes at once */
-#define CONSOLE_RATE_MIN       100
-#define CONSOLE_RATE_MAX       10000000
-#define CONSOLE_BURST_MIN      256
+#define CONSOLE_RATE_DEFAULT   16384u      /* about 160 kbaud */
+#define CONSOLE_BURST_DEFAULT  65536u      /* a Linux boot log passes at once */
+#define CONSOLE_RATE_MIN       100u
+#define CONSOLE_RATE_MAX       10000000u
+#define CONSOLE_BURST_MIN      256u
 #define CONSOLE_BURST_MAX      ((unsigned int)16u << 20)
-#define GUEST_BOOTARGS_MAX 256
-#define GUEST_MAX_PT_REGS  8
-#define GUEST_MAX_PT_IRQS  16
+#define GUEST_BOOTARGS_MAX 256u
+#define GUEST_MAX_PT_REGS  8u
+#define GUEST_MAX_PT_IRQS  16u
 /* time-slice-us: the bounds of a vCPU's turn on a shared CPU */
 #define GUEST_SLICE_MIN_US 100u
 #define GUEST_SLICE_MAX_US 1000000u
@@ -55,9 +55,9 @@
  * page right after it is the doorbell page Partita emulates (a write rings
  * the other members).  The doorbell is a virtual SPI in each member.
  */
-#define CHANNEL_MAX            8
-#define CHANNEL_MAX_MEMBERS    4
-#define GUEST_MAX_CHANNELS     4
+#define CHANNEL_MAX            8u
+#define CHANNEL_MAX_MEMBERS    4u
+#define GUEST_MAX_CHANNELS     4u
 #define CHANNEL_DOORBELL_SIZE  0x1000u
 #define CHANNEL_SPI_MAX        255u     /* the vGIC models INTIDs up to 255 */
 /* the Linux input event code of channel N's doorbell: BTN_TRIGGER_HAPPY1 + N */
@@ -69,9 +69,9 @@
  * virtio 1.x (modern, version 2 register layout) device of 0x200 bytes at
  * its own IPA, raising its own virtual SPI.
  */
-#define NETWORK_MAX            4
-#define NETWORK_MAX_MEMBERS    8
-#define GUEST_MAX_NETS         2
+#define NETWORK_MAX            4u
+#define NETWORK_MAX_MEMBERS    8u
+#define GUEST_MAX_NETS         2u
 #define VIRTIO_MMIO_SIZE       0x200u   /* one device's registers and config */
 #define NET_MAC_LEN            6
 #define NET_BUDGET_DEFAULT     64u      /* frames a member sends per exit */

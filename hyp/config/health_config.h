@@ -12,38 +12,41 @@
 
 /* The events, in the order of health_event_names.  The first two happen
  * once (a crash, a watchdog miss); the rest are counted, and an event is a
- * count reaching its threshold within a period. */
-enum health_event {
-    HEALTH_EV_CRASH = PARTITA_HEALTH_CRASH,         /* marked crashed (guest_crash) */
-    HEALTH_EV_WATCHDOG = PARTITA_HEALTH_WATCHDOG,   /* its watchdog not fed in time */
-    /* aborts it took (injected for its bad accesses) */
-    HEALTH_EV_ABORTS = PARTITA_HEALTH_ABORT_STORM,
-    /* its vCPUs held for a spent memory budget */
-    HEALTH_EV_OVERRUN = PARTITA_HEALTH_BUDGET_OVERRUN,
-    /* deadline misses it reported (PARTITA_HC_DEADLINE_MISS) */
-    HEALTH_EV_DEADLINE = PARTITA_HEALTH_DEADLINE_MISS,
-    HEALTH_EVENTS
-};
-#define HEALTH_EV_COUNTED HEALTH_EV_ABORTS      /* the first counted event */
+ * count reaching its threshold within a period.  They index the tables
+ * below and the per-event state of hyp/guest/health.c, so they are
+ * unsigned constants (MISRA C:2012 rule 10.4) rather than an enumeration. */
+/* marked crashed (guest_crash) */
+#define HEALTH_EV_CRASH    ((unsigned int)PARTITA_HEALTH_CRASH)
+/* its watchdog not fed in time */
+#define HEALTH_EV_WATCHDOG ((unsigned int)PARTITA_HEALTH_WATCHDOG)
+/* aborts it took (injected for its bad accesses) */
+#define HEALTH_EV_ABORTS   ((unsigned int)PARTITA_HEALTH_ABORT_STORM)
+/* its vCPUs held for a spent memory budget */
+#define HEALTH_EV_OVERRUN  ((unsigned int)PARTITA_HEALTH_BUDGET_OVERRUN)
+/* deadline misses it reported (PARTITA_HC_DEADLINE_MISS) */
+#define HEALTH_EV_DEADLINE ((unsigned int)PARTITA_HEALTH_DEADLINE_MISS)
+#define HEALTH_EVENTS      (HEALTH_EV_DEADLINE + 1u)
+#define HEALTH_EV_COUNTED  HEALTH_EV_ABORTS     /* the first counted event */
 
 /*
  * The actions, in the order of health_action_names; HEALTH_ACT_NONE: the
- * event is not in the table.  A new action (switching to another cyclic
- * schedule, say) is one value here, its name there, and its case in
+ * event is not in the table.  They are unsigned constants, as the events
+ * are.  A new action is one value here, its name there, and its case in
  * health_act (hyp/guest/health.c).
  */
-enum health_action {
-    HEALTH_ACT_NONE = PARTITA_HEALTH_NONE,
-    HEALTH_ACT_LOG = PARTITA_HEALTH_LOG,            /* a console line, a record in the log */
-    HEALTH_ACT_RESTART = PARTITA_HEALTH_RESTART,    /* restarted from its image */
-    HEALTH_ACT_STOP = PARTITA_HEALTH_STOP,          /* stopped (a crashed one stays so) */
-    /* every guest stopped; the monitor answers on */
-    HEALTH_ACT_STOP_SYSTEM = PARTITA_HEALTH_STOP_SYSTEM,
-    /* the cyclic schedule the health node's `schedule` names put in force
-     * at the next major frame but one (hyp/sched/cyclic.h) */
-    HEALTH_ACT_SWITCH_SCHEDULE = PARTITA_HEALTH_SWITCH_SCHEDULE,
-    HEALTH_ACTIONS
-};
+#define HEALTH_ACT_NONE        ((unsigned int)PARTITA_HEALTH_NONE)
+/* a console line, a record in the log */
+#define HEALTH_ACT_LOG         ((unsigned int)PARTITA_HEALTH_LOG)
+/* restarted from its image */
+#define HEALTH_ACT_RESTART     ((unsigned int)PARTITA_HEALTH_RESTART)
+/* stopped (a crashed one stays so) */
+#define HEALTH_ACT_STOP        ((unsigned int)PARTITA_HEALTH_STOP)
+/* every guest stopped; the monitor answers on */
+#define HEALTH_ACT_STOP_SYSTEM ((unsigned int)PARTITA_HEALTH_STOP_SYSTEM)
+/* the cyclic schedule the health node's `schedule` names put in force
+ * at the next major frame but one (hyp/sched/cyclic.h) */
+#define HEALTH_ACT_SWITCH_SCHEDULE ((unsigned int)PARTITA_HEALTH_SWITCH_SCHEDULE)
+#define HEALTH_ACTIONS             (HEALTH_ACT_SWITCH_SCHEDULE + 1u)
 
 /* a counted event's threshold: COUNT within PERIOD-US, by default 1 a second */
 #define HEALTH_COUNT_DEFAULT     1u
@@ -54,7 +57,7 @@ enum health_action {
 #define HEALTH_PERIOD_MAX_US     60000000u
 
 struct guest_health {
-    uint8_t action[HEALTH_EVENTS];          /* enum health_action */
+    uint8_t action[HEALTH_EVENTS];          /* HEALTH_ACT_* */
     /* switch-schedule's schedule: its name in the configuration (the blob
      * stays), its index once the schedules are read (config_schedule.c) */
     const char *schedule_name;

@@ -62,7 +62,9 @@ static void cmd_list(int argc, char **argv)
             "UPTIME", "EXITS", "IMAGE");
     for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
-        char map[32] = "", mem[32];
+        char map[32];
+        char mem[32];
+        map[0] = '\0';
         unsigned int n = 0u;
         uint64_t exits = 0u;
         for (unsigned int v = 0u; v < g->cfg->ncpus && n < sizeof(map) - 6u; v++) {
@@ -146,7 +148,7 @@ static void cmd_gdb(int argc, char **argv)
     if (g && gdb_active(NULL)) {  /* on the debug UART: the console is free */
         pr_info("gdb: a session is on %s: one at a time\n", gdb_port_uart());
     } else if (g != NULL) {
-        gdb_attach(g);
+        (void)gdb_attach(g);
     } else {
         /* otherwise nothing to do */
     }
@@ -168,7 +170,8 @@ static void stats_guest(struct guest *g)
         char line[200];
         int n = snprintf(line, sizeof(line), "  vcpu%u exits %llu:", v,
                          (unsigned long long)vcpu_exits(c));
-        for (unsigned int t = 0u; t < TRAP_NR && n < (int)sizeof(line) - 20; t++) {
+        for (unsigned int t = 0u; (t < (unsigned int)TRAP_NR) && (n < ((int)sizeof(line) - 20));
+             t++) {
             n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %lu", trap_names[t],
                           (unsigned long)c->traps[t]);
         }
@@ -180,7 +183,7 @@ static void stats_guest(struct guest *g)
         if (c->share != NULL) {
             pr_info("  vcpu%u on shared CPU %u: slice %lu us, ran %llu ms, %lu turns%s\n", v,
                     c->pcpu, (unsigned long)g->cfg->slice_us,
-                    (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000),
+                    (unsigned long long)(timer_ticks_to_us(c->share->run_ticks) / 1000u),
                     (unsigned long)c->share->switches, c->share->blocked ? ", in WFI" : "");
         }
     }
@@ -231,7 +234,7 @@ static void cmd_selftest(int argc, char **argv)
     const char *what = argc < 2 ? "" : argv[1];
     if (strcmp(what, "fault") == 0) {
         pr_info("selftest: cpu%u will read its stack's guard page\n", this_cpu()->index);
-        (void)*(volatile uint32_t *)(void *)(__stacks_start + this_cpu()->index * STACK_REGION);
+        (void)*(volatile const char *)&__stacks_start[this_cpu()->index * STACK_REGION];
     } else if (strcmp(what, "stack") == 0) {
         pr_info("selftest: cpu%u will overflow its stack\n", this_cpu()->index);
         (void)selftest_recurse(0u);
@@ -314,7 +317,7 @@ void monitor_exec(char *line)
 static bool last_was_cr;
 static int esc_state;       /* 0, 1 after ESC, 2 inside ESC [ ... (CSI) */
 
-static int line_feed(char *buf, unsigned int *len, int c)
+static int line_feed(char *buf, unsigned int *len, char c)
 {
     /* terminal escape sequences (arrow keys...) are not commands: drop */
     if (esc_state == 1) {
@@ -322,32 +325,31 @@ static int line_feed(char *buf, unsigned int *len, int c)
         return 0;
     }
     if (esc_state == 2) {
-        if (c >= 0x40 && c <= 0x7e) {
+        if ((c >= '@') && (c <= '~')) {         /* a CSI's final byte, 0x40-0x7e */
             esc_state = 0;
         }
         return 0;
     }
-    if (c == 0x1b) {
+    if (c == '\x1b') {
         esc_state = 1;
         return 0;
     }
-    bool cr_lf = c == '\n' && last_was_cr;
+    bool cr_lf = (c == '\n') && last_was_cr;
     last_was_cr = c == '\r';
     if (cr_lf) {
         return 0;   /* CR LF from a terminal: one line end, not two */
     }
-    if (c == '\r' || c == '\n') {
+    if ((c == '\r') || (c == '\n')) {
         console_write("\n", 1);
         buf[*len] = '\0';
         return 1;
     }
-    if ((c == 0x7f || c == '\b') && *len > 0u) {
+    if ((c == '\x7f' || c == '\b') && *len > 0u) {
         (*len)--;
         console_write("\b \b", 3);
-    } else if (c >= 0x20 && c < 0x7f && *len < MONITOR_LINE_MAX - 1) {
-        char ch = (char)c;
-        buf[(*len)++] = ch;
-        console_write(&ch, 1);
+    } else if (c >= ' ' && c < '\x7f' && *len < MONITOR_LINE_MAX - 1u) {
+        buf[(*len)++] = c;
+        console_write(&c, 1);
     } else {
         /* otherwise nothing to do */
     }

@@ -2,7 +2,7 @@
 #define HYP_MONITOR_H
 
 #define MONITOR_PROMPT "partita> "
-#define MONITOR_LINE_MAX 128
+#define MONITOR_LINE_MAX 128u
 
 /* Print the first prompt. */
 void monitor_start(void);

@@ -45,11 +45,12 @@ void cmd_health(int argc, char **argv)
     }
     uint32_t next = 0u;
     unsigned int n = 0u;
-    for (; health_log_read(id, next, &r, 1, &next); n++) {
+    while (health_log_read(id, next, &r, 1, &next)) {
         pr_info("health #%lu ", (unsigned long)r.seq);
         print_time("", (uint64_t)r.ticks_hi << 32 | r.ticks_lo);
         pr_info(" %s: %s (%lu, 0x%lx): %s\n", name_of(r.guest), health_event_names[r.event],
                 (unsigned long)r.count, (unsigned long)r.arg, health_action_names[r.action]);
+        n++;
     }
     for (unsigned int i = 0u; i < nguests; i++) {
         if ((id < 0 || (unsigned int)id == i) && health_log_dropped(i)) {

@@ -34,7 +34,7 @@ static void print_colours(void)
         char list[64];
         colour_format(h, list, sizeof(list));
         pr_info("colors: hypervisor: %s, %u of %u: %lu KiB of the %lu KiB L%u\n", list, h->k,
-                h->n, llc_kib * h->k / h->n, llc_kib, level + 1);
+                h->n, llc_kib * h->k / h->n, llc_kib, level + 1u);
     }
     for (unsigned int i = 0u; i < nguests; i++) {
         const struct colour_list *l = &guests[i].cfg->colours;
@@ -45,7 +45,7 @@ static void print_colours(void)
         colour_format(l, list, sizeof(list));
         pr_info("colors: guest '%s': %s, %u of %u: %lu KiB of the %lu KiB L%u\n",
                 guests[i].cfg->name, list, l->k, l->n, llc_kib * l->k / l->n, llc_kib,
-                level + 1);
+                level + 1u);
     }
 }
 
@@ -109,7 +109,7 @@ void hyp_print_info(void)
             (unsigned long)((__text_end - __text_start) >> 10),
             (unsigned long)((__stacks_start - __data_start) >> 10),
             (unsigned long)((__stacks_end - __stacks_start) >> 10), hyp_mmu_pages_used());
-    pr_info("hypervisor memory: %u KiB free of %u KiB\n", page_free_count() * 4,
-            page_total_count() * 4);
-    pr_info("uptime: %llu s\n", timer_ticks_to_us(timer_now() - hyp_boot_ticks) / 1000000);
+    pr_info("hypervisor memory: %u KiB free of %u KiB\n", page_free_count() * 4u,
+            page_total_count() * 4u);
+    pr_info("uptime: %llu s\n", timer_ticks_to_us(timer_now() - hyp_boot_ticks) / 1000000u);
 }

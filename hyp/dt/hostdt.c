@@ -13,7 +13,10 @@ void *hostdt_copy(uint32_t dtb_pa, char *err, unsigned int errlen)
     /* the early tables map two 2 MiB blocks from the DTB's block */
     const void *src = (const void *)(HYP_VA_DTB + (dtb_pa & (BLOCK_SIZE - 1u)));
     int rc = fdt_check_header(src);
-    if (rc == 0 && (dtb_pa & (BLOCK_SIZE - 1u)) + fdt_totalsize(src) > 2u * BLOCK_SIZE) {
+    /* the header's fields through one pointer of its type (MISRA C:2012
+     * rule 11.5: one conversion from the blob's void pointer) */
+    const struct fdt_header *h = src;
+    if ((rc == 0) && (((dtb_pa & (BLOCK_SIZE - 1u)) + fdt_totalsize(h)) > (2u * BLOCK_SIZE))) {
         rc = -FDT_ERR_TRUNCATED;
     }
     /*
@@ -25,14 +28,14 @@ void *hostdt_copy(uint32_t dtb_pa, char *err, unsigned int errlen)
     uint32_t used = 0u;
     if (rc == 0) {
         uint32_t ends[3] = {
-            fdt_off_dt_struct(src) + fdt_size_dt_struct(src),
-            fdt_off_dt_strings(src) + fdt_size_dt_strings(src),
-            fdt_off_mem_rsvmap(src),
+            fdt_off_dt_struct(h) + fdt_size_dt_struct(h),
+            fdt_off_dt_strings(h) + fdt_size_dt_strings(h),
+            fdt_off_mem_rsvmap(h),
         };
         for (int i = 0; i < 3; i++) {
             used = ends[i] > used ? ends[i] : used;
         }
-        if (used > fdt_totalsize(src)) {
+        if (used > fdt_totalsize(h)) {
             rc = -FDT_ERR_TRUNCATED;
         } else if (used > HOSTDT_MAX) {
             rc = -FDT_ERR_NOSPACE;

@@ -10,11 +10,17 @@
  * in Hyp mode (HMC 0) - as the filter makes the guest's own (C3.8.1) */
 #define GDB_CTRL (DBGxCR_E | DBGxCR_PL_MASK | DBGxCR_SSC_NS)
 
+/* comparator n's bit in bheld or wheld (n from 0 to DEBUG_MAX_PAIRS - 1) */
+static uint32_t pair_bit(int n)
+{
+    return (unsigned int)1u << (unsigned int)n;
+}
+
 /* the highest-numbered comparator of n not held yet, or -1 */
 static int take(uint32_t held, unsigned int n)
 {
     for (int i = (int)n - 1; i >= 0; i--) {
-        if (!(held & ((unsigned int)1u << i))) {
+        if ((held & pair_bit(i)) == 0u) {
             return i;
         }
     }
@@ -38,7 +44,7 @@ int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint
     if (n < 0) {
         return -1;
     }
-    g->bheld |= (unsigned int)1u << n;
+    g->bheld |= pair_bit(n);
     g->bvr[n] = addr & ~3u;
     g->bcr[n] = GDB_CTRL | bas;
     return n;
@@ -47,7 +53,7 @@ int debug_gdb_bp_add(struct debug_gdb *g, unsigned int nbrp, uint32_t addr, uint
 int debug_gdb_bp_match(const struct debug_gdb *g, uint32_t pc)
 {
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if (!(g->bheld & ((unsigned int)1u << i)) || g->bvr[i] != (pc & ~3u)) {
+        if (((g->bheld & pair_bit(i)) == 0u) || (g->bvr[i] != (pc & ~3u))) {
             continue;
         }
         uint32_t bas = g->bcr[i] & DBGBCR_BAS_ARM;
@@ -62,7 +68,7 @@ bool debug_gdb_bp_del(struct debug_gdb *g, uint32_t addr)
 {
     int n = debug_gdb_bp_match(g, addr);
     if (n >= 0) {
-        g->bheld &= ~((unsigned int)1u << n);
+        g->bheld &= ~pair_bit(n);
         g->bcr[n] = g->bvr[n] = 0u;
     }
     return n >= 0;
@@ -89,7 +95,8 @@ static int wp_find(const struct debug_gdb *g, uint32_t addr, uint32_t len,
 {
     uint32_t ctrl = GDB_CTRL | wp_lsc(type) | wp_bas(addr, len) << DBGWCR_BAS_SHIFT;
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if ((g->wheld & ((unsigned int)1u << i)) && g->wvr[i] == (addr & ~3u) && g->wcr[i] == ctrl) {
+        if (((g->wheld & pair_bit(i)) != 0u) && (g->wvr[i] == (addr & ~3u)) &&
+            (g->wcr[i] == ctrl)) {
             return i;
         }
     }
@@ -110,7 +117,7 @@ int debug_gdb_wp_add(struct debug_gdb *g, unsigned int nwrp, uint32_t addr, uint
     if (n < 0) {
         return -1;
     }
-    g->wheld |= (unsigned int)1u << n;
+    g->wheld |= pair_bit(n);
     g->wvr[n] = addr & ~3u;
     g->wcr[n] = GDB_CTRL | wp_lsc(type) | bas << DBGWCR_BAS_SHIFT;
     g->waddr[n] = addr;
@@ -122,7 +129,7 @@ bool debug_gdb_wp_del(struct debug_gdb *g, uint32_t addr, uint32_t len,
 {
     int n = wp_find(g, addr, len, type);
     if (n >= 0) {
-        g->wheld &= ~((unsigned int)1u << n);
+        g->wheld &= ~pair_bit(n);
         g->wcr[n] = g->wvr[n] = 0u;
     }
     return n >= 0;
@@ -132,14 +139,15 @@ int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far)
 {
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
         uint32_t bas = (g->wcr[i] >> DBGWCR_BAS_SHIFT) & 0xfu;
-        if ((g->wheld & ((unsigned int)1u << i)) && g->wvr[i] == (far & ~3u) && (bas & ((unsigned int)1u << (far & 3u)))) {
+        if (((g->wheld & pair_bit(i)) != 0u) && (g->wvr[i] == (far & ~3u)) &&
+            (bas & ((unsigned int)1u << (far & 3u))) != 0u) {
             return i;
         }
     }
     /* an access wider than the bytes watched starts below them: the
      * first of gdb's watchpoints on that word */
     for (int i = 0; i < DEBUG_MAX_PAIRS; i++) {
-        if ((g->wheld & ((unsigned int)1u << i)) && g->wvr[i] == (far & ~3u)) {
+        if (((g->wheld & pair_bit(i)) != 0u) && (g->wvr[i] == (far & ~3u))) {
             return i;
         }
     }
@@ -149,6 +157,13 @@ int debug_gdb_wp_match(const struct debug_gdb *g, uint32_t far)
 enum debug_gdb_watch debug_gdb_wp_type(const struct debug_gdb *g, int n)
 {
     uint32_t lsc = g->wcr[n] & (DBGWCR_LSC_LOAD | DBGWCR_LSC_STORE);
-    return lsc == DBGWCR_LSC_STORE ? DEBUG_WATCH_WRITE
-         : lsc == DBGWCR_LSC_LOAD ? DEBUG_WATCH_READ : DEBUG_WATCH_ACCESS;
+    enum debug_gdb_watch type = DEBUG_WATCH_ACCESS;
+    if (lsc == DBGWCR_LSC_STORE) {
+        type = DEBUG_WATCH_WRITE;
+    } else if (lsc == DBGWCR_LSC_LOAD) {
+        type = DEBUG_WATCH_READ;
+    } else {
+        /* both: an access watchpoint */
+    }
+    return type;
 }

@@ -5,7 +5,7 @@
 #include "debug_gdb.h"
 
 /* BKPT #0 (ARM ARM A8.8.24): with HDCR.TDE it traps to Partita */
-#define GDB_MAX_BREAKPOINTS 32
+#define GDB_MAX_BREAKPOINTS 32u
 #define BKPT_ARM     0xe1200070u
 #define BKPT_THUMB   0xbe00u
 
@@ -46,7 +46,7 @@ const char *gdb_bp_insert(struct vcpu *v, uint32_t addr, uint32_t kind)
         return "OK";
     }
     struct gdb_breakpoint *b = NULL;
-    for (unsigned int i = 0u; !b && i < GDB_MAX_BREAKPOINTS; i++) {
+    for (unsigned int i = 0u; !b && (i < GDB_MAX_BREAKPOINTS); i++) {
         if (!bp[i].size) {
             b = &bp[i];
         }
@@ -72,7 +72,7 @@ void gdb_bp_remove_all(struct vcpu *v)
 {
     for (unsigned int i = 0u; i < GDB_MAX_BREAKPOINTS; i++) {
         if (bp[i].size != 0u) {
-            gdb_bp_remove(v, bp[i].addr);
+            (void)gdb_bp_remove(v, bp[i].addr);
         }
     }
 }
@@ -97,7 +97,7 @@ bool gdb_bp_step_insert(struct vcpu *v, uint32_t addr)
 void gdb_bp_step_remove(void)
 {
     if (step_bp.size != 0u) {
-        guest_debug_access(step_vcpu, step_bp.addr, step_bp.orig, step_bp.size, true);
+        (void)guest_debug_access(step_vcpu, step_bp.addr, step_bp.orig, step_bp.size, true);
     }
     step_bp.size = 0u;
 }

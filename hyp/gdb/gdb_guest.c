@@ -23,8 +23,12 @@
  */
 static bool vcpu_settled(struct vcpu *v)
 {
-    return !__atomic_load_n(&v->on_cpu, __ATOMIC_SEQ_CST) &&
-           __atomic_load_n(&v->power, __ATOMIC_ACQUIRE) != VCPU_ON_PENDING;
+    bool settled = !__atomic_load_n(&v->on_cpu, __ATOMIC_SEQ_CST);
+    if (settled) {
+        enum vcpu_power power = __atomic_load_n(&v->power, __ATOMIC_ACQUIRE);
+        settled = power != VCPU_ON_PENDING;
+    }
+    return settled;
 }
 
 static bool vcpus_settled(struct guest *g)
@@ -52,8 +56,8 @@ bool guest_debug_held(struct guest *g)
 {
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
         struct vcpu *v = &g->vcpu[i];
-        if (!(__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_HALT) ||
-            !vcpu_settled(v)) {
+        uint32_t requests = __atomic_load_n(&v->requests, __ATOMIC_SEQ_CST);
+        if (((requests & VCPU_REQ_HALT) == 0u) || !vcpu_settled(v)) {
             return false;
             }
     }
@@ -65,7 +69,7 @@ void guest_debug_resume(struct guest *g)
 {
     dsb_ish();      /* what the debugger wrote, before the vCPUs look */
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
-        __atomic_and_fetch(&g->vcpu[i].requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+        (void)__atomic_and_fetch(&g->vcpu[i].requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
         vcpu_kick(&g->vcpu[i]);
     }
 }
@@ -73,7 +77,7 @@ void guest_debug_resume(struct guest *g)
 void guest_debug_resume_vcpu(struct vcpu *v)
 {
     dsb_ish();
-    __atomic_and_fetch(&v->requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
+    (void)__atomic_and_fetch(&v->requests, ~VCPU_REQ_HALT, __ATOMIC_SEQ_CST);
     vcpu_kick(v);
 }
 
@@ -82,8 +86,8 @@ void guest_debug_stop(struct vcpu *v)
     struct guest *g = guest_of(v);
     uint32_t none = 0u;
     /* the first vCPU to stop is the one gdb hears of */
-    __atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1u, false, __ATOMIC_SEQ_CST,
-                                __ATOMIC_SEQ_CST);
+    (void)__atomic_compare_exchange_n(&g->dbg_stopped, &none, v->id + 1u, false,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     guest_kick_all(g, VCPU_REQ_HALT);
     sched_cpu0_work();
 }
@@ -141,14 +145,15 @@ uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, 
 bool gdb_debug_hit(struct vcpu *v, uint32_t hsr, uint32_t far, bool data)
 {
     uint32_t ec = HSR_EC(hsr);
-    bool bkpt = ec == HSR_EC_BKPT32 ||
-                (ec == HSR_EC_PABT &&
+    bool bkpt = ec == (uint32_t)HSR_EC_BKPT32 ||
+                (ec == (uint32_t)HSR_EC_PABT &&
                  (sysreg_read_dbgdscrint() & DBGDSCR_MOE_MASK) == DBGDSCR_MOE_BKPT);
     int wp = data ? debug_gdb_wp_match(&debug_gdb, far) : -1;
     if (!bkpt && wp < 0 && (data || debug_gdb_bp_match(&debug_gdb, far) < 0)) {
         return false;
     }
-    v->dbg_watch = (uint32_t)(wp + 1);
+    int watch = wp + 1;         /* 0: no watchpoint, else its number + 1 */
+    v->dbg_watch = (uint32_t)watch;
     guest_debug_stop(v);
     return true;
 }

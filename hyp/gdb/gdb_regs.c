@@ -33,7 +33,7 @@ bool gdb_features_read(const struct rsp_cmd *c, struct rsp_tx *tx)
     size_t off = c->addr < size ? c->addr : size;
     size_t n = size - off;
     /* each character may take two when escaped: half a packet at most */
-    size_t max = (c->len < RSP_PACKET_MAX / 2 ? c->len : RSP_PACKET_MAX / 2);
+    size_t max = ((c->len < (RSP_PACKET_MAX / 2u)) ? c->len : (RSP_PACKET_MAX / 2u));
     rsp_tx_str(tx, n > max ? "m" : "l");
     rsp_tx_bytes(tx, target_xml + off, n > max ? max : n);
     return true;
@@ -57,7 +57,7 @@ static bool reg_allowed(struct vcpu *v, unsigned int n, uint32_t val)
     if (!gdb_reg_at(v, n)) {
         return false;
     }
-    return n != GDB_REG_CPSR || psr_debugger_may_write(v->regs.cpsr, val);
+    return (n != GDB_REG_CPSR) || psr_debugger_may_write(v->regs.cpsr, val);
 }
 
 bool gdb_reg_write(struct vcpu *v, unsigned int n, uint32_t val)
@@ -80,14 +80,14 @@ void gdb_regs_read(struct vcpu *v, struct rsp_tx *tx)
 /* G's i-th value is gdb's register i, then the CPSR */
 static unsigned int g_reg(unsigned int i)
 {
-    return i < GDB_NCORE ? i : GDB_REG_CPSR;
+    return (i < GDB_NCORE) ? i : GDB_REG_CPSR;
 }
 
 bool gdb_regs_write(struct vcpu *v, const char *hex, size_t len)
 {
     uint32_t val[GDB_G_REGS];
     size_t nregs = len / 8u;
-    if (len % 8u || nregs == 0u || nregs > GDB_G_REGS) {
+    if (((len % 8u) != 0u) || (nregs == 0u) || (nregs > GDB_G_REGS)) {
         return false;
     }
     /* every value decoded and checked before the first is written: r13

@@ -16,10 +16,10 @@
 #include "rsp.h"
 
 /* gdb's numbering with our target description: r0-r15, then CPSR at 25 */
-#define GDB_NCORE     16
-#define GDB_REG_CPSR  25
+#define GDB_NCORE     16u
+#define GDB_REG_CPSR  25u
 /* a G packet: r0-r15 and the CPSR, eight hex digits each */
-#define GDB_G_REGS    (GDB_NCORE + 1)
+#define GDB_G_REGS    (GDB_NCORE + 1u)
 
 /* The register gdb numbers n, or NULL if it is not a core register */
 uint32_t *gdb_reg_at(struct vcpu *v, unsigned int n);

@@ -189,10 +189,11 @@ static void do_set_thread(const struct rsp_cmd *c)
         reply("E01");
         return;
     }
-    if (v >= 0 && c->op == 'g') {
+    char op = c->op;
+    if ((v >= 0) && (op == 'g')) {
         s.vcpu = (unsigned int)v;
     }
-    if (c->op == 'c') {   /* one thread (gdb stepping it over a breakpoint), or all */
+    if (op == 'c') {   /* one thread (gdb stepping it over a breakpoint), or all */
         s.cont = v >= 0 ? (unsigned int)v + 1u : 0u;
     }
     reply("OK");
@@ -303,7 +304,7 @@ static void do_kill(void)
         return;
     }
     session_end("killed");
-    guest_op_stop(g);           /* already stopped (its control partition): no matter */
+    (void)guest_op_stop(g);     /* already stopped (its control partition): no matter */
     guest_debug_resume(g);      /* no longer held: a start runs it */
     if (g->cfg->on_crash == ON_CRASH_RESTART && guest_op_start(g) != 0) {
         pr_info("gdb: guest '%s' could not be started again\n", g->cfg->name);
@@ -404,7 +405,7 @@ static void on_packet(void)
  * way out when gdb went away without detaching - detach for it */
 static bool escape(char c)
 {
-    if (c != ESC_CHAR || !rsp_rx_idle(&s.rx)) {
+    if (c != (char)ESC_CHAR || !rsp_rx_idle(&s.rx)) {
         s.escapes = 0u;
         return false;
     }

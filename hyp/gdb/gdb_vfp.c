@@ -50,7 +50,7 @@ bool gdb_vfp_read(struct vcpu *v, unsigned int n, struct rsp_tx *tx)
         rsp_tx_reg32(tx, f->fpscr);
         return true;
     }
-    if (n < GDB_REG_D0 || n >= GDB_REG_D0 + 32) {
+    if ((n < GDB_REG_D0) || (n >= (GDB_REG_D0 + 32u))) {
         return false;
     }
     uint64_t d = f->d[n - GDB_REG_D0];
@@ -69,12 +69,12 @@ int gdb_vfp_write(struct vcpu *v, const struct rsp_cmd *c)
         f->fpscr = c->value;
         return 1;
     }
-    if (c->reg < GDB_REG_D0 || c->reg >= GDB_REG_D0 + 32) {
+    if ((c->reg < GDB_REG_D0) || (c->reg >= (GDB_REG_D0 + 32u))) {
         return -1;
     }
     if (!c->wide) {
         return 0;
     }
-    f->d[c->reg - GDB_REG_D0] = (uint64_t)c->value_hi << 32 | c->value;
+    f->d[c->reg - GDB_REG_D0] = ((uint64_t)c->value_hi << 32) | c->value;
     return 1;
 }

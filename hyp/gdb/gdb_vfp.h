@@ -16,8 +16,8 @@
 #include "gdb_guest.h"
 #include "rsp.h"
 
-#define GDB_REG_D0     26
-#define GDB_REG_FPSCR  58
+#define GDB_REG_D0     26u
+#define GDB_REG_FPSCR  58u
 
 #define GDB_VFP_XML \
     "<feature name=\"org.gnu.gdb.arm.vfp\">" \

@@ -8,8 +8,6 @@
 
 /* ---- receiving ---- */
 
-enum rsp_rx_state { RX_IDLE, RX_DATA, RX_CHECK1, RX_CHECK2 };
-
 void rsp_rx_init(struct rsp_rx *rx)
 {
     rx->state = RX_IDLE;
@@ -36,6 +34,16 @@ static int hex_digit(char c)
     return -1;
 }
 
+/* An escaped byte goes as '}' and the byte XORed with 0x20 (the GDB
+ * manual, "Overview" of the Remote Serial Protocol). */
+#define RSP_ESCAPE_XOR 0x20u
+
+static char rsp_escape_flip(char c)
+{
+    uint8_t b = (uint8_t)c ^ RSP_ESCAPE_XOR;
+    return (char)b;
+}
+
 static void rx_start(struct rsp_rx *rx)
 {
     rx->state = RX_DATA;
@@ -51,12 +59,13 @@ static void rx_data(struct rsp_rx *rx, char c)
         rx->escape = true;
         return;
     }
+    char b = c;
     if (rx->escape) {
-        c = (char)(c ^ 0x20);
+        b = rsp_escape_flip(c);
     }
     rx->escape = false;
     if (rx->len < RSP_PACKET_MAX) {
-        rx->buf[rx->len++] = c;
+        rx->buf[rx->len++] = b;
     } else {
         rx->overflow = true;
     }
@@ -86,12 +95,12 @@ enum rsp_event rsp_rx_feed(struct rsp_rx *rx, char c)
             return RSP_EV_BAD;
         }
         if (rx->state == RX_CHECK1) {
-            rx->check = (uint8_t)(d << 4);
+            rx->check = (uint8_t)((unsigned int)d << 4u);
             rx->state = RX_CHECK2;
             return RSP_EV_NONE;
         }
         rx->state = RX_IDLE;
-        rx->check = (uint8_t)(rx->check | d);
+        rx->check = (uint8_t)(rx->check | (unsigned int)d);
         if (rx->overflow || rx->check != rx->sum) {
             return RSP_EV_BAD;
         }
@@ -143,7 +152,7 @@ void rsp_tx_bytes(struct rsp_tx *tx, const char *s, size_t n)
         char c = s[i];
         if (c == '$' || c == '#' || c == '}' || c == '*') {
             tx_raw(tx, '}');
-            c = (char)(c ^ 0x20);
+            c = rsp_escape_flip(c);
         }
         tx_raw(tx, c);
     }
@@ -158,7 +167,7 @@ void rsp_tx_hex(struct rsp_tx *tx, const uint8_t *p, size_t n)
 {
     for (size_t i = 0u; i < n; i++) {
         tx_raw(tx, hexchars[p[i] >> 4]);
-        tx_raw(tx, hexchars[p[i] & 15]);
+        tx_raw(tx, hexchars[p[i] & 15u]);
     }
 }
 
@@ -170,12 +179,13 @@ void rsp_tx_reg32(struct rsp_tx *tx, uint32_t v)
 
 void rsp_tx_num(struct rsp_tx *tx, uint32_t v)
 {
-    int shift = 28;
-    while (shift > 0 && !((v >> shift) & 15u)) {
-        shift -= 4;
+    unsigned int shift = 28u;
+    while ((shift > 0u) && (((v >> shift) & 15u) == 0u)) {
+        shift -= 4u;
     }
-    for (; shift >= 0; shift -= 4) {
-        tx_raw(tx, hexchars[(v >> shift) & 15u]);
+    /* the digits from the one at shift down to the lowest */
+    for (unsigned int s = shift + 4u; s > 0u; s -= 4u) {
+        tx_raw(tx, hexchars[(v >> (s - 4u)) & 15u]);
     }
 }
 
@@ -186,9 +196,10 @@ void rsp_tx_end(struct rsp_tx *tx)
         rsp_tx_str(tx, "E01");
         tx->overflow = true;    /* still says the reply was replaced */
     }
-    tx->buf[tx->len++] = '#';
-    tx->buf[tx->len++] = hexchars[tx->sum >> 4];
-    tx->buf[tx->len++] = hexchars[tx->sum & 15];
+    tx->buf[tx->len] = '#';
+    tx->buf[tx->len + 1u] = hexchars[tx->sum >> 4];
+    tx->buf[tx->len + 2u] = hexchars[tx->sum & 15u];
+    tx->len += 3u;
 }
 
 /* ---- hex ---- */
@@ -203,9 +214,10 @@ int rsp_hex_decode(const char *hex, size_t n, uint8_t *out, size_t max)
         if (hi < 0 || lo < 0) {
             return -1;
         }
-        out[i / 2u] = (uint8_t)(hi << 4 | lo);
+        out[i / 2u] = (uint8_t)(((unsigned int)hi << 4u) | (unsigned int)lo);
     }
-    return (int)(n / 2u);
+    size_t bytes = n / 2u;
+    return (int)bytes;
 }
 
 bool rsp_hex_reg32(const char *hex, uint32_t *v)
@@ -224,6 +236,13 @@ struct cur {
     const char *p, *end;
 };
 
+/* the bytes left before the packet's end (the cursor never passes it) */
+static size_t cur_left(const struct cur *c)
+{
+    ptrdiff_t n = c->end - c->p;
+    return (size_t)n;
+}
+
 static bool cur_at_end(const struct cur *c)
 {
     return c->p == c->end;
@@ -241,7 +260,7 @@ static bool cur_eat(struct cur *c, char ch)
 static bool cur_prefix(struct cur *c, const char *s)
 {
     size_t n = strlen(s);
-    if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0) {
+    if ((cur_left(c) < n) || (strncmp(c->p, s, n) != 0)) {
         return false;
     }
     c->p += n;
@@ -292,14 +311,14 @@ static enum rsp_cmd_kind decode_mem(struct cur *c, struct rsp_cmd *cmd, bool wri
         return RSP_CMD_MALFORMED;
     }
     if (!write) {
-        return ok_if(cur_at_end(c) && cmd->len <= RSP_MEM_MAX, RSP_CMD_READ_MEM);
+        return ok_if(cur_at_end(c) && (cmd->len <= RSP_MEM_MAX), RSP_CMD_READ_MEM);
     }
     if (!cur_eat(c, ':')) {
         return RSP_CMD_MALFORMED;
     }
     cmd->data = c->p;
-    cmd->data_len = (size_t)(c->end - c->p);
-    return ok_if(cmd->data_len == 2u * (size_t)cmd->len && cmd->len <= RSP_MEM_MAX,
+    cmd->data_len = cur_left(c);
+    return ok_if((cmd->data_len == (2u * (size_t)cmd->len)) && (cmd->len <= RSP_MEM_MAX),
                  RSP_CMD_WRITE_MEM);
 }
 
@@ -328,15 +347,20 @@ static enum rsp_cmd_kind decode_resume(struct cur *c, struct rsp_cmd *cmd,
 /* qXfer:features:read:ANNEX:offset,length */
 static enum rsp_cmd_kind decode_xfer(struct cur *c, struct rsp_cmd *cmd)
 {
-    const char *colon = memchr(c->p, ':', (size_t)(c->end - c->p));
-    if (!colon || (size_t)(colon - c->p) >= sizeof(cmd->annex)) {
-        return RSP_CMD_MALFORMED;
+    size_t left = cur_left(c);
+    size_t alen = 0u;   /* the annex: up to the colon */
+    while ((alen < left) && (c->p[alen] != ':')) {
+        alen++;
     }
-    (void)memcpy(cmd->annex, c->p, (size_t)(colon - c->p));
-    cmd->annex[colon - c->p] = '\0';
-    c->p = colon + 1;
-    return ok_if(cur_hex(c, &cmd->addr) && cur_eat(c, ',') && cur_hex(c, &cmd->len) &&
-                 cur_at_end(c), RSP_CMD_XFER_FEATURES);
+    enum rsp_cmd_kind kind = RSP_CMD_MALFORMED;
+    if ((alen < left) && (alen < sizeof(cmd->annex))) {
+        (void)memcpy(cmd->annex, c->p, alen);
+        cmd->annex[alen] = '\0';
+        c->p = &c->p[alen + 1u];
+        kind = ok_if(cur_hex(c, &cmd->addr) && cur_eat(c, ',') && cur_hex(c, &cmd->len) &&
+                     cur_at_end(c), RSP_CMD_XFER_FEATURES);
+    }
+    return kind;
 }
 
 static enum rsp_cmd_kind decode_query(struct cur *c, struct rsp_cmd *cmd)
@@ -350,7 +374,7 @@ static enum rsp_cmd_kind decode_query(struct cur *c, struct rsp_cmd *cmd)
     if (cur_prefix(c, "qThreadExtraInfo,")) {
         return ok_if(cur_thread(c, &cmd->thread) && cur_at_end(c), RSP_CMD_THREAD_EXTRA);
     }
-    static const struct { const char *name; enum rsp_cmd_kind kind; } exact[] = {
+    static const struct rsp_query { const char *name; enum rsp_cmd_kind kind; } exact[] = {
         { "qfThreadInfo", RSP_CMD_THREAD_FIRST }, { "qsThreadInfo", RSP_CMD_THREAD_NEXT },
         { "qC", RSP_CMD_CURRENT_THREAD }, { "qAttached", RSP_CMD_ATTACHED },
     };
@@ -370,7 +394,7 @@ static enum rsp_cmd_kind decode_regs(struct cur *c, struct rsp_cmd *cmd, char wh
         return ok_if(cur_at_end(c), RSP_CMD_READ_REGS);
     case 'G':
         cmd->data = c->p;
-        cmd->data_len = (size_t)(c->end - c->p);
+        cmd->data_len = cur_left(c);
         return ok_if(cmd->data_len % 8u == 0u && cmd->data_len, RSP_CMD_WRITE_REGS);
     case 'p':
         return ok_if(cur_hex(c, &cmd->reg) && cur_at_end(c), RSP_CMD_READ_REG);
@@ -379,7 +403,7 @@ static enum rsp_cmd_kind decode_regs(struct cur *c, struct rsp_cmd *cmd, char wh
             (c->end - c->p != 8 && c->end - c->p != 16)) {
             return RSP_CMD_MALFORMED;
             }
-        cmd->wide = c->end - c->p == 16;
+        cmd->wide = (cur_left(c) == 16u);
         return ok_if(rsp_hex_reg32(c->p, &cmd->value) &&
                      (!cmd->wide || rsp_hex_reg32(c->p + 8, &cmd->value_hi)), RSP_CMD_WRITE_REG);
     }

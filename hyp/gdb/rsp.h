@@ -20,10 +20,10 @@
 #include <stdbool.h>
 
 /* the largest packet (its data) we take and send; qSupported says so */
-#define RSP_PACKET_MAX   1024
+#define RSP_PACKET_MAX   1024u
 /* the most memory one m/M packet moves: two hex digits a byte */
-#define RSP_MEM_MAX      ((RSP_PACKET_MAX - 32) / 2)
-#define RSP_INTERRUPT    0x03
+#define RSP_MEM_MAX      ((RSP_PACKET_MAX - 32u) / 2u)
+#define RSP_INTERRUPT    '\x03'
 
 /* ---- receiving ---- */
 
@@ -36,8 +36,10 @@ enum rsp_event {
     RSP_EV_NAK,         /* '-': send the last reply again */
 };
 
+enum rsp_rx_state { RX_IDLE, RX_DATA, RX_CHECK1, RX_CHECK2 };
+
 struct rsp_rx {
-    unsigned int state;
+    enum rsp_rx_state state;
     bool escape, overflow;
     uint8_t sum, check;
     size_t len;

@@ -141,7 +141,7 @@ static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
 {
     const struct guest_channel *gc = dev;
     struct guest *g = &guests[chan_sys->channels[gc->id].members[gc->member].guest];
-    if (a->size != 4 || (off & 3u)) {
+    if ((a->size != 4u) || ((off & 3u) != 0u)) {
         return false;       /* an abort: the page has 32-bit registers only */
     }
     if (a->write) {

@@ -146,8 +146,8 @@ void guest_kick_all(struct guest *g, uint32_t req)
 /* Every region a guest can be given fits its bus (guest_config.h's limits):
  * the distributor and the UART, the channels' doorbells, the management
  * page, the network devices and the virtio console */
-_Static_assert(MMIO_MAX_REGIONS >= GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u +
-               GUEST_MAX_NETS + 1u, "the MMIO bus holds every device a guest may have");
+_Static_assert(MMIO_MAX_REGIONS >= (GUEST_VBOARD_REGIONS + GUEST_MAX_CHANNELS + 1u +
+               GUEST_MAX_NETS + 1u), "the MMIO bus holds every device a guest may have");
 
 int guest_mmio_add(struct guest *g, const char *prop, uint64_t base, uint64_t size,
                    mmio_handler_t h, void *dev)
@@ -348,7 +348,8 @@ void guest_crash(struct vcpu *v, const char *why, uint32_t hsr, uint32_t far)
     (void)snprintf(k->why, sizeof(k->why), "%s", why);
     guest_log(g, "guest '%s' crashed on vCPU %u: %s: PC 0x%08lx mode 0x%02lx HSR 0x%08lx "
             "FAR 0x%08lx\n", g->cfg->name, v->id, why, (unsigned long)k->pc,
-            (unsigned long)(k->cpsr & PSR_MODE_MASK), (unsigned long)hsr, (unsigned long)far);
+            (unsigned long)(k->cpsr & (uint32_t)PSR_MODE_MASK), (unsigned long)hsr,
+            (unsigned long)far);
     health_crash(g);    /* its health table's crash entry, in the boot CPU's pass */
 }
 

@@ -19,7 +19,7 @@ struct guest_crash {
 };
 
 /* A console's recent output, kept for the control partition (manage.c) */
-#define GUEST_OUT_RING 4096
+#define GUEST_OUT_RING 4096u
 
 /* An image given at run time (image.c): the configuration it boots with,
  * its pristine copy at the top of its memory, out of its Stage-2 */
@@ -97,8 +97,8 @@ void guest_halt(struct guest *g);
 /* A line about g's lifecycle (crash, reset, restart, watchdog): a guest can
  * make these as fast as it can restart, so they pass in a burst of
  * GUEST_LOG_BURST, then GUEST_LOG_RATE a second, dropped ones counted */
-#define GUEST_LOG_BURST 256
-#define GUEST_LOG_RATE  10
+#define GUEST_LOG_BURST 256u
+#define GUEST_LOG_RATE  10u
 /* A guest's own console output is held to its configuration's console-rate
  * (a burst, then so many characters a second): past it, its UART reports the
  * transmit FIFO full, and characters written anyway are dropped and counted */

@@ -5,7 +5,6 @@
  * console (hvc0), the other way to the same console.
  */
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <arch/sysregs.h>
 #include "guest.h"
@@ -138,7 +137,7 @@ uint32_t guest_console_recent(struct guest *g, uint8_t *buf, uint32_t len, uint3
     }
     uint32_t f = spin_lock_irqsave(&g->uart_lock);
     uint32_t total = g->mg->out_total;
-    uint32_t oldest = total > GUEST_OUT_RING ? total - GUEST_OUT_RING : 0u;
+    uint32_t oldest = (total > GUEST_OUT_RING) ? (total - GUEST_OUT_RING) : 0u;
     *lost = 0u;
     if (*pos > total) {
         *pos = total;           /* a position from a previous count: start afresh */
@@ -233,7 +232,7 @@ void guest_vcon_print_stats(const struct guest *g)
             (unsigned long)__atomic_load_n(&v->written, __ATOMIC_RELAXED),
             (unsigned long)__atomic_load_n(&v->received, __ATOMIC_RELAXED),
             (unsigned long)__atomic_load_n(&v->errors, __ATOMIC_RELAXED),
-            (__atomic_load_n(&v->dev.status, __ATOMIC_RELAXED) & VIRTIO_STATUS_NEEDS_RESET)
+            ((__atomic_load_n(&v->dev.status, __ATOMIC_RELAXED) & VIRTIO_STATUS_NEEDS_RESET) != 0u)
                 ? " (needs reset)" : "");
 }
 
@@ -261,7 +260,8 @@ bool guest_uart_mmio(void *dev, struct mmio_access *a, uint32_t offset)
     struct guest *g = dev;
     /* FR, read around every character, changes nothing: no lock (and no
      * frame) while the budget is not spent (vuart_fr) */
-    if (offset == PL011_FR && !a->write && !__atomic_load_n(&g->uart.tx_full, __ATOMIC_RELAXED)) {
+    if (offset == (uint32_t)PL011_FR && !a->write &&
+        !__atomic_load_n(&g->uart.tx_full, __ATOMIC_RELAXED)) {
         a->value = vuart_fr(&g->uart);
         return true;
     }

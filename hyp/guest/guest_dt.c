@@ -17,12 +17,12 @@
 #define PH_CHAN  16u    /* + the guest's channel slot: its reserved-memory node */
 #define PH_DISKQ 24u    /* + the index of a disk it drives: its queue's node */
 
-_Static_assert(PH_DISKQ >= (PH_CHAN + (unsigned int)GUEST_MAX_CHANNELS), "phandles apart");
-_Static_assert((PARTITA_BLKQ_KEY_BASE >= (CHANNEL_DOORBELL_KEY + (unsigned int)CHANNEL_MAX)) &&
-               ((PARTITA_BLKQ_KEY_BASE + (unsigned int)DISK_MAX) <= PARTITA_BLKQ_KEY_END),
+_Static_assert(PH_DISKQ >= (PH_CHAN + GUEST_MAX_CHANNELS), "phandles apart");
+_Static_assert((PARTITA_BLKQ_KEY_BASE >= (CHANNEL_DOORBELL_KEY + CHANNEL_MAX)) &&
+               ((PARTITA_BLKQ_KEY_BASE + DISK_MAX) <= PARTITA_BLKQ_KEY_END),
                "key codes apart");
 
-#define TRY(x) do { int _rc = (x); if (_rc < 0) return _rc; } while (0)
+#define TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
 
 static int prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
 {
@@ -44,7 +44,14 @@ static int prop_strings(void *fdt, const char *name, const char *a, const char *
     if (b != NULL) {
         (void)memcpy(buf + la, b, lb);
     }
-    return fdt_property(fdt, name, buf, (int)(la + lb));
+    size_t len = la + lb;
+    return fdt_property(fdt, name, buf, (int)len);
+}
+
+/* libfdt's fdt_property_string, with the length's sum in one type */
+static int prop_string(void *fdt, const char *name, const char *s)
+{
+    return fdt_property(fdt, name, s, (int)strlen(s) + 1);
 }
 
 static int write_cpus(void *fdt, const struct guest_config *cfg, const char *compat)
@@ -253,7 +260,7 @@ static int write_key(void *fdt, const char *node, const char *label, uint32_t co
 {
     const uint32_t irq[] = { 0, intid - 32u, 1 };       /* SPI, rising edge */
     int rc = fdt_begin_node(fdt, node);
-    rc = (rc < 0) ? rc : fdt_property_string(fdt, "label", label);
+    rc = (rc < 0) ? rc : prop_string(fdt, "label", label);
     rc = (rc < 0) ? rc : fdt_property_u32(fdt, "linux,code", code);
     rc = (rc < 0) ? rc : prop_cells(fdt, "interrupts", irq, 3);
     /* 0: a press and a release per interrupt, no release timer that
@@ -272,12 +279,12 @@ static int write_disk_driver(void *fdt, const struct guest_driven *v, uint32_t k
     const uint32_t irq[] = { 0, v->irq - 32u, 1 };
     (void)snprintf(name, sizeof(name), "disk-driver@%lx", (unsigned long)v->queue_ipa);
     int rc = fdt_begin_node(fdt, name);
-    rc = (rc < 0) ? rc : fdt_property_string(fdt, "compatible", "partita,disk-driver");
+    rc = (rc < 0) ? rc : prop_string(fdt, "compatible", "partita,disk-driver");
     rc = (rc < 0) ? rc : prop_cells(fdt, "reg", reg, done ? 4 : 2);
     rc = (rc < 0) ? rc : prop_strings(fdt, "reg-names", "queue", done ? "done" : NULL);
     rc = (rc < 0) ? rc : prop_cells(fdt, "interrupts", irq, 3);
     rc = (rc < 0) ? rc : fdt_property_u32(fdt, "memory-region", PH_DISKQ + k);
-    rc = (rc < 0) ? rc : fdt_property_string(fdt, "label", v->name);
+    rc = (rc < 0) ? rc : prop_string(fdt, "label", v->name);
     rc = (rc < 0) ? rc : fdt_property_u32(fdt, "partita,disk", k);
     return (rc < 0) ? rc : fdt_end_node(fdt);
 }
@@ -436,7 +443,7 @@ static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
     }
     (void)snprintf(name, sizeof(name), "memory@%lx", (unsigned long)ram);
     int rc = fdt_begin_node(fdt, name);
-    rc = (rc < 0) ? rc : fdt_property_string(fdt, "device_type", "memory");
+    rc = (rc < 0) ? rc : prop_string(fdt, "device_type", "memory");
     rc = (rc < 0) ? rc : prop_cells(fdt, "reg", cells, n);
     return (rc < 0) ? rc : fdt_end_node(fdt);
 }

@@ -45,7 +45,7 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
     if (g->vgic.direct) {
         gic_irq_set_priority(intid, irq->priority);
     } else {
-        gic_irq_set_priority(intid, (uint8_t)(0x80 | (irq->priority >> 1)));
+        gic_irq_set_priority(intid, (uint8_t)(0x80u | (irq->priority >> 1u)));
     }
     if (irq->enabled) {
         gic_irq_enable(intid, 0);
@@ -100,7 +100,11 @@ static void direct_sgi(struct guest *g, uint32_t sgir)
 static uint32_t direct_own(struct guest *g, unsigned int vcpu, unsigned int n)
 {
     uint32_t own = n == 0u ? ((unsigned int)1u << SGI_KICK_G0) - 1u : 0u;
-    for (unsigned int i = n == 0u ? 16u : 0u; i < 32u; i++) {
+    unsigned int first = 0u;
+    if (n == 0u) {
+        first = 16u;            /* the SGIs: the kick's, above */
+    }
+    for (unsigned int i = first; i < 32u; i++) {
         if (vgic_get_irq(&g->vgic, vcpu, 32u * n + i)->hw) {
             own |= 1u << i;
         }
@@ -135,11 +139,12 @@ static bool direct_state(struct guest *g, struct mmio_access *a, uint32_t offset
 bool guest_vgic_direct_dist(void *dev, struct mmio_access *a, uint32_t offset)
 {
     struct guest *g = dev;
-    if (a->write && offset == GICD_SGIR && a->size == 4) {
+    if (a->write && (offset == (uint32_t)GICD_SGIR) && (a->size == 4u)) {
         direct_sgi(g, a->value);
         return true;
     }
-    if (offset >= GICD_ISPENDR && offset < GICD_IPRIORITYR && a->size == 4 && !(offset & 3u)) {
+    if ((offset >= (uint32_t)GICD_ISPENDR) && (offset < (uint32_t)GICD_IPRIORITYR) &&
+        (a->size == 4u) && ((offset & 3u) == 0u)) {
         return direct_state(g, a, offset);
     }
     return vgic_dist_handler(&g->vgic, a, offset);

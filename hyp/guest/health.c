@@ -93,7 +93,7 @@ static void health_switch_schedule(struct guest *g)
 /* Boot CPU: g's event e (count in its period, arg) met with its action */
 static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t arg)
 {
-    enum health_action a = (enum health_action)g->cfg->health.action[e];
+    unsigned int a = g->cfg->health.action[e];
     if (a == HEALTH_ACT_NONE) {
         return;
     }
@@ -110,7 +110,7 @@ static void health_act(struct guest *g, unsigned int e, uint32_t count, uint32_t
     switch (a) {
     case HEALTH_ACT_LOG:
         /* a watchdog only logged watches on: its next deadline from now */
-        if (e == HEALTH_EV_WATCHDOG && g->state == GUEST_RUNNING) {
+        if ((e == HEALTH_EV_WATCHDOG) && (g->state == GUEST_RUNNING)) {
             (void)guest_watchdog_feed(g);
         }
         break;
@@ -175,7 +175,7 @@ static void check_counts(struct guest *g, uint64_t now)
 {
     struct health_state *s = &hstate[g->id];
     const struct guest_health *h = &g->cfg->health;
-    for (unsigned int e = HEALTH_EV_COUNTED; e < HEALTH_EVENTS && g->state == GUEST_RUNNING;
+    for (unsigned int e = HEALTH_EV_COUNTED; (e < HEALTH_EVENTS) && (g->state == GUEST_RUNNING);
          e++) {
         if (!s->end[e]) {
             continue;

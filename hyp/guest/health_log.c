@@ -66,7 +66,7 @@ bool health_log_add(unsigned int id, unsigned int event, unsigned int action, ui
 
 uint32_t health_log_dropped(unsigned int id)
 {
-    return id < GUEST_MAX ? dropped[id] : 0u;
+    return (id < GUEST_MAX) ? dropped[id] : 0u;
 }
 
 unsigned int health_log_read(int id, uint32_t seq, struct partita_health_record *out,

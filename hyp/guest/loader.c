@@ -16,7 +16,7 @@
 #include "mm/page_alloc.h"
 #include "mm/hyp_mmu.h"
 
-#define GUEST_DTB_MAX 0x10000
+#define GUEST_DTB_MAX 0x10000u
 /* fdt_create() initializes what it uses: not zeroed at boot */
 static uint8_t dt_scratch[GUEST_DTB_MAX] __attribute__((aligned(8), section(".noinit.dt_scratch")));
 

@@ -58,18 +58,26 @@ static void env_system_reset(void *ctx)
     guest_request_restart(g);
 }
 
+/* The statistics' numbers of partita/hvc.h, which the guests' C includes
+ * too, in the unsigned type of the hypercall's argument */
+#define STAT_EXITS      ((uint32_t)PARTITA_STAT_EXITS)
+#define STAT_IDLE       ((uint32_t)PARTITA_STAT_IDLE)
+#define STAT_TRAP(t)    ((uint32_t)PARTITA_STAT_TRAP(0) + (uint32_t)(t))
+#define STAT_INJECTED   ((uint32_t)PARTITA_STAT_INJECTED)
+#define STAT_MAINT      ((uint32_t)PARTITA_STAT_MAINT)
+
 static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
 {
     struct vcpu *v = ctx;
-    if (n == PARTITA_STAT_EXITS) {
+    if (n == STAT_EXITS) {
         *value = vcpu_exits(v);
-    } else if (n == PARTITA_STAT_IDLE) {
+    } else if (n == STAT_IDLE) {
         *value = this_cpu()->idle_ticks;
-    } else if (n >= PARTITA_STAT_TRAP(0) && n < PARTITA_STAT_TRAP(TRAP_NR)) {
-        *value = v->traps[n - PARTITA_STAT_TRAP(0)];
-    } else if (n == PARTITA_STAT_INJECTED) {
+    } else if (n >= STAT_TRAP(0u) && n < STAT_TRAP(TRAP_NR)) {
+        *value = v->traps[n - STAT_TRAP(0u)];
+    } else if (n == STAT_INJECTED) {
         *value = v->vgic.stats.injected;
-    } else if (n == PARTITA_STAT_MAINT) {
+    } else if (n == STAT_MAINT) {
         *value = v->vgic.stats.maintenance;
     } else {
         return false;

@@ -73,12 +73,12 @@ static void report_refusal(void *ctx, bool is_error, const char *msg)
 }
 
 /* a zImage says so: its magic at 0x24 (Documentation/arm/booting.rst) */
-#define ZIMAGE_MAGIC_OFFSET 0x24
+#define ZIMAGE_MAGIC_OFFSET 0x24u
 #define ZIMAGE_MAGIC        0x016f2818u
 
 /* The kernel's first bytes that image_load_piece copies once, checks, and
  * writes to the store from its copy: a zImage's head up to its magic */
-#define IMAGE_HEAD (ZIMAGE_MAGIC_OFFSET + 4)
+#define IMAGE_HEAD (ZIMAGE_MAGIC_OFFSET + 4u)
 
 /* The first piece's kernel bytes (n of them, k: the hypervisor's copy of
  * the first IMAGE_HEAD) are a zImage? */
@@ -227,5 +227,6 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
     pr_info("guest '%s': new image loaded: %lu bytes, crc32 0x%08lx\n", g->cfg->name,
             (unsigned long)(g->cfg->kernel_size + g->cfg->initrd_size),
             (unsigned long)g->image_crc);
-    return (int)(len | PARTITA_LOAD_DONE);
+    uint32_t done = len | PARTITA_LOAD_DONE;
+    return (int)done;
 }

@@ -95,7 +95,9 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
     uint32_t fn = r[0];
     int rc = manage_allowed(caller, fn, r[1]);
     if (rc != 0) {
-        caller->manage_denied += rc == PARTITA_E_DENIED;
+        if (rc == PARTITA_E_DENIED) {
+            caller->manage_denied++;
+        }
         r[0] = (uint32_t)rc;
         return;
     }
@@ -116,7 +118,7 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         r[1] = caller->cfg->control;
         r[2] = nguests;
         r[3] = caller->cfg->control_guests;
-        rc = (PARTITA_MANAGE_ABI_MAJOR << 16) | PARTITA_MANAGE_ABI_MINOR;
+        rc = (int)MANAGE_ABI_VERSION;
         break;
     case PARTITA_MG_INFO:
         manage_fill_info(g, &u.info);
@@ -188,8 +190,12 @@ void manage_service(void)
 /* the caller gives up: it is being stopped, or the boot CPU is stuck */
 static bool caller_gives_up(struct vcpu *v, uint64_t t0)
 {
-    return (v && (__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST) & VCPU_REQ_STOP)) ||
-           timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US;
+    uint32_t req = 0u;
+    if (v != NULL) {
+        req = __atomic_load_n(&v->requests, __ATOMIC_SEQ_CST);
+    }
+    return ((req & VCPU_REQ_STOP) != 0u) ||
+           (timer_ticks_to_us(timer_now() - t0) > MANAGE_WAIT_US);
 }
 
 /*

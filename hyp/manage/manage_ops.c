@@ -13,7 +13,7 @@
 #include "hyp/sched/sched_share.h"
 #include "timer/timer.h"
 
-_Static_assert(TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
+_Static_assert((int)TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
 _Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
 _Static_assert(GUEST_MAX_CHANNELS <= PARTITA_STATS_CHANNELS, "every channel has a slot");
 _Static_assert(DISK_COUNTS_MAX <= PARTITA_STATS_DISKS, "every disk has a slot");
@@ -49,7 +49,7 @@ void manage_fill_info(struct guest *g, struct partita_guest_info *o)
     const struct guest_config *c = g->cfg;
     uint64_t exits = 0u;
     (void)memset(o, 0, sizeof(*o));
-    strncpy(o->name, c->name, sizeof(o->name) - 1u);
+    (void)strncpy(o->name, c->name, sizeof(o->name) - 1u);
     o->id = g->id;
     o->state = (uint32_t)g->state;
     o->nvcpus = c->ncpus;
@@ -124,5 +124,6 @@ int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
         (void)memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
     }
     memcpy(buf, &h, sizeof(h));
-    return (int)(sizeof(h) + h.nrecords * sizeof(r));
+    size_t bytes = sizeof(h) + (h.nrecords * sizeof(r));
+    return (int)bytes;
 }

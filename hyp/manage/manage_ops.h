@@ -5,6 +5,11 @@
 #include <partita/manage_abi.h>
 #include "hyp/guest/guest.h"
 
+/* The ABI's version, major << 16 | minor (partita/manage_abi.h, whose
+ * constants the guests' C shares), as the unsigned word a call returns */
+#define MANAGE_ABI_VERSION (((uint32_t)PARTITA_MANAGE_ABI_MAJOR << 16) | \
+                            (uint32_t)PARTITA_MANAGE_ABI_MINOR)
+
 void manage_fill_info(struct guest *g, struct partita_guest_info *o);
 void manage_fill_stats(struct guest *g, struct partita_guest_stats *o);
 /* PARTITA_MG_HEALTH: g's health records from seq on into buf; bytes */

@@ -11,6 +11,16 @@
 #include "manage.h"
 #include "mm/page_alloc.h"
 #include "hyp/platform/percpu.h"
+#include "manage_ops.h"
+
+/* The page's offsets (partita/manage_abi.h, which the guests' C includes
+ * too) in the unsigned type of the offsets the bus gives */
+#define MG_MAGIC    ((uint32_t)PARTITA_MGPAGE_MAGIC)
+#define MG_VERSION  ((uint32_t)PARTITA_MGPAGE_VERSION)
+#define MG_CALL     ((uint32_t)PARTITA_MGPAGE_CALL)
+#define MG_DATA     ((uint32_t)PARTITA_MGPAGE_DATA)
+#define MG_ARG(n)   ((uint32_t)PARTITA_MGPAGE_ARG(0) + (4u * (n)))
+#define MG_RET(n)   ((uint32_t)PARTITA_MGPAGE_RET(0) + (4u * (n)))
 
 #define DATA_SIZE 0x1000u
 
@@ -43,11 +53,11 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
 {
     struct guest *g = dev;
     struct manage_page *p = g->mpage;
-    if (a->size != 4 || (off & 3u)) {
+    if ((a->size != 4u) || ((off & 3u) != 0u)) {
         return false;           /* 32-bit registers and data words only */
     }
-    if (off >= PARTITA_MGPAGE_DATA) {
-        uint32_t *w = (uint32_t *)(p->data + off - PARTITA_MGPAGE_DATA);
+    if (off >= MG_DATA) {
+        uint32_t *w = (uint32_t *)(p->data + off - MG_DATA);
         if (a->write) {
             *w = a->value;
         } else {
@@ -56,23 +66,23 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
         return true;
     }
     if (a->write) {
-        if (off == PARTITA_MGPAGE_CALL) {
+        if (off == MG_CALL) {
             page_call(g, p, a->value);
-        } else if (off >= PARTITA_MGPAGE_ARG(1) && off <= PARTITA_MGPAGE_ARG(4)) {
-            p->arg[(off - PARTITA_MGPAGE_ARG(0)) / 4u] = a->value;
+        } else if (off >= MG_ARG(1u) && off <= MG_ARG(4u)) {
+            p->arg[(off - MG_ARG(0u)) / 4u] = a->value;
         } else {
             /* otherwise nothing to do */
         }
         return true;
     }
-    if (off == PARTITA_MGPAGE_MAGIC) {
+    if (off == MG_MAGIC) {
         a->value = PARTITA_MGPAGE_MAGIC_VALUE;
-    } else if (off == PARTITA_MGPAGE_VERSION) {
-        a->value = (PARTITA_MANAGE_ABI_MAJOR << 16) | PARTITA_MANAGE_ABI_MINOR;
-    } else if (off >= PARTITA_MGPAGE_RET(0) && off <= PARTITA_MGPAGE_RET(3)) {
-        a->value = p->ret[(off - PARTITA_MGPAGE_RET(0)) / 4u];
-    } else if (off >= PARTITA_MGPAGE_ARG(1) && off <= PARTITA_MGPAGE_ARG(4)) {
-        a->value = p->arg[(off - PARTITA_MGPAGE_ARG(0)) / 4u];
+    } else if (off == MG_VERSION) {
+        a->value = MANAGE_ABI_VERSION;
+    } else if (off >= MG_RET(0u) && off <= MG_RET(3u)) {
+        a->value = p->ret[(off - MG_RET(0u)) / 4u];
+    } else if (off >= MG_ARG(1u) && off <= MG_ARG(4u)) {
+        a->value = p->arg[(off - MG_ARG(0u)) / 4u];
     } else {
         a->value = 0u;
     }

@@ -53,7 +53,7 @@ static void trap_hcptr(struct vcpu *v, uint32_t hsr)
 void trap_debug(struct vcpu *v, uint32_t hsr)
 {
     uint32_t ec = HSR_EC(hsr);
-    bool data = ec == HSR_EC_WATCH_LOWER || ec == HSR_EC_DABT;
+    bool data = (ec == HSR_EC_WATCH_LOWER) || (ec == HSR_EC_DABT);
     uint32_t far = data ? sysreg_read_hdfar() : v->regs.pc;
     if (v->dbg_trap && trap_hooks.debug_hit(v, hsr, far, data)) {
         return;

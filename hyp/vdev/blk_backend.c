@@ -16,9 +16,15 @@ _Static_assert(sizeof(struct partita_blkq_header) <= PARTITA_BLKQ_SLOTS_OFF, "he
 _Static_assert(PARTITA_BLKQ_SLOTS_OFF + PARTITA_BLKQ_SLOTS_MAX *
                sizeof(struct partita_blkq_slot) <= PARTITA_BLKQ_DATA_OFF, "slots");
 _Static_assert(DISK_QUEUE_MIN >= PARTITA_BLKQ_DATA_OFF + PARTITA_BLKQ_DATA_SIZE, "one slot");
-_Static_assert(VBLK_INFLIGHT_MAX <= 256u && DISK_MAX_FRONTENDS <= 256u, "uint8_t fe");
+_Static_assert((VBLK_INFLIGHT_MAX <= 256u) && (DISK_MAX_FRONTENDS <= 256u), "uint8_t fe");
 
 #define SLOT_BITS 8u        /* a driver's tag: the slot, and a sequence number above */
+
+/* A slot's states (partita/blk_queue.h, an enumeration the guests' C shares)
+ * as the slot's 32-bit state word holds them */
+#define SLOT_FREE    ((uint32_t)PARTITA_BLKQ_FREE)
+#define SLOT_REQUEST ((uint32_t)PARTITA_BLKQ_REQUEST)
+#define SLOT_DONE    ((uint32_t)PARTITA_BLKQ_DONE)
 
 static struct partita_blkq_slot *slot_at(const struct blk_backend *be, unsigned int i)
 {
@@ -90,12 +96,12 @@ static bool fill(struct blk_backend *be, unsigned int i, struct blk_pending p)
     }
     struct blk_own *o = &be->own[i];
     *o = (struct blk_own){ true, false, p.fe, p.fe_tag, ++be->seq << SLOT_BITS | i };
-    struct partita_blkq_slot s = { PARTITA_BLKQ_FREE, o->tag, p.fe, r.type, r.sector, r.len,
+    struct partita_blkq_slot s = { SLOT_FREE, o->tag, p.fe, r.type, r.sector, r.len,
                                    0 };
     struct partita_blkq_slot *d = slot_at(be, i);
     (void)memcpy(d, &s, sizeof(s));
     /* the request and its data before the state that gives it over */
-    __atomic_store_n(&d->state, PARTITA_BLKQ_REQUEST, __ATOMIC_RELEASE);
+    __atomic_store_n(&d->state, SLOT_REQUEST, __ATOMIC_RELEASE);
     be->st.moved++;
     return true;
 }
@@ -154,7 +160,8 @@ void blk_backend_detach(struct blk_backend *be)
 {
     spin_lock(&be->lock);
     /* in slot order, each before what waited already */
-    for (unsigned int i = be->nslots; i-- > 0u;) {
+    for (unsigned int k = be->nslots; k > 0u; k--) {
+        unsigned int i = k - 1u;
         struct blk_own *o = &be->own[i];
         if (o->busy && !o->cancelled) {
             pend_put(be, (struct blk_pending){ o->fe, o->fe_tag }, true);
@@ -221,7 +228,7 @@ static void take_answer(struct blk_backend *be, unsigned int i, uint32_t *kick)
         o->busy = false;
         *kick |= 1u << o->fe;
     }
-    __atomic_store_n(&slot_at(be, i)->state, PARTITA_BLKQ_FREE, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot_at(be, i)->state, SLOT_FREE, __ATOMIC_RELAXED);
 }
 
 uint32_t blk_backend_done(struct blk_backend *be)
@@ -229,7 +236,8 @@ uint32_t blk_backend_done(struct blk_backend *be)
     uint32_t kick = 0u, taken = 0u, left = 0u;
     spin_lock(&be->lock);
     for (unsigned int i = 0u; be->q && i < be->nslots; i++) {
-        if (__atomic_load_n(&slot_at(be, i)->state, __ATOMIC_ACQUIRE) != PARTITA_BLKQ_DONE) {
+        uint32_t state = __atomic_load_n(&slot_at(be, i)->state, __ATOMIC_ACQUIRE);
+        if (state != SLOT_DONE) {
             continue;
         }
         if (taken == BLKQ_DONE_PER_CALL) {

@@ -30,7 +30,7 @@ static int answer(struct blk_req *r, uint8_t status)
 /* Is [sector, sector + len / 512) inside the disk, without overflow? */
 static bool in_capacity(uint64_t sector, uint32_t len, uint64_t capacity)
 {
-    uint64_t count = len / VIRTIO_BLK_SECTOR;
+    uint64_t count = (uint64_t)len / VIRTIO_BLK_SECTOR;
     return sector <= capacity && count <= capacity - sector;
 }
 
@@ -100,21 +100,23 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
 
 void blk_copy_out(const struct virtq_seg *s, struct blk_pos pos, uint8_t *buf, uint32_t len)
 {
-    for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
-        uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        (void)memcpy(buf, s[i].p + off, k);
-        buf += k;
-        len -= k;
+    uint32_t done = 0u;
+    for (uint32_t i = pos.seg, off = pos.off; done < len; i++, off = 0) {
+        uint32_t left = len - done;
+        uint32_t k = ((s[i].len - off) < left) ? (s[i].len - off) : left;
+        (void)memcpy(&buf[done], &s[i].p[off], k);
+        done += k;
     }
 }
 
 void blk_copy_in(const struct virtq_seg *s, struct blk_pos pos, const uint8_t *buf,
                  uint32_t len)
 {
-    for (uint32_t i = pos.seg, off = pos.off; len; i++, off = 0) {
-        uint32_t k = s[i].len - off < len ? s[i].len - off : len;
-        (void)memcpy(s[i].p + off, buf, k);
-        buf += k;
-        len -= k;
+    uint32_t done = 0u;
+    for (uint32_t i = pos.seg, off = pos.off; done < len; i++, off = 0) {
+        uint32_t left = len - done;
+        uint32_t k = ((s[i].len - off) < left) ? (s[i].len - off) : left;
+        (void)memcpy(&s[i].p[off], &buf[done], k);
+        done += k;
     }
 }

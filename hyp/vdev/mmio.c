@@ -34,7 +34,7 @@ uint32_t mmio_extend(uint32_t hsr, uint32_t raw)
     uint32_t bits = 8u << HSR_DABT_SAS(hsr);
     uint32_t mask = (1u << bits) - 1u;
     raw &= mask;
-    if ((hsr & HSR_DABT_SSE) && (raw & (1u << (bits - 1u)))) {
+    if (((hsr & HSR_DABT_SSE) != 0u) && ((raw & ((unsigned int)1u << (bits - 1u))) != 0u)) {
         raw |= ~mask;
     }
     return raw;

@@ -33,7 +33,7 @@ struct mmio_access {
     uint32_t value;         /* written value / value to return */
 };
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
-               offsetof(struct mmio_access, size) == offsetof(struct mmio_access, write) + 1 &&
+               offsetof(struct mmio_access, size) == offsetof(struct mmio_access, write) + 1u &&
                offsetof(struct mmio_access, info) == offsetof(struct mmio_access, write),
                "mmio_access.info: write, then size");
 /* a's info for an access of size bytes: one halfword compare tells a word

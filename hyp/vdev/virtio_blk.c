@@ -8,6 +8,8 @@
 #include <string.h>
 #include "virtio_blk.h"
 
+_Static_assert(offsetof(struct vblk, dev) == 0u, "the transport's device is the disk");
+
 static uint32_t vblk_config_read(struct vmmio *d, uint32_t off, unsigned int size)
 {
     const struct vblk *b = (const struct vblk *)d;     /* dev is the first member */
@@ -199,7 +201,7 @@ bool vblk_mmio(void *dev, struct mmio_access *a, uint32_t off)
     uint32_t notified = b->dev.notified;
     b->dev.notified = 0u;
     /* its interrupt handler reads the status first: take what the bound left */
-    bool more = ok && !a->write && off == VMMIO_INTERRUPT_STATUS &&
+    bool more = ok && !a->write && (off == VMMIO_INTERRUPT_STATUS) &&
                 virtq_has_avail(&b->dev.q[VBLK_QUEUE]);
     bool failed = !was_failed && (b->dev.status & VIRTIO_STATUS_NEEDS_RESET);
     if (failed) {

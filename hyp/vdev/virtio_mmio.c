@@ -144,7 +144,7 @@ static void write_reg(struct vmmio *d, uint32_t off, uint32_t v)
 bool vmmio_access(struct vmmio *d, struct mmio_access *a, uint32_t off)
 {
     if (off >= VMMIO_CONFIG) {
-        if ((off & (a->size - 1)) != 0u) {
+        if ((off & (a->size - 1u)) != 0u) {
             return false;
         }
         /* the configuration space is read-only for this transport's devices */
@@ -153,7 +153,7 @@ bool vmmio_access(struct vmmio *d, struct mmio_access *a, uint32_t off)
         }
         return true;
     }
-    if (a->size != 4 || (off & 3u)) {
+    if ((a->size != 4u) || ((off & 3u) != 0u)) {
         return false;
     }
     if (a->write) {

@@ -13,30 +13,30 @@
 #include "virtq.h"
 
 /* the registers (4.2.2, table "MMIO Device Register Layout") */
-#define VMMIO_MAGIC_VALUE        0x000
-#define VMMIO_VERSION            0x004
-#define VMMIO_DEVICE_ID          0x008
-#define VMMIO_VENDOR_ID          0x00c
-#define VMMIO_DEVICE_FEATURES    0x010
-#define VMMIO_DEVICE_FEATURES_SEL 0x014
-#define VMMIO_DRIVER_FEATURES    0x020
-#define VMMIO_DRIVER_FEATURES_SEL 0x024
-#define VMMIO_QUEUE_SEL          0x030
-#define VMMIO_QUEUE_NUM_MAX      0x034
-#define VMMIO_QUEUE_NUM          0x038
-#define VMMIO_QUEUE_READY        0x044
-#define VMMIO_QUEUE_NOTIFY       0x050
-#define VMMIO_INTERRUPT_STATUS   0x060
-#define VMMIO_INTERRUPT_ACK      0x064
-#define VMMIO_STATUS             0x070
-#define VMMIO_QUEUE_DESC_LOW     0x080
-#define VMMIO_QUEUE_DESC_HIGH    0x084
-#define VMMIO_QUEUE_DRIVER_LOW   0x090
-#define VMMIO_QUEUE_DRIVER_HIGH  0x094
-#define VMMIO_QUEUE_DEVICE_LOW   0x0a0
-#define VMMIO_QUEUE_DEVICE_HIGH  0x0a4
-#define VMMIO_CONFIG_GENERATION  0x0fc
-#define VMMIO_CONFIG             0x100
+#define VMMIO_MAGIC_VALUE        0x000u
+#define VMMIO_VERSION            0x004u
+#define VMMIO_DEVICE_ID          0x008u
+#define VMMIO_VENDOR_ID          0x00cu
+#define VMMIO_DEVICE_FEATURES    0x010u
+#define VMMIO_DEVICE_FEATURES_SEL 0x014u
+#define VMMIO_DRIVER_FEATURES    0x020u
+#define VMMIO_DRIVER_FEATURES_SEL 0x024u
+#define VMMIO_QUEUE_SEL          0x030u
+#define VMMIO_QUEUE_NUM_MAX      0x034u
+#define VMMIO_QUEUE_NUM          0x038u
+#define VMMIO_QUEUE_READY        0x044u
+#define VMMIO_QUEUE_NOTIFY       0x050u
+#define VMMIO_INTERRUPT_STATUS   0x060u
+#define VMMIO_INTERRUPT_ACK      0x064u
+#define VMMIO_STATUS             0x070u
+#define VMMIO_QUEUE_DESC_LOW     0x080u
+#define VMMIO_QUEUE_DESC_HIGH    0x084u
+#define VMMIO_QUEUE_DRIVER_LOW   0x090u
+#define VMMIO_QUEUE_DRIVER_HIGH  0x094u
+#define VMMIO_QUEUE_DEVICE_LOW   0x0a0u
+#define VMMIO_QUEUE_DEVICE_HIGH  0x0a4u
+#define VMMIO_CONFIG_GENERATION  0x0fcu
+#define VMMIO_CONFIG             0x100u
 
 #define VMMIO_MAGIC              0x74726976u    /* "virt" */
 #define VMMIO_VERSION_MODERN     2u
@@ -56,7 +56,7 @@
 
 #define VIRTIO_F_VERSION_1       (1ull << 32)
 
-#define VMMIO_MAX_QUEUES         2
+#define VMMIO_MAX_QUEUES         2u
 
 struct vmmio;
 

@@ -11,6 +11,8 @@
 #include <string.h>
 #include "virtio_net.h"
 
+_Static_assert(offsetof(struct net_port, dev) == 0u, "the transport's device is the port");
+
 static const uint8_t group_bit = 1;     /* I/G bit of the first octet: broadcast, multicast */
 
 static uint32_t net_config_read(struct vmmio *d, uint32_t off, unsigned int size)
@@ -154,16 +156,20 @@ static uint32_t destinations(const struct net_switch *sw, unsigned int src, cons
 static uint32_t port_switch(struct net_port *s, const uint8_t *buf, uint32_t len,
                             struct net_work *w)
 {
-    const uint8_t *f = buf + NET_HDR_LEN;
+    const uint8_t *f = &buf[NET_HDR_LEN];
     uint32_t mask = 0u, raise = 0u, unused;
     /* its frame-rate: a burst of its frame budget, then one a period */
     bool over = s->cfg->rate &&
                 !ratelimit_pass(&s->rate, s->sw->now(), s->sw->freq / s->cfg->rate,
                                 s->cfg->budget, &unused);
     /* the source must be its own address: no member speaks for another */
-    if (over || len < NET_ETH_HLEN || len > NET_FRAME_MAX ||
-        memcmp(f + NET_MAC_LEN, s->cfg->mac, NET_MAC_LEN) != 0 ||
-        !(mask = destinations(s->sw, s->cfg->member, f))) {
+    bool drop = over || (len < NET_ETH_HLEN) || (len > NET_FRAME_MAX) ||
+                (memcmp(&f[NET_MAC_LEN], s->cfg->mac, NET_MAC_LEN) != 0);
+    if (!drop) {
+        mask = destinations(s->sw, s->cfg->member, f);
+        drop = mask == 0u;
+    }
+    if (drop) {
         spin_lock(&s->lock);
         s->st.tx_dropped++;
         spin_unlock(&s->lock);
@@ -256,7 +262,7 @@ bool net_port_mmio(void *port, struct mmio_access *a, uint32_t off)
     uint32_t notified = p->dev.notified;
     p->dev.notified = 0u;
     /* its interrupt handler reads the status first: send what the budget left */
-    bool more = ok && !a->write && off == VMMIO_INTERRUPT_STATUS &&
+    bool more = ok && !a->write && (off == VMMIO_INTERRUPT_STATUS) &&
                 virtq_has_avail(&p->dev.q[NET_QUEUE_TX]);
     /* a ring found malformed at QueueReady: its configuration interrupt */
     bool failed = !was_failed && (p->dev.status & VIRTIO_STATUS_NEEDS_RESET);

@@ -61,9 +61,13 @@ int virtq_enable(struct virtq *q, const struct gmem *m)
 /* avail->idx - last_avail: how many the driver has made available */
 static int avail_pending(const struct virtq *q)
 {
-    uint16_t idx = load16(q->a + 2);
+    uint16_t idx = load16(&q->a[2]);
     uint16_t pending = (uint16_t)(idx - q->last_avail);
-    return pending > q->num ? VQ_ERR_AVAIL_IDX : pending;
+    int r = (int)pending;
+    if (pending > q->num) {
+        r = VQ_ERR_AVAIL_IDX;
+    }
+    return r;
 }
 
 int virtq_pop(struct virtq *q, uint16_t *head)
@@ -74,7 +78,7 @@ int virtq_pop(struct virtq *q, uint16_t *head)
     }
     /* the entry was written before the index that made it ours */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    uint16_t h = load16(q->a + 4 + 2u * (q->last_avail & (q->num - 1u)));
+    uint16_t h = load16(&q->a[4u + (2u * (q->last_avail & (q->num - 1u)))]);
     if (h >= q->num) {
         return VQ_ERR_HEAD;
     }
@@ -267,7 +271,7 @@ int virtq_scatter(const struct virtq *q, const struct gmem *m, uint16_t head,
 
 void virtq_push(struct virtq *q, uint16_t head, uint32_t len)
 {
-    uint8_t *e = q->u + 4 + 8u * (q->used_idx & (q->num - 1u));
+    uint8_t *e = &q->u[4u + (8u * (q->used_idx & (q->num - 1u)))];
     const uint32_t elem[2] = { head, len };
     memcpy(e, elem, sizeof(elem));
     q->used_idx++;

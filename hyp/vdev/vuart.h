@@ -11,7 +11,7 @@
 #include "hyp/vdev/mmio.h"
 #include "hyp/drivers/uart/pl011.h"
 
-#define VUART_FIFO 16
+#define VUART_FIFO 16u
 
 struct vuart {
     uint32_t cr, lcr_h, ibrd, fbrd, ifls, imsc, ris;
@@ -39,8 +39,9 @@ struct vuart {
 static inline uint32_t vuart_fr(const struct vuart *u)
 {
     unsigned int n = __atomic_load_n(&u->rx_count, __ATOMIC_RELAXED);
-    return __atomic_load_n(&u->fr_tx, __ATOMIC_RELAXED) | (n ? 0u : PL011_FR_RXFE) |
-           (n == VUART_FIFO ? VUART_FR_RXFF : 0u);
+    uint32_t fr_tx = __atomic_load_n(&u->fr_tx, __ATOMIC_RELAXED);
+    return fr_tx | ((n != 0u) ? 0u : PL011_FR_RXFE) |
+           ((n == VUART_FIFO) ? VUART_FR_RXFF : 0u);
 }
 
 void vuart_init(struct vuart *u, void (*tx)(void *, char), void (*irq)(void *, bool), void *ctx);

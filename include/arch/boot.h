@@ -3,14 +3,14 @@
 #define ARCH_BOOT_H
 
 /* Offsets in boot_pen (boot/entry.S) */
-#define PEN_MPIDR   0
-#define PEN_CPU     4
-#define PEN_GICD    8
-#define PEN_GICC    12
-#define PEN_CNTFRQ  16
-#define PEN_RELEASE 20
-#define PEN_HYP_SMC 24
-#define PEN_CNTFRQ_SMC 28
+#define PEN_MPIDR   0x00u
+#define PEN_CPU     0x04u
+#define PEN_GICD    0x08u
+#define PEN_GICC    0x0cu
+#define PEN_CNTFRQ  0x10u
+#define PEN_RELEASE 0x14u
+#define PEN_HYP_SMC 0x18u
+#define PEN_CNTFRQ_SMC 0x1cu
 
 /*
  * Partita's monitor (boot/secure.S, a secure start only): an SMC from HYP
@@ -20,16 +20,17 @@
  * and r12 are clobbered.  Guests never reach them: their SMC traps
  * (HCR.TSC).
  */
-#define MON_G0_ACK      0x82000001  /* r0 = the secure GICC_IAR (1022/1023: none) */
-#define MON_G0_EOI      0x82000002  /* GICC_EOIR = r1 (EOImodeS 0: drop, deactivate) */
-#define MON_G0_SGI      0x82000003  /* Group 0 SGI r2 to the CPU interfaces in r1 */
-#define MON_G0_CLAIM    0x82000004  /* this CPU's SGIs/PPIs in mask r1 -> Group 0 */
-#define MON_UNKNOWN     0xffffffff  /* r0 of any other ID */
+#define MON_G0_ACK      0x82000001u  /* r0 = the secure GICC_IAR (1022/1023: none) */
+#define MON_G0_EOI      0x82000002u  /* GICC_EOIR = r1 (EOImodeS 0: drop, deactivate) */
+#define MON_G0_SGI      0x82000003u  /* Group 0 SGI r2 to the CPU interfaces in r1 */
+#define MON_G0_CLAIM    0x82000004u  /* this CPU's SGIs/PPIs in mask r1 -> Group 0 */
+#define MON_UNKNOWN     0xffffffffu  /* r0 of any other ID */
 /* the priority of the hypervisor's Group 0 interrupts: the secure half,
  * which no non-secure GICC_PMR value can mask (GICv2 3.6.3, 4.4.2) */
-#define GIC_G0_PRIO     0x00
+#define GIC_G0_PRIO     0x00u
 
 #ifndef __ASSEMBLER__
+#include <stddef.h>
 #include <stdint.h>
 
 struct boot_pen {
@@ -42,13 +43,14 @@ struct boot_pen {
     volatile uint32_t hyp_smc;      /* SoC start from non-secure SVC: ROM's HYP entry call */
     volatile uint32_t cntfrq_smc;   /* ... and its CNTFRQ call (r0 = cntfrq), 0: none */
 };
-_Static_assert(__builtin_offsetof(struct boot_pen, cpu) == PEN_CPU, "pen");
-_Static_assert(__builtin_offsetof(struct boot_pen, gicd_pa) == PEN_GICD, "pen");
-_Static_assert(__builtin_offsetof(struct boot_pen, gicc_pa) == PEN_GICC, "pen");
-_Static_assert(__builtin_offsetof(struct boot_pen, cntfrq) == PEN_CNTFRQ, "pen");
-_Static_assert(__builtin_offsetof(struct boot_pen, release_pa) == PEN_RELEASE, "pen");
-_Static_assert(__builtin_offsetof(struct boot_pen, hyp_smc) == PEN_HYP_SMC, "pen");
-_Static_assert(__builtin_offsetof(struct boot_pen, cntfrq_smc) == PEN_CNTFRQ_SMC, "pen");
+/* (size_t): cppcheck does not know offsetof's type (MISRA C:2012 rule 10.4). */
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, cpu) == PEN_CPU, "pen");
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, gicd_pa) == PEN_GICD, "pen");
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, gicc_pa) == PEN_GICC, "pen");
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, cntfrq) == PEN_CNTFRQ, "pen");
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, release_pa) == PEN_RELEASE, "pen");
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, hyp_smc) == PEN_HYP_SMC, "pen");
+_Static_assert((size_t)__builtin_offsetof(struct boot_pen, cntfrq_smc) == PEN_CNTFRQ_SMC, "pen");
 
 extern struct boot_pen boot_pen;
 extern uint32_t hyp_httbr_pa;

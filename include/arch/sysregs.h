@@ -357,245 +357,263 @@ static inline void irq_restore(uint32_t f)
 #endif /* !__ASSEMBLER__ */
 
 /* ---- bit definitions used by C and assembly ---- */
-#define PSR_MODE_MASK  0x1f
-#define PSR_MODE_USR   0x10
-#define PSR_MODE_FIQ   0x11
-#define PSR_MODE_IRQ   0x12
-#define PSR_MODE_SVC   0x13
-#define PSR_MODE_MON   0x16
-#define PSR_MODE_ABT   0x17
-#define PSR_MODE_HYP   0x1a
-#define PSR_MODE_UND   0x1b
-#define PSR_MODE_SYS   0x1f
-#define PSR_T          (1 << 5)
-#define PSR_F          (1 << 6)
-#define PSR_I          (1 << 7)
-#define PSR_A          (1 << 8)
-#define PSR_E          (1 << 9)       /* big-endian data */
-#define PSR_NZCVQ      0xf8000000     /* the condition flags and Q */
+/*
+ * A register's bit n, and a field's value v at bit s: an unsigned int in C,
+ * whose essential type is 32 bits wide (MISRA C:2012 rule 12.2 takes a bare
+ * 1u for 8 bits wide and a shift past them for out of range); the assembler
+ * takes no cast.
+ */
+#ifndef __ASSEMBLER__
+#define SR_BIT(n)      ((unsigned int)1u << (n))
+#define SR_FIELD(v, s) ((unsigned int)(v) << (s))
+#endif
+/* the assembly's: not #ifdef __ASSEMBLER__ nor #else, which would make
+ * cppcheck analyse every C file in an assembly configuration too */
+#ifndef SR_BIT
+#define SR_BIT(n)      (1 << (n))
+#define SR_FIELD(v, s) ((v) << (s))
+#endif
+#define PSR_MODE_MASK  0x1fu
+#define PSR_MODE_USR   0x10u
+#define PSR_MODE_FIQ   0x11u
+#define PSR_MODE_IRQ   0x12u
+#define PSR_MODE_SVC   0x13u
+#define PSR_MODE_MON   0x16u
+#define PSR_MODE_ABT   0x17u
+#define PSR_MODE_HYP   0x1au
+#define PSR_MODE_UND   0x1bu
+#define PSR_MODE_SYS   0x1fu
+#define PSR_T          SR_BIT(5)
+#define PSR_F          SR_BIT(6)
+#define PSR_I          SR_BIT(7)
+#define PSR_A          SR_BIT(8)
+#define PSR_E          SR_BIT(9)       /* big-endian data */
+#define PSR_NZCVQ      0xf8000000u     /* the condition flags and Q */
 /* the other fields of a CPSR/SPSR (ARM ARM B1.3.3, "Program Status
  * Registers (PSRs)"): IT[1:0] in [26:25], J in [24], [23:20] reserved,
  * GE[3:0] in [19:16], IT[7:2] in [15:10] */
-#define PSR_IT_LO_SHIFT 25
-#define PSR_IT_LO_MASK (3 << PSR_IT_LO_SHIFT)        /* IT[1:0] */
-#define PSR_J          (1 << 24)      /* with T: Jazelle (T=0) or ThumbEE (T=1) */
-#define PSR_RESERVED   0x00f00000     /* [23:20]: reserved, UNK/SBZP */
-#define PSR_GE_MASK    0x000f0000
-#define PSR_IT_HI_SHIFT 10
-#define PSR_IT_HI_MASK (0x3f << PSR_IT_HI_SHIFT)     /* IT[7:2] */
+#define PSR_IT_LO_SHIFT 25u
+#define PSR_IT_LO_MASK SR_FIELD(3u, PSR_IT_LO_SHIFT)  /* IT[1:0] */
+#define PSR_J          SR_BIT(24)      /* with T: Jazelle (T=0) or ThumbEE (T=1) */
+#define PSR_RESERVED   0x00f00000u     /* [23:20]: reserved, UNK/SBZP */
+#define PSR_GE_MASK    0x000f0000u
+#define PSR_IT_HI_SHIFT 10u
+#define PSR_IT_HI_MASK SR_FIELD(0x3fu, PSR_IT_HI_SHIFT) /* IT[7:2] */
 #define PSR_IT_MASK    (PSR_IT_LO_MASK | PSR_IT_HI_MASK)
 
-#define SCTLR_M        (1 << 0)
-#define SCTLR_A        (1 << 1)
-#define SCTLR_C        (1 << 2)
-#define SCTLR_I        (1 << 12)
-#define SCTLR_V        (1 << 13)      /* high exception vectors (0xffff0000) */
-#define SCTLR_WXN      (1 << 19)
-#define SCTLR_EE       (1 << 25)      /* exceptions taken big-endian */
-#define SCTLR_TE       (1 << 30)      /* exceptions taken in Thumb state */
+#define SCTLR_M        SR_BIT(0)
+#define SCTLR_A        SR_BIT(1)
+#define SCTLR_C        SR_BIT(2)
+#define SCTLR_I        SR_BIT(12)
+#define SCTLR_V        SR_BIT(13)      /* high exception vectors (0xffff0000) */
+#define SCTLR_WXN      SR_BIT(19)
+#define SCTLR_EE       SR_BIT(25)      /* exceptions taken big-endian */
+#define SCTLR_TE       SR_BIT(30)      /* exceptions taken in Thumb state */
 
 /* TTBCR.EAE (B4.1.153): the long-descriptor (LPAE) translation format */
-#define TTBCR_EAE      (1u << 31)
+#define TTBCR_EAE      SR_BIT(31)
 
 /* PAR after an address translation operation (B4.1.113): F says it
  * faulted; LPAE selects the 64-bit format (PA bits 39:12), else the 32-bit
  * one (PA bits 31:12, or 31:24 of a supersection, SS) */
-#define PAR_F          (1u << 0)
-#define PAR_SS         (1u << 1)
-#define PAR_LPAE       (1u << 11)
+#define PAR_F          SR_BIT(0)
+#define PAR_SS         SR_BIT(1)
+#define PAR_LPAE       SR_BIT(11)
 #define PAR64_PA_MASK  0x000000fffffff000ull
 #define PAR32_PA_MASK  0xfffff000u
 #define PAR32_SS_MASK  0xff000000u
 
 /* DFSR/IFSR as a guest's abort handler reads them (B4.1.52, B4.1.96):
  * LPAE selects the long-descriptor format of the status */
-#define FSR_LPAE           (1 << 9)
-#define FSR_WNR            (1 << 11)  /* DFSR: a write */
-#define FSR_LD_SYNC_EXT    0x10       /* long format: synchronous external abort */
-#define FSR_SD_SYNC_EXT    0x08       /* short format: the same */
+#define FSR_LPAE           SR_BIT(9)
+#define FSR_WNR            SR_BIT(11)  /* DFSR: a write */
+#define FSR_LD_SYNC_EXT    0x10u       /* long format: synchronous external abort */
+#define FSR_SD_SYNC_EXT    0x08u       /* short format: the same */
 
 /* offsets in a PL1 exception vector table (B1.8.1, Table B1-3) */
-#define VECTOR_UNDEF   0x04
-#define VECTOR_PABT    0x0c
-#define VECTOR_DABT    0x10
+#define VECTOR_UNDEF   0x04u
+#define VECTOR_PABT    0x0cu
+#define VECTOR_DABT    0x10u
 /* SCTLR as a Cortex-A15 or A7 leaves reset: MMU and caches off, the RES1
  * bits set, exceptions in ARM state (A15 TRM 4.3.27) */
-#define SCTLR_A15_RESET 0x00c50078
+#define SCTLR_A15_RESET 0x00c50078u
 
 /* HCR (B4.1.65): the traps every guest runs under; reasons in hyp/arch/vcpu.c */
-#define HCR_VM         (1 << 0)
-#define HCR_SWIO       (1 << 1)
-#define HCR_FMO        (1 << 3)
-#define HCR_IMO        (1 << 4)
-#define HCR_AMO        (1 << 5)
-#define HCR_FB         (1 << 9)
-#define HCR_BSU_IS     (1 << 10)
-#define HCR_TWI        (1 << 13)
-#define HCR_TWE        (1 << 14)
-#define HCR_TID3       (1 << 18)
-#define HCR_TSC        (1 << 19)
-#define HCR_TIDCP      (1 << 20)
-#define HCR_TAC        (1 << 21)
-#define HCR_TSW        (1 << 22)
+#define HCR_VM         SR_BIT(0)
+#define HCR_SWIO       SR_BIT(1)
+#define HCR_FMO        SR_BIT(3)
+#define HCR_IMO        SR_BIT(4)
+#define HCR_AMO        SR_BIT(5)
+#define HCR_FB         SR_BIT(9)
+#define HCR_BSU_IS     SR_BIT(10)
+#define HCR_TWI        SR_BIT(13)
+#define HCR_TWE        SR_BIT(14)
+#define HCR_TID3       SR_BIT(18)
+#define HCR_TSC        SR_BIT(19)
+#define HCR_TIDCP      SR_BIT(20)
+#define HCR_TAC        SR_BIT(21)
+#define HCR_TSW        SR_BIT(22)
 
 /* HSTR (B4.1.73): trap PL1 accesses to CP15 primary register CRn = n */
-#define HSTR_T(n)      (1 << (n))
+#define HSTR_T(n)      SR_BIT(n)
 
 /* HDCR (B4.1.64): debug and performance-monitor traps, and HPMN, the
  * event counters PL1 may use (set to PMCR.N: all of them) */
-#define HDCR_TDE       (1 << 8)     /* debug exceptions to Hyp mode */
-#define HDCR_TDRA      (1 << 11)    /* debug ROM address registers */
-#define HDCR_TDOSA     (1 << 10)    /* OS lock and power-down registers */
-#define HDCR_TDA       (1 << 9)     /* the other debug registers */
-#define HDCR_TPM       (1 << 6)     /* performance monitors */
-#define HDCR_TPMCR     (1 << 5)     /* PMCR */
-#define HDCR_HPMN_MASK 0x1f
-#define HDCR_HPME      (1 << 7)     /* event counters HPMN and up enabled */
+#define HDCR_TDE       SR_BIT(8)     /* debug exceptions to Hyp mode */
+#define HDCR_TDRA      SR_BIT(11)    /* debug ROM address registers */
+#define HDCR_TDOSA     SR_BIT(10)    /* OS lock and power-down registers */
+#define HDCR_TDA       SR_BIT(9)     /* the other debug registers */
+#define HDCR_TPM       SR_BIT(6)     /* performance monitors */
+#define HDCR_TPMCR     SR_BIT(5)     /* PMCR */
+#define HDCR_HPMN_MASK 0x1fu
+#define HDCR_HPME      SR_BIT(7)     /* event counters HPMN and up enabled */
 
 /* PMCR (B4.1.117): N, the number of event counters, in [15:11] */
-#define PMCR_N(pmcr)   (((pmcr) >> 11) & 0x1f)
-#define PMCR_E         (1 << 0)     /* counters enabled */
-#define PMCR_P         (1 << 1)     /* event counters reset (write) */
-#define PMCR_C         (1 << 2)     /* cycle counter reset (write) */
-#define PMCR_WRITABLE  0x3f         /* DP, X, D, C, P, E */
+#define PMCR_N_SHIFT   11u
+#define PMCR_N_MASK    SR_FIELD(0x1fu, PMCR_N_SHIFT)
+#define PMCR_N(pmcr)   (((pmcr) >> PMCR_N_SHIFT) & 0x1fu)
+#define PMCR_E         SR_BIT(0)     /* counters enabled */
+#define PMCR_P         SR_BIT(1)     /* event counters reset (write) */
+#define PMCR_C         SR_BIT(2)     /* cycle counter reset (write) */
+#define PMCR_WRITABLE  0x3fu         /* DP, X, D, C, P, E */
 /* PMXEVTYPER (B4.1.128), and PMCCFILTR through it with PMSELR.SEL = 31:
  * NSH enables counting in Hyp mode */
-#define PMXEVTYPER_NSH (1 << 27)
-#define PMXEVTYPER_EVENT 0xff       /* evtCount */
-#define PMSELR_CCNT    31
+#define PMXEVTYPER_NSH SR_BIT(27)
+#define PMXEVTYPER_EVENT 0xffu       /* evtCount */
+#define PMSELR_CCNT    31u
 /* ID_DFR0 (B4.1.90): PerfMon [27:24], 2 = PMUv2; the debug models */
-#define ID_DFR0_PERFMON_SHIFT 24
-#define ID_DFR0_PERFMON(v)    (((v) >> ID_DFR0_PERFMON_SHIFT) & 0xf)
-#define ID_DFR0_COPDBG(v)     ((v) & 0xf)           /* CP14 debug, 5 = v7.1 */
-#define ID_DFR0_MMAPDBG_MASK  (0xfu << 8)           /* memory-mapped debug */
-#define ID_DFR0_COPTRC_MASK   (0xfu << 12)          /* CP14 trace */
-#define ID_DFR0_MMAPTRC_MASK  (0xfu << 16)          /* memory-mapped trace */
+#define ID_DFR0_PERFMON_SHIFT 24u
+#define ID_DFR0_PERFMON(v)    (((v) >> ID_DFR0_PERFMON_SHIFT) & 0xfu)
+#define ID_DFR0_COPDBG(v)     ((v) & 0xfu)           /* CP14 debug, 5 = v7.1 */
+#define ID_DFR0_MMAPDBG_MASK  SR_FIELD(0xfu, 8)     /* memory-mapped debug */
+#define ID_DFR0_COPTRC_MASK   SR_FIELD(0xfu, 12)    /* CP14 trace */
+#define ID_DFR0_MMAPTRC_MASK  SR_FIELD(0xfu, 16)    /* memory-mapped trace */
 
 /* Debug registers (C11.11).  DBGDIDR (C11.11.15): */
-#define DBGDIDR_WRPS(v)       ((((v) >> 28) & 0xf) + 1)   /* watchpoints */
-#define DBGDIDR_BRPS(v)       ((((v) >> 24) & 0xf) + 1)   /* breakpoints */
-#define DBGDIDR_VERSION(v)    (((v) >> 16) & 0xf)         /* 5: v7.1 */
-#define DBGDIDR_PCSR_IMP      (1u << 13)                  /* DBGPCSR at offset 0x084 */
+#define DBGDIDR_WRPS(v)       ((((v) >> 28) & 0xfu) + 1u)   /* watchpoints */
+#define DBGDIDR_BRPS(v)       ((((v) >> 24) & 0xfu) + 1u)   /* breakpoints */
+#define DBGDIDR_VERSION(v)    (((v) >> 16) & 0xfu)         /* 5: v7.1 */
+#define DBGDIDR_PCSR_IMP      SR_BIT(13)                  /* DBGPCSR at offset 0x084 */
 /* DBGDEVID.PCsample [3:0] (C11.11.19): which PC sample registers exist */
 #define DBGDEVID_PCSAMPLE     0xfu
 /* DBGDSCR (C11.11.20) */
-#define DBGDSCR_MOE_MASK      (0xfu << 2)    /* method of (last) debug entry */
-#define DBGDSCR_MOE_BKPT      (0x3u << 2)    /* ... a BKPT instruction */
-#define DBGDSCR_UDCCDIS       (1u << 12)     /* PL0 access to the DCC disabled */
-#define DBGDSCR_MDBGEN        (1u << 15)     /* monitor debug-mode enabled */
+#define DBGDSCR_MOE_MASK      SR_FIELD(0xfu, 2) /* method of (last) debug entry */
+#define DBGDSCR_MOE_BKPT      SR_FIELD(0x3u, 2) /* ... a BKPT instruction */
+#define DBGDSCR_UDCCDIS       SR_BIT(12)     /* PL0 access to the DCC disabled */
+#define DBGDSCR_MDBGEN        SR_BIT(15)     /* monitor debug-mode enabled */
 /* DBGBCR (C11.11.7) and DBGWCR (C11.11.45) share E, the privilege field
  * (PMC/PAC), HMC and SSC; together these say in which modes and security
  * states the breakpoint or watchpoint matches (C3.8.1, Table C3-9) */
-#define DBGxCR_E              (1u << 0)
-#define DBGxCR_PL_MASK        (3u << 1)      /* PMC / PAC: PL1 (bit 1), PL0 (bit 2) */
-#define DBGxCR_HMC            (1u << 13)     /* match in Hyp mode */
-#define DBGxCR_SSC_MASK       (3u << 14)     /* security state control */
-#define DBGxCR_SSC_NS         (1u << 14)     /* 0b01: Non-secure state only */
-#define DBGxCR_SSC_S          (2u << 14)     /* 0b10: Secure state only */
-#define DBGBCR_BT_VMID        (1u << 23)     /* BT 0b1xxx: VMID match types */
+#define DBGxCR_E              SR_BIT(0)
+#define DBGxCR_PL_MASK        SR_FIELD(3u, 1) /* PMC / PAC: PL1 (bit 1), PL0 (bit 2) */
+#define DBGxCR_HMC            SR_BIT(13)     /* match in Hyp mode */
+#define DBGxCR_SSC_MASK       SR_FIELD(3u, 14) /* security state control */
+#define DBGxCR_SSC_NS         SR_BIT(14)     /* 0b01: Non-secure state only */
+#define DBGxCR_SSC_S          SR_FIELD(2u, 14) /* 0b10: Secure state only */
+#define DBGBCR_BT_VMID        SR_BIT(23)     /* BT 0b1xxx: VMID match types */
 /* DBGBCR.BAS [8:5] (C11.11.7): which halfwords of the word at DBGBVR an
  * unlinked address match (BT 0b0000) hits - 0b1111 an ARM instruction,
  * 0b0011 / 0b1100 a Thumb one at the low / high halfword */
-#define DBGBCR_BAS_SHIFT      5
-#define DBGBCR_BAS_ARM        (0xfu << DBGBCR_BAS_SHIFT)
-#define DBGBCR_BAS_THUMB_LO   (0x3u << DBGBCR_BAS_SHIFT)
-#define DBGBCR_BAS_THUMB_HI   (0xcu << DBGBCR_BAS_SHIFT)
+#define DBGBCR_BAS_SHIFT      5u
+#define DBGBCR_BAS_ARM        SR_FIELD(0xfu, DBGBCR_BAS_SHIFT)
+#define DBGBCR_BAS_THUMB_LO   SR_FIELD(0x3u, DBGBCR_BAS_SHIFT)
+#define DBGBCR_BAS_THUMB_HI   SR_FIELD(0xcu, DBGBCR_BAS_SHIFT)
 /* DBGWCR (C11.11.45): LSC [4:3] loads (0b01), stores (0b10) or both;
  * BAS [8:5] the bytes of the word at DBGWVR watched */
-#define DBGWCR_LSC_LOAD       (1u << 3)
-#define DBGWCR_LSC_STORE      (2u << 3)
-#define DBGWCR_BAS_SHIFT      5
-#define DBGDSCR_MOE_BREAKPOINT (0x1u << 2)   /* MOE: a breakpoint (comparator) */
-#define DBGDSCR_MOE_WATCH_SYNC (0xau << 2)   /* MOE: a synchronous watchpoint */
+#define DBGWCR_LSC_LOAD       SR_BIT(3)
+#define DBGWCR_LSC_STORE      SR_FIELD(2u, 3)
+#define DBGWCR_BAS_SHIFT      5u
+#define DBGDSCR_MOE_BREAKPOINT SR_FIELD(0x1u, 2) /* MOE: a breakpoint (comparator) */
+#define DBGDSCR_MOE_WATCH_SYNC SR_FIELD(0xau, 2) /* MOE: a synchronous watchpoint */
 /* DBGOSLSR (C11.11.33): OSLM 0b10 = the v7.1 OS Lock, OSLK = locked */
-#define DBGOSLSR_OSLM_V71     (1u << 3)
-#define DBGOSLSR_OSLK         (1u << 1)
+#define DBGOSLSR_OSLM_V71     SR_BIT(3)
+#define DBGOSLSR_OSLK         SR_BIT(1)
 #define DBGOSLAR_KEY          0xc5acce55u    /* a write of it locks, anything else unlocks */
-#define DBGPRSR_PU            (1u << 0)      /* powered up */
+#define DBGPRSR_PU            SR_BIT(0)      /* powered up */
 
 /* HCPTR (B4.1.74): TTA traps the trace registers, TCPn coprocessor n; the
  * TCP bits of the coprocessors that do not exist (all but CP10, CP11) are
  * RES1, kept set */
-#define HCPTR_TTA      (1 << 20)
-#define HCPTR_TCP(n)   (1 << (n))
-#define HCPTR_TCP10_11 (HCPTR_TCP(10) | HCPTR_TCP(11))
-#define HCPTR_RES1     0x33ff
+#define HCPTR_TTA      SR_BIT(20)
+#define HCPTR_TCP(n)   SR_BIT(n)
+#define HCPTR_TCP10_11 (HCPTR_TCP(10u) | HCPTR_TCP(11u))
+#define HCPTR_RES1     0x33ffu
 
-#define SCR_NS         (1 << 0)
-#define SCR_IRQ        (1 << 1)
-#define SCR_FIQ        (1 << 2)
-#define SCR_EA         (1 << 3)
-#define SCR_FW         (1 << 4)
-#define SCR_AW         (1 << 5)
-#define SCR_SMD        (1 << 7)
-#define SCR_HCE        (1 << 8)
+#define SCR_NS         SR_BIT(0)
+#define SCR_IRQ        SR_BIT(1)
+#define SCR_FIQ        SR_BIT(2)
+#define SCR_EA         SR_BIT(3)
+#define SCR_FW         SR_BIT(4)
+#define SCR_AW         SR_BIT(5)
+#define SCR_SMD        SR_BIT(7)
+#define SCR_HCE        SR_BIT(8)
 
 /*
  * HSR, the Hyp Syndrome Register (ARM ARM B3.13.6, B4.1.76): the exception
  * class in [31:26], the instruction length, and the class's own ISS.
  */
-#define HSR_EC_SHIFT     26
+#define HSR_EC_SHIFT     26u
 #define HSR_EC(hsr)      ((hsr) >> HSR_EC_SHIFT)
-#define HSR_IL           (1u << 25)     /* 32-bit instruction */
-#define HSR_ISS(hsr)     ((hsr) & 0x1ffffff)
+#define HSR_IL           SR_BIT(25)     /* 32-bit instruction */
+#define HSR_ISS(hsr)     ((hsr) & 0x1ffffffu)
 /* exception classes (Table B3-22) */
-#define HSR_EC_UNKNOWN   0x00
-#define HSR_EC_WFX       0x01           /* WFI or WFE (HCR.TWI/TWE) */
-#define HSR_EC_CP15_32   0x03           /* MCR/MRC p15 */
-#define HSR_EC_CP15_64   0x04           /* MCRR/MRRC p15 */
-#define HSR_EC_CP14_32   0x05           /* MCR/MRC p14 */
-#define HSR_EC_CP14_LS   0x06           /* LDC/STC p14 */
-#define HSR_EC_HCPTR     0x07           /* CP0-CP13 access HCPTR traps */
-#define HSR_EC_CP10_ID   0x08           /* VMRS of an ID register (HCR.TID0) */
-#define HSR_EC_CP14_64   0x0c           /* MCRR/MRRC p14 */
-#define HSR_EC_HVC       0x12
-#define HSR_EC_SMC       0x13
-#define HSR_EC_PABT      0x20           /* prefetch abort from a lower level */
-#define HSR_EC_DABT      0x24           /* data abort from a lower level */
+#define HSR_EC_UNKNOWN   0x00u
+#define HSR_EC_WFX       0x01u           /* WFI or WFE (HCR.TWI/TWE) */
+#define HSR_EC_CP15_32   0x03u           /* MCR/MRC p15 */
+#define HSR_EC_CP15_64   0x04u           /* MCRR/MRRC p15 */
+#define HSR_EC_CP14_32   0x05u           /* MCR/MRC p14 */
+#define HSR_EC_CP14_LS   0x06u           /* LDC/STC p14 */
+#define HSR_EC_HCPTR     0x07u           /* CP0-CP13 access HCPTR traps */
+#define HSR_EC_CP10_ID   0x08u           /* VMRS of an ID register (HCR.TID0) */
+#define HSR_EC_CP14_64   0x0cu           /* MCRR/MRRC p14 */
+#define HSR_EC_HVC       0x12u
+#define HSR_EC_SMC       0x13u
+#define HSR_EC_PABT      0x20u           /* prefetch abort from a lower level */
+#define HSR_EC_DABT      0x24u           /* data abort from a lower level */
 /* debug exceptions routed to Hyp mode (HDCR.TDE): an ARMv7 CPU gives them
  * as prefetch/data aborts with the debug-event status (FSC_DEBUG); an
  * ARMv8 CPU running AArch32 (and QEMU) gives these classes */
-#define HSR_EC_BRK_LOWER 0x31           /* breakpoint (comparator) */
-#define HSR_EC_STEP_LOWER 0x33          /* software step */
-#define HSR_EC_WATCH_LOWER 0x35         /* watchpoint */
-#define HSR_EC_BKPT32    0x38           /* BKPT instruction, AArch32 */
+#define HSR_EC_BRK_LOWER 0x31u           /* breakpoint (comparator) */
+#define HSR_EC_STEP_LOWER 0x33u          /* software step */
+#define HSR_EC_WATCH_LOWER 0x35u         /* watchpoint */
+#define HSR_EC_BKPT32    0x38u           /* BKPT instruction, AArch32 */
 /* the condition of a trapped conditional instruction (CV, COND) */
-#define HSR_CV           (1u << 24)
-#define HSR_COND(h)      (((h) >> 20) & 0xf)
+#define HSR_CV           SR_BIT(24)
+#define HSR_COND(h)      (((h) >> 20) & 0xfu)
 /* WFI/WFE: ISS bit 0 is 1 for WFE */
-#define HSR_WFX_WFE      (1u << 0)
+#define HSR_WFX_WFE      SR_BIT(0)
 /* MCR/MRC (ISS for EC 0x03, 0x05): Opc2, Opc1, CRn, Rt, CRm, direction */
-#define HSR_CP_OPC2(h)   (((h) >> 17) & 7)
-#define HSR_CP_OPC1(h)   (((h) >> 14) & 7)
-#define HSR_CP_CRN(h)    (((h) >> 10) & 0xf)
-#define HSR_CP_RT(h)     (((h) >> 5) & 0xf)
-#define HSR_CP_CRM(h)    (((h) >> 1) & 0xf)
-#define HSR_CP_READ      (1u << 0)      /* MRC/MRRC: to the core register */
+#define HSR_CP_OPC2(h)   (((h) >> 17) & 7u)
+#define HSR_CP_OPC1(h)   (((h) >> 14) & 7u)
+#define HSR_CP_CRN(h)    (((h) >> 10) & 0xfu)
+#define HSR_CP_RT(h)     (((h) >> 5) & 0xfu)
+#define HSR_CP_CRM(h)    (((h) >> 1) & 0xfu)
+#define HSR_CP_READ      SR_BIT(0)      /* MRC/MRRC: to the core register */
 /* MCRR/MRRC (EC 0x04, 0x0c): Rt2 where MCR has CRn, and Rt, CRm, direction */
-#define HSR_CP64_RT2(h)  (((h) >> 10) & 0xf)
+#define HSR_CP64_RT2(h)  (((h) >> 10) & 0xfu)
 /* a data abort's ISS */
-#define HSR_DABT_ISV     (1u << 24)     /* the fields below are valid */
-#define HSR_DABT_SAS(h)  (((h) >> 22) & 3)   /* 0b11 (doubleword) reserved in ARMv7 */
+#define HSR_DABT_ISV     SR_BIT(24)     /* the fields below are valid */
+#define HSR_DABT_SAS(h)  (((h) >> 22) & 3u)   /* 0b11 (doubleword) reserved in ARMv7 */
 /* ISV and SAS together, [24:22]: an access with a syndrome is 0b100 to 0b110 */
-#define HSR_DABT_ISV_SAS(h) (((h) >> 22) & 7)
+#define HSR_DABT_ISV_SAS(h) (((h) >> 22) & 7u)
 #define HSR_DABT_ISV_SAS_BYTE 4u        /* ISV set, SAS 0b00 */
-#define HSR_DABT_SAS_WORD_BIT (2u << 22)    /* SAS[1]: a word, SAS 0b11 aside */
-#define HSR_DABT_SSE     (1u << 21)
-#define HSR_DABT_SRT(h)  (((h) >> 16) & 0xf)
-#define HSR_DABT_EA      (1u << 9)
-#define HSR_DABT_CM      (1u << 8)
-#define HSR_DABT_S1PTW   (1u << 7)
-#define HSR_DABT_WNR     (1u << 6)
-#define HSR_DABT_FSC(h)  ((h) & 0x3f)
+#define HSR_DABT_SAS_WORD_BIT SR_FIELD(2u, 22) /* SAS[1]: a word, SAS 0b11 aside */
+#define HSR_DABT_SSE     SR_BIT(21)
+#define HSR_DABT_SRT(h)  (((h) >> 16) & 0xfu)
+#define HSR_DABT_EA      SR_BIT(9)
+#define HSR_DABT_CM      SR_BIT(8)
+#define HSR_DABT_S1PTW   SR_BIT(7)
+#define HSR_DABT_WNR     SR_BIT(6)
+#define HSR_DABT_FSC(h)  ((h) & 0x3fu)
 /* fault status codes, long-descriptor format (B3.13.3): the type in [5:2],
  * the lookup level in [1:0] */
-#define FSC_TYPE(fsc)    ((fsc) & 0x3c)
-#define FSC_TRANSLATION  0x04
-#define FSC_ACCESS_FLAG  0x08
-#define FSC_PERMISSION   0x0c
-#define FSC_DEBUG        0x22           /* a debug event */
+#define FSC_TYPE(fsc)    ((fsc) & 0x3cu)
+#define FSC_TRANSLATION  0x04u
+#define FSC_ACCESS_FLAG  0x08u
+#define FSC_PERMISSION   0x0cu
+#define FSC_DEBUG        0x22u           /* a debug event */
 /* the same in a guest's short-descriptor DFSR/IFSR (FS[4:0], B4.1.52) */
-#define FSR_SD_DEBUG     0x02
+#define FSR_SD_DEBUG     0x02u
 /* HPFAR (B4.1.68): IPA[39:12] in bits [31:4] ([3:0] reserved) */
 #define HPFAR_IPA(hpfar) ((uint64_t)((hpfar) >> 4) << 12)
 /* the faulting IPA: HPFAR's page, the offset within it from the faulting
@@ -604,8 +622,8 @@ static inline void irq_restore(uint32_t f)
 #define FAULT_IPA(far, hpfar) (HPFAR_IPA(hpfar) | ((far) & FAULT_PAGE_OFFSET))
 
 /* Start modes recorded per CPU (boot/entry.S; docs/booting.md) */
-#define START_MODE_NS_HYP     1
-#define START_MODE_SECURE     2   /* secure SVC or monitor */
-#define START_MODE_NS_SVC     3   /* no access to HYP: fatal */
+#define START_MODE_NS_HYP     1u
+#define START_MODE_SECURE     2u   /* secure SVC or monitor */
+#define START_MODE_NS_SVC     3u   /* no access to HYP: fatal */
 
 #endif /* ARCH_SYSREGS_H */

@@ -198,7 +198,7 @@ struct partita_health_record {
  * makes it the guest's; r0 = bytes taken, and 1 << 30 once it is complete.
  */
 #define PARTITA_LOAD_MAGIC 0x50544c44u   /* "PTLD" */
-#define PARTITA_LOAD_DONE  (1u << 30)
+#define PARTITA_LOAD_DONE  0x40000000u     /* bit 30 */
 struct partita_load {
     uint32_t magic, format;              /* 0 raw, 1 linux */
     uint32_t kernel_size, initrd_size;

@@ -48,7 +48,7 @@ def layout_stack(layout_h):
     def value(name):
         expr = defs[name]
         expr = re.sub(r'\b([A-Z_][A-Z0-9_]*)\b', lambda t: str(value(t.group(1))), expr)
-        return int(eval(expr.replace('UL', '').replace('U', ''), {}))
+        return int(eval(re.sub(r'\b(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]+\b', r'\1', expr), {}))
     return value('STACK_REGION') - value('STACK_GUARD') - value('STACK_TOP_PAD')
 
 

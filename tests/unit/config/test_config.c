@@ -2235,7 +2235,7 @@ static void test_channel_limits(void **state)
     /* a guest in more channels than it has doorbell pages for */
     void *b = cfg("config-channels");
     int root = fdt_path_offset(b, "/partita");
-    for (int i = 0; i < GUEST_MAX_CHANNELS; i++) {
+    for (int i = 0; i < (int)GUEST_MAX_CHANNELS; i++) {
         char n[24];
         snprintf(n, sizeof(n), "extra%d", i);
         int c = fdt_add_subnode(b, root, n);
