@@ -510,7 +510,7 @@ static inline void irq_restore(uint32_t f)
 #define DBGxCR_SSC_MASK       SR_FIELD(3u, 14) /* security state control */
 #define DBGxCR_SSC_NS         SR_BIT(14)     /* 0b01: Non-secure state only */
 #define DBGxCR_SSC_S          SR_FIELD(2u, 14) /* 0b10: Secure state only */
-#define DBGBCR_BT_VMID        SR_BIT(23)     /* BT 0b1xxx: VMID match types */
+#define DBGBCR_BT_VMID        SR_BIT(23)     /* BT[3] set: the VMID match types */
 /* DBGBCR.BAS [8:5] (C11.11.7): which halfwords of the word at DBGBVR an
  * unlinked address match (BT 0b0000) hits - 0b1111 an ARM instruction,
  * 0b0011 / 0b1100 a Thumb one at the low / high halfword */
