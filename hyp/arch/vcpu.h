@@ -127,6 +127,26 @@ struct vcpu {
 #define VCPU_REQ_HELD      (VCPU_REQ_HALT | VCPU_REQ_THROTTLE)
 
 /*
+ * Ask v's own CPU to reset v to entry with r0-r2 and run it (VCPU_REQ_POWER_ON,
+ * taken by hyp/sched/sched.c vcpu_take_requests); the caller kicks that CPU.
+ * What the reset reads is written first and the request last, by a
+ * sequentially consistent read-modify-write, so the CPU that sees the request
+ * sees the rest.  v's guest must be running already: a CPU drops the start of
+ * a vCPU whose guest is not (hyp/sched/sched_internal.h vcpu_requests_take),
+ * so a start seen before its guest's state would leave v pending for ever.
+ */
+static inline void vcpu_request_power_on(struct vcpu *v, uint32_t entry, uint32_t r0,
+                                         uint32_t r1, uint32_t r2)
+{
+    v->on_entry = entry;
+    v->on_r[0] = r0;
+    v->on_r[1] = r1;
+    v->on_r[2] = r2;
+    v->power = VCPU_ON_PENDING;
+    (void)__atomic_or_fetch(&v->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
+}
+
+/*
  * Run v (loaded on this CPU) until it or its CPU is wanted outside the
  * guest (hyp/arch/entry.S): each exit calls table[HSR.EC] (or
  * table[GUEST_EXIT_IRQ]) straight from the exception entry, and the guest

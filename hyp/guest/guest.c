@@ -264,18 +264,23 @@ int guest_start(struct guest *g)
         (void)memset(v->traps, 0, sizeof(v->traps));
     }
     guest_vgic_init(g);
-    /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB); its
-     * own CPU resets it, so per-CPU state is cleaned where it lives */
-    struct vcpu *v0 = &g->vcpu[0];
-    v0->on_entry = entry;
-    v0->on_r[0] = 0u;
-    v0->on_r[1] = 0xffffffffu;
-    v0->on_r[2] = dtb;
-    v0->power = VCPU_ON_PENDING;
-    v0->requests = VCPU_REQ_POWER_ON;
+    /*
+     * Running first, then vCPU 0's start.  Its CPU may be looking at it
+     * now, still taking the stop of the last life (guest_wait_idle saw it
+     * let go of the vCPU, not done with its requests), and drops a start
+     * of a guest it does not yet see running: with the request first, a
+     * CPU that looked between the two left vCPU 0 pending for ever, the
+     * guest "running" with nothing run (test_gdb_reads_only_a_restarted_life
+     * saw gdb's halt time out so, in CI).  Its vCPUs are all off or pending
+     * here, so none runs before its start.
+     */
     dsb_ish();
     g->state = GUEST_RUNNING;
     dsb_ish();
+    /* vCPU 0 boots like Linux wants it (r0 = 0, r1 = ~0, r2 = DTB); its
+     * own CPU resets it, so per-CPU state is cleaned where it lives */
+    struct vcpu *v0 = &g->vcpu[0];
+    vcpu_request_power_on(v0, entry, 0u, 0xffffffffu, dtb);
     vcpu_kick(v0);
     return 0;
 }

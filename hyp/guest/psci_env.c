@@ -35,11 +35,7 @@ static bool env_entry_valid(void *ctx, uint32_t entry)
 static void env_power_on(void *ctx, unsigned int i, uint32_t entry, uint32_t context)
 {
     struct vcpu *t = &guest_of((struct vcpu *)ctx)->vcpu[i];
-    t->on_entry = entry;
-    t->on_r[0] = context;
-    t->on_r[1] = t->on_r[2] = 0u;
-    t->power = VCPU_ON_PENDING;
-    (void)__atomic_or_fetch(&t->requests, VCPU_REQ_POWER_ON, __ATOMIC_SEQ_CST);
+    vcpu_request_power_on(t, entry, context, 0u, 0u);
     vcpu_kick(t);           /* it may share this very CPU */
 }
 

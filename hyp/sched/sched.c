@@ -58,8 +58,8 @@ static void direct_quiet(struct vcpu *v)
 
 void vcpu_take_requests(struct vcpu *v)
 {
-    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HELD, __ATOMIC_SEQ_CST);
-    if ((req & VCPU_REQ_POWER_ON) && v->vm->state == GUEST_RUNNING) {
+    uint32_t req = vcpu_requests_take(v);
+    if (req & VCPU_REQ_POWER_ON) {
         if (v->direct)
             direct_quiet(v);
         vgic_vcpu_reset(&v->vm->vgic, v->id);

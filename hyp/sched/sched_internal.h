@@ -14,6 +14,22 @@ static inline bool vcpu_runnable(struct vcpu *v)
            !(v->requests & (VCPU_REQ_STOP | VCPU_REQ_HELD));
 }
 
+/*
+ * The requests other CPUs left for v, taken; the holds (VCPU_REQ_HELD) stay
+ * set.  A start (VCPU_REQ_POWER_ON) of a vCPU whose guest is not running is
+ * dropped: its guest was stopped after asking, or is being started, and
+ * guest_start asks again once the guest runs (hyp/arch/vcpu.h
+ * vcpu_request_power_on).
+ */
+static inline uint32_t vcpu_requests_take(struct vcpu *v)
+{
+    uint32_t req = __atomic_fetch_and(&v->requests, VCPU_REQ_HELD, __ATOMIC_SEQ_CST);
+    if (v->vm->state != GUEST_RUNNING) {
+        req &= ~VCPU_REQ_POWER_ON;
+    }
+    return req;
+}
+
 /* v put back (after vcpu_put): its saved state is the boot CPU's and
  * gdb's again, once they see this store */
 static inline void vcpu_release(struct vcpu *v)
