@@ -41,6 +41,25 @@ static bool vcpus_settled(struct guest *g)
     return true;
 }
 
+/* a halt timed out: what each vCPU that did not settle was doing, so that
+ * a report of it says which side - its CPU or its start - never came */
+static void say_unsettled(struct guest *g)
+{
+    /* enum vcpu_power's order (hyp/arch/vcpu.h) */
+    static const char *const power[] = { "off", "starting", "on" };
+    for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
+        struct vcpu *v = &g->vcpu[i];
+        if (!vcpu_settled(v)) {
+            enum vcpu_power p = __atomic_load_n(&v->power, __ATOMIC_ACQUIRE);
+            pr_info("gdb: vCPU %u of '%s' (CPU %u): %s, %s, requests 0x%lx\n", i,
+                    g->cfg->name, v->pcpu,
+                    __atomic_load_n(&v->on_cpu, __ATOMIC_SEQ_CST) ? "held by its CPU" : "off",
+                    ((unsigned int)p < 3u) ? power[p] : "?",
+                    (unsigned long)__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST));
+        }
+    }
+}
+
 bool guest_debug_halt(struct guest *g)
 {
     guest_kick_all(g, VCPU_REQ_HALT);
@@ -49,7 +68,11 @@ bool guest_debug_halt(struct guest *g)
         ;
     }
     dsb_ish();      /* its saved registers, written by its CPUs, from here */
-    return vcpus_settled(g);
+    bool settled = vcpus_settled(g);
+    if (!settled) {
+        say_unsettled(g);
+    }
+    return settled;
 }
 
 bool guest_debug_held(struct guest *g)

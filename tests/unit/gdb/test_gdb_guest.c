@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 /* this_cpu() reads HTPIDR: the test has one CPU of its own (below) */
@@ -86,6 +87,16 @@ uint64_t timer_now(void)
 
 uint64_t timer_ticks_to_us(uint64_t t) { return t; }
 void gic_kick_cpu(unsigned int pcpu) { m.kicks++; }
+
+/* what the halt says when it times out: the last line, kept */
+static char said[160];
+void console_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(said, sizeof(said), fmt, ap);
+    va_end(ap);
+}
 void sched_cpu0_work(void) {}
 void dcache_clean_inval_range(const void *va, uint32_t len) {}
 void icache_invalidate_all(void) {}
@@ -105,6 +116,8 @@ static int setup(void **state)
 {
     memset(&m, 0, sizeof(m));
     memset(&t_g, 0, sizeof(t_g));
+    said[0] = '\0';
+    (void)strcpy(t_cfg.name, "dbg");
     t_cfg.ncpus = NVCPU;
     t_g.cfg = &t_cfg;
     t_g.state = GUEST_RUNNING;
@@ -153,6 +166,9 @@ static void test_a_vcpu_that_stays_is_not_held(void **state)
     m.model[1] = STAYS;
     assert_false(guest_debug_halt(&t_g));
     assert_true(m.now >= GUEST_DEBUG_HALT_US);
+    /* which vCPU, and that its CPU still holds it */
+    assert_string_equal(said, "gdb: vCPU 1 of 'dbg' (CPU 2): held by its CPU, on, "
+                        "requests 0x4\n");
     assert_false(guest_debug_held(&t_g));
     /* asked again later: still refused while it stays */
     assert_false(guest_debug_halt(&t_g));
@@ -192,6 +208,8 @@ static void test_a_start_never_taken_is_not_held(void **state)
     started_again();
     m.model[0] = NEVER_RESET;
     assert_false(guest_debug_halt(&t_g));
+    /* off every CPU, its start never taken */
+    assert_string_equal(said, "gdb: vCPU 0 of 'dbg' (CPU 1): off, starting, requests 0x5\n");
     assert_false(guest_debug_held(&t_g));
     assert_int_equal(t_g.vcpu[0].regs.pc, OLD_PC);
 }
