@@ -72,6 +72,16 @@ ICOUNT = ["-icount", "shift=0,sleep=off"]
 # QEMU 10 moved by 0.8% between two runs at load 14 on 2 cores (Partita's
 # own the same to the instruction): the ratio agrees to 2%.
 NEAR_METRICS = {"linux_boot": 5e-3, "linux_boot_ratio": 2e-2}
+# The cyclic schedule's metrics are read off the guest's counter, whose
+# ticks are 16 instructions (INSNS_PER_TICK).  Two runs of one build in CI
+# gave cyclic_window_switch 614.75 and 615.75: four ticks over its 64 gaps,
+# where runs here (idle and on a loaded host) all gave 614.75.  QEMU
+# switches between its two vCPUs under -icount where its I/O thread kicks
+# it too, so which tick a counter read lands in may move by one.  So runs
+# agree, and the baseline is met, within TICK_SLACK ticks in all: eight
+# over the 64 gaps (2 instructions of the mean), one for the jitter, a
+# spread of window starts whose unit is one tick.
+TICK_SLACK = {"cyclic_window_switch": 8 * 16 / 64.0, "cyclic_window_jitter": 16}
 # Native numbers beside a metric of Partita's own (its "native" and "ratio"
 # keys) are a reference, and on QEMU 10 a native ACK+EOI of a virtual SGI
 # read 2.13 and 2.0 in two runs: they must agree to this fraction, while
@@ -708,9 +718,12 @@ def same(r1, r2):
     if not r1 or set(r1) != set(r2):
         return False
     near = NEAR_METRICS.get(r2["name"])
+    slack = TICK_SLACK.get(r2["name"], 0)
     for key in ("value", "native", "ratio"):
         tol = near if key == "value" else NATIVE_TOLERANCE
         x, y = r1.get(key), r2.get(key)
+        if key == "value" and x is not None and y is not None and abs(x - y) <= slack:
+            continue
         if x != y and (tol is None or x is None or y is None or
                        abs(x - y) > tol * max(abs(x), abs(y))):
             return False
@@ -761,7 +774,7 @@ def check(recs, baseline):
             fails.append("%s: in the baseline but not measured any more" % name)
             continue
         old, new = b["value"], now[name]["value"]
-        limit = old * (1 + TOLERANCE)
+        limit = max(old * (1 + TOLERANCE), old + TICK_SLACK.get(name, 0))
         if new > limit and new - old > 1e-9:
             pct = ("+%.1f%%" % (100.0 * (new - old) / old)) if old > 0 else \
                   "up by %s" % fmt(new - old)
