@@ -59,7 +59,7 @@ static void direct_quiet(struct vcpu *v)
 void vcpu_take_requests(struct vcpu *v)
 {
     uint32_t req = vcpu_requests_take(v);
-    if (req & VCPU_REQ_POWER_ON) {
+    if ((req & VCPU_REQ_POWER_ON) != 0u) {
         if (v->direct)
             direct_quiet(v);
         vgic_vcpu_reset(&v->vm->vgic, v->id);
