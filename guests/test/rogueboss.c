@@ -14,7 +14,7 @@
  * bootargs: seed=N calls=N
  */
 #include <string.h>
-#include <partita/manage_abi.h>
+#include <partita/manage_calls.h>
 #include "guest.h"
 #include "manage_client.h"
 
@@ -128,8 +128,8 @@ static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
         /* the lifecycle calls and loads on its guest most, then anything */
         static const uint32_t life[] = { PARTITA_MG_START, PARTITA_MG_STOP, PARTITA_MG_RESTART,
                                          PARTITA_MG_LOAD, PARTITA_MG_LOAD, PARTITA_MG_INFO };
-        fn = r % 3 ? life[(r >> 2) % 6]
-                   : PARTITA_MG_FIRST + (r >> 2) % (PARTITA_MG_LAST - PARTITA_MG_FIRST + 3) - 1;
+        static const uint32_t any[] = { PARTITA_MG_ALL_CALLS, PARTITA_MG_BESIDE_CALLS };
+        fn = r % 3 ? life[(r >> 2) % 6] : any[(r >> 2) % (sizeof(any) / sizeof(any[0]))];
         id = (r >> 8) % 8 ? TARGET : (r >> 11) % 2 ? VICTIM : (r >> 12) % 2 ? SELF : r >> 13;
         if (fn == PARTITA_MG_LOAD && (r >> 16) % 4) {
             fill_load(bufs[cpu], rand_next(&x), &len, &off);
@@ -146,9 +146,10 @@ static uint32_t race(unsigned int cpu, uint32_t x, uint32_t n)
         }
         int32_t rc = mg_call(fn, id, buf, len, off).r0;
         /* on any guest but its own (itself, the honest ones, none) no call
-         * but VERSION succeeds - and INFO of itself, which describes it */
-        bool on_guest = fn >= PARTITA_MG_FIRST && fn <= PARTITA_MG_LAST &&
-                        fn != PARTITA_MG_VERSION && !(fn == PARTITA_MG_INFO && id == SELF);
+         * about a guest succeeds (all but VERSION and the schedules, which
+         * are the system's) - but INFO of itself, which describes it */
+        bool on_guest = ((fn > PARTITA_MG_VERSION && fn <= PARTITA_MG_LAST) ||
+                         fn == PARTITA_MG_HEALTH) && !(fn == PARTITA_MG_INFO && id == SELF);
         if (!known(rc) || (on_guest && id != TARGET && rc >= 0)) {
             if (bad++ < 5)
                 gprintf("race: vCPU %u: fn 0x%08lx id %lu buf 0x%08lx len 0x%lx: %ld\n", cpu,
