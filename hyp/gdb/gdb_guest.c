@@ -42,20 +42,16 @@ static bool vcpus_settled(struct guest *g)
 }
 
 /* a halt timed out: what each vCPU that did not settle was doing, so that
- * a report of it says which side - its CPU or its start - never came */
+ * a report of it says which side never came - its CPU (held 1) or its
+ * start (power 1, VCPU_ON_PENDING: enum vcpu_power, hyp/arch/vcpu.h) */
 static void say_unsettled(struct guest *g)
 {
-    /* enum vcpu_power's order (hyp/arch/vcpu.h) */
-    static const char *const power[] = { "off", "starting", "on" };
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
-        struct vcpu *v = &g->vcpu[i];
-        if (!vcpu_settled(v)) {
-            enum vcpu_power p = __atomic_load_n(&v->power, __ATOMIC_ACQUIRE);
-            pr_info("gdb: vCPU %u of '%s' (CPU %u): %s, %s, requests 0x%lx\n", i,
-                    g->cfg->name, v->pcpu,
-                    __atomic_load_n(&v->on_cpu, __ATOMIC_SEQ_CST) ? "held by its CPU" : "off",
-                    ((unsigned int)p < 3u) ? power[p] : "?",
-                    (unsigned long)__atomic_load_n(&v->requests, __ATOMIC_SEQ_CST));
+        const struct vcpu *v = &g->vcpu[i];
+        if (!vcpu_settled(&g->vcpu[i])) {
+            pr_info("gdb: vCPU %u of '%s' (CPU %u): held %u, power %u, requests 0x%lx\n", i,
+                    g->cfg->name, v->pcpu, (unsigned int)v->on_cpu, (unsigned int)v->power,
+                    (unsigned long)v->requests);
         }
     }
 }
@@ -64,7 +60,8 @@ bool guest_debug_halt(struct guest *g)
 {
     guest_kick_all(g, VCPU_REQ_HALT);
     uint64_t t0 = timer_now();
-    while (!vcpus_settled(g) && timer_ticks_to_us(timer_now() - t0) < GUEST_DEBUG_HALT_US) {
+    uint32_t looks = 0u;
+    while (!vcpus_settled(g) && !timer_waited_us(t0, GUEST_DEBUG_HALT_US, &looks)) {
         ;
     }
     dsb_ish();      /* its saved registers, written by its CPUs, from here */

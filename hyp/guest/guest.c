@@ -210,8 +210,9 @@ void guest_detach_devices(struct guest *g)
 static bool guest_wait_idle(struct guest *g)
 {
     uint64_t t0 = timer_now();
+    uint32_t looks = 0u;
     bool idle = guest_vcpus_idle(g);
-    while (!idle && (timer_ticks_to_us(timer_now() - t0) < GUEST_LEAVE_US)) {
+    while (!idle && !timer_waited_us(t0, GUEST_LEAVE_US, &looks)) {
         idle = guest_vcpus_idle(g);
     }
     return idle;

@@ -334,8 +334,10 @@ bool sched_share_vfp_flush(unsigned int cpu)
     dsb_ish();
     gic_kick_cpu(cpu);
     uint64_t t0 = timer_now();
-    while (c->vfp_flush && timer_ticks_to_us(timer_now() - t0) < 1000000)
+    uint32_t looks = 0u;
+    while (c->vfp_flush && !timer_waited_us(t0, 1000000u, &looks)) {
         ;
+    }
     dsb_ish();
     return !c->vfp_flush;
 }

@@ -12,9 +12,11 @@ from conftest import BUILD, ROOT
 ROOMS = os.path.join(ROOT, "scripts", "rooms.py")
 SIZE = "arm-none-eabi-size"
 # the minimal image's .text today (page aligned; the health monitor is in
-# the core): a bound that catches a room creeping back in; the aim, 80 KiB,
-# needs more of the core to be rooms (docs/building.md, "Rooms")
-MINIMAL_TEXT_MAX = 164 * 1024
+# the core; 164 KiB until a restart's start order and gdb's report of a
+# halt that timed out passed a page by 184 bytes): a bound that catches a
+# room creeping back in; the aim, 80 KiB, needs more of the core to be
+# rooms (docs/building.md, "Rooms")
+MINIMAL_TEXT_MAX = 168 * 1024
 
 
 def text_of(elf):

@@ -54,6 +54,7 @@ static struct {
     unsigned int delay[NVCPU];
     uint64_t now;           /* in microseconds (timer_ticks_to_us: 1:1) */
     unsigned int kicks;
+    unsigned int reads;     /* of the counter */
 } m;
 
 static struct guest_config t_cfg;
@@ -81,6 +82,7 @@ static void cpus_act(void)
 uint64_t timer_now(void)
 {
     cpus_act();
+    m.reads++;
     m.now += TICK_US;
     return m.now;
 }
@@ -160,6 +162,21 @@ static void test_vcpus_that_leave_are_held(void **state)
     assert_true(m.now < GUEST_DEBUG_HALT_US);
 }
 
+/* a busy wait looks at the counter once every TIMER_WAIT_LOOKS looks
+ * (timer/timer.h): under QEMU each read takes the global lock that the
+ * CPU waited for needs, and gdb's halt reading it back to back kept a CPU
+ * from its kick for over a second on a loaded host */
+static void test_a_wait_reads_the_counter_sparingly(void **state)
+{
+    uint32_t looks = 0u, n = 1u;
+    uint64_t t0 = m.now;
+    while (!timer_waited_us(t0, 10u * TICK_US, &looks)) {
+        n++;
+    }
+    assert_int_equal(m.reads, 10);
+    assert_int_equal(n, 10u * TIMER_WAIT_LOOKS);
+}
+
 /* a vCPU kept in Hyp mode past the bound: refused, never taken as held */
 static void test_a_vcpu_that_stays_is_not_held(void **state)
 {
@@ -167,8 +184,7 @@ static void test_a_vcpu_that_stays_is_not_held(void **state)
     assert_false(guest_debug_halt(&t_g));
     assert_true(m.now >= GUEST_DEBUG_HALT_US);
     /* which vCPU, and that its CPU still holds it */
-    assert_string_equal(said, "gdb: vCPU 1 of 'dbg' (CPU 2): held by its CPU, on, "
-                        "requests 0x4\n");
+    assert_string_equal(said, "gdb: vCPU 1 of 'dbg' (CPU 2): held 1, power 2, requests 0x4\n");
     assert_false(guest_debug_held(&t_g));
     /* asked again later: still refused while it stays */
     assert_false(guest_debug_halt(&t_g));
@@ -209,7 +225,7 @@ static void test_a_start_never_taken_is_not_held(void **state)
     m.model[0] = NEVER_RESET;
     assert_false(guest_debug_halt(&t_g));
     /* off every CPU, its start never taken */
-    assert_string_equal(said, "gdb: vCPU 0 of 'dbg' (CPU 1): off, starting, requests 0x5\n");
+    assert_string_equal(said, "gdb: vCPU 0 of 'dbg' (CPU 1): held 0, power 1, requests 0x5\n");
     assert_false(guest_debug_held(&t_g));
     assert_int_equal(t_g.vcpu[0].regs.pc, OLD_PC);
 }
@@ -229,6 +245,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_vcpus_that_leave_are_held, setup),
+        cmocka_unit_test_setup(test_a_wait_reads_the_counter_sparingly, setup),
         cmocka_unit_test_setup(test_a_vcpu_that_stays_is_not_held, setup),
         cmocka_unit_test_setup(test_not_held_before_its_cpu_reset_it, setup),
         cmocka_unit_test_setup(test_a_start_never_taken_is_not_held, setup),
