@@ -49,6 +49,12 @@ OVERRUN_TICKS = 200
 # windows staggered, h1 starts exactly and a hostile guest's window end
 # is as late instead (3165 ticks), while the others run their slices.
 QEMU_TURN_TICKS = 4000
+# On a loaded host QEMU's turns are not exact even under -icount (its I/O
+# thread kicks them too): in a fresh-clone run beside a second QEMU, CPU 1
+# of test_cyclic_hostile started 4103 of its 4140 windows (0.9% missed, a
+# window that came a whole window late); idle, every one.  A hostile guest
+# that kept its CPU would take half of them.
+MISSED_TURNS = 0.02
 
 # frames test_health_switches_schedule checks (configs/cyclichealth.dts:
 # the switch near frame 500, 'alt' in force already near 1,500)
@@ -201,7 +207,8 @@ def test_cyclic_hostile(qemu, image):
     assert sorted(stats) == [1, 2, 3], out
     for cpu, (frame, starts, late, over, sw_frame, sw_tick) in stats.items():
         assert over <= OVERRUN_TICKS, (cpu, out)
-        assert starts >= 2 * (frame - 10), (cpu, out)
+        # two windows a frame; QEMU's turns may lose a few (MISSED_TURNS)
+        assert starts >= (2 * (frame - 10)) * (1 - MISSED_TURNS), (cpu, out)
 
 
 @pytest.mark.deadline(3600)
