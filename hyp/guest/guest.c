@@ -271,8 +271,8 @@ int guest_start(struct guest *g)
      * let go of the vCPU, not done with its requests), and drops a start
      * of a guest it does not yet see running: with the request first, a
      * CPU that looked between the two left vCPU 0 pending for ever, the
-     * guest "running" with nothing run (test_gdb_reads_only_a_restarted_life
-     * saw gdb's halt time out so, in CI).  Its vCPUs are all off or pending
+     * guest "running" with nothing run and every gdb halt timing out
+     * (tests/unit/sched/test_claim.c).  Its vCPUs are all off or pending
      * here, so none runs before its start.
      */
     dsb_ish();

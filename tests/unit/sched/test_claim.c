@@ -184,8 +184,8 @@ static void test_a_start_of_a_stopped_guest_is_dropped(void **state)
  * thread takes requests as vcpu_take_requests does, at any moment.  Every
  * start must reach the vCPU.  With the start asked first, a CPU that took
  * it before it saw the guest running dropped it and left the vCPU pending
- * for ever: gdb's halt timed out on it in CI
- * (test_gdb_reads_only_a_restarted_life).
+ * for ever, and every gdb halt of it would time out
+ * (test_gdb_reads_only_a_restarted_life restarts a guest under gdb).
  */
 #define STARTS          20000u
 #define START_SPINS     100000000u
