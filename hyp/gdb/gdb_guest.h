@@ -15,7 +15,11 @@
  * them (its stage 1, the guest's Stage-2), only in the guest's own RAM:
  * returns the bytes done, which stop at the first page that faults.
  */
-#define GUEST_DEBUG_HALT_US 1000000u
+/* Five seconds: a vCPU leaves at its next exit, but under QEMU on a loaded
+ * host the kicked CPU has been seen to settle just past one second (three
+ * fresh-clone runs, "did not stop in time" with no vCPU unsettled a moment
+ * later); the bound only ends a wait for a CPU that does not answer. */
+#define GUEST_DEBUG_HALT_US 5000000u
 bool guest_debug_halt(struct guest *g);
 /* are they halted still: every vCPU asked to stay off its CPU and off it,
  * its CPU done with any start of it?  (false after a halt that timed out,
