@@ -14,7 +14,7 @@
  * anew), it stops it and begins loading an image into it, and idles.
  */
 #include <string.h>
-#include <partita/manage_abi.h>
+#include <partita/manage_calls.h>
 #include "guest.h"
 #include "manage_client.h"
 #include "vnet.h"
@@ -263,17 +263,13 @@ static void test_cycles(uint32_t count)
 static void rogue(void)
 {
     test_begin("rogue");
-    /* the first range, then the calls past it (the health log, the
-     * cyclic schedules) */
-    static const uint32_t past[] = { PARTITA_MG_HEALTH, PARTITA_MG_SCHEDULE,
-                                     PARTITA_MG_SCHEDULE_SET };
-    const uint32_t nfn = PARTITA_MG_LAST - PARTITA_MG_FIRST + 1 + sizeof(past) / sizeof(past[0]);
+    /* every call, in ID order (include/partita/manage_calls.h) */
+    static const uint32_t calls[] = { PARTITA_MG_ALL_CALLS };
+    const uint32_t nfn = sizeof(calls) / sizeof(calls[0]);
     uint32_t x = 0x12345678u, ok = 0, n = 20000;
     for (uint32_t k = 0; k < n; k++) {
         x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-        uint32_t f = k % nfn;
-        uint32_t fn = f <= PARTITA_MG_LAST - PARTITA_MG_FIRST ? PARTITA_MG_FIRST + f
-                                                              : past[f - (PARTITA_MG_LAST - PARTITA_MG_FIRST + 1)];
+        uint32_t fn = calls[k % nfn];
         uint32_t id = x & 7, buf = x * 2654435761u, len = x >> (x & 31);
         struct r4 r = mg(fn, k & 1 ? id : x, (void *)(k & 2 ? buf : (uint32_t)stream),
                          k & 4 ? len : 64, x);

@@ -2,7 +2,7 @@
  * Every management call (include/partita/manage_abi.h) for a table, and the
  * IDs beside their two ranges, which no call has: the hostile control
  * partitions of the tests draw from them (tests/unit/manage/manage_program.h,
- * guests/test/rogueboss.c), so that a call added to the ABI is raced from
+ * guests/test/rogueboss.c, guests/test/manager.c's rogue role), so that a call added to the ABI is raced from
  * the day it is.  Nothing of the hypervisor's includes this.
  */
 #ifndef PARTITA_MANAGE_CALLS_H
