@@ -13,6 +13,12 @@
  * phases go on from there (one start away and the next back in place was
  * late: its phase counts).  vCPU 0 prints a report every report= windows; the phases of the
  * first warmup= windows are left out of it (the other CPUs' start-up).
+ * Each start falls in a frame (the one whose whole-frame place is within
+ * half a frame of it); from the warmup on, with trace=1 the report gives
+ * each vCPU's starts and the frames they span: as many starts as frames is a window in
+ * every frame, none lost and none twice (a partition's window trace,
+ * which test_health_faults_leave_windows compares with and without a
+ * fault beside it).
  *
  * role=1, hostile=N: tries to outrun its window: 1 interrupts masked and
  * a busy loop, 2 interrupts masked and WFE, 3 a busy loop.  It reads the
@@ -39,6 +45,7 @@
 #define MOVE_US         20u
 
 static uint32_t frame_us = 1000, tick_us = 50, gap_us, report = 10000, warmup, role, hostile;
+static uint32_t trace_on;
 static uint32_t F, tick, gap, move;
 static volatile uint64_t ref;
 static volatile bool ref_set;
@@ -54,8 +61,23 @@ struct vstat {
     int32_t pend_ph;
     uint64_t pend_apart;
     volatile uint64_t move_apart;
+    uint32_t frame;             /* the frame of the latest start, from the first */
+    uint32_t frame0;            /* the frame of the first start traced */
+    volatile uint32_t traced;   /* starts from the warmup on */
+    volatile uint32_t frames;   /* the frames they span */
 };
 static struct vstat st[MAX_VCPUS];
+
+/* a start in frame f, counted from the warmup on */
+static void trace(struct vstat *s, uint32_t f)
+{
+    if (s->n < warmup)
+        return;
+    if (!s->traced)
+        s->frame0 = f;
+    s->traced++;
+    s->frames = f - s->frame0 + 1u;
+}
 
 static void sample(struct vstat *s, uint64_t t)
 {
@@ -79,8 +101,10 @@ static void sample(struct vstat *s, uint64_t t)
         s->min = 0x7fffffff;
         s->max = -0x7fffffff;
     }
-    while ((int64_t)(t - s->exp) > (int64_t)(F / 2))
+    while ((int64_t)(t - s->exp) > (int64_t)(F / 2)) {
         s->exp += F;
+        s->frame++;
+    }
     int32_t ph = (int32_t)(int64_t)(t - s->exp);
     bool jump = s->n && (ph - s->lastph > (int32_t)move || s->lastph - ph > (int32_t)move);
     if (jump && s->pending && ph - s->pend_ph <= (int32_t)move &&
@@ -105,8 +129,10 @@ static void sample(struct vstat *s, uint64_t t)
         s->prev = t;
         return;
     } else if (s->pending) {
-        /* back in place: that one start was late, and counts so */
+        /* back in place: that one start was late, and counts so (in
+         * the frame before this start's) */
         s->pending = false;
+        trace(s, s->frame - 1u);
         if (s->pend_ph < s->min)
             s->min = s->pend_ph;
         if (s->pend_ph > s->max) {
@@ -126,6 +152,7 @@ static void sample(struct vstat *s, uint64_t t)
     }
     s->lastph = ph;
     s->prev = t;
+    trace(s, s->frame);
     s->n++;
 }
 
@@ -169,6 +196,14 @@ static void report_all(void)
         if (st[i].n)
             gprintf("cyclic: vCPU %u: %lu windows, phase %ld..%ld ticks\n", i,
                     (unsigned long)st[i].n, (long)st[i].min, (long)st[i].max);
+    }
+    /* (only when asked: longer reports moved one of test_cyclic_hostile's
+     * starts by a thousand ticks, under -icount the same on every run;
+     * its bound was measured with these) */
+    for (unsigned int i = 0; i < MAX_VCPUS && trace_on; i++) {
+        if (st[i].n)
+            gprintf("cyclic: vCPU %u traced %lu starts in %lu frames\n", i,
+                    (unsigned long)st[i].traced, (unsigned long)st[i].frames);
     }
     gprintf("cyclic: latest start in window %lu\n", (unsigned long)st[0].max_at);
 }
@@ -268,6 +303,7 @@ void guest_main(uint32_t dtb)
     bootarg_u32("gap", &gap_us);
     bootarg_u32("report", &report);
     bootarg_u32("warmup", &warmup);
+    bootarg_u32("trace", &trace_on);
     uint64_t hz = cntfrq();
     F = (uint32_t)(frame_us * hz / 1000000u);
     tick = (uint32_t)(tick_us * hz / 1000000u);

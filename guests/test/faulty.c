@@ -7,6 +7,8 @@
  *   fault=deadline  reports a missed deadline every 100 ms, numbered
  *   fault=flood     reports missed deadlines as fast as it can
  * It first says which, and how its deadline-miss call was answered.
+ * With delay=MS it first runs MS ms of its virtual counter (in each life):
+ * its fault comes after a partition beside it has settled.
  * (A watchdog miss is guests/test/wd.c's, a budget overrun
  * guests/test/membudget.c's.)
  */
@@ -28,6 +30,12 @@ void guest_main(uint32_t dtb)
     const char *fault = strstr(guest_dt.bootargs, "fault=");
     fault = fault ? fault + 6 : "none";
     gprintf("faulty: %s\n", fault);
+    uint32_t delay = 0;
+    if (bootarg_u32("delay", &delay)) {
+        uint64_t t0 = cntvct();
+        while (cntvct() - t0 < ms_to_ticks(delay))
+            ;
+    }
     if (strncmp(fault, "crash", 5) == 0) {
         uint32_t v;
         __asm__ volatile("mcr p15, 0, %0, c12, c0, 0\n isb" : : "r"(NOWHERE));
