@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include "spinlock.h"
 
-#define BYTE_RING_SIZE 256
+#define BYTE_RING_SIZE 256u
 
 struct byte_ring {
     volatile char buf[BYTE_RING_SIZE];

@@ -25,7 +25,7 @@ void console_write_raw(const char *s, unsigned int len);
  * characters, the rest counted) and printed when the hold ends;
  * console_write_owner writes the debugger's own bytes, raw, past it.
  */
-#define CONSOLE_HOLD_MAX 16384
+#define CONSOLE_HOLD_MAX 16384u
 void console_hold(bool on);
 void console_write_owner(const char *s, unsigned int len);
 /* a fatal report must be seen: the hold ends at once */

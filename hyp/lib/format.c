@@ -41,8 +41,15 @@ static void pad(struct out *o, char c, int count)
     }
 }
 
-enum format_flag { F_MINUS = 1, F_ZERO = 2, F_PLUS = 4, F_SPACE = 8, F_HASH = 16, F_UPPER = 32,
-       F_SIGNED = 64, F_PTR = 128 };
+/* the flags of a conversion, bits of struct spec's flags */
+#define F_MINUS  1u
+#define F_ZERO   2u
+#define F_PLUS   4u
+#define F_SPACE  8u
+#define F_HASH   16u
+#define F_UPPER  32u
+#define F_SIGNED 64u
+#define F_PTR    128u
 
 struct spec {
     unsigned int flags;
@@ -70,7 +77,7 @@ static void integer(struct out *o, const struct spec *s, unsigned long long v, b
                     unsigned int base)
 {
     char d[24];
-    int nd = digits(d, v, base, s->flags & F_UPPER);
+    int nd = digits(d, v, base, (s->flags & F_UPPER) != 0u);
     int prec = s->prec;
     const char *prefix = "";
     if (neg) {
@@ -79,13 +86,14 @@ static void integer(struct out *o, const struct spec *s, unsigned long long v, b
         prefix = "+";
     } else if ((s->flags & (F_SIGNED | F_SPACE)) == (F_SIGNED | F_SPACE)) {
         prefix = " ";
-    } else if (base == 16u && (((s->flags & F_HASH) && v) || (s->flags & F_PTR))) {
-        prefix = s->flags & F_UPPER ? "0X" : "0x";
+    } else if ((base == 16u) &&
+               ((((s->flags & F_HASH) != 0u) && (v != 0u)) || ((s->flags & F_PTR) != 0u))) {
+        prefix = ((s->flags & F_UPPER) != 0u) ? "0X" : "0x";
     } else {
         /* otherwise nothing to do */
     }
     /* "%#o": the first digit is a 0, raising the precision if need be */
-    if (base == 8u && (s->flags & F_HASH) && prec <= nd) {
+    if ((base == 8u) && ((s->flags & F_HASH) != 0u) && (prec <= nd)) {
         prec = nd + 1;
     }
     if (prec < 0) {
@@ -96,11 +104,11 @@ static void integer(struct out *o, const struct spec *s, unsigned long long v, b
     int len = plen + zeros + nd;
     int fill = s->width > len ? s->width - len : 0;
     /* the 0 flag pads with zeros after the sign, unless - or a precision */
-    if ((s->flags & F_ZERO) && !(s->flags & F_MINUS) && s->prec < 0) {
+    if (((s->flags & F_ZERO) != 0u) && ((s->flags & F_MINUS) == 0u) && (s->prec < 0)) {
         zeros += fill;
         fill = 0;
     }
-    if (!(s->flags & F_MINUS)) {
+    if ((s->flags & F_MINUS) == 0u) {
         pad(o, ' ', fill);
     }
     while ((*prefix) != 0) {
@@ -125,7 +133,7 @@ static void string(struct out *o, const struct spec *s, const char *str)
         len++;
     }
     int fill = s->width > len ? s->width - len : 0;
-    if (!(s->flags & F_MINUS)) {
+    if ((s->flags & F_MINUS) == 0u) {
         pad(o, ' ', fill);
     }
     for (int i = 0; i < len; i++) {
@@ -160,7 +168,7 @@ static int number(const char **f)
 static int parse_spec(const char **fp, struct spec *s, va_list *ap)
 {
     const char *f = *fp;
-    for (;; f++) {
+    for (;;) {
         if (*f == '-') {
             s->flags |= F_MINUS;
         } else if (*f == '0') {
@@ -174,6 +182,7 @@ static int parse_spec(const char **fp, struct spec *s, va_list *ap)
         } else {
             break;
         }
+        f++;
     }
     if (*f == '*') {
         f++;
@@ -205,13 +214,14 @@ static int parse_spec(const char **fp, struct spec *s, va_list *ap)
         }
     }
     int lng = 0;
-    for (bool more = true; more;) {
+    bool more = true;
+    while (more) {
         switch (*f) {
         case 'h': lng--; f++; break;
         case 'l': lng++; f++; break;
         case 'j': lng = 2; f++; break;
         case 'z': case 't': lng = 1; f++; break;    /* 32-bit size_t, ptrdiff_t */
-        default: more = false;
+        default: more = false; break;
         }
     }
     *fp = f;
@@ -260,7 +270,7 @@ static bool convert(struct out *o, struct spec *s, char c, int lng, va_list *ap)
         return true;
     case 'c': {
         char ch = (char)va_arg(*ap, int);
-        if (!(s->flags & F_MINUS)) {
+        if ((s->flags & F_MINUS) == 0u) {
             pad(o, ' ', s->width - 1);
         }
         put(o, ch);
@@ -293,9 +303,10 @@ int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
         while ((c = *f) != '\0' && c != '%') {
             f++;
         }
-        size_t len = (size_t)(f - run);
+        ptrdiff_t runlen = f - run;
+        size_t len = (size_t)runlen;
         if (o.n < o.lim) {
-            (void)memcpy(o.buf + o.n, run, o.lim - o.n < len ? o.lim - o.n : len);
+            (void)memcpy(&o.buf[o.n], run, o.lim - o.n < len ? o.lim - o.n : len);
         }
         o.n += len;
         if (!c) {
@@ -319,7 +330,7 @@ int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     if (size != 0u) {
         buf[o.n < o.lim ? o.n : o.lim] = '\0';
     }
-    return o.n > INT32_MAX ? -1 : (int)o.n;
+    return o.n > (size_t)INT32_MAX ? -1 : (int)o.n;
 }
 
 int format_snprintf(char *buf, size_t size, const char *fmt, ...)

@@ -8,6 +8,12 @@
 #include "console.h"
 #include "halt.h"
 
+/* No header declares them: the compiler's stack protector (libfdt's code)
+ * and the C library's routines refer to them by name */
+extern uintptr_t __stack_chk_guard;
+void __stack_chk_fail(void);
+void abort(void);
+
 /* libfdt:armhf is built with -fstack-protector */
 uintptr_t __stack_chk_guard = 0x5a17a5c3u;
 
