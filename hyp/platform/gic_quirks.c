@@ -16,18 +16,18 @@ static const struct gic_quirk quirks[] = {
      * (8 KiB), GICV 0xA0026000 (8 KiB); the virtual maintenance interrupt
      * is PPI 9, INTID 25 (RM0436 Table 118); Linux 6.1's stm32mp151.dtsi
      * gives only the first two regions and no maintenance interrupt */
-    { "st,stm32mp151", 0xa0021000, 0xa0022000, 0xa0024000, 0x2000, 0xa0026000, 0x2000, 25,
+    { "st,stm32mp151", 0xa0021000u, 0xa0022000u, 0xa0024000u, 0x2000u, 0xa0026000u, 0x2000u, 25u,
       "STM32MP15 RM0436 memory map" },
-    { "st,stm32mp153", 0xa0021000, 0xa0022000, 0xa0024000, 0x2000, 0xa0026000, 0x2000, 25,
+    { "st,stm32mp153", 0xa0021000u, 0xa0022000u, 0xa0024000u, 0x2000u, 0xa0026000u, 0x2000u, 25u,
       "STM32MP15 RM0436 memory map" },
-    { "st,stm32mp157", 0xa0021000, 0xa0022000, 0xa0024000, 0x2000, 0xa0026000, 0x2000, 25,
+    { "st,stm32mp157", 0xa0021000u, 0xa0022000u, 0xa0024000u, 0x2000u, 0xa0026000u, 0x2000u, 25u,
       "STM32MP15 RM0436 memory map" },
     /* OMAP5430/5432 (Cortex-A15 MPCore): omap5.dtsi gives all four regions
      * but no maintenance interrupt; the A15's GIC raises it as PPI 9, INTID
      * 25 (Cortex-A15 MPCore TRM r2p0, 8.2 "Interrupts": ID25 virtual
      * maintenance interrupt), as dra7.dtsi names it for the same GIC at the
      * same addresses (<GIC_PPI 9 ...>) */
-    { "ti,omap5", 0x48211000, 0x48212000, 0x48214000, 0x2000, 0x48216000, 0x2000, 25,
+    { "ti,omap5", 0x48211000u, 0x48212000u, 0x48214000u, 0x2000u, 0x48216000u, 0x2000u, 25u,
       "Cortex-A15 MPCore TRM (PPI 9), OMAP5 memory map as dra7.dtsi" },
 };
 

@@ -50,7 +50,7 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
     }
 
     int n = fdt_num_mem_rsv(fdt);
-    for (int i = 0; i < n && p->nrsv < PLAT_MAX_RSV; i++) {
+    for (int i = 0; (i < n) && (p->nrsv < (unsigned int)PLAT_MAX_RSV); i++) {
         uint64_t a, s;
         if (fdt_get_mem_rsv(fdt, i, &a, &s) == 0 && s) {
             p->rsv[p->nrsv++] = (struct plat_range){ a, s };
@@ -60,7 +60,7 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
     if (rm >= 0) {
         dt_for_each_child(node, fdt, rm) {
             struct plat_range r;
-            if (p->nrsv < PLAT_MAX_RSV && dt_node_reg(fdt, node, 0, &r) == 0 && r.size) {
+            if (p->nrsv < (unsigned int)PLAT_MAX_RSV && dt_node_reg(fdt, node, 0, &r) == 0 && r.size) {
                 p->rsv[p->nrsv++] = r;
             }
         }
@@ -85,7 +85,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
         if (!plat_node_enabled(fdt, node)) {
             continue;
         }
-        if (p->ncpus == PLAT_MAX_CPUS) {
+        if (p->ncpus == (unsigned int)PLAT_MAX_CPUS) {
             break;  /* more CPUs than Partita supports: use the first ones */
         }
         int len;
@@ -94,7 +94,7 @@ static int probe_cpus(const void *fdt, struct platform *p, char *err, size_t err
             ERR("%s: CPU node without reg", fdt_get_name(fdt, node, NULL));
         }
         struct plat_cpu *c = &p->cpus[p->ncpus++];
-        c->mpidr = fdt32_ld(&reg[len / 4 - 1]) & 0x00ffffff;
+        c->mpidr = fdt32_ld(&reg[(len / 4) - 1]) & 0x00ffffffu;
         const char *m = dt_getprop(fdt, node, "enable-method", NULL);
         m = m ? m : all;
         c->soc_reset = -1;
@@ -240,8 +240,8 @@ static void probe_psci(const void *fdt, struct platform *p)
  * system registers' flags (Linux arch/arm/mach-vexpress/platsmp.c): write
  * all ones to SYS_FLAGSCLR, the entry to SYS_FLAGSSET, wake the CPU.
  */
-#define VEXPRESS_SYS_FLAGSSET 0x30
-#define VEXPRESS_SYS_FLAGSCLR 0x34
+#define VEXPRESS_SYS_FLAGSSET 0x30u
+#define VEXPRESS_SYS_FLAGSCLR 0x34u
 
 static void probe_vexpress_flags(const void *fdt, struct platform *p)
 {
@@ -269,7 +269,7 @@ static void probe_vexpress_flags(const void *fdt, struct platform *p)
 static int probe_dt(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     int rc = fdt_check_header(fdt);
-    if (rc == 0 && fdt_version(fdt) < 16) {
+    if (rc == 0 && fdt_version(fdt) < 16u) {
         rc = -FDT_ERR_BADVERSION;   /* libfdt 1.6.1's fdt_check_full crashes on them */
     }
     if (rc == 0) {    /* the whole structure block checked, and indexed */
@@ -342,7 +342,7 @@ static void probe_extras(const void *fdt, struct platform *p)
 int platform_probe(const void *fdt, struct platform *p, char *err, size_t errlen)
 {
     (void)memset(p, 0, sizeof(*p));
-    for (int i = 0; i < PLAT_NPARTS; i++) {
+    for (int i = 0; i < (int)PLAT_NPARTS; i++) {
         if (probe_parts[i](fdt, p, err, errlen) < 0) {
             return -1;
         }
@@ -358,13 +358,13 @@ unsigned int platform_probe_all(const void *fdt, struct platform *p,
     char err[160];
     unsigned int failed = 0u;
     (void)memset(p, 0, sizeof(*p));
-    for (int i = 0; i < PLAT_NPARTS; i++) {
+    for (int i = 0; i < (int)PLAT_NPARTS; i++) {
         if (probe_parts[i](fdt, p, err, sizeof(err)) == 0) {
             continue;
         }
         report(ctx, (enum plat_part)i, err);
         failed++;
-        if (i == PLAT_PART_DT) {
+        if (i == (int)PLAT_PART_DT) {
             return failed;      /* nothing else can be read */
         }
     }

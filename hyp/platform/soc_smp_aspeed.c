@@ -16,15 +16,15 @@
 #include <stdio.h>
 #include "soc_smp.h"
 
-#define AST_BOOT_ADDR       0x00
-#define AST_BOOT_SIG        0x04
+#define AST_BOOT_ADDR       0x00u
+#define AST_BOOT_SIG        0x04u
 #define AST_SIG_IDLE        0xbadababau
 #define AST_SIG_GO          0xabbaab00u
 
 static int ast2600_probe(const void *fdt, struct platform *p, struct plat_soc_smp *s,
                          char *err, size_t errlen)
 {
-    if (soc_smp_node_reg(fdt, "aspeed,ast2600-smpmem", &s->reg[0], AST_BOOT_SIG + 4) != 0) {
+    if (soc_smp_node_reg(fdt, "aspeed,ast2600-smpmem", &s->reg[0], AST_BOOT_SIG + 4u) != 0) {
         (void)snprintf(err, errlen, "no aspeed,ast2600-smpmem node (the SMP mailbox)");
         return -1;
     }

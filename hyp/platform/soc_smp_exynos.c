@@ -22,9 +22,9 @@
 #include "soc_smp.h"
 #include "hyp/dt/dt_index.h"
 
-#define EXYNOS_ARM_CORE_CONFIGURATION(n) (0x2000 + 0x80 * (n))
-#define EXYNOS_ARM_CORE_STATUS(n)        (0x2004 + 0x80 * (n))
-#define S5P_CORE_LOCAL_PWR_EN            0x3
+#define EXYNOS_ARM_CORE_CONFIGURATION(n) (0x2000u + (0x80u * (n)))
+#define EXYNOS_ARM_CORE_STATUS(n)        (0x2004u + (0x80u * (n)))
+#define S5P_CORE_LOCAL_PWR_EN            0x3u
 
 enum exynos_reg { EXY_PMU, EXY_BOOT };
 
@@ -43,7 +43,7 @@ static int exynos_probe(const void *fdt, struct platform *p, struct plat_soc_smp
         return -1;
     }
     if (soc_smp_node_reg(fdt, pmu, &s->reg[EXY_PMU],
-                         EXYNOS_ARM_CORE_STATUS(PLAT_MAX_CPUS) + 4) != 0) {
+                         EXYNOS_ARM_CORE_STATUS((unsigned int)PLAT_MAX_CPUS) + 4u) != 0) {
         (void)snprintf(err, errlen, "no %s node", pmu);
         return -1;
     }
@@ -78,7 +78,7 @@ static unsigned int exynos_plan(const struct plat_soc_smp *s, const struct plat_
                                 uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
     uint32_t core = c->mpidr & 0xffu;
-    if (core == 0u || core >= PLAT_MAX_CPUS || (c->mpidr & 0xffff00u)) {
+    if ((core == 0u) || (core >= (unsigned int)PLAT_MAX_CPUS) || ((c->mpidr & 0xffff00u) != 0u)) {
         return 0;
     }
     uint64_t conf = s->reg[EXY_PMU] + EXYNOS_ARM_CORE_CONFIGURATION(core);

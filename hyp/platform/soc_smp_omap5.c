@@ -24,18 +24,18 @@
 #include <stdio.h>
 #include "soc_smp.h"
 
-#define WUGEN_AUX_CORE_BOOT_0 0x800     /* omap-wakeupgen.h OMAP_AUX_CORE_BOOT_0 */
-#define WUGEN_AUX_CORE_BOOT_1 0x804     /* OMAP_AUX_CORE_BOOT_1 */
+#define WUGEN_AUX_CORE_BOOT_0 0x800u    /* omap-wakeupgen.h OMAP_AUX_CORE_BOOT_0 */
+#define WUGEN_AUX_CORE_BOOT_1 0x804u    /* OMAP_AUX_CORE_BOOT_1 */
 #define AUX_CORE_BOOT_0_CPU_SHIFT 5     /* omap-headsmp.S: "lsr #5", MPIDR CPU */
 #define OMAP_API_HYP_ENTRY 0x102        /* omap-secure.h API_HYP_ENTRY */
 #define OMAP5_DRA7_MON_SET_CNTFRQ 0x109 /* omap-secure.h OMAP5_DRA7_MON_SET_CNTFRQ_INDEX */
-#define OMAP5_CORES 2                   /* omap-smp.c OMAP5_CORE_COUNT */
+#define OMAP5_CORES 2u                  /* omap-smp.c OMAP5_CORE_COUNT */
 
 static int omap5_probe(const void *fdt, struct platform *p, struct plat_soc_smp *s,
                        char *err, size_t errlen)
 {
     if (soc_smp_node_reg(fdt, "ti,omap4-wugen-mpu", &s->reg[0],
-                         WUGEN_AUX_CORE_BOOT_1 + 4) != 0) {
+                         WUGEN_AUX_CORE_BOOT_1 + 4u) != 0) {
         (void)snprintf(err, errlen, "no ti,omap4-wugen-mpu node with AUX_CORE_BOOT registers");
         return -1;
     }
@@ -46,7 +46,7 @@ static unsigned int omap5_plan(const struct plat_soc_smp *s, const struct plat_c
                                uint32_t entry_pa, struct soc_step st[SOC_MAX_STEPS])
 {
     uint32_t cpu = c->mpidr & 0xffu;
-    if ((c->mpidr & 0xffff00u) != 0u || cpu == 0u || cpu >= OMAP5_CORES) {
+    if (((c->mpidr & 0xffff00u) != 0u) || (cpu == 0u) || (cpu >= OMAP5_CORES)) {
         return 0;       /* the ROM waits for CPU 1 of cluster 0 only */
     }
     st[0] = (struct soc_step){ STEP_WRITE, s->reg[0] + WUGEN_AUX_CORE_BOOT_1, 0, entry_pa };

@@ -27,12 +27,12 @@
 #include "hyp/dt/dt_index.h"
 #include "hyp/dt/translate.h"
 
-#define RK_SRAM_MAGIC       0x4
-#define RK_SRAM_ENTRY       0x8
+#define RK_SRAM_MAGIC       0x4u
+#define RK_SRAM_ENTRY       0x8u
 #define RK_MAILBOX_MAGIC    0xdeadbeafu
-#define RK_PMU_PWRDN_CON    0x08
-#define RK_PMU_PWRDN_ST     0x0c
-#define RK3288_SOFTRST_CON0 0x1b8
+#define RK_PMU_PWRDN_CON    0x08u
+#define RK_PMU_PWRDN_ST     0x0cu
+#define RK3288_SOFTRST_CON0 0x1b8u
 #define RK_ROM_SETTLE_US    1000        /* mdelay(1) in rockchip_boot_secondary */
 
 enum rk_reg { RK_SRAM, RK_PMU, RK_SOFTRST };
@@ -44,11 +44,11 @@ static int rk_pmu(const void *fdt, uint64_t *pmu)
     uint32_t ph = cpus >= 0 ? (uint32_t)dt_cell_prop(fdt, cpus, "rockchip,pmu", 0) : 0u;
     int node = ph ? dt_node_offset_by_phandle(fdt, ph) : -1;
     struct plat_range r;
-    if (node >= 0 && dt_node_reg(fdt, node, 0, &r) == 0 && r.size > RK_PMU_PWRDN_ST) {
+    if ((node >= 0) && (dt_node_reg(fdt, node, 0, &r) == 0) && (r.size > RK_PMU_PWRDN_ST)) {
         *pmu = r.base;
         return 0;
     }
-    return soc_smp_node_reg(fdt, "rockchip,rk3066-pmu", pmu, RK_PMU_PWRDN_ST + 4);
+    return soc_smp_node_reg(fdt, "rockchip,rk3066-pmu", pmu, RK_PMU_PWRDN_ST + 4u);
 }
 
 /* each CPU's reset line (resets = <&cru id>), all in one rockchip,rk3288-cru */
@@ -62,11 +62,11 @@ static int rk_resets(const void *fdt, struct platform *p, uint64_t *softrst)
         if (!dt_is_type(fdt, node, "cpu") || !reg || len < 4 || !rs) {
             continue;
         }
-        uint32_t mpidr = fdt32_ld(&reg[len / 4 - 1]) & 0x00ffffff;
+        uint32_t mpidr = fdt32_ld(&reg[(len / 4) - 1]) & 0x00ffffffu;
         int cru = dt_node_offset_by_phandle(fdt, fdt32_ld(&rs[0]));
         struct plat_range r;
-        if (cru < 0 || !dt_is_compatible(fdt, cru, "rockchip,rk3288-cru") ||
-            dt_node_reg(fdt, cru, 0, &r) < 0 || r.size < RK3288_SOFTRST_CON0 + 12 * 4) {
+        if ((cru < 0) || !dt_is_compatible(fdt, cru, "rockchip,rk3288-cru") ||
+            (dt_node_reg(fdt, cru, 0, &r) < 0) || (r.size < (RK3288_SOFTRST_CON0 + (12u * 4u)))) {
             return -1;
             }
         *softrst = r.base + RK3288_SOFTRST_CON0;
@@ -87,7 +87,7 @@ static int rk_probe(const void *fdt, struct platform *p, struct plat_soc_smp *s,
         p->cpus[i].soc_reset = -1;
     }
     if (soc_smp_node_reg(fdt, "rockchip,rk3066-smp-sram", &s->reg[RK_SRAM],
-                         RK_SRAM_ENTRY + 4) != 0) {
+                         RK_SRAM_ENTRY + 4u) != 0) {
         (void)snprintf(err, errlen, "no rockchip,rk3066-smp-sram node (the boot ROM's mailbox)");
         return -1;
     }
@@ -134,7 +134,8 @@ static unsigned int rk3288_plan(const struct plat_soc_smp *s, const struct plat_
     if (pd == 0u || pd > 3u || c->soc_reset < 0) {
         return 0;
     }
-    uint64_t con = s->reg[RK_PMU] + RK_PMU_PWRDN_CON, sts = s->reg[RK_PMU] + RK_PMU_PWRDN_ST;
+    uint64_t con = s->reg[RK_PMU] + RK_PMU_PWRDN_CON;
+    uint64_t sts = s->reg[RK_PMU] + RK_PMU_PWRDN_ST;
     uint64_t rst = s->reg[RK_SOFTRST] + 4u * ((uint32_t)c->soc_reset / 16u);
     uint32_t rbit = (unsigned int)1u << ((uint32_t)c->soc_reset % 16u);
     unsigned int n = 0u;

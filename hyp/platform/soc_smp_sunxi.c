@@ -20,14 +20,14 @@
 #include <stdio.h>
 #include "soc_smp.h"
 
-#define CPUCFG_CPU_RST_CTRL(cpu)    (((cpu) + 1) * 0x40)
-#define CPUCFG_GEN_CTRL             0x184
-#define CPUCFG_PRIVATE0             0x1a4
-#define CPUCFG_DBG_CTL1             0x1e4
-#define CPUCFG_RST_RELEASE          3           /* core and its reset logic out */
-#define PRCM_CPU_PWROFF             0x100
-#define PRCM_CPU_PWR_CLAMP(cpu)     ((cpu) * 4 + 0x140)
-#define SUNXI_CORES                 4
+#define CPUCFG_CPU_RST_CTRL(cpu)    (((cpu) + 1u) * 0x40u)
+#define CPUCFG_GEN_CTRL             0x184u
+#define CPUCFG_PRIVATE0             0x1a4u
+#define CPUCFG_DBG_CTL1             0x1e4u
+#define CPUCFG_RST_RELEASE          3u          /* core and its reset logic out */
+#define PRCM_CPU_PWROFF             0x100u
+#define PRCM_CPU_PWR_CLAMP(cpu)     (((cpu) * 4u) + 0x140u)
+#define SUNXI_CORES                 4u
 
 enum sunxi_reg { SUNXI_PRCM, SUNXI_CPUCFG };
 
@@ -39,7 +39,7 @@ static int sunxi_probe(const void *fdt, struct plat_soc_smp *s, char *err, size_
         (void)snprintf(err, errlen, "no %s node", prcm);
         return -1;
     }
-    if (soc_smp_node_reg(fdt, cpucfg, &s->reg[SUNXI_CPUCFG], CPUCFG_DBG_CTL1 + 4) != 0) {
+    if (soc_smp_node_reg(fdt, cpucfg, &s->reg[SUNXI_CPUCFG], CPUCFG_DBG_CTL1 + 4u) != 0) {
         (void)snprintf(err, errlen, "no %s node", cpucfg);
         return -1;
     }
@@ -66,11 +66,16 @@ static unsigned int sunxi_hold(const struct plat_soc_smp *s, uint32_t cpu, uint3
 {
     uint64_t cfg = s->reg[SUNXI_CPUCFG];
     unsigned int n = 0u;
-    st[n++] = (struct soc_step){ STEP_WRITE, cfg + CPUCFG_PRIVATE0, 0, entry_pa };
-    st[n++] = (struct soc_step){ STEP_WRITE, cfg + CPUCFG_CPU_RST_CTRL(cpu), 0, 0 };
-    st[n++] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_GEN_CTRL, (unsigned int)1u << cpu, 0 };
+    st[n] = (struct soc_step){ STEP_WRITE, cfg + CPUCFG_PRIVATE0, 0, entry_pa };
+    n++;
+    uint32_t rst = CPUCFG_CPU_RST_CTRL(cpu);
+    st[n] = (struct soc_step){ STEP_WRITE, cfg + rst, 0, 0 };
+    n++;
+    st[n] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_GEN_CTRL, (unsigned int)1u << cpu, 0 };
+    n++;
     if (debug) {
-        st[n++] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_DBG_CTL1, (unsigned int)1u << cpu, 0 };
+        st[n] = (struct soc_step){ STEP_UPDATE, cfg + CPUCFG_DBG_CTL1, (unsigned int)1u << cpu, 0 };
+        n++;
     }
     return n;
 }
@@ -100,13 +105,16 @@ static unsigned int sun6i_plan(const struct plat_soc_smp *s, const struct plat_c
     }
     unsigned int n = sunxi_hold(s, cpu, entry_pa, true, st);
     for (uint32_t i = 0u; i <= 8u; i++) {      /* open the power clamp gradually */
-        st[n++] = (struct soc_step){ STEP_WRITE, s->reg[SUNXI_PRCM] + PRCM_CPU_PWR_CLAMP(cpu),
-                                     0, 0xffu >> i };
+        st[n] = (struct soc_step){ STEP_WRITE, s->reg[SUNXI_PRCM] + PRCM_CPU_PWR_CLAMP(cpu),
+                                     0, (unsigned int)0xffu >> i };
+        n++;
     }
-    st[n++] = (struct soc_step){ STEP_DELAY_US, 0, 0, 10000 };
+    st[n] = (struct soc_step){ STEP_DELAY_US, 0, 0, 10000 };
+    n++;
     n += sunxi_release(s, cpu, &st[n]);
-    st[n++] = (struct soc_step){ STEP_UPDATE, s->reg[SUNXI_CPUCFG] + CPUCFG_DBG_CTL1,
+    st[n] = (struct soc_step){ STEP_UPDATE, s->reg[SUNXI_CPUCFG] + CPUCFG_DBG_CTL1,
                                  (unsigned int)1u << cpu, (unsigned int)1u << cpu };
+    n++;
     return n;
 }
 
