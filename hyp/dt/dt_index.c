@@ -17,9 +17,23 @@
 /* written by every build before it is read: not zeroed at boot */
 struct dt_ix dt_ix __attribute__((section(".noinit.dt_index")));
 
-/* the properties the index keeps; KEY_OTHER: one it does not */
-enum name_key { KEY_COMPATIBLE, KEY_DEVICE_TYPE, KEY_ADDRESS_CELLS, KEY_SIZE_CELLS,
-                KEY_PHANDLE, KEY_LINUX_PHANDLE, KEY_NR, KEY_OTHER = KEY_NR };
+/* the properties the index keeps, by key (an int, as key_of returns it
+ * with libfdt's negative errors); KEY_OTHER: one it does not */
+#define KEY_COMPATIBLE    0
+#define KEY_DEVICE_TYPE   1
+#define KEY_ADDRESS_CELLS 2
+#define KEY_SIZE_CELLS    3
+#define KEY_PHANDLE       4
+#define KEY_LINUX_PHANDLE 5
+#define KEY_NR            6
+#define KEY_OTHER         KEY_NR
+
+/* libfdt's tags as the 32-bit words fdt_next_tag returns */
+#define TAG_BEGIN_NODE ((uint32_t)FDT_BEGIN_NODE)
+#define TAG_END_NODE   ((uint32_t)FDT_END_NODE)
+#define TAG_PROP       ((uint32_t)FDT_PROP)
+#define TAG_NOP        ((uint32_t)FDT_NOP)
+#define TAG_END        ((uint32_t)FDT_END)
 #define KEY(s) { (s), sizeof(s) - 1u }
 static const struct { const char *s; unsigned int len; } key_names[KEY_NR] = {
     [KEY_COMPATIBLE] = KEY("compatible"), [KEY_DEVICE_TYPE] = KEY("device_type"),
@@ -29,7 +43,7 @@ static const struct { const char *s; unsigned int len; } key_names[KEY_NR] = {
 
 /* property name offset -> its string and key + 1, direct-mapped (a tree has
  * few distinct names) */
-#define NAME_CACHE 128
+#define NAME_CACHE 128u
 static struct { int off; const char *s; unsigned int gen; int key; } names[NAME_CACHE];
 static unsigned int names_gen;  /* entries of older builds are stale */
 
@@ -66,16 +80,25 @@ static const char *str_value(const char *data, int len)
     return len > 0 && data[len - 1] == '\0' ? data : NULL;
 }
 
+/* The big-endian word at p, read bytewise as libfdt's fdt32_ld reads it (a
+ * blob need not be 4-byte aligned in memory) */
+static inline uint32_t word_at(const char *p)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) |
+           (uint32_t)b[3];
+}
+
 /* The structure block's size, as fdt_offset_ptr bounds it: to the header's
  * size_dt_struct (version 17 on) and within totalsize */
 static int struct_size(const void *fdt)
 {
     uint32_t total = fdt_totalsize(fdt), start = fdt_off_dt_struct(fdt);
     uint32_t size = start < total ? total - start : 0u;
-    if (fdt_version(fdt) >= 17 && fdt_size_dt_struct(fdt) < size) {
+    if ((fdt_version(fdt) >= 17u) && (fdt_size_dt_struct(fdt) < size)) {
         size = fdt_size_dt_struct(fdt);
     }
-    return size > INT32_MAX ? INT32_MAX : (int)size;
+    return (size > (uint32_t)INT32_MAX) ? INT32_MAX : (int)size;
 }
 
 /*
@@ -90,20 +113,21 @@ static uint32_t next_tag(const void *fdt, const char *blk, int size, int off, in
                          int *namelen)
 {
     const int tagsize = (int)FDT_TAGSIZE;
-    if (off < 0 || off > size - tagsize ||
-        fdt32_ld((const fdt32_t *)(blk + off)) != FDT_BEGIN_NODE) {
+    if ((off < 0) || (off > (size - tagsize)) || (word_at(&blk[off]) != TAG_BEGIN_NODE)) {
         return fdt_next_tag(fdt, off, next);
-        }
-    const char *name = blk + off + tagsize;
-    const char *nul = memchr(name, '\0', (size_t)(size - off - tagsize));
+    }
+    const char *name = &blk[off + tagsize];
+    int rest = size - off - tagsize;
+    const char *nul = memchr(name, '\0', (size_t)rest);
     if (!nul) {
         *next = -FDT_ERR_BADSTRUCTURE;  /* as fdt_next_tag: name unterminated */
-        return FDT_END;
+        return TAG_END;
     }
-    *namelen = (int)(nul - name);
+    ptrdiff_t len = nul - name;
+    *namelen = (int)len;
     int end = off + tagsize + *namelen + 1;
     *next = (end + tagsize - 1) & ~(tagsize - 1);     /* tag-aligned */
-    return FDT_BEGIN_NODE;
+    return TAG_BEGIN_NODE;
 }
 
 /* The index being built: the open nodes, and where their children went */
@@ -123,7 +147,7 @@ static int begin_node(struct build *b, int off, int namelen)
     if (depth == DT_INDEX_MAX_DEPTH) {
         return -FDT_ERR_BADSTRUCTURE;
     }
-    if (depth == 0 && off != 0) {
+    if ((depth == 0) && (off != 0)) {
         return -FDT_ERR_BADSTRUCTURE;   /* one root, first */
     }
     if (dt_ix.n == DT_INDEX_MAX_NODES) {
@@ -137,7 +161,7 @@ static int begin_node(struct build *b, int off, int namelen)
     struct dt_node *d = &dt_ix.node[dt_ix.n];
     *d = (struct dt_node){ .off = off, .depth = (unsigned char)depth,
                            .parent = (short)(depth ? b->stack[depth - 1] : -1),
-                           .name = b->blk + off + FDT_TAGSIZE, .name_len = namelen,
+                           .name = &b->blk[off + (int)FDT_TAGSIZE], .name_len = namelen,
                            .address_cells = -1, .size_cells = -1,
                            .child = -1, .next = -1,
                            .first_prop = (unsigned short)dt_ix.nprops };
@@ -159,25 +183,26 @@ static int begin_node(struct build *b, int off, int namelen)
  * for fdt_getprop) */
 static void note_prop(struct dt_node *d, int key, const char *data, int len)
 {
-    if (key == KEY_OTHER || (d->seen & ((unsigned int)1u << key))) {
+    if ((key == KEY_OTHER) || ((d->seen & ((unsigned int)1u << (unsigned int)key)) != 0u)) {
         return;
     }
-    d->seen |= (unsigned char)((unsigned int)1u << key);
+    d->seen |= (unsigned char)((unsigned int)1u << (unsigned int)key);
     if (key == KEY_COMPATIBLE) {
         d->compat = str_value(data, len);
         d->compat_len = len;
     } else if (key == KEY_DEVICE_TYPE) {
         d->type = str_value(data, len);
-    } else if (key == KEY_PHANDLE || key == KEY_LINUX_PHANDLE) {
+    } else if ((key == KEY_PHANDLE) || (key == KEY_LINUX_PHANDLE)) {
         /* as fdt_get_phandle: "phandle" first, else "linux,phandle" */
-        if (len == 4 && (key == KEY_PHANDLE || !(d->seen & ((unsigned int)1u << KEY_PHANDLE)) ||
-                         !d->phandle)) {
-            d->phandle = fdt32_ld((const fdt32_t *)data);
-                         }
-    } else if (key == KEY_ADDRESS_CELLS || key == KEY_SIZE_CELLS) {
+        if ((len == 4) && ((key == KEY_PHANDLE) ||
+                           ((d->seen & ((unsigned int)1u << KEY_PHANDLE)) == 0u) ||
+                           (d->phandle == 0u))) {
+            d->phandle = word_at(data);
+        }
+    } else if ((key == KEY_ADDRESS_CELLS) || (key == KEY_SIZE_CELLS)) {
         /* FDT_MAX_NCELLS is 4; anything else reads as invalid */
-        uint32_t v = len == 4 ? fdt32_ld((const fdt32_t *)data) : 99;
-        signed char c = (signed char)(v <= 4u ? v : 99u);
+        uint32_t v = (len == 4) ? word_at(data) : 99u;
+        signed char c = (signed char)((v <= 4u) ? v : 99u);
         if (key == KEY_ADDRESS_CELLS) {
             d->address_cells = c;
         } else {
@@ -197,14 +222,14 @@ static int add_prop(struct build *b, const void *fdt, int off)
     /* fdt_next_tag checked the header and the data are in bounds; a blob
      * need not be 4-byte aligned in memory, so the header's words are read
      * with fdt32_ld (bytewise), not as a struct */
-    const char *hdr = b->blk + off;
-    const char *data = hdr + sizeof(struct fdt_property);
+    const char *hdr = &b->blk[off];
+    const char *data = &hdr[sizeof(struct fdt_property)];
     const char *pname = NULL;
-    int key = key_of(fdt, (int)fdt32_ld((const fdt32_t *)(hdr + 8)), &pname);
+    int key = key_of(fdt, (int)word_at(&hdr[8]), &pname);
     if (key < 0) {
         return key;
     }
-    int len = (int)fdt32_ld((const fdt32_t *)(hdr + 4));
+    int len = (int)word_at(&hdr[4]);
     /* libfdt sees no property after a node's first child (a damaged
      * tree's): neither does the index */
     if (b->open < 0) {
@@ -212,7 +237,7 @@ static int add_prop(struct build *b, const void *fdt, int off)
     }
     struct dt_node *d = &dt_ix.node[b->open];
     if (d->nprops != PROPS_UNKNOWN) {
-        if (dt_ix.nprops == DT_INDEX_MAX_PROPS || d->nprops == PROPS_UNKNOWN - 1) {
+        if ((dt_ix.nprops == DT_INDEX_MAX_PROPS) || (d->nprops == (PROPS_UNKNOWN - 1u))) {
             d->nprops = PROPS_UNKNOWN;
         } else {
             dt_ix.prop[dt_ix.nprops++] = (struct dt_prop){ pname, data, len };
@@ -240,17 +265,17 @@ int dt_index_build(const void *fdt)
     if (nrsv < 0) {
         return nrsv;
     }
-    for (;; off = next) {
+    for (;;) {
         int namelen = 0;
         uint32_t tag = next_tag(fdt, b.blk, size, off, &next, &namelen);
         if (next < 0) {
             return next;
         }
-        if (tag == FDT_BEGIN_NODE) {
+        if (tag == TAG_BEGIN_NODE) {
             rc = begin_node(&b, off, namelen);
-        } else if (tag == FDT_PROP) {
+        } else if (tag == TAG_PROP) {
             rc = add_prop(&b, fdt, off);
-        } else if (tag == FDT_END_NODE) {
+        } else if (tag == TAG_END_NODE) {
             b.open = -1;
             if (b.depth-- < 0) {
                 return -FDT_ERR_BADSTRUCTURE;
@@ -258,7 +283,7 @@ int dt_index_build(const void *fdt)
             if (b.depth < 0) {
                 break;          /* the root closed */
             }
-        } else if (tag != FDT_NOP) {
+        } else if (tag != TAG_NOP) {
             return -FDT_ERR_BADSTRUCTURE;   /* FDT_END inside a node, or unknown */
         } else {
             /* otherwise nothing to do */
@@ -266,13 +291,14 @@ int dt_index_build(const void *fdt)
         if (rc < 0) {
             return rc;
         }
+        off = next;
     }
     /* only FDT_END may follow the root */
     uint32_t tag;
-    while ((tag = fdt_next_tag(fdt, next, &next)) == FDT_NOP) {
-        ;
-    }
-    if (tag != FDT_END || next < 0) {
+    do {
+        tag = fdt_next_tag(fdt, next, &next);
+    } while (tag == TAG_NOP);
+    if ((tag != TAG_END) || (next < 0)) {
         return -FDT_ERR_BADSTRUCTURE;
     }
     if (b.fits) {

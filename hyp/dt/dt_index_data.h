@@ -23,7 +23,7 @@ struct dt_node {
 };
 
 /* nprops of a node whose properties did not fit in ix.prop */
-#define PROPS_UNKNOWN 0xffff
+#define PROPS_UNKNOWN 0xffffu
 
 struct dt_prop {
     const char *name;           /* in the strings block, NUL-terminated */

@@ -121,7 +121,7 @@ static int irq_route(const void *fdt, int ipar, int dev, int dev_parent,
         while (i + w + 1 <= cells) {
             bool hit = true;
             for (int k = 0; k < w; k++) {
-                hit = hit && ((fdt32_ld(&map[i + k]) ^ match[k]) & mask[k]) == 0;
+                hit = hit && (((fdt32_ld(&map[i + k]) ^ match[k]) & mask[k]) == 0u);
             }
             int par = dt_node_offset_by_phandle(fdt, fdt32_ld(&map[i + w]));
             if (par < 0) {
@@ -222,10 +222,10 @@ int dt_irq_source_get(const void *fdt, const struct dt_irq_source *src, int inde
     }
     /* a GIC specifier: type (0 SPI, 1 PPI), number, flags */
     if (spec[0] == 0u && spec[1] < 988u) {
-        return (int)(32u + spec[1]);     /* SPI */
+        return (int)spec[1] + 32;       /* SPI */
     }
     if (spec[0] == 1u && spec[1] < 16u) {
-        return (int)(16u + spec[1]);     /* PPI */
+        return (int)spec[1] + 16;       /* PPI */
     }
     return -1;
 }

@@ -145,10 +145,12 @@ static int walk_below(const void *fdt, int node, const char *p, const char *end)
         if (p == end) {
             return node;
         }
-        const char *q = memchr(p, '/', (size_t)(end - p));
-        int n = (int)((q ? q : end) - p);
+        ptrdiff_t rest = end - p;
+        const char *q = memchr(p, '/', (size_t)rest);
+        ptrdiff_t len = ((q != NULL) ? q : end) - p;
+        int n = (int)len;
         node = child_named(fdt, node, p, n);
-        p += n;
+        p = &p[n];
     }
     return node;
 }
@@ -163,8 +165,11 @@ static int walk_below(const void *fdt, int node, const char *p, const char *end)
  */
 static int alias_path(const void *fdt, const char *path, const char *end)
 {
-    const char *q = memchr(path, '/', (size_t)(end - path));
-    int n = (int)((q ? q : end) - path), len;
+    ptrdiff_t rest = end - path;
+    const char *q = memchr(path, '/', (size_t)rest);
+    ptrdiff_t first = ((q != NULL) ? q : end) - path;
+    int n = (int)first;
+    int len;
     int aliases = dt_path_offset(fdt, "/aliases");
     const char *a = aliases < 0 ? NULL : fdt_getprop_namelen(fdt, aliases, path, n, &len);
     if (!a || len < 2 || a[0] != '/' || !memchr(a, '\0', (size_t)len)) {
@@ -244,7 +249,7 @@ static struct props {
     const void *fdt;
     int node, n;
     bool all;           /* every property read: else ask libfdt itself */
-    struct { const char *name; const void *val; int len; } p[PROPS_MAX];
+    struct props_entry { const char *name; const void *val; int len; } p[PROPS_MAX];
 } props[PROPS_NODES];
 
 void dt_getprop_forget(void)
@@ -258,7 +263,7 @@ void dt_getprop_forget(void)
 static const void *indexed_prop(int i, const char *name, int *lenp)
 {
     const struct dt_prop *p = &dt_ix.prop[dt_ix.node[i].first_prop];
-    for (unsigned int k = dt_ix.node[i].nprops; k--; p++) {
+    for (unsigned int k = dt_ix.node[i].nprops; k > 0u; k--) {
         /* the first character inline: most names differ there */
         if (p->name[0] == name[0] && strcmp(p->name, name) == 0) {
             if (lenp != NULL) {
@@ -266,6 +271,7 @@ static const void *indexed_prop(int i, const char *name, int *lenp)
             }
             return p->val;
         }
+        p++;
     }
     if (lenp != NULL) {
         *lenp = -FDT_ERR_NOTFOUND;
@@ -277,11 +283,11 @@ const void *dt_getprop(const void *fdt, int node, const char *name, int *lenp)
 {
     if (fdt == dt_ix.fdt) {
         int i = find(node);
-        if (i >= 0 && dt_ix.node[i].nprops != PROPS_UNKNOWN) {
+        if ((i >= 0) && (dt_ix.node[i].nprops != PROPS_UNKNOWN)) {
             return indexed_prop(i, name, lenp);
         }
     }
-    struct props *c = &props[((unsigned int)node >> 3) % PROPS_NODES];
+    struct props *c = &props[((unsigned int)node >> 3) % (unsigned int)PROPS_NODES];
     if (c->fdt != fdt || c->node != node) {
         c->fdt = fdt;
         c->node = node;

@@ -4,7 +4,7 @@
 #include <arch/layout.h>
 #include "hostdt.h"
 
-#define HOSTDT_MAX (128 * 1024)
+#define HOSTDT_MAX (128u * 1024u)
 /* filled by the copy before use: not zeroed at boot */
 static uint8_t hostdt_buf[HOSTDT_MAX] __attribute__((aligned(8), section(".noinit.hostdt")));
 
