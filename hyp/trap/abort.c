@@ -17,7 +17,7 @@
 /* A guest can fault as often as it likes: its reports pass in a burst of
  * ABORT_LOG_BURST, then ABORT_LOG_RATE a second per vCPU (hyp/lib/ratelimit.h) */
 #define ABORT_LOG_BURST 256
-#define ABORT_LOG_RATE  10
+#define ABORT_LOG_RATE  10u
 
 static uint32_t abort_log_period;     /* counter ticks per report */
 
@@ -76,7 +76,7 @@ static void report_abort(struct vcpu *v, uint32_t hsr, uint32_t va, uint64_t ipa
  * fetched from outside its RAM (another abort, forever), nor if the same
  * instruction keeps faulting: then it is crashed, per its on-crash policy.
  */
-#define ABORT_REPEAT_LIMIT 64
+#define ABORT_REPEAT_LIMIT 64u
 
 static bool guest_can_take(struct vcpu *v, uint32_t vector_off, uint32_t hsr, uint32_t far)
 {
@@ -147,7 +147,7 @@ static void __attribute__((noinline)) dabt_unsyndromed(struct vcpu *v, uint32_t 
 void trap_dabt(struct vcpu *v, uint32_t hsr)
 {
     struct mmio_access *a = &v->mmio;
-    if (__builtin_expect(!mmio_decode(hsr, a), 0)) {
+    if (__builtin_expect(!mmio_decode(hsr, a), 0) != 0) {
         dabt_unsyndromed(v, hsr);
         return;
     }
@@ -156,7 +156,7 @@ void trap_dabt(struct vcpu *v, uint32_t hsr)
     }
     enum mmio_result bus = mmio_dispatch(&v->vm->mmio,
                                          FAULT_IPA(sysreg_read_hdfar(), sysreg_read_hpfar()), a);
-    if (__builtin_expect(bus != MMIO_HANDLED, 0)) {
+    if (__builtin_expect(bus != MMIO_HANDLED, 0) != 0) {
         dabt_fault(v, hsr, bus);
         return;
     }

@@ -90,7 +90,7 @@ void trap_cp15_32(struct vcpu *v, uint32_t hsr)
     }
     uint32_t opc2 = HSR_CP_OPC2(hsr), opc1 = HSR_CP_OPC1(hsr), crn = HSR_CP_CRN(hsr);
     uint32_t rt = HSR_CP_RT(hsr), crm = HSR_CP_CRM(hsr);
-    bool read = hsr & HSR_CP_READ;
+    bool read = (hsr & HSR_CP_READ) != 0u;
     uint32_t val = 0u;
 
     if (crn == 14u) {
@@ -167,7 +167,7 @@ void trap_cp14_32(struct vcpu *v, uint32_t hsr)
         vcpu_skip_instr(v, hsr);
         return;
     }
-    bool read = hsr & HSR_CP_READ;
+    bool read = (hsr & HSR_CP_READ) != 0u;
     uint32_t rt = HSR_CP_RT(hsr), val = read ? 0u : vcpu_get_reg(v, rt);
     bool user = (v->regs.cpsr & PSR_MODE_MASK) == PSR_MODE_USR;
     if (!v->dbg_used) {

@@ -2,6 +2,7 @@
  * PSCI 1.0 and SMCCC call handling for guests: a pure state machine over a
  * psci_env, used by the trap handler and by the host unit tests.
  */
+#include <stddef.h>
 #include "psci.h"
 
 static int32_t psci_features(uint32_t fn)
@@ -58,7 +59,7 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
 {
     /* the version call is the null hypercall guests time: answer it first */
     if (r[0] == PARTITA_HC_VERSION) {
-        r[0] = (PARTITA_VERSION_MAJOR << 16) | PARTITA_VERSION_MINOR;
+        r[0] = ((unsigned int)PARTITA_VERSION_MAJOR << 16) | (unsigned int)PARTITA_VERSION_MINOR;
         return true;
     }
     switch (r[0]) {
@@ -77,16 +78,18 @@ bool psci_partita_call(const struct psci_env *e, uint32_t r[4])
         return true;
     }
     case PARTITA_HC_WATCHDOG:
-        r[0] = (uint32_t)(e->watchdog_feed ? e->watchdog_feed(e->ctx) : -1);
+        r[0] = (e->watchdog_feed != NULL) ? (uint32_t)e->watchdog_feed(e->ctx) : 0xffffffffu;
         return true;
     case PARTITA_HC_DOORBELL:
-        r[0] = (uint32_t)(e->doorbell ? e->doorbell(e->ctx, r[1]) : PSCI_INVALID_PARAMETERS);
+        r[0] = (e->doorbell != NULL) ? (uint32_t)e->doorbell(e->ctx, r[1])
+                                   : (uint32_t)PSCI_INVALID_PARAMETERS;
         return true;
     case PARTITA_HC_BLK_DONE:
-        r[0] = (uint32_t)(e->blk_done ? e->blk_done(e->ctx, r[1]) : PSCI_INVALID_PARAMETERS);
+        r[0] = (e->blk_done != NULL) ? (uint32_t)e->blk_done(e->ctx, r[1])
+                                   : (uint32_t)PSCI_INVALID_PARAMETERS;
         return true;
     case PARTITA_HC_DEADLINE_MISS:
-        r[0] = (uint32_t)(e->deadline_miss ? e->deadline_miss(e->ctx, r[1]) : -1);
+        r[0] = (e->deadline_miss != NULL) ? (uint32_t)e->deadline_miss(e->ctx, r[1]) : 0xffffffffu;
         return true;
     case PARTITA_HC_CALL_COUNT:
         r[0] = (PARTITA_HC_LAST & 0xffu) + 1u;

@@ -14,7 +14,7 @@
  * (4: PSCI) and hypervisor (6: Partita's own) services exist here, so the
  * top byte alone routes a call; anything else is NOT_SUPPORTED at once.
  */
-#define SMCCC_TOP(oen)  ((SMCCC_FAST >> 24) | (oen))
+#define SMCCC_TOP(oen)  ((SMCCC_FAST >> 24) | (uint32_t)(oen))
 
 /* the calls that exist, out of line: the dispatch below needs no frame */
 static void __attribute__((noinline)) partita_call(struct vcpu *v)
@@ -26,7 +26,7 @@ static void __attribute__((noinline)) partita_call(struct vcpu *v)
 
 static void __attribute__((noinline)) psci_call(struct vcpu *v)
 {
-    psci_handle(&v->psci, v->regs.r);
+    (void)psci_handle(&v->psci, v->regs.r);
 }
 
 static inline void smccc_call(struct vcpu *v)
@@ -40,7 +40,7 @@ static inline void smccc_call(struct vcpu *v)
             partita_call(v);
             return;
         }
-    } else if (top == SMCCC_TOP(SMCCC_OEN_STD) || top == SMCCC_TOP(SMCCC_OEN_ARCH)) {
+    } else if ((top == SMCCC_TOP(SMCCC_OEN_STD)) || (top == SMCCC_TOP(SMCCC_OEN_ARCH))) {
         psci_call(v);
         return;
     } else {
