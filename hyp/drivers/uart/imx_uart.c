@@ -40,7 +40,8 @@ static int imx_uart_getc(void *ctx)
     if (!(rd(u, IMX_USR2) & IMX_USR2_RDR)) {
         return -1;
     }
-    return (int)(rd(u, IMX_URXD) & 0xffu);
+    uint32_t byte = rd(u, IMX_URXD) & 0xffu;
+    return (int)byte;
 }
 
 static void imx_uart_rx_irq_enable(struct uart_port *u)

@@ -25,7 +25,7 @@
 #define IMX_UCR2_RXEN     ((unsigned int)1u << 1)      /* receiver enable */
 #define IMX_UCR2_TXEN     ((unsigned int)1u << 2)      /* transmitter enable */
 #define IMX_UCR2_ATEN     ((unsigned int)1u << 3)      /* aging timer interrupt */
-#define IMX_UFCR_RXTL     0x3f          /* receiver trigger level [5:0] */
+#define IMX_UFCR_RXTL     0x3fu         /* receiver trigger level [5:0] */
 #define IMX_USR1_AGTIM    ((unsigned int)1u << 8)      /* aging timer fired, write 1 to clear */
 #define IMX_USR2_RDR      ((unsigned int)1u << 0)      /* receive data ready */
 #define IMX_UTS_TXFULL    ((unsigned int)1u << 4)

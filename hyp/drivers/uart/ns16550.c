@@ -31,7 +31,8 @@ static int ns16550_getc(void *ctx)
     if (!(uart_port_read(u, UART_LSR) & UART_LSR_DR)) {
         return -1;
     }
-    return (int)(uart_port_read(u, UART_RBR) & 0xffu);
+    uint32_t byte = uart_port_read(u, UART_RBR) & 0xffu;
+    return (int)byte;
 }
 
 static void ns16550_rx_irq_enable(struct uart_port *u)

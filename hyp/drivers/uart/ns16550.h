@@ -22,8 +22,8 @@
 
 #define UART_IER_RDI    ((unsigned int)1u << 0)    /* received data available */
 #define UART_IIR_NO_INT ((unsigned int)1u << 0)
-#define UART_IIR_ID     0x0f
-#define UART_IIR_BUSY   0x07        /* DesignWare: LCR written while busy */
+#define UART_IIR_ID     0x0fu
+#define UART_IIR_BUSY   0x07u       /* DesignWare: LCR written while busy */
 #define UART_LCR_DLAB   ((unsigned int)1u << 7)
 #define UART_MCR_OUT2   ((unsigned int)1u << 3)    /* gates the IRQ line on PC-style parts */
 #define UART_LSR_DR     ((unsigned int)1u << 0)    /* data ready */

@@ -34,7 +34,8 @@ static int pl011_getc(void *ctx)
     if ((rd(u, PL011_FR) & PL011_FR_RXFE) != 0u) {
         return -1;
     }
-    return (int)(rd(u, PL011_DR) & 0xffu);
+    uint32_t byte = rd(u, PL011_DR) & 0xffu;
+    return (int)byte;
 }
 
 static void pl011_rx_irq_enable(struct uart_port *u)

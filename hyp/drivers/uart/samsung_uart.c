@@ -49,7 +49,8 @@ static int samsung_uart_getc(void *ctx)
     if (!ready) {
         return -1;
     }
-    return (int)(rd(u, S3C_URXH) & 0xffu);
+    uint32_t byte = rd(u, S3C_URXH) & 0xffu;
+    return (int)byte;
 }
 
 static void samsung_uart_rx_irq_enable(struct uart_port *u)

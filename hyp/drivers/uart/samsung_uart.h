@@ -26,12 +26,12 @@
 #define S3C_UTRSTAT_RXDR      ((unsigned int)1u << 0)      /* receive buffer has data */
 #define S3C_UTRSTAT_TXE       ((unsigned int)1u << 1)      /* transmit buffer empty */
 /* Exynos4210 FIFO status: RX count [7:0], RX full 8, TX count [23:16], TX full 24 */
-#define S3C_UFSTAT_RXCNT      0xff
+#define S3C_UFSTAT_RXCNT      0xffu
 #define S3C_UFSTAT_RXFULL     ((unsigned int)1u << 8)
 #define S3C_UFSTAT_TXFULL     ((unsigned int)1u << 24)
 #define S3C_UINT_RXD          ((unsigned int)1u << 0)
 #define S3C_UINT_ERROR        ((unsigned int)1u << 1)
-#define S3C_UINT_ALL          0xf
+#define S3C_UINT_ALL          0xfu
 
 /* console_ops putc/getc: ctx is the struct uart_port */
 

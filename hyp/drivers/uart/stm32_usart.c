@@ -42,7 +42,8 @@ static int stm32_usart_getc(void *ctx)
     if (!(isr & STM32_ISR_RXNE)) {
         return -1;
     }
-    return (int)(rd(u, STM32_RDR) & 0xffu);
+    uint32_t byte = rd(u, STM32_RDR) & 0xffu;
+    return (int)byte;
 }
 
 static void stm32_usart_rx_irq_enable(struct uart_port *u)

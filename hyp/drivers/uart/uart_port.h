@@ -49,12 +49,14 @@ static inline void uart_port_mmio_write(volatile uint8_t *addr, unsigned int wid
 
 static inline uint32_t uart_port_read(const struct uart_port *p, unsigned int reg)
 {
-    return uart_port_mmio_read(p->base + (reg << p->reg_shift), p->io_width);
+    volatile uint8_t *base = p->base;
+    return uart_port_mmio_read(&base[reg << p->reg_shift], p->io_width);
 }
 
 static inline void uart_port_write(const struct uart_port *p, unsigned int reg, uint32_t v)
 {
-    uart_port_mmio_write(p->base + (reg << p->reg_shift), p->io_width, v);
+    volatile uint8_t *base = p->base;
+    uart_port_mmio_write(&base[reg << p->reg_shift], p->io_width, v);
 }
 
 #endif
