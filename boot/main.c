@@ -48,7 +48,7 @@ static void console_up(void)
     if (!base) {
         hyp_halt();
     }
-    host_uart_init(&host_uart, &host.uart, base);
+    (void)host_uart_init(&host_uart, &host.uart, base);     /* hyp_main halted on UART_NONE */
     uart_ops = host_uart_console_ops(&host_uart);
     console_attach(&uart_ops);
 }
@@ -111,9 +111,10 @@ static unsigned int colours_probe(void)
         return 0;
     }
     uint32_t way = g.line * g.sets;
-    pr_info("cache: L%u %lu KiB, %lu ways of %lu KiB", level + 1,
-            (unsigned long)(way / 1024 * g.ways), (unsigned long)g.ways,
-            (unsigned long)(way / 1024));
+    uint32_t way_kib = way / 1024u;
+    uint32_t size_kib = way_kib * g.ways;
+    pr_info("cache: L%u %lu KiB, %lu ways of %lu KiB", level + 1u,
+            (unsigned long)size_kib, (unsigned long)g.ways, (unsigned long)way_kib);
     /* real caches have a power of two of sets; QEMU's CCSIDR does not
      * (2304 sets for its Cortex-A15 L2) */
     if (!n) {
@@ -190,7 +191,7 @@ static int hyp_colours_apply(const struct colour_list *l)
     }
     pr_info("hypervisor: its %u pages and %u page tables are in colours %s (read back by "
             "ATS1HR), its pool has %u KiB of them\n", pages, tables, list,
-            page_free_count() * 4);
+            page_free_count() * 4u);
     return 0;
 }
 
@@ -232,12 +233,12 @@ static void guests_boot(void)
         return;
     }
     sched_cyclic_start(&sysconf, guest_vm_at);
-    pr_info("config: %u guest%s\n", sysconf.nguests, sysconf.nguests == 1 ? "" : "s");
+    pr_info("config: %u guest%s\n", sysconf.nguests, (sysconf.nguests == 1u) ? "" : "s");
     for (unsigned int i = 0u; i < nguests; i++) {
         const struct guest_config *c = guests[i].cfg;
         pr_info("guest '%s': %u vCPU%s, %llu MiB at 0x%08llx, %s image %lu bytes%s\n", c->name,
-                c->ncpus, c->ncpus == 1 ? "" : "s", c->mem_size >> 20, c->mem_base,
-                c->format == KERNEL_LINUX ? "linux" : "raw", (unsigned long)c->kernel_size,
+                c->ncpus, (c->ncpus == 1u) ? "" : "s", c->mem_size >> 20, c->mem_base,
+                (c->format == KERNEL_LINUX) ? "linux" : "raw", (unsigned long)c->kernel_size,
                 c->autostart ? ", autostart" : "");
     }
     sched_share_print();
@@ -246,7 +247,7 @@ static void guests_boot(void)
             continue;
         }
         pr_info("guest '%s': starting\n", guests[i].cfg->name);
-        guest_start(&guests[i]);
+        (void)guest_start(&guests[i]);     /* it reports what failed */
     }
 }
 
@@ -359,6 +360,10 @@ static void layers_connect(void)
     sched_set_housekeeping(boot_cpu_housekeeping);
     rooms_connect();
 }
+
+/* the C entries of the boot assembly (entry.S): no C code calls them */
+void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode);
+void secondary_main(unsigned int index, uint32_t start_mode);
 
 void hyp_main(uint32_t dtb_pa, uint32_t image_pa, uint32_t start_mode)
 {

@@ -46,7 +46,8 @@ static int prehyp_console(uint32_t dtb_pa)
     if (!fdt) {
         return -1;
     }
-    platform_probe(fdt, &pre, err, sizeof(err));
+    /* what it found of the UART is enough: host_uart_init checks it */
+    (void)platform_probe(fdt, &pre, err, sizeof(err));
     if (host_uart_init(&pre_uart, &pre.uart, prehyp_map_device(pre.uart.reg.base)) != 0) {
         return -1;
     }
@@ -116,12 +117,15 @@ static void secure_park_secondaries(uint32_t image_pa)
     *(volatile uint32_t *)(pre_gicd + GICD_SGIR) = 1u << 24;
 }
 
+/* the C entry of the boot assembly (early_mmu.S): no C code calls it */
+void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa);
+
 void boot_prehyp_main(uint32_t dtb_pa, uint32_t start_mode, uint32_t image_pa)
 {
-    int have_console = prehyp_console(dtb_pa) == 0;
+    bool have_console = prehyp_console(dtb_pa) == 0;
 
     if (start_mode == START_MODE_NS_SVC) {
-        if (have_console != 0) {
+        if (have_console) {
             pr_err("Partita started in non-secure SVC mode: the bootloader did not "
                    "enter it in HYP mode, so it cannot run guests.\n");
             pr_err("Fix: boot it in HYP mode (QEMU: -M virt,virtualization=on; "

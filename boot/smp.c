@@ -18,7 +18,7 @@
 #include "timer/timer.h"
 #include "vgic/gic.h"
 
-#define CPU_ON_TIMEOUT_US 2000000
+#define CPU_ON_TIMEOUT_US 2000000u
 
 int32_t psci_call(enum psci_conduit c, uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3)
 {
@@ -94,7 +94,7 @@ static int start_by_release(const struct platform *p, unsigned int idx, const st
     struct release_write w[RELEASE_MAX_WRITES];
     uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_pen_entry);
     unsigned int n = cpu_release_plan(c, entry, w);
-    release_from_pen(idx, c->mpidr);
+    (void)release_from_pen(idx, c->mpidr);
     for (unsigned int i = 0u; i < n; i++) {
         if (release_store(p, &w[i]) != 0) {
             pr_err("cpu%u (MPIDR 0x%08lx): cannot map its release address 0x%llx\n", idx,
@@ -126,14 +126,14 @@ static int start_secure(const struct platform *p, unsigned int idx, const struct
 }
 
 /* SoC registers for soc_smp_run: each page mapped once (ioremap does not free) */
-#define SOC_PAGES 8
+#define SOC_PAGES 8u
 static struct { uint64_t page; volatile uint8_t *va; } soc_pages[SOC_PAGES];
 
 static volatile uint32_t *soc_reg(uint64_t pa)
 {
     uint64_t page = pa & ~((uint64_t)PAGE_SIZE - 1u);
     unsigned int i = 0u;
-    while (i < SOC_PAGES && soc_pages[i].va && soc_pages[i].page != page) {
+    while ((i < SOC_PAGES) && (soc_pages[i].va != NULL) && (soc_pages[i].page != page)) {
         i++;
     }
     if (i == SOC_PAGES) {
@@ -196,7 +196,7 @@ static int start_soc(const struct platform *p, unsigned int idx, const struct pl
     }
     boot_pen.hyp_smc = m->hyp_entry_smc;
     boot_pen.cntfrq_smc = m->cntfrq_smc;
-    release_from_pen(idx, c->mpidr);
+    (void)release_from_pen(idx, c->mpidr);
     int rc = soc_smp_run(st, n, &io);
     if (rc != 0) {
         pr_err("cpu%u (MPIDR 0x%08lx): %s: step %d timed out (register 0x%llx)\n", idx,
