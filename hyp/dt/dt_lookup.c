@@ -265,7 +265,8 @@ static const void *indexed_prop(int i, const char *name, int *lenp)
     const struct dt_prop *p = &dt_ix.prop[dt_ix.node[i].first_prop];
     for (unsigned int k = dt_ix.node[i].nprops; k > 0u; k--) {
         /* the first character inline: most names differ there */
-        if (p->name[0] == name[0] && strcmp(p->name, name) == 0) {
+        const char *pname = p->name;
+        if ((pname[0] == name[0]) && (strcmp(pname, name) == 0)) {
             if (lenp != NULL) {
                 *lenp = p->len;
             }

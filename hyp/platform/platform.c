@@ -35,7 +35,8 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
         if (!plat_node_enabled(fdt, node)) {
             continue;
         }
-        for (int i = 0; p->nmem < PLAT_MAX_MEM; i++) {
+        int i = 0;
+        while (p->nmem < (unsigned int)PLAT_MAX_MEM) {
             struct plat_range r;
             if (dt_node_reg(fdt, node, i, &r) < 0) {
                 break;
@@ -43,6 +44,7 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
             if (r.size != 0u) {
                 p->mem[p->nmem++] = r;
             }
+            i++;
         }
     }
     if (p->nmem == 0u) {

@@ -13,7 +13,13 @@ static int console_path(const void *fdt, const char *sp, int len)
         return -1;
     }
     const char *colon = memchr(sp, ':', (size_t)len);
-    int n = colon ? (int)(colon - sp) : (int)strnlen(sp, (size_t)len);
+    int n;
+    if (colon != NULL) {
+        ptrdiff_t before = colon - sp;
+        n = (int)before;
+    } else {
+        n = (int)strnlen(sp, (size_t)len);
+    }
     return dt_path_offset_namelen(fdt, sp, n);
 }
 
