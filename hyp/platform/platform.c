@@ -62,7 +62,8 @@ static int probe_memory(const void *fdt, struct platform *p, char *err, size_t e
     if (rm >= 0) {
         dt_for_each_child(node, fdt, rm) {
             struct plat_range r;
-            if (p->nrsv < (unsigned int)PLAT_MAX_RSV && dt_node_reg(fdt, node, 0, &r) == 0 && r.size) {
+            if (p->nrsv < (unsigned int)PLAT_MAX_RSV && dt_node_reg(fdt, node, 0, &r) == 0 &&
+                r.size) {
                 p->rsv[p->nrsv++] = r;
             }
         }
