@@ -85,7 +85,11 @@ static void trap_fiq(struct vcpu *v, uint32_t hsr)
 }
 
 /* every class first trap_undef, then the ones handled (a range initializer
- * overridden on purpose: no NULL test on the way into every trap) */
+ * overridden on purpose: no NULL test on the way into every trap); past the
+ * classes, the two exits named last are the only other entries */
+_Static_assert((GUEST_EXIT_IRQ == GUEST_EXIT_EC_NR) &&
+               (GUEST_EXIT_FIQ == (GUEST_EXIT_EC_NR + 1)) &&
+               (GUEST_EXIT_NR == (GUEST_EXIT_EC_NR + 2)), "the range and the two exits fill the table");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 const exit_fn trap_table[GUEST_EXIT_NR] = {
