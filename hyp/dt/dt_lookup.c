@@ -136,23 +136,25 @@ static int child_named(const void *fdt, int node, const char *p, int n)
 }
 
 /* The node at the path [p, end) below node ("" is node itself) */
-static int walk_below(const void *fdt, int node, const char *p, const char *end)
+static int walk_below(const void *fdt, int node, const char *path, const char *end)
 {
-    while (node >= 0) {
-        while (p < end && *p == '/') {
+    int at = node;
+    const char *p = path;
+    while (at >= 0) {
+        while ((p < end) && (*p == '/')) {
             p++;
         }
         if (p == end) {
-            return node;
+            return at;
         }
         ptrdiff_t rest = end - p;
         const char *q = memchr(p, '/', (size_t)rest);
         ptrdiff_t len = ((q != NULL) ? q : end) - p;
         int n = (int)len;
-        node = child_named(fdt, node, p, n);
+        at = child_named(fdt, at, p, n);
         p = &p[n];
     }
-    return node;
+    return at;
 }
 
 /*
