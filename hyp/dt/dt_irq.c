@@ -221,13 +221,15 @@ int dt_irq_source_get(const void *fdt, const struct dt_irq_source *src, int inde
         return -1;      /* not a GIC interrupt (a GPIO line, a combiner...) */
     }
     /* a GIC specifier: type (0 SPI, 1 PPI), number, flags */
-    if (spec[0] == 0u && spec[1] < 988u) {
-        return (int)spec[1] + 32;       /* SPI */
+    int intid = -1;
+    if ((spec[0] == 0u) && (spec[1] < 988u)) {
+        intid = (int)spec[1] + 32;      /* SPI */
+    } else if ((spec[0] == 1u) && (spec[1] < 16u)) {
+        intid = (int)spec[1] + 16;      /* PPI */
+    } else {
+        /* otherwise not one the GIC takes */
     }
-    if (spec[0] == 1u && spec[1] < 16u) {
-        return (int)spec[1] + 16;       /* PPI */
-    }
-    return -1;
+    return intid;
 }
 
 int dt_node_irq(const void *fdt, int node, int index)
