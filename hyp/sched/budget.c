@@ -56,17 +56,19 @@ static uint32_t counted(const struct budget_cpu *c, uint32_t *ovf)
 static void grant_next(struct budget_cpu *c)
 {
     c->grant = budget_pool_draw(&c->b->pool);
-    if (!c->grant)
+    if (!c->grant) {
         c->b->pool.throttles++;
+    }
 }
 
 static void apply(struct budget_cpu *c)
 {
     pmu_budget_program(c->b->event, -c->grant);
-    if (c->grant)
+    if (c->grant != 0u) {
         __atomic_and_fetch(&c->v->requests, ~VCPU_REQ_THROTTLE, __ATOMIC_SEQ_CST);
-    else
+    } else {
         __atomic_or_fetch(&c->v->requests, VCPU_REQ_THROTTLE, __ATOMIC_SEQ_CST);
+    }
 }
 
 /* The counter overflowed: its grant is spent.  Charged with the skid
@@ -76,8 +78,9 @@ static bool overflow(void)
 {
     uint32_t bit = 1u << pmu_reserved;
     uint32_t pending = sysreg_read_pmovsr() & sysreg_read_pmintenset();
-    if (!(pending & bit))
+    if (!(pending & bit)) {
         return false;
+    }
     struct budget_cpu *c = mine();
     if (!c->b) {
         sysreg_write_pmintenclr(bit);   /* not counting for anyone here */
@@ -111,8 +114,9 @@ static void refill(void)
         bool first = b->pool.period != c->period;
         budget_pool_open(&b->pool, c->period);
         c->deadline += timer_us_to_ticks(b->pool.period_us);
-        if (first)
+        if (first) {
             b->period_end = c->deadline;
+        }
     }
     grant_next(c);
     spin_unlock(&b->lock);
@@ -123,10 +127,11 @@ static void refill(void)
 void budget_vcpu_on(struct vcpu *v)
 {
     struct budget_cpu *c = &cpus[v->pcpu];
-    if (!c->b || c->started)
+    if (!c->b || c->started) {
         return;
+    }
     c->started = true;
-    c->grant = 0;
+    c->grant = 0u;
     /* in step with the partition's other CPUs: the period in force (its
      * first refill catches up with any that ended meanwhile) */
     spin_lock(&c->b->lock);
@@ -142,10 +147,11 @@ bool budget_init(const struct system_config *sys, struct vm *(*vm_of)(unsigned i
 {
     bool any = false;
     epoch = timer_now();
-    for (unsigned int i = 0; i < sys->nguests; i++) {
+    for (unsigned int i = 0u; i < sys->nguests; i++) {
         const struct guest_config *g = &sys->guests[i];
-        if (!g->budget_events)
+        if (!g->budget_events) {
             continue;
+        }
         if (!any && !pmu_reserve()) {
             pr_err("guest '%s': property 'memory-budget': no PMU counter\n", g->name);
             return false;
@@ -155,7 +161,7 @@ bool budget_init(const struct system_config *sys, struct vm *(*vm_of)(unsigned i
         budget_pool_init(&b->pool, g->budget_events, g->budget_period_us, g->ncpus);
         b->event = g->budget_event;
         b->period_end = epoch + timer_us_to_ticks(g->budget_period_us);
-        for (unsigned int k = 0; k < g->ncpus; k++) {
+        for (unsigned int k = 0u; k < g->ncpus; k++) {
             cpus[g->cpus[k]].b = b;
             cpus[g->cpus[k]].v = &vm_of(i)->vcpu[k];
         }

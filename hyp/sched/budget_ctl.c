@@ -13,8 +13,9 @@ struct budget budgets[GUEST_MAX];
 
 bool budget_fill(unsigned int id, struct partita_budget *o)
 {
-    if (id >= GUEST_MAX || !budgets[id].pool.events)
+    if (id >= GUEST_MAX || !budgets[id].pool.events) {
         return false;
+    }
     struct budget *b = &budgets[id];
     spin_lock(&b->lock);
     const struct budget_pool p = b->pool;
@@ -43,8 +44,9 @@ bool budget_fill(unsigned int id, struct partita_budget *o)
 bool budget_set(unsigned int id, uint32_t events, uint32_t period_us)
 {
     if (id >= GUEST_MAX || !budgets[id].pool.events || period_us < GUEST_BUDGET_PERIOD_MIN_US ||
-        period_us > GUEST_BUDGET_PERIOD_MAX_US)
+        period_us > GUEST_BUDGET_PERIOD_MAX_US) {
         return false;
+    }
     struct budget *b = &budgets[id];
     spin_lock(&b->lock);
     bool ok = budget_pool_set(&b->pool, events, period_us);

@@ -73,7 +73,7 @@ static void cyclic_start_scheds(const struct system_config *sys,
         cc->frame_start = cyc_epoch;
     }
     (void)__atomic_store_n(&cyc_started, true, __ATOMIC_SEQ_CST);
-    for (unsigned int cpu = 1; cpu < SCHED_CPUS; cpu++) {
+    for (unsigned int cpu = 1u; cpu < SCHED_CPUS; cpu++) {
         if (sched_cyclic_cpu(cpu) && pcpus[cpu].online) {
             gic_kick_cpu(cpu);
         }
@@ -211,7 +211,7 @@ void sched_cyclic_loop(struct pcpu *c)
     bool boot_cpu = c->index == 0u;
     for (;;) {
         if (!boot_cpu) {
-            c->attention = 0;
+            c->attention = 0u;
             dsb_ish();  /* clear before looking: a later kick is seen next time */
         } else {
             (void)cpu0_service();

@@ -33,13 +33,13 @@ void sched_cpu0_work(void)
 {
     /* seen before the attention word that makes the boot CPU look */
     __atomic_store_n(&cpu0_work, true, __ATOMIC_SEQ_CST);
-    pcpus[0].attention = 1;
+    pcpus[0].attention = 1u;
     gic_kick_cpu(0);
 }
 
 void sched_console_input(void)
 {
-    pcpus[0].attention = 1;     /* the UART interrupt runs on the boot CPU */
+    pcpus[0].attention = 1u;     /* the UART interrupt runs on the boot CPU */
 }
 
 /*
@@ -60,19 +60,23 @@ void vcpu_take_requests(struct vcpu *v)
 {
     uint32_t req = vcpu_requests_take(v);
     if ((req & VCPU_REQ_POWER_ON) != 0u) {
-        if (v->direct)
+        if (v->direct) {
             direct_quiet(v);
+        }
         vgic_vcpu_reset(&v->vm->vgic, v->id);
-        if (v->direct)      /* what its distributor says of its PPIs, anew */
+        if (v->direct) {      /* what its distributor says of its PPIs, anew */
             vgic_hw_resync_private(&v->vm->vgic, v->id);
+        }
         /* a timer interrupt forwarded to the previous life and never
          * EOIed stays active in the GIC: end it here, on its own CPU */
         gic_irq_deactivate(host.timer.irq_virt);
-        if (host.pmu_irq)
+        if (host.pmu_irq != 0u) {
             gic_irq_deactivate(host.pmu_irq);
+        }
         vcpu_reset(v, v->on_entry, v->on_r[0], v->on_r[1], v->on_r[2]);
-        if (v->share)
+        if (v->share != NULL) {
             sched_share_reset(v);
+        }
         budget_vcpu_on(v);
         /* after its state is written: gdb's stub reads that state once
          * the vCPU is no longer VCPU_ON_PENDING (hyp/gdb/gdb_guest.c) */
@@ -88,15 +92,16 @@ void vcpu_take_requests(struct vcpu *v)
  */
 bool cpu0_service(void)
 {
-    this_cpu()->attention = 0;
+    this_cpu()->attention = 0u;
     /* cleared before cpu0_work is read: a request set after the read
      * (sched_cpu0_work: cpu0_work, then attention) is seen next time; the
      * word is exchanged only when set (the exchange's barriers, twice a
      * pass on a shared boot CPU, are for the rare pass with work) */
     dsb_ish();
     bool work = cpu0_work && __atomic_exchange_n(&cpu0_work, false, __ATOMIC_SEQ_CST);
-    if (!housekeeping || !(work || console_rx_pending() || console_is_polled()))
+    if (!housekeeping || !(work || console_rx_pending() || console_is_polled())) {
         return false;
+    }
     housekeeping();
     return true;
 }
@@ -110,9 +115,10 @@ void vcpu_wait(struct vcpu *v)
 {
     /* IRQs stay masked: WFI still wakes on a pending one, which we then
      * take in HYP before looking again (no lost wake-up) */
-    if (v->requests || vgic_cpu_wants_wake(&v->vgic))
+    if (v->requests || vgic_cpu_wants_wake(&v->vgic)) {
         return;
-    if (v->share) {
+    }
+    if (v->share != NULL) {
         sched_share_block(v);   /* a shared CPU: another vCPU may run */
         return;
     }
@@ -132,37 +138,42 @@ void vcpu_wait(struct vcpu *v)
     gic_handle_irq();
 }
 
-const volatile uint32_t sched_poll_attention = 1;
+const volatile uint32_t sched_poll_attention = 1u;
 
 static void pcpu_idle(void)
 {
     struct pcpu *c = this_cpu();
-    if (c->index == 0 && (cpu0_busy() || console_is_polled()))
+    if (c->index == 0u && (cpu0_busy() || console_is_polled())) {
         return;     /* (no console interrupt: the boot CPU polls it) */
+    }
     struct vcpu *v = c->vcpu;
-    if (v && ((v->requests & ~VCPU_REQ_HELD) || vcpu_runnable(v)))
+    if (v && ((v->requests & ~VCPU_REQ_HELD) || vcpu_runnable(v))) {
         return;
+    }
     uint64_t t0 = sysreg_read_cntpct();
     wfi();      /* IRQs masked: wakes on a pending one, handled below */
     c->idle_ticks += sysreg_read_cntpct() - t0;
-    if (gic_cpu_is_group0())
+    if (gic_cpu_is_group0()) {
         gic_handle_fiq();   /* a direct guest's CPU: the hypervisor's are Group 0 */
-    else
+    } else {
         gic_handle_irq();
+    }
     /* the boot CPU moves the hypervisor into its colours (mm/hyp_colour.h):
      * the others wait for it here, before any guest runs */
-    if (c->index != 0 && hyp_colour_requested())
+    if (c->index != 0u && hyp_colour_requested()) {
         hyp_colour_park();
+    }
 }
 
 void pcpu_loop(void)
 {
     struct pcpu *c = this_cpu();
-    bool boot_cpu = c->index == 0;
+    bool boot_cpu = c->index == 0u;
     irq_disable();
     for (;;) {
-        if (boot_cpu)
+        if (boot_cpu) {
             cpu0_service();
+        }
         /* secondary CPUs get here before the configuration is read */
         if (c->shared) {
             /* a CPU under the cyclic schedules runs its windows instead
@@ -175,25 +186,29 @@ void pcpu_loop(void)
             sched_share_loop(c);
         }
         struct vcpu *v = c->vcpu;
-        if (v && v->requests)
+        if (v && v->requests) {
             vcpu_take_requests(v);
+        }
         if ((v == NULL) || !vcpu_claim(v)) {
             pcpu_idle();
             continue;
         }
         vcpu_load(v);
-        if (c->pmu_inten_parked)
+        if (c->pmu_inten_parked != 0u) {
             pmu_unpark(c);      /* its PMU interrupt came while it was away */
+        }
         vcpu_run(v, c, boot_cpu && console_is_polled());
         /* a direct guest's life ended: nothing of it may keep this CPU's
          * interface busy */
-        if (v->direct && v->vm->state != GUEST_RUNNING)
+        if (v->direct && v->vm->state != GUEST_RUNNING) {
             direct_quiet(v);
+        }
         vcpu_put(v);
         vcpu_release(v);
         /* the boot CPU waits for this vCPU to leave: to restart its guest,
          * or to detach its devices once its life has ended */
-        if (v->vm->state != GUEST_RUNNING)
+        if (v->vm->state != GUEST_RUNNING) {
             sched_cpu0_work();
+        }
     }
 }

@@ -30,10 +30,12 @@ void sched_set_housekeeping(void (*fn)(void));
  */
 static inline void vcpu_kick(struct vcpu *v)
 {
-    if (v->share)
-        pcpus[v->pcpu].attention = 1;
-    if (v->pcpu != this_cpu()->index)
+    if (v->share != NULL) {
+        pcpus[v->pcpu].attention = 1u;
+    }
+    if (v->pcpu != this_cpu()->index) {
         gic_kick_cpu(v->pcpu);
+    }
 }
 
 /* Sleep until v has something to do (an interrupt or a request): WFI */

@@ -83,8 +83,9 @@ extern const volatile uint32_t sched_poll_attention;
 static inline void vcpu_run(struct vcpu *v, struct pcpu *c, bool polled)
 {
     const volatile uint32_t *attention = polled ? &sched_poll_attention : &c->attention;
-    while (!(v->requests | c->attention) && !(polled && cpu0_busy()))
+    while (!(v->requests | c->attention) && !(polled && cpu0_busy())) {
         guest_run(v, trap_table, attention);
+    }
 }
 
 /* Requests another CPU left for this vCPU, taken while it is not loaded. */

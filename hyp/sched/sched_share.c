@@ -35,7 +35,7 @@ static size_t share_left;
 
 static struct vcpu_share *share_alloc(struct vcpu *v)
 {
-    size_t need = (sizeof(struct vcpu_share) + 7) & ~(size_t)7;
+    size_t need = (sizeof(struct vcpu_share) + 7u) & ~(size_t)7;
     if (share_left < need) {
         share_pool = page_alloc(1, 1);
         share_left = share_pool ? 0x1000 : 0;
@@ -62,13 +62,15 @@ void sched_assign(struct vcpu *v)
         c->vcpu = c->rr = v;
         return;
     }
-    if (!first->share)
+    if (!first->share) {
         first->share = share_alloc(first);
+    }
     c->shared = true;
     v->share = share_alloc(v);
     struct vcpu *last = first;
-    while (last->share->next != first)
+    while (last->share->next != first) {
         last = last->share->next;
+    }
     last->share->next = v;
     v->share->next = first;
 }
@@ -83,7 +85,7 @@ void sched_share_own(struct vcpu *v)
 
 void sched_share_print(void)
 {
-    for (unsigned int i = 0; i < MAX_CPUS; i++) {
+    for (unsigned int i = 0u; i < MAX_CPUS; i++) {
         struct pcpu *c = &pcpus[i];
         if (!c->shared || sched_cyclic_cpu(i)) {
             continue;       /* (a CPU under the cyclic schedules: its windows) */
@@ -91,10 +93,11 @@ void sched_share_print(void)
         char line[160];
         int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
         for_each_on(c, v)
-            if (n < (int)sizeof(line))
+            if (n < (int)sizeof(line)) {
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s/vcpu%u (%lu us)",
                               v == c->rr ? "" : ",", v->vm->cfg->name, v->id,
                               (unsigned long)v->vm->cfg->slice_us);
+            }
         pr_info("%s\n", line);
     }
 }
@@ -103,8 +106,9 @@ void sched_share_reset(struct vcpu *v)
 {
     struct vcpu_share *s = v->share;
     memset(&s->vfp, 0, sizeof(s->vfp));     /* FPEXC.EN clear, as out of reset */
-    if (pcpus[v->pcpu].vfp_owner == &s->vfp)
+    if (pcpus[v->pcpu].vfp_owner == &s->vfp) {
         pcpus[v->pcpu].vfp_owner = NULL;    /* what the VFP holds is the old life's */
+    }
     s->blocked = s->boost = s->ppi_active = s->pmu_ppi_active = false;
 }
 
@@ -113,7 +117,7 @@ void sched_share_reset(struct vcpu *v)
 void sched_share_block(struct vcpu *v)
 {
     v->share->blocked = true;
-    this_cpu()->attention = 1;  /* leave the guest: the loop puts v away */
+    this_cpu()->attention = 1u;  /* leave the guest: the loop puts v away */
 }
 
 /* The saved virtual timer's deadline on the physical counter, 0: none
@@ -122,8 +126,9 @@ void sched_share_block(struct vcpu *v)
 static inline __attribute__((always_inline)) uint64_t vtimer_deadline(const struct vcpu *v)
 {
     uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
-    if ((v->timer.cntv_ctl & 3) != 1 || cval > ~0ull - off)
+    if ((v->timer.cntv_ctl & 3u) != 1u || cval > ~0ull - off) {
         return 0;
+    }
     return cval + off;
 }
 
@@ -146,7 +151,7 @@ static bool eligible(struct vcpu *v)
 /* the hypervisor timer: a slice is over, or an away vCPU's timer is due */
 static void look_again(void)
 {
-    this_cpu()->attention = 1;
+    this_cpu()->attention = 1u;
 }
 
 /* What one walk over the vCPUs found (update): the first two virtual-timer
@@ -176,8 +181,9 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
     n->v1 = n->boosted = NULL;
     for_each_on(c, v) {
         struct vcpu_share *s = v->share;
-        if (v->requests)
+        if (v->requests != 0u) {
             vcpu_take_requests(v);
+        }
         uint64_t d = vtimer_deadline(v);
         if (d > now && d < n->d2 && vcpu_runnable(v)) {
             if (d < n->d1) {
@@ -194,8 +200,9 @@ static void update(struct pcpu *c, uint64_t now, struct survey *n)
         }
         /* its state is final here (requests taken, woken or not): pick's
          * first choice, found in this walk, which starts at the turn too */
-        if (s->boost && !n->boosted && eligible(v))
+        if (s->boost && !n->boosted && eligible(v)) {
             n->boosted = v;
+        }
     }
 }
 
@@ -224,13 +231,14 @@ static struct vcpu *pick(struct pcpu *c, struct vcpu *boosted)
             /* an overrun (the slice's timer is late, or the last exit
              * was long) is paid back, at most half a slice a round, so
              * every runnable vCPU has budget again; none is kept */
-            int64_t debt = s->budget < -(int64_t)(s->slice / 2) ? -(int64_t)(s->slice / 2)
+            int64_t debt = s->budget < -(int64_t)(s->slice / 2u) ? -(int64_t)(s->slice / 2u)
                                                                  : s->budget < 0 ? s->budget : 0;
             s->budget = debt + (int64_t)s->slice;
             s->boost = false;
         }
-        if (!any)
+        if (!any) {
             return NULL;
+        }
         c->rr = c->rr->share->next;
     }
     return NULL;
@@ -248,19 +256,22 @@ static inline __attribute__((always_inline)) void share_load(struct pcpu *c, str
     c->vcpu = v;
     /* its timer's PPI as it left it: active until its guest EOIs it
      * (hardware-linked list register), so no other vCPU's timer shows */
-    if (v->share->ppi_active)
+    if (v->share->ppi_active) {
         gic_irq_activate(host.timer.irq_virt);
+    }
     vcpu_load(v);
     /* its PMU, once it has used it (the others pay this one test) */
     if (v->pmu_used) {
-        if (v->share->pmu_ppi_active)
+        if (v->share->pmu_ppi_active) {
             gic_irq_activate(host.pmu_irq);
+        }
         pmu_restore(&v->share->pmu);
     }
     /* its breakpoints and watchpoints, once it has used them */
-    if (v->dbg_used)
+    if (v->dbg_used) {
         debug_load(&v->dbg, v->dbg_trap);
-    sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0 : HCPTR_TCP10_11));
+    }
+    sysreg_write_hcptr(VCPU_HCPTR | (c->vfp_owner == &v->share->vfp ? 0u : HCPTR_TCP10_11));
     isb();
     v->share->switches++;
     c->switches++;
@@ -283,27 +294,31 @@ static inline __attribute__((always_inline)) void share_put(struct vcpu *v)
         pmu_save(&v->share->pmu);   /* and stopped: no overflow of its fires now */
         bool pmu_active = host.pmu_irq && gic_irq_active(host.pmu_irq);
         v->share->pmu_ppi_active = pmu_active;
-        if (pmu_active)
+        if (pmu_active) {
             gic_irq_deactivate(host.pmu_irq);
+        }
     }
     vcpu_put(v);    /* the virtual timer is off from here: no new PPI */
     bool active = gic_irq_active(host.timer.irq_virt);
     v->share->ppi_active = active;      /* (tested in a register, not read back) */
-    if (active)
+    if (active) {
         gic_irq_deactivate(host.timer.irq_virt);
+    }
 }
 
 void sched_share_left(struct vcpu *v)
 {
-    if (v->vm->state != GUEST_RUNNING)
+    if (v->vm->state != GUEST_RUNNING) {
         sched_cpu0_work();  /* restart or detach: sched.c */
+    }
 }
 
 /* Nothing to run: sleep until an interrupt (a kick, a timer) */
 static inline __attribute__((always_inline)) void share_idle(struct pcpu *c)
 {
-    if (c->attention || (c->index == 0 && (cpu0_busy() || console_is_polled())))
+    if (c->attention || (c->index == 0u && (cpu0_busy() || console_is_polled()))) {
         return;
+    }
     uint64_t t0 = sysreg_read_cntpct();
     wfi();
     c->idle_ticks += sysreg_read_cntpct() - t0;
@@ -312,7 +327,7 @@ static inline __attribute__((always_inline)) void share_idle(struct pcpu *c)
 
 void sched_share_vfp_service(struct pcpu *c)
 {
-    if (c->vfp_owner) {
+    if (c->vfp_owner != NULL) {
         sysreg_write_hcptr(VCPU_HCPTR);     /* CP10/11 open to HYP */
         isb();
         vfp_save(c->vfp_owner);
@@ -330,7 +345,7 @@ bool sched_share_vfp_flush(unsigned int cpu)
         return true;
     }
     c->vfp_flush = true;
-    c->attention = 1;   /* out of its guest, to the top of its loop */
+    c->attention = 1u;   /* out of its guest, to the top of its loop */
     dsb_ish();
     gic_kick_cpu(cpu);
     uint64_t t0 = timer_now();
@@ -344,17 +359,20 @@ bool sched_share_vfp_flush(unsigned int cpu)
 
 void sched_share_loop(struct pcpu *c)
 {
-    bool boot_cpu = c->index == 0;
+    bool boot_cpu = c->index == 0u;
     uint64_t now = timer_now();
     for (;;) {
         if (!boot_cpu) {
-            c->attention = 0;
+            c->attention = 0u;
             dsb_ish();  /* clear before looking: a later kick is seen next time */
         } else if (cpu0_service()) {
             now = timer_now();      /* (the housekeeping took its time) */
+        } else {
+            /* no housekeeping this pass: now still holds */
         }
-        if (c->vfp_flush)
+        if (c->vfp_flush) {
             sched_share_vfp_service(c);
+        }
         struct survey vt;
         update(c, now, &vt);
         struct vcpu *v = pick(c, vt.boosted);
@@ -378,8 +396,9 @@ void sched_share_loop(struct pcpu *c)
         v->share->run_ticks += now - t0;
         v->share->budget -= (int64_t)(now - t0);
         v->share->boost = false;    /* served: back to its turn in the round */
-        if (v->vm->state != GUEST_RUNNING)
+        if (v->vm->state != GUEST_RUNNING) {
             sched_cpu0_work();  /* restart or detach: sched.c */
+        }
     }
 }
 
