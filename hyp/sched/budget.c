@@ -65,9 +65,9 @@ static void apply(struct budget_cpu *c)
 {
     pmu_budget_program(c->b->event, -c->grant);
     if (c->grant != 0u) {
-        __atomic_and_fetch(&c->v->requests, ~VCPU_REQ_THROTTLE, __ATOMIC_SEQ_CST);
+        (void)__atomic_and_fetch(&c->v->requests, ~VCPU_REQ_THROTTLE, __ATOMIC_SEQ_CST);
     } else {
-        __atomic_or_fetch(&c->v->requests, VCPU_REQ_THROTTLE, __ATOMIC_SEQ_CST);
+        (void)__atomic_or_fetch(&c->v->requests, VCPU_REQ_THROTTLE, __ATOMIC_SEQ_CST);
     }
 }
 

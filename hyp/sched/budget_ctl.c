@@ -20,7 +20,7 @@ bool budget_fill(unsigned int id, struct partita_budget *o)
     spin_lock(&b->lock);
     const struct budget_pool p = b->pool;
     spin_unlock(&b->lock);
-    memset(o, 0, sizeof(*o));
+    (void)memset(o, 0, sizeof(*o));
     o->events = p.events;
     o->period_us = p.period_us;
     o->next_events = p.next_events;

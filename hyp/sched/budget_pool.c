@@ -5,7 +5,7 @@
 void budget_pool_init(struct budget_pool *p, uint32_t events, uint32_t period_us,
                       uint32_t nvcpus)
 {
-    memset(p, 0, sizeof(*p));
+    (void)memset(p, 0, sizeof(*p));
     p->events = p->next_events = events;
     p->period_us = p->next_period_us = period_us;
     p->nvcpus = nvcpus ? nvcpus : 1u;
@@ -19,9 +19,9 @@ uint32_t budget_pool_draw(struct budget_pool *p)
         return 0;
     }
     uint64_t left = (uint64_t)p->left;
-    uint64_t share = p->nvcpus == 1u ? left : left / (2u * p->nvcpus);
+    uint64_t share = (p->nvcpus == 1u) ? left : (left / (2u * p->nvcpus));
     if (share < BUDGET_GRANT_MIN) {
-        share = left < BUDGET_GRANT_MIN ? left : BUDGET_GRANT_MIN;
+        share = (left < BUDGET_GRANT_MIN) ? left : BUDGET_GRANT_MIN;
     }
     /* a counter counts 2^32 events at most before it wraps twice */
     if (share > 0x7fffffffu) {
@@ -37,13 +37,15 @@ void budget_pool_charge(struct budget_pool *p, uint32_t k, uint32_t grant, uint3
     /* the skid is paid from what is left (of the period in force, also for
      * a CPU still charging the last one: the debt moves on with the pool) */
     if (n > grant) {
-        p->left -= (int64_t)(n - grant);
+        uint32_t skid = n - grant;
+        p->left -= (int64_t)skid;
     }
 }
 
 void budget_pool_open(struct budget_pool *p, uint32_t k)
 {
-    if ((int32_t)(k - p->period) <= 0) {
+    uint32_t ahead = k - p->period;     /* serial numbers: k is new if ahead */
+    if ((int32_t)ahead <= 0) {
         return;
     }
     /* only k - 2 shares the slot k takes; every CPU charged it at its own

@@ -143,7 +143,7 @@ const volatile uint32_t sched_poll_attention = 1u;
 static void pcpu_idle(void)
 {
     struct pcpu *c = this_cpu();
-    if (c->index == 0u && (cpu0_busy() || console_is_polled())) {
+    if ((c->index == 0u) && (cpu0_busy() || console_is_polled())) {
         return;     /* (no console interrupt: the boot CPU polls it) */
     }
     struct vcpu *v = c->vcpu;
@@ -160,7 +160,7 @@ static void pcpu_idle(void)
     }
     /* the boot CPU moves the hypervisor into its colours (mm/hyp_colour.h):
      * the others wait for it here, before any guest runs */
-    if (c->index != 0u && hyp_colour_requested()) {
+    if ((c->index != 0u) && hyp_colour_requested()) {
         hyp_colour_park();
     }
 }
@@ -172,7 +172,7 @@ void pcpu_loop(void)
     irq_disable();
     for (;;) {
         if (boot_cpu) {
-            cpu0_service();
+            (void)cpu0_service();
         }
         /* secondary CPUs get here before the configuration is read */
         if (c->shared) {
@@ -200,7 +200,7 @@ void pcpu_loop(void)
         vcpu_run(v, c, boot_cpu && console_is_polled());
         /* a direct guest's life ended: nothing of it may keep this CPU's
          * interface busy */
-        if (v->direct && v->vm->state != GUEST_RUNNING) {
+        if (v->direct && (v->vm->state != GUEST_RUNNING)) {
             direct_quiet(v);
         }
         vcpu_put(v);

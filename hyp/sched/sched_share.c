@@ -92,12 +92,13 @@ void sched_share_print(void)
         }
         char line[160];
         int n = snprintf(line, sizeof(line), "sched: CPU %u shared by", i);
-        for_each_on(c, v)
+        for_each_on(c, v) {
             if (n < (int)sizeof(line)) {
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s/vcpu%u (%lu us)",
                               v == c->rr ? "" : ",", v->vm->cfg->name, v->id,
                               (unsigned long)v->vm->cfg->slice_us);
             }
+        }
         pr_info("%s\n", line);
     }
 }
@@ -105,7 +106,7 @@ void sched_share_print(void)
 void sched_share_reset(struct vcpu *v)
 {
     struct vcpu_share *s = v->share;
-    memset(&s->vfp, 0, sizeof(s->vfp));     /* FPEXC.EN clear, as out of reset */
+    (void)memset(&s->vfp, 0, sizeof(s->vfp));     /* FPEXC.EN clear, as out of reset */
     if (pcpus[v->pcpu].vfp_owner == &s->vfp) {
         pcpus[v->pcpu].vfp_owner = NULL;    /* what the VFP holds is the old life's */
     }
@@ -126,7 +127,7 @@ void sched_share_block(struct vcpu *v)
 static inline __attribute__((always_inline)) uint64_t vtimer_deadline(const struct vcpu *v)
 {
     uint64_t cval = v->timer.cntv_cval, off = v->vm->cntvoff;
-    if ((v->timer.cntv_ctl & 3u) != 1u || cval > ~0ull - off) {
+    if ((v->timer.cntv_ctl & 3u) != 1u || cval > ~0ULL - off) {
         return 0;
     }
     return cval + off;
@@ -231,8 +232,9 @@ static struct vcpu *pick(struct pcpu *c, struct vcpu *boosted)
             /* an overrun (the slice's timer is late, or the last exit
              * was long) is paid back, at most half a slice a round, so
              * every runnable vCPU has budget again; none is kept */
-            int64_t debt = s->budget < -(int64_t)(s->slice / 2u) ? -(int64_t)(s->slice / 2u)
-                                                                 : s->budget < 0 ? s->budget : 0;
+            uint64_t half = s->slice / 2u;
+            int64_t debt = (s->budget < -(int64_t)half) ? -(int64_t)half
+                                                        : ((s->budget < 0) ? s->budget : 0);
             s->budget = debt + (int64_t)s->slice;
             s->boost = false;
         }
@@ -285,7 +287,7 @@ static inline __attribute__((always_inline)) void share_put(struct vcpu *v)
         /* under gdb: the VFP registers into the save area gdb reads, and
          * no longer the VFP's, so that what gdb writes is what comes back */
         struct pcpu *c = this_cpu();
-        if (v->dbg_trap && c->vfp_owner == &v->share->vfp) {
+        if (v->dbg_trap && (c->vfp_owner == &v->share->vfp)) {
             vfp_save(&v->share->vfp);
             c->vfp_owner = NULL;
         }
@@ -316,7 +318,7 @@ void sched_share_left(struct vcpu *v)
 /* Nothing to run: sleep until an interrupt (a kick, a timer) */
 static inline __attribute__((always_inline)) void share_idle(struct pcpu *c)
 {
-    if (c->attention || (c->index == 0u && (cpu0_busy() || console_is_polled()))) {
+    if (c->attention || ((c->index == 0u) && (cpu0_busy() || console_is_polled()))) {
         return;
     }
     uint64_t t0 = sysreg_read_cntpct();
@@ -393,8 +395,9 @@ void sched_share_loop(struct pcpu *c)
         share_put(v);
         vcpu_release(v);
         now = timer_now();
-        v->share->run_ticks += now - t0;
-        v->share->budget -= (int64_t)(now - t0);
+        uint64_t ran = now - t0;
+        v->share->run_ticks += ran;
+        v->share->budget -= (int64_t)ran;
         v->share->boost = false;    /* served: back to its turn in the round */
         if (v->vm->state != GUEST_RUNNING) {
             sched_cpu0_work();  /* restart or detach: sched.c */
