@@ -30,24 +30,25 @@
 
 /* ---- set-up: the ring of vCPUs on each shared CPU ---- */
 
-static uint8_t *share_pool;
+/* the page the next states are cut from, one after the other (each as
+ * aligned as its type asks), and the bytes left in it */
+static struct vcpu_share *share_pool;
 static size_t share_left;
 
 static struct vcpu_share *share_alloc(struct vcpu *v)
 {
-    size_t need = (sizeof(struct vcpu_share) + 7u) & ~(size_t)7;
-    if (share_left < need) {
+    if (share_left < sizeof(struct vcpu_share)) {
         share_pool = page_alloc(1, 1);
-        share_left = share_pool ? 0x1000 : 0;
-        if (!share_pool) {
+        share_left = (share_pool != NULL) ? (size_t)PAGE_SIZE : (size_t)0;
+        if (share_pool == NULL) {
             pr_err("no hypervisor memory for the state of shared vCPUs\n");
             hyp_halt();
         }
     }
-    struct vcpu_share *s = (struct vcpu_share *)share_pool;
-    share_pool += need;
-    share_left -= need;
-    memset(s, 0, sizeof(*s));
+    struct vcpu_share *s = share_pool;
+    share_pool = &share_pool[1];
+    share_left -= sizeof(struct vcpu_share);
+    (void)memset(s, 0, sizeof(*s));
     s->slice = timer_us_to_ticks(v->vm->cfg->slice_us);
     s->budget = (int64_t)s->slice;
     s->next = v;
