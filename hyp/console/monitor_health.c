@@ -45,7 +45,7 @@ void cmd_health(int argc, char **argv)
     }
     uint32_t next = 0u;
     unsigned int n = 0u;
-    while (health_log_read(id, next, &r, 1, &next)) {
+    while (health_log_read(id, next, &r, 1, &next) != 0u) {
         pr_info("health #%lu ", (unsigned long)r.seq);
         print_time("", (uint64_t)r.ticks_hi << 32 | r.ticks_lo);
         pr_info(" %s: %s (%lu, 0x%lx): %s\n", name_of(r.guest), health_event_names[r.event],

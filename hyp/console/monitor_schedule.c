@@ -15,7 +15,7 @@ static void show_windows(const struct schedule_config *s, unsigned int cpu)
 {
     const struct sched_table *t = &s->cpu[cpu];
     pr_info("  CPU %u:", cpu);
-    for (unsigned int i = 0; i < t->nwindows; i++) {
+    for (unsigned int i = 0u; i < t->nwindows; i++) {
         pr_info(" %lu+%lu %s", (unsigned long)t->w[i].offset_us,
                 (unsigned long)t->w[i].length_us, guests[t->w[i].guest].cfg->name);
     }

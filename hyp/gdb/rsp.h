@@ -43,7 +43,7 @@ struct rsp_rx {
     bool escape, overflow;
     uint8_t sum, check;
     size_t len;
-    char buf[RSP_PACKET_MAX + 1];
+    char buf[RSP_PACKET_MAX + 1u];
 };
 
 void rsp_rx_init(struct rsp_rx *rx);
@@ -57,7 +57,7 @@ struct rsp_tx {
     size_t len;
     uint8_t sum;
     bool overflow;      /* did not fit: rsp_tx_end makes it an E01, and it stays set */
-    char buf[RSP_PACKET_MAX + 4];     /* '$', data, '#cc' */
+    char buf[RSP_PACKET_MAX + 4u];     /* '$', data, '#cc' */
 };
 
 void rsp_tx_begin(struct rsp_tx *tx);

@@ -418,7 +418,7 @@ static int write_nets(void *fdt, const struct guest_config *cfg)
 static int write_memory(void *fdt, const struct guest_config *cfg, uint32_t ram)
 {
     char name[32];
-    uint32_t cells[2 * (DISK_MAX + 1)];
+    uint32_t cells[2u * (DISK_MAX + 1u)];
     uint32_t at = ram;
     const uint32_t end = ram + (uint32_t)cfg->mem_size;
     int n = 0;
