@@ -72,7 +72,7 @@ static bool parse_backing(const void *fdt, int node, const char *g, const char *
     size_t n = s ? strlen(s) : 0u;
     bool printable = (n > 0u) && (n < DISK_BACKING_MAX);
     for (size_t i = 0; printable && i < n; i++) {
-        printable = s[i] > ' ' && s[i] < '\x7f';
+        printable = (s[i] > ' ') && (s[i] <= '~');
     }
     if (!s && !bad) {
         cfg_msg(c, true, g, p, "missing: the name of the store in the driver partition");

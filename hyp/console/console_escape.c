@@ -2,7 +2,7 @@
 
 int console_escape_feed(struct console_escape *e, char c, char out[ESC_COUNT])
 {
-    if (c == (char)ESC_CHAR) {
+    if ((int)c == ESC_CHAR) {
         if (++e->held == ESC_COUNT) {
             e->held = 0u;
             return -1;

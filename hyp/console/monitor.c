@@ -313,25 +313,36 @@ void monitor_exec(char *line)
     pr_info("unknown command '%s' (try 'help')\n", argv[0]);
 }
 
-/* Feed one input character to the line editor; returns 1 at end of line. */
 static bool last_was_cr;
-static int esc_state;       /* 0, 1 after ESC, 2 inside ESC [ ... (CSI) */
+/* where the line editor is in a terminal's escape sequence */
+enum esc_phase {
+    ESC_NONE,       /* outside one */
+    ESC_SEEN,       /* after ESC */
+    ESC_CSI,        /* inside ESC [ ... (CSI) */
+};
+static enum esc_phase esc_state;
 
+/* the keys without a printable form that the line editor reads, by their
+ * codes */
+#define KEY_ESC 0x1b    /* begins a terminal's escape sequence */
+#define KEY_DEL 0x7f    /* what the Backspace key sends on most terminals */
+
+/* Feed one input character to the line editor; returns 1 at end of line. */
 static int line_feed(char *buf, unsigned int *len, char c)
 {
     /* terminal escape sequences (arrow keys...) are not commands: drop */
-    if (esc_state == 1) {
-        esc_state = c == '[' ? 2 : 0;
+    if (esc_state == ESC_SEEN) {
+        esc_state = (c == '[') ? ESC_CSI : ESC_NONE;
         return 0;
     }
-    if (esc_state == 2) {
+    if (esc_state == ESC_CSI) {
         if ((c >= '@') && (c <= '~')) {         /* a CSI's final byte, 0x40-0x7e */
-            esc_state = 0;
+            esc_state = ESC_NONE;
         }
         return 0;
     }
-    if (c == '\x1b') {
-        esc_state = 1;
+    if ((int)c == KEY_ESC) {
+        esc_state = ESC_SEEN;
         return 0;
     }
     bool cr_lf = (c == '\n') && last_was_cr;
@@ -344,10 +355,10 @@ static int line_feed(char *buf, unsigned int *len, char c)
         buf[*len] = '\0';
         return 1;
     }
-    if ((c == '\x7f' || c == '\b') && *len > 0u) {
+    if ((((int)c == KEY_DEL) || (c == '\b')) && (*len > 0u)) {
         (*len)--;
         console_write("\b \b", 3);
-    } else if (c >= ' ' && c < '\x7f' && *len < MONITOR_LINE_MAX - 1u) {
+    } else if ((c >= ' ') && (c <= '~') && (*len < (MONITOR_LINE_MAX - 1u))) {
         buf[(*len)++] = c;
         console_write(&c, 1);
     } else {

@@ -405,7 +405,7 @@ static void on_packet(void)
  * way out when gdb went away without detaching - detach for it */
 static bool escape(char c)
 {
-    if (c != (char)ESC_CHAR || !rsp_rx_idle(&s.rx)) {
+    if (((int)c != ESC_CHAR) || !rsp_rx_idle(&s.rx)) {
         s.escapes = 0u;
         return false;
     }

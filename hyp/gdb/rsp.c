@@ -348,8 +348,9 @@ static enum rsp_cmd_kind decode_resume(struct cur *c, struct rsp_cmd *cmd,
 static enum rsp_cmd_kind decode_xfer(struct cur *c, struct rsp_cmd *cmd)
 {
     size_t left = cur_left(c);
+    const char *annex = c->p;
     size_t alen = 0u;   /* the annex: up to the colon */
-    while ((alen < left) && (c->p[alen] != ':')) {
+    while ((alen < left) && (annex[alen] != ':')) {
         alen++;
     }
     enum rsp_cmd_kind kind = RSP_CMD_MALFORMED;

@@ -23,7 +23,7 @@
 #define RSP_PACKET_MAX   1024u
 /* the most memory one m/M packet moves: two hex digits a byte */
 #define RSP_MEM_MAX      ((RSP_PACKET_MAX - 32u) / 2u)
-#define RSP_INTERRUPT    '\x03'
+#define RSP_INTERRUPT    '\3'     /* Ctrl-C, between packets */
 
 /* ---- receiving ---- */
 
