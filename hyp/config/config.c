@@ -243,8 +243,8 @@ static bool irq_reserved(const struct platform *p, uint32_t irq)
 /* What of the hypervisor's own devices [base, base+size) overlaps, or NULL */
 static const char *hyp_device(const struct platform *p, uint64_t base, uint64_t size)
 {
-    const struct plat_range *const gic[4] = { &p->gic.gicd, &p->gic.gicc, &p->gic.gich,
-                                              &p->gic.gicv };
+    const struct plat_range *const gic[4] = { [0] = &p->gic.gicd, [1] = &p->gic.gicc,
+                                              [2] = &p->gic.gich, [3] = &p->gic.gicv };
     for (unsigned int i = 0u; i < 4u; i++) {
         if (gic[i]->size && cfg_overlaps(base, size, gic[i]->base, gic[i]->size)) {
             return "GIC";

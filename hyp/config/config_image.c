@@ -104,14 +104,14 @@ void config_check_images(struct guest_config *g, struct cfg_ctx *c)
         need = ((need + 0xfffu) & ~0xfffULL) + g->initrd_size;
     }
     need += GUEST_DTB_ROOM;
-    if (need > window && window < g->mem_size) {
+    if ((need > window) && (window < g->mem_size)) {
         cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
                 "kernel, initrd and DTB need %llu KiB of the first 256 MiB of memory",
-                (unsigned long long)((need + 1023) >> 10));
+                (unsigned long long)((need + 1023u) >> 10));
     } else if (need > window) {
         cfg_msg(c, true, g->name, g->initrd_size ? "initrd" : "kernel",
                 "kernel, initrd and DTB need %llu KiB, memory is %llu KiB",
-                (unsigned long long)((need + 1023) >> 10),
+                (unsigned long long)((need + 1023u) >> 10),
                 (unsigned long long)(g->mem_size >> 10));
     } else {
         /* otherwise nothing to do */
