@@ -39,7 +39,7 @@ static struct reloc_sync *sync;
 static struct reloc_sync *volatile requested;
 static const struct colour_list *wanted, *moved_to;    /* the configuration's */
 
-const struct colour_list *hyp_colours(void)
+const struct colour_list *hyp_colour_list(void)
 {
     return moved_to;
 }

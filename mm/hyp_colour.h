@@ -38,7 +38,7 @@
 struct colour_list;
 
 /* the colours the hypervisor moved into; NULL if it did not */
-const struct colour_list *hyp_colours(void);
+const struct colour_list *hyp_colour_list(void);
 int hyp_colour_prepare(const struct colour_list *l, char *err, size_t errlen);
 void hyp_colour_request(void);
 bool hyp_colour_requested(void);

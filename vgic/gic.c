@@ -212,11 +212,11 @@ static uint32_t mon_call(uint32_t fn, uint32_t a1, uint32_t a2)
     return r0;
 }
 
-void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus)
+void gic_send_sgi_cpus(unsigned int sgi, uint32_t cpus)
 {
     uint32_t mask = 0u;
     for (unsigned int c = 0u; c < MAX_CPUS; c++) {
-        if ((pcpus & ((unsigned int)1u << c)) != 0u) {
+        if ((cpus & ((unsigned int)1u << c)) != 0u) {
             mask |= cpu_if_mask[c];
         }
     }

@@ -56,9 +56,9 @@ static inline volatile uint8_t *gic_gich(void) { return gic_gich_va; }
  * out of the way of the SGIs guests use (Linux: 0-7); 0-14 are the guest's */
 #define SGI_KICK_G0 15u
 void gic_kick_cpu(unsigned int pcpu);
-/* Group 1 SGI sgi to the physical CPUs in bitmap pcpus (a direct guest's
+/* Group 1 SGI sgi to the physical CPUs in bitmap cpus (a direct guest's
  * SGIs between its vCPUs) */
-void gic_send_sgi_cpus(unsigned int sgi, uint32_t pcpus);
+void gic_send_sgi_cpus(unsigned int sgi, uint32_t cpus);
 uint8_t gic_cpu_if_mask(void);               /* this CPU's GIC interface bit */
 void gic_handle_irq(void);                   /* the HYP IRQ path */
 /* Direct interrupts (docs/direct-interrupts.md): this CPU's hypervisor

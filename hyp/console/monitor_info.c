@@ -29,7 +29,7 @@ static void print_colours(void)
         return;
     }
     unsigned long llc_kib = (unsigned long)(geom.line * geom.sets / 1024u * geom.ways);
-    const struct colour_list *h = hyp_colours();
+    const struct colour_list *h = hyp_colour_list();
     if (h != NULL) {
         char list[64];
         colour_format(h, list, sizeof(list));
