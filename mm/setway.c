@@ -35,7 +35,7 @@ int clidr_last_data_level(uint32_t clidr)
 {
     int last = -1;
     for (int level = 0; level < 7; level++) {
-        unsigned int ctype = (clidr >> (3 * level)) & 7u;
+        unsigned int ctype = (clidr >> (3u * (unsigned int)level)) & 7u;
         if (ctype == 0u) {
             break;          /* no cache here, nor further out */
         }

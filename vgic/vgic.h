@@ -156,8 +156,8 @@ bool vgic_dist_other(struct vgic *d, struct mmio_access *a, uint32_t off, unsign
 static inline bool vgic_dist_access(struct vgic *d, struct mmio_access *a, uint32_t off,
                                     unsigned int vcpu)
 {
-    if (a->info == MMIO_INFO(4, true) && off - GICD_IGROUPR < GICD_IPRIORITYR - GICD_IGROUPR &&
-        (off & 3u) == 0u) {
+    if ((a->info == MMIO_INFO(4, true)) &&
+        ((off - GICD_IGROUPR) < (GICD_IPRIORITYR - GICD_IGROUPR)) && ((off & 3u) == 0u)) {
         return vgic_dist_bank_write(d, a, off, vcpu);
         }
     return vgic_dist_other(d, a, off, vcpu);

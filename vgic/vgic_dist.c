@@ -460,7 +460,7 @@ bool vgic_dist_mmio(struct vgic *d, struct mmio_access *a, uint32_t off, unsigne
      * lock and without vgic_dist_access's frame (one halfword compare tells a
      * word read).  GICD_TYPER (set up by vgic_init) and GICD_IIDR (ARM,
      * GICv2, ProductID 0; 4.3.3) */
-    if (a->info == MMIO_INFO(4, false) && (off == GICD_TYPER || off == GICD_IIDR)) {
+    if ((a->info == MMIO_INFO(4, false)) && ((off == GICD_TYPER) || (off == GICD_IIDR))) {
         a->value = (off == GICD_TYPER) ? d->typer : GICD_IIDR_ARM_V2;
         return true;
     }

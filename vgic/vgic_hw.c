@@ -81,7 +81,7 @@ bool vgic_dist_handler(void *dev, struct mmio_access *a, uint32_t offset)
     /* the caller (a->vcpu): the trapping vCPU, whose interface is loaded
      * here.  The hot one first: SGIR (every IPI), a word write (one
      * compare) */
-    if (offset == GICD_SGIR && a->info == MMIO_INFO(4, true)) {
+    if ((offset == GICD_SGIR) && (a->info == MMIO_INFO(4, true))) {
         return vgic_send_sgi(d, a->vcpu, a->value);
     }
     if (!a->write && (offset >= GICD_ISPENDR) && (offset < GICD_IPRIORITYR)) {

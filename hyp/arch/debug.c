@@ -6,13 +6,14 @@
 unsigned int debug_nbrp, debug_nwrp;
 struct debug_gdb debug_gdb;
 
-/* a breakpoint or watchpoint register n (CRm, a literal in the encoding) */
+/* a breakpoint or watchpoint register n (CRm, a literal in the encoding:
+ * the case labels cast it to the switch's unsigned type) */
 #define PAIR_WRITE(enc, n, v) __asm__ volatile("mcr " SR_STR(enc(n, %0)) : : "r"(v) : "memory")
-#define PAIR_CASES(n, v)                                        \
-    case (n) * 4u + 0u: PAIR_WRITE(DBGBVR, n, v); break;        \
-    case (n) * 4u + 1u: PAIR_WRITE(DBGBCR, n, v); break;        \
-    case (n) * 4u + 2u: PAIR_WRITE(DBGWVR, n, v); break;        \
-    case (n) * 4u + 3u: PAIR_WRITE(DBGWCR, n, v); break;
+#define PAIR_CASES(n, v)                                                  \
+    case ((unsigned int)(n) * 4u) + 0u: PAIR_WRITE(DBGBVR, n, v); break;  \
+    case ((unsigned int)(n) * 4u) + 1u: PAIR_WRITE(DBGBCR, n, v); break;  \
+    case ((unsigned int)(n) * 4u) + 2u: PAIR_WRITE(DBGWVR, n, v); break;  \
+    case ((unsigned int)(n) * 4u) + 3u: PAIR_WRITE(DBGWCR, n, v); break;
 
 enum pair_reg { BVR, BCR, WVR, WCR };    /* opc2 4, 5, 6, 7 */
 

@@ -32,13 +32,15 @@ struct mmio_access {
     uint8_t vcpu;
     uint32_t value;         /* written value / value to return */
 };
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
-               offsetof(struct mmio_access, size) == offsetof(struct mmio_access, write) + 1u &&
-               offsetof(struct mmio_access, info) == offsetof(struct mmio_access, write),
+_Static_assert((__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) &&
+               ((size_t)offsetof(struct mmio_access, size) ==
+                ((size_t)offsetof(struct mmio_access, write) + 1u)) &&
+               ((size_t)offsetof(struct mmio_access, info) ==
+                (size_t)offsetof(struct mmio_access, write)),
                "mmio_access.info: write, then size");
 /* a's info for an access of size bytes: one halfword compare tells a word
  * read (the constant registers' test) */
-#define MMIO_INFO(size, write) ((uint16_t)((unsigned int)(write) | ((size) << 8)))
+#define MMIO_INFO(size, write) ((uint16_t)((unsigned int)(write) | ((unsigned int)(size) << 8)))
 
 /* the ISS fields of a data abort: include/arch/sysregs.h (HSR_DABT_*) */
 
