@@ -13,11 +13,11 @@ struct guest;
 struct stage2;
 
 /* The doorbell page's registers (32-bit accesses; others read as zero) */
-#define CHANNEL_REG_RING      0x00  /* W: ring every other member */
-#define CHANNEL_REG_ID        0x04  /* R: the channel's id */
-#define CHANNEL_REG_MEMBER    0x08  /* R: [7:0] own index, [15:8] members, bit 16 read-only */
-#define CHANNEL_REG_RECEIVED  0x0c  /* R: doorbells raised in this guest since it started */
-#define CHANNEL_REG_SENT      0x10  /* R: doorbells this guest rang since it started */
+#define CHANNEL_REG_RING      0x00u /* W: ring every other member */
+#define CHANNEL_REG_ID        0x04u /* R: the channel's id */
+#define CHANNEL_REG_MEMBER    0x08u /* R: [7:0] own index, [15:8] members, bit 16 read-only */
+#define CHANNEL_REG_RECEIVED  0x0cu /* R: doorbells raised in this guest since it started */
+#define CHANNEL_REG_SENT      0x10u /* R: doorbells this guest rang since it started */
 
 /* Boot: clear every channel's memory (nothing of an earlier boot leaks) */
 void channels_init(const struct system_config *sys);

@@ -216,7 +216,7 @@ int guest_vcon_start(struct guest *g)
 
 void guest_vcon_stop(struct guest *g)
 {
-    if (g->cfg->vcon) {
+    if (guest_vm(g)->cfg->vcon) {
         vcon_detach(&g->vcon);
     }
 }
@@ -232,8 +232,8 @@ void guest_vcon_print_stats(const struct guest *g)
             (unsigned long)__atomic_load_n(&v->written, __ATOMIC_RELAXED),
             (unsigned long)__atomic_load_n(&v->received, __ATOMIC_RELAXED),
             (unsigned long)__atomic_load_n(&v->errors, __ATOMIC_RELAXED),
-            ((__atomic_load_n(&v->dev.status, __ATOMIC_RELAXED) & VIRTIO_STATUS_NEEDS_RESET) != 0u)
-                ? " (needs reset)" : "");
+            (((uint32_t)__atomic_load_n(&v->dev.status, __ATOMIC_RELAXED) &
+              VIRTIO_STATUS_NEEDS_RESET) != 0u) ? " (needs reset)" : "");
 }
 
 /* The guest's accesses to its PL011 but a lock-free FR read: one at a

@@ -42,7 +42,7 @@ static void env_hw_update(void *ctx, unsigned int intid, const struct vgic_irq *
      * direct guest's priorities are its own, compared with its own PMR in
      * the non-secure view of both (GICv2 3.6.2), always below Group 0's.
      * Its PPIs are written here on its own CPU (banked): it trapped here */
-    if (g->vgic.direct) {
+    if (guest_vm(g)->vgic.direct) {
         gic_irq_set_priority(intid, irq->priority);
     } else {
         gic_irq_set_priority(intid, (uint8_t)(0x80u | (irq->priority >> 1u)));

@@ -162,8 +162,9 @@ int health_deadline_miss(struct guest *g, uint32_t tag)
     }
     uint32_t bit = 1u << HEALTH_EV_DEADLINE;
     /* once a period: the first call to reach the threshold asks */
-    if (n - s->base[HEALTH_EV_DEADLINE] >= h->count[HEALTH_EV_DEADLINE] &&
-        !(__atomic_fetch_or(&s->pending, bit, __ATOMIC_SEQ_CST) & bit) && !(s->fired & bit)) {
+    if (((n - s->base[HEALTH_EV_DEADLINE]) >= h->count[HEALTH_EV_DEADLINE]) &&
+        (((uint32_t)__atomic_fetch_or(&s->pending, bit, __ATOMIC_SEQ_CST) & bit) == 0u) &&
+        ((s->fired & bit) == 0u)) {
         sched_cpu0_work();
     }
     return 0;
@@ -204,8 +205,8 @@ void health_service(void)
     for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
         struct health_state *s = &hstate[i];
-        if (__atomic_fetch_and(&s->pending, ~(1u << HEALTH_EV_CRASH), __ATOMIC_SEQ_CST) &
-            (1u << HEALTH_EV_CRASH)) {
+        if (((uint32_t)__atomic_fetch_and(&s->pending, ~(1u << HEALTH_EV_CRASH), __ATOMIC_SEQ_CST) &
+             (1u << HEALTH_EV_CRASH)) != 0u) {
             health_act(g, HEALTH_EV_CRASH, 1, g->crash.pc);
         }
         if (g->state == GUEST_RUNNING) {

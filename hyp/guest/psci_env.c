@@ -58,9 +58,10 @@ static void env_system_reset(void *ctx)
  * too, in the unsigned type of the hypercall's argument */
 #define STAT_EXITS      ((uint32_t)PARTITA_STAT_EXITS)
 #define STAT_IDLE       ((uint32_t)PARTITA_STAT_IDLE)
-#define STAT_TRAP(t)    ((uint32_t)PARTITA_STAT_TRAP(0) + (uint32_t)(t))
+#define STAT_TRAP(t)    ((uint32_t)PARTITA_STAT_TRAP0 + (uint32_t)(t))
 #define STAT_INJECTED   ((uint32_t)PARTITA_STAT_INJECTED)
 #define STAT_MAINT      ((uint32_t)PARTITA_STAT_MAINT)
+_Static_assert(PARTITA_STAT_TRAP(0) == PARTITA_STAT_TRAP0, "the traps' counters from TRAP0");
 
 static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
 {
@@ -69,7 +70,7 @@ static bool env_stat(void *ctx, uint32_t n, uint64_t *value)
         *value = vcpu_exits(v);
     } else if (n == STAT_IDLE) {
         *value = this_cpu()->idle_ticks;
-    } else if (n >= STAT_TRAP(0u) && n < STAT_TRAP(TRAP_NR)) {
+    } else if ((n >= STAT_TRAP(0u)) && (n < STAT_TRAP(TRAP_NR))) {
         *value = v->traps[n - STAT_TRAP(0u)];
     } else if (n == STAT_INJECTED) {
         *value = v->vgic.stats.injected;

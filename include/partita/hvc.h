@@ -76,7 +76,8 @@
 /* PARTITA_HC_STATS counters */
 #define PARTITA_STAT_EXITS      0   /* exits of this vCPU */
 #define PARTITA_STAT_IDLE       1   /* counter ticks its physical CPU slept */
-#define PARTITA_STAT_TRAP(n)    (16 + (n))  /* traps by cause (enum trap_cause) */
+#define PARTITA_STAT_TRAP0      16  /* where PARTITA_STAT_TRAP(n) counts from */
+#define PARTITA_STAT_TRAP(n)    (PARTITA_STAT_TRAP0 + (n))  /* traps by cause (enum trap_cause) */
 #define PARTITA_STAT_INJECTED   32  /* virtual interrupts put in list registers */
 #define PARTITA_STAT_MAINT      33  /* maintenance interrupts */
 
