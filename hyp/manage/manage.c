@@ -114,12 +114,14 @@ static void manage_execute(struct guest *caller, uint32_t *r, uint8_t *buf, uint
         struct partita_schedule schedule;
     } u __attribute__((section(".noinit.manage")));
     switch (fn) {
-    case PARTITA_MG_VERSION:
+    case PARTITA_MG_VERSION: {
+        const uint32_t version = MANAGE_ABI_VERSION;
         r[1] = caller->cfg->control;
         r[2] = nguests;
         r[3] = caller->cfg->control_guests;
-        rc = (int)MANAGE_ABI_VERSION;
+        rc = (int)version;
         break;
+    }
     case PARTITA_MG_INFO:
         manage_fill_info(g, &u.info);
         rc = copy_out(buf, len, &u.info, sizeof(u.info));
@@ -232,7 +234,7 @@ static void manage_post(struct vcpu *v, uint32_t *r, uint8_t *buf, uint32_t len)
     __atomic_store_n(&mailbox.state, MB_POSTED, __ATOMIC_SEQ_CST);
     sched_cpu0_work();
     uint64_t asked = timer_now();
-    while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != MB_DONE) {
+    while (__atomic_load_n(&mailbox.state, __ATOMIC_SEQ_CST) != (int)MB_DONE) {
         bool halts = caller_halts(v);
         if (!halts && !caller_gives_up(v, t0)) {
             /* left posted while the boot CPU's share was spent: ask again */

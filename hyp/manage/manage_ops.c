@@ -14,9 +14,10 @@
 #include "timer/timer.h"
 
 _Static_assert((int)TRAP_NR == PARTITA_TRAPS, "the ABI's trap counters are the trap causes");
-_Static_assert(GUEST_MAX_VCPUS <= PARTITA_INFO_VCPUS, "every vCPU has a slot");
-_Static_assert(GUEST_MAX_CHANNELS <= PARTITA_STATS_CHANNELS, "every channel has a slot");
-_Static_assert(DISK_COUNTS_MAX <= PARTITA_STATS_DISKS, "every disk has a slot");
+_Static_assert(GUEST_MAX_VCPUS <= (unsigned int)PARTITA_INFO_VCPUS, "every vCPU has a slot");
+_Static_assert(GUEST_MAX_CHANNELS <= (unsigned int)PARTITA_STATS_CHANNELS,
+               "every channel has a slot");
+_Static_assert(DISK_COUNTS_MAX <= (unsigned int)PARTITA_STATS_DISKS, "every disk has a slot");
 _Static_assert(GUEST_DISK_NAME_MAX <= PARTITA_DISK_NAME_MAX, "a disk's name fits");
 
 static void fill_disk(const struct disk_counts *c, struct partita_disk_stats *o)

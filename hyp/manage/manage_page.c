@@ -19,8 +19,11 @@
 #define MG_VERSION  ((uint32_t)PARTITA_MGPAGE_VERSION)
 #define MG_CALL     ((uint32_t)PARTITA_MGPAGE_CALL)
 #define MG_DATA     ((uint32_t)PARTITA_MGPAGE_DATA)
-#define MG_ARG(n)   ((uint32_t)PARTITA_MGPAGE_ARG(0) + (4u * (n)))
-#define MG_RET(n)   ((uint32_t)PARTITA_MGPAGE_RET(0) + (4u * (n)))
+#define MG_ARG(n)   ((uint32_t)PARTITA_MGPAGE_ARG0 + (4u * (n)))
+#define MG_RET(n)   ((uint32_t)PARTITA_MGPAGE_RET0 + (4u * (n)))
+_Static_assert((PARTITA_MGPAGE_ARG(1) == (PARTITA_MGPAGE_ARG0 + 4)) &&
+               (PARTITA_MGPAGE_RET(1) == (PARTITA_MGPAGE_RET0 + 4)),
+               "the words from ARG0 and RET0");
 
 #define DATA_SIZE 0x1000u
 
@@ -68,7 +71,7 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
     if (a->write) {
         if (off == MG_CALL) {
             page_call(g, p, a->value);
-        } else if (off >= MG_ARG(1u) && off <= MG_ARG(4u)) {
+        } else if ((off >= MG_ARG(1u)) && (off <= MG_ARG(4u))) {
             p->arg[(off - MG_ARG(0u)) / 4u] = a->value;
         } else {
             /* otherwise nothing to do */
@@ -79,9 +82,9 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
         a->value = PARTITA_MGPAGE_MAGIC_VALUE;
     } else if (off == MG_VERSION) {
         a->value = MANAGE_ABI_VERSION;
-    } else if (off >= MG_RET(0u) && off <= MG_RET(3u)) {
+    } else if ((off >= MG_RET(0u)) && (off <= MG_RET(3u))) {
         a->value = p->ret[(off - MG_RET(0u)) / 4u];
-    } else if (off >= MG_ARG(1u) && off <= MG_ARG(4u)) {
+    } else if ((off >= MG_ARG(1u)) && (off <= MG_ARG(4u))) {
         a->value = p->arg[(off - MG_ARG(0u)) / 4u];
     } else {
         a->value = 0u;

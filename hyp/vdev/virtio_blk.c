@@ -8,7 +8,7 @@
 #include <string.h>
 #include "virtio_blk.h"
 
-_Static_assert(offsetof(struct vblk, dev) == 0u, "the transport's device is the disk");
+_Static_assert((size_t)offsetof(struct vblk, dev) == 0u, "the transport's device is the disk");
 
 static uint32_t vblk_config_read(struct vmmio *d, uint32_t off, unsigned int size)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "virtio_net.h"
 
-_Static_assert(offsetof(struct net_port, dev) == 0u, "the transport's device is the port");
+_Static_assert((size_t)offsetof(struct net_port, dev) == 0u, "the transport's device is the port");
 
 static const uint8_t group_bit = 1;     /* I/G bit of the first octet: broadcast, multicast */
 

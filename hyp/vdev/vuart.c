@@ -91,7 +91,8 @@ static void vuart_write(struct vuart *u, uint32_t off, uint32_t v)
     switch (off) {
     case PL011_DR:
         if (u->tx != NULL) {
-            u->tx(u->ctx, (char)(v & 0xffu));
+            uint32_t byte = v & 0xffu;
+            u->tx(u->ctx, (char)byte);
         }
         /* transmitted at once: the FIFO is below its level again (as QEMU's
          * own PL011 model does, which Linux's amba-pl011 driver expects) */

@@ -217,8 +217,10 @@ struct partita_load {
 #define PARTITA_MGPAGE_MAGIC   0x00   /* read: "PTMG" 0x474d5450 */
 #define PARTITA_MGPAGE_VERSION 0x04   /* read: ABI major << 16 | minor */
 #define PARTITA_MGPAGE_CALL    0x08   /* write: a PARTITA_MG_* ID */
-#define PARTITA_MGPAGE_ARG(n)  (0x10 + 4 * (n))  /* r1..r4: n = 1..4 */
-#define PARTITA_MGPAGE_RET(n)  (0x30 + 4 * (n))  /* r0..r3: n = 0..3 */
+#define PARTITA_MGPAGE_ARG0    0x10   /* where ARG(n) counts from */
+#define PARTITA_MGPAGE_ARG(n)  (PARTITA_MGPAGE_ARG0 + (4 * (n)))  /* r1..r4: n = 1..4 */
+#define PARTITA_MGPAGE_RET0    0x30   /* where RET(n) counts from */
+#define PARTITA_MGPAGE_RET(n)  (PARTITA_MGPAGE_RET0 + (4 * (n)))  /* r0..r3: n = 0..3 */
 #define PARTITA_MGPAGE_DATA    0x1000 /* the data page: 4096 bytes */
 #define PARTITA_MGPAGE_SIZE    0x2000
 #define PARTITA_MGPAGE_MAGIC_VALUE 0x474d5450u
