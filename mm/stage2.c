@@ -66,8 +66,15 @@ int s2_init(struct stage2 *s2, const struct s2_mm_ops *ops)
 {
     s2->ops = ops;
     s2->root = ops->alloc_table(ops->ctx, &s2->root_pa);
-    s2->tables = s2->root ? 1 : 0;
-    return s2->root ? 0 : -1;
+    int rc;
+    if (s2->root == NULL) {
+        s2->tables = 0u;
+        rc = -1;
+    } else {
+        s2->tables = 1u;
+        rc = 0;
+    }
+    return rc;
 }
 
 static uint64_t *s2_next(struct stage2 *s2, uint64_t *e)

@@ -22,7 +22,7 @@ _Static_assert((PARTITA_BLKQ_KEY_BASE >= (CHANNEL_DOORBELL_KEY + CHANNEL_MAX)) &
                ((PARTITA_BLKQ_KEY_BASE + DISK_MAX) <= PARTITA_BLKQ_KEY_END),
                "key codes apart");
 
-#define TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
+#define TRY(x) do { int rc_ = (x); if (rc_ < 0) { return rc_; } } while (0)
 
 static int prop_cells(void *fdt, const char *name, const uint32_t *v, int n)
 {

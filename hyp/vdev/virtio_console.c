@@ -86,7 +86,11 @@ static bool vcon_tx(struct vcon *v)
     spin_lock(&v->tx_lock);
     do {
         spin_lock(&v->lock);
-        r = (vcon_tx_live(v) && b.descs != 0u && b.bytes != 0u) ? 1 : 0;
+        if (vcon_tx_live(v) && (b.descs != 0u) && (b.bytes != 0u)) {
+            r = 1;
+        } else {
+            r = 0;
+        }
         if (r && !q->partial) {
             uint16_t head = 0;
             r = virtq_pop(q, &head);
