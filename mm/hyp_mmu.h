@@ -29,7 +29,7 @@ static inline uint64_t *hyp_table_at(uint32_t va)
 /* Page pool for hypervisor data, right after the image and configuration:
  * 8 MiB, or up to 64 MiB for 8 MiB of the hypervisor's colours */
 #define HYP_POOL_SIZE ((unsigned int)8u << 20)
-#define HYP_POOL_MAX  (64u << 20)
+#define HYP_POOL_MAX  ((unsigned int)64u << 20)
 void hyp_set_pool_size(uint32_t size);
 /* The hypervisor's own physical footprint [start, end): image, config, pool. */
 void hyp_footprint(uint64_t *start, uint64_t *end);

@@ -127,7 +127,8 @@ struct vcpu *guest_vcpu_by_mpidr(struct guest *g, uint32_t mpidr)
 bool guest_vcpus_idle(struct guest *g)
 {
     for (unsigned int i = 0u; i < g->cfg->ncpus; i++) {
-        if (__atomic_load_n(&g->vcpu[i].on_cpu, __ATOMIC_ACQUIRE)) {
+        bool held = __atomic_load_n(&g->vcpu[i].on_cpu, __ATOMIC_ACQUIRE);
+        if (held) {
             return false;
         }
     }

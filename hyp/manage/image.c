@@ -190,7 +190,7 @@ int image_load_piece(struct guest *g, const uint8_t *data, uint32_t len, uint32_
             return PARTITA_E_INVALID;
         }
         head = len < sizeof(first) ? len : sizeof(first);
-        memcpy(&first, data, head);
+        (void)memcpy(&first, data, head);
         int rc = image_begin(g, &first.h, first.k, head - sizeof(first.h));
         if (rc != 0) {
             return rc;

@@ -124,7 +124,7 @@ int manage_health(struct guest *g, uint32_t seq, uint8_t *buf, uint32_t len)
     while (h.nrecords < room && health_log_read((int)g->id, h.next_seq, &r, 1, &h.next_seq)) {
         (void)memcpy(buf + sizeof(h) + h.nrecords++ * sizeof(r), &r, sizeof(r));
     }
-    memcpy(buf, &h, sizeof(h));
+    (void)memcpy(buf, &h, sizeof(h));
     size_t bytes = sizeof(h) + (h.nrecords * sizeof(r));
     return (int)bytes;
 }

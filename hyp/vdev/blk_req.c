@@ -60,7 +60,7 @@ int blk_parse(const struct virtq_seg *s, uint32_t n, uint64_t capacity, bool rea
     }
     uint8_t hdr[VIRTIO_BLK_HDR_SIZE];
     blk_copy_out(s, (struct blk_pos){ 0, 0 }, hdr, sizeof(hdr));
-    memcpy(&r->type, hdr, sizeof(r->type));
+    (void)memcpy(&r->type, hdr, sizeof(r->type));
     (void)memcpy(&r->sector, hdr + 8, sizeof(r->sector));
     uint64_t len;
     switch (r->type) {

@@ -273,7 +273,7 @@ void virtq_push(struct virtq *q, uint16_t head, uint32_t len)
 {
     uint8_t *e = &q->u[4u + (8u * (q->used_idx & (q->num - 1u)))];
     const uint32_t elem[2] = { head, len };
-    memcpy(e, elem, sizeof(elem));
+    (void)memcpy(e, elem, sizeof(elem));
     q->used_idx++;
     /* the entry (and the buffer's contents) before the index that hands it over */
     __atomic_thread_fence(__ATOMIC_RELEASE);

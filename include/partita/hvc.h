@@ -35,7 +35,7 @@
 /* a function ID's fields (SMCCC 2.5): fast call, SMC64, owning entity, number */
 #define SMCCC_FAST              0x80000000u
 #define SMCCC_OEN_SMC64(fn)     (((fn) >> 24) & 0x7f)   /* OEN with bit 30 above it */
-#define SMCCC_NUM(fn)           ((fn) & 0xffff)
+#define SMCCC_NUM(fn)           ((fn) & 0xffffu)
 #define SMCCC_OEN_ARCH          0       /* Arm architecture calls */
 #define SMCCC_OEN_STD           4       /* standard secure services: PSCI */
 #define SMCCC_OEN_HYP           6       /* standard hypervisor services: Partita's */
