@@ -39,6 +39,10 @@ PROMPT = r"partita> "               # Partita's monitor prompt
 DEFAULT_DEADLINE = 90               # seconds for a whole test
 QEMU_LIFETIME = 120                 # `timeout` kills any QEMU after this
 BOOT_TIMEOUT = 30                   # generous: 2 cores, -smp 4 under TCG
+# the longest a test waits for an event it caused (a command's answer, a
+# halt): only to end a hang.  A CI run beside a second one kept gdb's halt
+# on vexpress-a15 from its line for over 10 s, how long this was.
+EVENT_TIMEOUT = 60
 
 # `make coverage` (scripts/coverage/coverage.py): every QEMU logs the
 # translation blocks it translates in the hypervisor's text (ADDR..ADDR in
@@ -193,7 +197,7 @@ class Qemu:
                     return None, None, "timed out after %.1f s" % timeout
                 self._cond.wait(min(left, 0.5))
 
-    def expect(self, pattern, timeout=10, ignore=None):
+    def expect(self, pattern, timeout=EVENT_TIMEOUT, ignore=None):
         """Wait for `pattern` (a regex) in the output after the last match.
 
         Returns the re.Match; the next expect() searches after its end.
@@ -209,7 +213,7 @@ class Qemu:
         self._pos = end
         return m
 
-    def expect_seen(self, pattern, timeout=10):
+    def expect_seen(self, pattern, timeout=EVENT_TIMEOUT):
         """Wait for `pattern` anywhere in the output, before or after the last
         match (for lines of other CPUs that race with the one expected last).
         Does not move expect()'s position."""
@@ -287,7 +291,7 @@ class Qemu:
     def alive(self):
         return self.proc.poll() is None
 
-    def wait_exit(self, timeout=10):
+    def wait_exit(self, timeout=EVENT_TIMEOUT):
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -501,7 +505,7 @@ def run_info(vm, smp, mode, mem, ram_base=RAM_BASE):
 GUEST_LINE = r"\[[A-Za-z][\w-]*\] [^\r\n]*\r\n"
 
 
-def command(vm, cmd, timeout=10):
+def command(vm, cmd, timeout=EVENT_TIMEOUT):
     """Run a monitor command; returns its output lines (without echo or
     prompt, and without the guests' lines that came meanwhile)."""
     vm.sendline(cmd)

@@ -9,7 +9,8 @@ import math
 import re
 import time
 
-from conftest import PROMPT, Timeout, boot_to_prompt, check, command, qemu_version, run_info
+from conftest import (EVENT_TIMEOUT, PROMPT, Timeout, boot_to_prompt, check, command,
+                      qemu_version, run_info)
 
 # ---- test guests (guests/test/*.c): TEST and RESULT lines ----------------------
 SMP, MEM = 4, "1G"
@@ -132,7 +133,7 @@ def monitor_answers(vm):
 # ---- the monitor ----------------------------------------------------------------
 
 
-def wait_until(vm, cond, timeout=10):
+def wait_until(vm, cond, timeout=EVENT_TIMEOUT):
     """Wait until cond() holds (polling), then for the console to settle."""
     end = time.monotonic() + timeout
     while not cond():

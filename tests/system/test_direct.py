@@ -132,4 +132,4 @@ def test_direct_refused_without_secure_start(qemu, image):
     vm.expect(r"config: error: guest 'direct': property 'interrupts': \"direct\" needs "
               r"Partita started in the secure world[^\r\n]*this start: nonsecure-hyp\r\n",
               timeout=60)
-    vm.expect(r"configuration has \d+ errors?: no guest started", timeout=10)
+    vm.expect(r"configuration has \d+ errors?: no guest started", timeout=60)

@@ -23,7 +23,7 @@ def test_hyp_fault_is_reported_and_contained(qemu, image, kind, headline):
     vm.sendline("help")             # the monitor answers before
     vm.expect(r"selftest fault\|stack\|text")
     vm.sendline("selftest " + kind)
-    vm.expect(headline, timeout=10)
+    vm.expect(headline, timeout=60)
     m = vm.expect(r"mode 0x1a \(HYP\)  PC 0x(f[0-9a-f]{7})  CPSR 0x[0-9a-f]{8}  HSR 0x([0-9a-f]{8})")
     hsr = int(m.group(2), 16)
     if kind != "irq":                           # an IRQ leaves HSR as it was

@@ -118,7 +118,7 @@ def run_gdb(relay, commands, interrupt_after=None, elf=ELF):
 
 def console_gdb(vm, name):
     vm.sendline("gdb " + name)
-    vm.expect(r"guest '%s' halted for gdb" % name, timeout=10)
+    vm.expect(r"guest '%s' halted for gdb" % name, timeout=60)
 
 
 def start_session(qemu, image):
@@ -160,7 +160,7 @@ def test_gdb_debugs_a_guest(qemu, image):
     ], interrupt_after=r"\$c#63")
     relay.close()
     after = vm.mark()
-    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
     check(vm, re.search(r"Thread 1 .*vcpu0 on cpu1", out) and
           re.search(r"Thread 2 .*vcpu1 on cpu3", out), "info threads:\n" + out)
     second = out[out.find("Switching to thread 2"):out.find("Switching to thread 1")]
@@ -176,13 +176,13 @@ def test_gdb_debugs_a_guest(qemu, image):
     check(vm, re.search(r"\$\d+ = 1\n", out), "it ran after continue:\n" + out)
     check(vm, re.search(r"\[Inferior 1 \(Remote target\) detached\]", out), "detach:\n" + out)
     # the guest runs on with the value gdb gave it; the monitor is back
-    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 1234", timeout=20)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 1234", timeout=60)
     vm.sendline("list")
-    vm.expect(r"dbg\s+running", timeout=10)
+    vm.expect(r"dbg\s+running", timeout=60)
     # rt's heartbeat goes on, a tick line every 1000 ticks with none missing
     # (those of the session were held, then printed)
     last = [t for t, _ in rt_ticks(vm.since(start))][-1]
-    vm.expect(r"\[rt\] tick %d:" % (last + 1000), timeout=20)
+    vm.expect(r"\[rt\] tick %d:" % (last + 1000), timeout=60)
     ticks = [t for t, _ in rt_ticks(vm.since(start))]
     check(vm, ticks == list(range(ticks[0], ticks[0] + 1000 * len(ticks), 1000)),
           "rt ticks: %s" % ticks)
@@ -211,7 +211,7 @@ def test_gdb_breakpoints(qemu, image):
         "detach",
     ])
     relay.close()
-    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
     hits = re.findall(r"Breakpoint 1, gdb_tick \(round=round@entry=(\d+)\)", out)
     check(vm, len(hits) == 2 and int(hits[1]) == int(hits[0]) + 1, "two hits:\n" + out)
     check(vm, re.search(r"#1 .* in guest_main", out), "backtrace:\n" + out)
@@ -220,8 +220,8 @@ def test_gdb_breakpoints(qemu, image):
     words = re.findall(r"<gdb_tick>:\s+(0x[0-9a-f]+)", out)
     check(vm, len(words) == 2 and words[0] == words[1] and words[0] != "0xe1200070",
           "gdb_tick's first word:\n" + out)
-    vm.expect(r"\[dbg\] gdbtarget: round %d value 99" % (int(hits[1]) + 1), timeout=20)
-    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 99", timeout=20)
+    vm.expect(r"\[dbg\] gdbtarget: round %d value 99" % (int(hits[1]) + 1), timeout=60)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 99", timeout=60)
     check_hypervisor_clean(vm, vm.since(start))
 
 
@@ -234,13 +234,13 @@ def test_gdb_kill(qemu, image):
     out = run_gdb(relay, ["kill"])
     relay.close()
     check(vm, "killed" in out, "gdb's kill:\n" + out)
-    vm.expect(r"\[partita: gdb killed guest 'dbg'\]", timeout=20)
-    vm.expect(r"guest 'dbg' stopped", timeout=10)
+    vm.expect(r"\[partita: gdb killed guest 'dbg'\]", timeout=60)
+    vm.expect(r"guest 'dbg' stopped", timeout=60)
     vm.sendline("list")
-    vm.expect(r"dbg\s+stopped", timeout=10)
+    vm.expect(r"dbg\s+stopped", timeout=60)
     vm.sendline("start dbg")
     vm.expect(r"\[dbg\] gdbtarget: round 1 value 7", timeout=30)
-    vm.expect(r"\[rt\] tick \d+", timeout=20)
+    vm.expect(r"\[rt\] tick \d+", timeout=60)
     check_hypervisor_clean(vm, vm.since(start))
 
 
@@ -266,7 +266,7 @@ def test_guest_breakpoints_under_gdb(qemu, image):
         "detach",
     ], elf=elf)
     relay.close()
-    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
     check(vm, re.search(r"Breakpoint 1, .*tests_finish", out), "gdb's breakpoint:\n" + out)
     check(vm, "received signal" not in out and "watchpoint" not in out.lower(),
           "a hit of the guest's own came to gdb:\n" + out)
@@ -301,7 +301,7 @@ def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
         check(vm, re.search(r"^\$\d+ = 3\.14159265358979", out, re.M), "%s's d7:\n%s" % (name, out))
         check(vm, re.search(r"^\$\d+ = 0x4004000000000000$", out, re.M),
               "%s's d8 as the guest saw it:\n%s" % (name, out))
-        vm.expect(r"\[partita: gdb detached from guest '%s'\]" % name, timeout=20)
+        vm.expect(r"\[partita: gdb detached from guest '%s'\]" % name, timeout=60)
         vm.expect(r"\[%s\] gdbtarget: round \d+ value 55" % name, timeout=30)
     rounds = [int(r) for r in re.findall(r"\[sb\] gdbtarget: round (\d+) value 7", vm.since(start))]
     check(vm, rounds == list(range(rounds[0], rounds[0] + len(rounds))), "sb's rounds: %s" % rounds)
@@ -316,10 +316,10 @@ def test_gdb_session_left_with_ctrl_a(qemu, image):
     vm, start, relay, _ = start_session(qemu, image)
     relay.close()
     vm.send("\x01\x01\x01")
-    vm.expect(r"\[partita: gdb detached \(Ctrl-A x3\) from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[partita: gdb detached \(Ctrl-A x3\) from guest 'dbg'\]", timeout=60)
     vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=30)
     vm.sendline("list")
-    vm.expect(r"dbg\s+running", timeout=10)
+    vm.expect(r"dbg\s+running", timeout=60)
     check_hypervisor_clean(vm, vm.since(start))
 
 
@@ -364,7 +364,7 @@ def test_gdb_single_step(qemu, image):
                       + step_commands("gdb_cond", COND_STEPS)
                       + step_commands("gdb_it", IT_STEPS) + ["detach"])
         relay.close()
-        vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+        vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
         if osabi == "none":
             check(vm, "$s#73" in relay.sent, "gdb sent no step:\n" + relay.sent[-2000:])
         cond = step_offsets(out, "gdb_cond")
@@ -374,7 +374,7 @@ def test_gdb_single_step(qemu, image):
         want = IT_STEPS if osabi == "none" else IT_STEPS_GDB
         check(vm, it[:len(want) + 1] == want + ["guest_main"],
               "%s: Thumb steps %s:\n%s" % (osabi, it, out))
-        vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
+        vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=60)
     check_hypervisor_clean(vm, vm.since(start))
 
 
@@ -406,7 +406,7 @@ def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
         "detach",
     ])
     relay.close()
-    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
     check(vm, "Sending packet: $Z2" in out or "Hardware watchpoint 1: gdb_watched" in out,
           "a hardware watchpoint:\n" + out)
     old_new = re.findall(r"Old value = (\d+)\s+New value = (\d+)", out)
@@ -420,10 +420,10 @@ def test_gdb_hardware_breakpoints_and_watchpoints(qemu, image):
     check(vm, all(z in relay.sent for z in ("Z1,", "Z2,", "Z3,", "Z4,")),
           "gdb used Z1-Z4:\n" + relay.sent[-3000:])
     # past a fifth round (a write of gdb_watched) and on: nothing of gdb's left
-    r = int(vm.expect(r"\[dbg\] gdbtarget: round (\d+) value 7", timeout=20).group(1))
+    r = int(vm.expect(r"\[dbg\] gdbtarget: round (\d+) value 7", timeout=60).group(1))
     vm.expect(r"\[dbg\] gdbtarget: round %d value 7" % (r + 6), timeout=30)
     vm.sendline("list")
-    vm.expect(r"dbg\s+running", timeout=10)
+    vm.expect(r"dbg\s+running", timeout=60)
     check_hypervisor_clean(vm, vm.since(start))
 
 
@@ -448,12 +448,12 @@ def test_gdb_vfp_registers(qemu, image):
         "detach",
     ])
     relay.close()
-    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
     values = re.findall(r"^\$\d+ = (.*)$", out, re.M)
     check(vm, len(values) == 5, "five values:\n" + out)
     check(vm, values[0].startswith("3.14159265358979"), "pi in d7:\n" + out)
     check(vm, re.match(r"0x[0-9a-f]+$", values[1]), "fpscr:\n" + out)
     check(vm, values[2] == "2.5" and values[4] == "2.5", "d8 written:\n" + out)
     check(vm, values[3] == "0x4004000000000000", "the guest saw gdb's d8:\n" + out)
-    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=20)
+    vm.expect(r"\[dbg\] gdbtarget: round \d+ value 7", timeout=60)
     check_hypervisor_clean(vm, vm.since(start))

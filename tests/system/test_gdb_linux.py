@@ -33,7 +33,7 @@ def test_gdb_on_linux(qemu, image):
         vm.send(CTRL_A3)
     vm.expect(r"input now goes to the monitor")
     vm.sendline("")
-    vm.expect(PROMPT, timeout=10)
+    vm.expect(PROMPT, timeout=60)
     session = vm.mark()
     relay = Relay(vm)
     console_gdb(vm, "linux")

@@ -100,8 +100,8 @@ def test_gdb_on_its_own_uart(qemu, image, tmp_path, polled):
     out = run_gdb(SimpleNamespace(port=port, drained=lambda: None), [
         "info threads", "break gdb_tick", "continue", "bt", "print round", "print gdb_value",
         "set var gdb_value = 4321", "delete", "detach"])
-    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=20)
-    vm.expect(PROMPT, timeout=10)     # the monitor's, after the session
+    vm.expect(r"\[partita: gdb detached from guest 'dbg'\]", timeout=60)
+    vm.expect(PROMPT, timeout=60)     # the monitor's, after the session
     check(vm, re.search(r"Thread 1 .*vcpu0 on cpu1", out), "info threads:\n" + out)
     hit = re.search(r"Breakpoint 1, gdb_tick \(round=round@entry=(\d+)\)", out)
     check(vm, hit, "the breakpoint:\n" + out)
@@ -112,7 +112,7 @@ def test_gdb_on_its_own_uart(qemu, image, tmp_path, polled):
     # none of gdb's packets reached the console
     check(vm, not re.search(r"\$[^\r\n]*#[0-9a-f]{2}", vm.since(held)), "packets on the console")
     vm.expect_seen(r"\[dbg\] gdbtarget: round %d value 4321" % (int(hit.group(1)) + 1),
-                   timeout=20)
+                   timeout=60)
     check_hypervisor_clean(vm, vm.since(start).replace("warning: debug UART has no interrupt", ""))
 
 
@@ -125,4 +125,4 @@ def test_a_debug_uart_that_is_the_console_is_refused(qemu, image, tmp_path):
                          "tcp:127.0.0.1:%d,server=on,wait=off" % port])
     vm.expect(r"error: /chosen/partita,debug-uart: 'serial0' is the console: the debugger "
               r"needs a UART of its own\r\n", timeout=60)
-    vm.expect(r"Partita cannot run on this platform; stopping\.", timeout=10)
+    vm.expect(r"Partita cannot run on this platform; stopping\.", timeout=60)

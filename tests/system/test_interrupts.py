@@ -18,7 +18,7 @@ CASES = [("irq", 4), ("irq2", 2), ("irq1", 1)]
 def test_interrupt_guest(qemu, image, cpu, config, vcpus):
     vm = qemu(kernel=image(config), cpu=cpu, smp=4)
     check_irq_guest(vm, config, vcpus)
-    vm.expect(r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % config, timeout=10)
+    vm.expect(r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % config, timeout=60)
     assert "help" in " ".join(command(vm, "help"))
 
 

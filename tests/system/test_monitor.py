@@ -18,8 +18,8 @@ def boot_monitor(qemu, image, cpu="cortex-a15"):
     vm = qemu(kernel=image("monitor"), cpu=cpu, smp=4)
     # the two start on their own CPUs: either may be ready first
     either = r"\[alpha\] echo 0 ready|\[beta\] echo 1 ready"
-    first = vm.expect(either, timeout=20).group(0)
-    second = vm.expect(either, timeout=20).group(0)
+    first = vm.expect(either, timeout=60).group(0)
+    second = vm.expect(either, timeout=60).group(0)
     assert first != second, vm.output
     vm.settle(0.3)
     return vm
@@ -106,7 +106,7 @@ def test_guest_reset_from_its_console(qemu, image):
     vm.sendline("reset")
     vm.expect(r"guest 'alpha' asked for a reset \(PSCI SYSTEM_RESET\)")
     vm.expect(r"guest 'alpha': restarting")
-    vm.expect(r"echo 0 ready", timeout=10)
+    vm.expect(r"echo 0 ready", timeout=60)
 
 
 @pytest.mark.deadline(240)
@@ -126,7 +126,7 @@ def test_restart_50_times_keeps_memory(qemu, image):
 
 def test_invalid_configuration(qemu, image):
     vm = qemu(kernel=image("badconfig"), smp=4)
-    vm.expect(r"partita> ", timeout=20)
+    vm.expect(r"partita> ", timeout=60)
     out = vm.output
     want = [
         r"config: error: guest 'one': property 'memory': overlaps the memory of guest|"
