@@ -115,7 +115,7 @@ def wait_halted(vm, guests, start, settle=True, timeout=GUEST_TIMEOUT):
     quiet."""
     for g in guests:
         wait_for(vm, RESULT_RE % re.escape(g), start, timeout)
-        wait_for(vm, r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % re.escape(g), start, 10)
+        wait_for(vm, r"guest '%s' halted \(PSCI SYSTEM_OFF\)\r\n" % re.escape(g), start, EVENT_TIMEOUT)
     if settle:
         vm.settle(quiet=0.3, timeout=10)
 

@@ -25,7 +25,7 @@ import re
 
 import pytest
 
-from conftest import Timeout, check
+from conftest import EVENT_TIMEOUT, Timeout, check
 from helpers import (GUEST_TIMEOUT, IMAGES, RESULT_RE, boot_image, check_guest,
                      check_hypervisor_clean, monitor_answers, wait_for, wait_halted)
 
@@ -149,9 +149,9 @@ def test_system_reset(qemu, image, cpu):
     m = wait_for(vm, r"guest 'reset' asked for a reset \(PSCI SYSTEM_RESET\)\r\n", start,
                  GUEST_TIMEOUT)
     first = vm.since(start)[:m.end()]
-    m = wait_for(vm, r"guest 'reset': restarting\r\n", start, 10)
+    m = wait_for(vm, r"guest 'reset': restarting\r\n", start, EVENT_TIMEOUT)
     second_start = start + m.end()
-    wait_for(vm, r"\[reset\] reset: boot 2: ", second_start, 10)
+    wait_for(vm, r"\[reset\] reset: boot 2: ", second_start, EVENT_TIMEOUT)
     wait_for(vm, r"guest 'reset' halted \(PSCI SYSTEM_OFF\)\r\n", second_start, GUEST_TIMEOUT)
     vm.settle(quiet=0.3, timeout=10)
     second = vm.since(second_start)

@@ -41,7 +41,7 @@ def info_now(vm):
     mark = vm.mark()
     vm.sendline("info")
     free = int(wait_for(vm, FREE_RE, mark, 10).group(1))
-    wait_for(vm, r"image: guest 'echo': [^\r\n]*\r\n", mark, 10)
+    wait_for(vm, r"image: guest 'echo': [^\r\n]*\r\n", mark, 60)
     vm.expect(r"image: guest 'echo': [^\r\n]*\r\n")    # expect() reads on after it
     return free, vm.since(mark)
 

@@ -46,7 +46,7 @@ def free_now(vm):
     between the command's echo and its output)."""
     start = vm.mark()
     vm.sendline("info")
-    wait_for(vm, FREE_RE, start, 10)
+    wait_for(vm, FREE_RE, start, 60)
     return int(vm.expect(FREE_RE).group(1))     # and expect() reads on after it
 
 
@@ -136,7 +136,7 @@ def test_load_into_every_state(qemu, image):
               "%s is not running: %s" % (prey, list_out))
     timed(vm, "stop prey-halt")
     timed(vm, "restart prey-halt")
-    wait_for(vm, r"guest 'prey-halt' restarted", start, 10)
+    wait_for(vm, r"guest 'prey-halt' restarted", start, 60)
     monitor_answers(vm)
 
 
