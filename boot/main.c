@@ -233,7 +233,7 @@ static void guests_boot(void)
         return;
     }
     sched_cyclic_start(&sysconf, guest_vm_at);
-    pr_info("config: %u guest%s\n", sysconf.nguests, (sysconf.nguests == 1u) ? "" : "s");
+    pr_info("config: %u guest%s\n", sysconf.nguest_cfg, (sysconf.nguest_cfg == 1u) ? "" : "s");
     for (unsigned int i = 0u; i < nguests; i++) {
         const struct guest_config *c = guests[i].cfg;
         pr_info("guest '%s': %u vCPU%s, %llu MiB at 0x%08llx, %s image %lu bytes%s\n", c->name,

@@ -20,7 +20,9 @@
 
 #define CPU_ON_TIMEOUT_US 2000000u
 
-int32_t psci_call(enum psci_conduit c, uint32_t fn, uint32_t a1, uint32_t a2, uint32_t a3)
+/* SMC Calling Convention call through the DT's PSCI conduit (SMCCC 1.x) */
+static int32_t psci_fw_call(enum psci_conduit c, uint32_t fn, uint32_t a1, uint32_t a2,
+                            uint32_t a3)
 {
     register uint32_t r0 __asm__("r0") = fn;
     register uint32_t r1 __asm__("r1") = a1;
@@ -220,7 +222,7 @@ static int start_cpu(const struct platform *p, unsigned int idx, const struct pl
     }
     if (c->method == CPU_METHOD_PSCI) {
         uint32_t entry = (uint32_t)hyp_virt_to_phys((void *)secondary_entry);
-        int32_t rc = psci_call(p->psci.conduit, p->psci.fn_cpu_on, c->mpidr, entry, idx);
+        int32_t rc = psci_fw_call(p->psci.conduit, p->psci.fn_cpu_on, c->mpidr, entry, idx);
         if (rc != 0) {
             pr_err("cpu%u (MPIDR 0x%08lx): PSCI CPU_ON failed (%ld)\n", idx,
                    (unsigned long)c->mpidr, (long)rc);

@@ -140,7 +140,7 @@ static bool is_host_device(const void *fdt, uint64_t base, uint64_t size)
 static void check_memory(const struct config_host *h, struct system_config *sys,
                          unsigned int gi, struct cfg_ctx *c)
 {
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     if (!g->mem_size) {
         return;
     }
@@ -182,7 +182,7 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
         cfg_msg(c, true, g->name, "memory", "more than 2 GiB does not fit the IPA space");
     }
     for (unsigned int j = 0u; j < gi; j++) {
-        const struct guest_config *o = &sys->guests[j];
+        const struct guest_config *o = &sys->guest_cfg[j];
         if (o->mem_size && cfg_overlaps(g->mem_base, span, o->mem_base, o->mem_span) &&
             !config_colours_apart(g, o)) {
             cfg_msg(c, true, g->name, "memory", "overlaps the memory of guest '%s'", o->name);
@@ -197,7 +197,7 @@ static void check_memory(const struct config_host *h, struct system_config *sys,
 static void check_cpus(const struct config_host *h, struct system_config *sys,
                        unsigned int gi, struct cfg_ctx *c)
 {
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     for (unsigned int i = 0u; i < g->ncpus; i++) {
         unsigned int cpu = g->cpus[i];
         if (h->plat && cpu >= h->plat->ncpus) {
@@ -211,7 +211,7 @@ static void check_cpus(const struct config_host *h, struct system_config *sys,
             }
         }
         for (unsigned int j = 0u; j < gi; j++) {
-            const struct guest_config *o = &sys->guests[j];
+            const struct guest_config *o = &sys->guest_cfg[j];
             for (unsigned int k = 0u; k < o->ncpus; k++) {
                 /* a CPU under the cyclic schedules runs the guests of its windows */
                 if ((o->cpus[k] != cpu) || (g->slice_us && o->slice_us) ||
@@ -285,10 +285,10 @@ static const char *pt_owner(const struct system_config *sys, unsigned int gi,
                             const struct plat_range *r)
 {
     for (unsigned int j = 0u; j < gi; j++) {
-        for (unsigned int k = 0u; k < sys->guests[j].npt_regs; k++) {
-            if (cfg_overlaps(r->base, r->size, sys->guests[j].pt_regs[k].base,
-                         sys->guests[j].pt_regs[k].size)) {
-                return sys->guests[j].name;
+        for (unsigned int k = 0u; k < sys->guest_cfg[j].npt_regs; k++) {
+            if (cfg_overlaps(r->base, r->size, sys->guest_cfg[j].pt_regs[k].base,
+                         sys->guest_cfg[j].pt_regs[k].size)) {
+                return sys->guest_cfg[j].name;
             }
         }
     }
@@ -298,7 +298,7 @@ static const char *pt_owner(const struct system_config *sys, unsigned int gi,
 static void check_devices(const struct config_host *h, struct system_config *sys,
                           unsigned int gi, struct cfg_ctx *c)
 {
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     for (unsigned int i = 0u; i < g->npt_irqs; i++) {
         uint32_t irq = g->pt_irqs[i];
         if (irq >= 1020u) {        /* 1020-1023 are special; the GIC has no more */
@@ -314,11 +314,11 @@ static void check_devices(const struct config_host *h, struct system_config *sys
             /* otherwise nothing to do */
         }
         for (unsigned int j = 0u; j < gi; j++) {
-            for (unsigned int k = 0u; k < sys->guests[j].npt_irqs; k++) {
-                if (sys->guests[j].pt_irqs[k] == irq) {
+            for (unsigned int k = 0u; k < sys->guest_cfg[j].npt_irqs; k++) {
+                if (sys->guest_cfg[j].pt_irqs[k] == irq) {
                     cfg_msg(c, true, g->name, "passthrough interrupts",
                             "interrupt %lu is already given to guest '%s'",
-                            (unsigned long)irq, sys->guests[j].name);
+                            (unsigned long)irq, sys->guest_cfg[j].name);
                 }
             }
         }
@@ -342,7 +342,7 @@ static void check_devices(const struct config_host *h, struct system_config *sys
         } else if ((what = pt_owner(sys, gi, r)) != NULL) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is already given to guest '%s'", rb, rs, what);
-        } else if (h->host_fdt && !is_host_device(h->host_fdt, r->base, r->size)) {
+        } else if (h->host_dt && !is_host_device(h->host_dt, r->base, r->size)) {
             cfg_msg(c, true, g->name, "passthrough reg",
                     "0x%llx+0x%llx is not a device of the host", (unsigned long long)r->base,
                     (unsigned long long)r->size);
@@ -352,10 +352,10 @@ static void check_devices(const struct config_host *h, struct system_config *sys
     }
 }
 
-int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
+int config_load(const void *blob, const struct config_host *hw, struct system_config *sys,
                 config_report_fn report, void *ctx)
 {
-    struct cfg_ctx c = { report, ctx, 0, host ? host->host_fdt : NULL, 0 };
+    struct cfg_ctx c = { report, ctx, 0, hw ? hw->host_dt : NULL, 0 };
     (void)memset(sys, 0, sizeof(*sys));
     dt_getprop_forget();    /* a new blob may sit where the last one did */
     if (!blob || fdt_check_header(blob) != 0) {
@@ -369,7 +369,7 @@ int config_load(const void *blob, const struct config_host *host, struct system_
     if (fdt_node_check_compatible(blob, root, "partita,config") != 0) {
         cfg_msg(&c, false, "-", "compatible", "/partita is not compatible with partita,config");
     }
-    c.ncolours = config_ncolours(blob, root, (host != NULL) ? host->ncolours : 0u, &c);
+    c.ncolours = config_ncolours(blob, root, (hw != NULL) ? hw->ncolours : 0u, &c);
     config_parse_hyp_colours(blob, root, sys, &c);
     int node;
     fdt_for_each_subnode(node, blob, root) {
@@ -382,13 +382,13 @@ int config_load(const void *blob, const struct config_host *host, struct system_
                     "not partita,guest: node ignored");
             continue;
         }
-        if (sys->nguests == GUEST_MAX) {
+        if (sys->nguest_cfg == GUEST_MAX) {
             cfg_msg(&c, true, fdt_get_name(blob, node, NULL), NULL,
                     "more than %u guests", GUEST_MAX);
             break;
         }
-        config_parse_guest(blob, node, &sys->guests[sys->nguests], &c);
-        sys->nguests++;
+        config_parse_guest(blob, node, &sys->guest_cfg[sys->nguest_cfg], &c);
+        sys->nguest_cfg++;
     }
     fdt_for_each_subnode(node, blob, root)
         if (config_is_channel(blob, node)) {
@@ -402,19 +402,19 @@ int config_load(const void *blob, const struct config_host *host, struct system_
         } else {
             /* otherwise nothing to do */
         }
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        check_memory(host, sys, i, &c);
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        check_memory(hw, sys, i, &c);
         config_check_colours(sys, i, &c);
-        check_cpus(host, sys, i, &c);
-        check_devices(host, sys, i, &c);
-        config_check_images(&sys->guests[i], &c);
+        check_cpus(hw, sys, i, &c);
+        check_devices(hw, sys, i, &c);
+        config_check_images(&sys->guest_cfg[i], &c);
     }
-    config_check_channels(host, sys, &c);
+    config_check_channels(hw, sys, &c);
     config_check_control(blob, root, sys, &c);
     config_check_networks(sys, &c);
     config_check_disks(sys, &c);
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        const struct guest_config *g = &sys->guests[i];
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        const struct guest_config *g = &sys->guest_cfg[i];
         /* the virtio console: beside every network device of the guest,
          * checked here, not with the networks, which an image may leave out */
         if (g->vcon) {
@@ -422,10 +422,10 @@ int config_load(const void *blob, const struct config_host *host, struct system_
                                     "virtio-console", &c);
         }
         config_check_mmio(g, &c);
-        config_check_direct(host, g, &c);
-        config_check_budget(host, g, &c);
+        config_check_direct(hw, g, &c);
+        config_check_budget(hw, g, &c);
     }
-    config_check_schedules(host, sys, &c);
+    config_check_schedules(hw, sys, &c);
     config_check_health_schedules(sys, &c);
     return c.errors;
 }

@@ -43,7 +43,7 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     if (gi < 0) {
         return;
     }
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     if (g->nchannels == GUEST_MAX_CHANNELS) {
         cfg_msg(c, true, g->name, ch->name, "a member of more than %u channels",
                 GUEST_MAX_CHANNELS);
@@ -163,8 +163,8 @@ static void check_channel_memory(const struct config_host *h, const struct syste
                    "overlaps the hypervisor (0x%llx-0x%llx)",
                    (unsigned long long)h->hyp_start, (unsigned long long)h->hyp_end);
     }
-    for (unsigned int i = 0; i < sys->nguests; i++) {
-        const struct guest_config *g = &sys->guests[i];
+    for (unsigned int i = 0; i < sys->nguest_cfg; i++) {
+        const struct guest_config *g = &sys->guest_cfg[i];
         if (g->mem_size && cfg_overlaps(ch->base, ch->size, g->mem_base, g->mem_span)) {
             cfg_report(c, true, "channel", ch->name, "memory",
                        "overlaps the memory of guest '%s'", g->name);
@@ -252,10 +252,10 @@ void config_check_channels(const struct config_host *h, struct system_config *sy
     for (unsigned int i = 0; i < sys->nchannels; i++) {
         check_channel_memory(h, sys, i, c);
     }
-    for (unsigned int i = 0; i < sys->nguests; i++) {
-        for (unsigned int k = 0; k < sys->guests[i].nchannels; k++) {
-            if (!sys->guests[i].channels[k].parse_error) {
-                check_member(sys, &sys->guests[i], k, c);
+    for (unsigned int i = 0; i < sys->nguest_cfg; i++) {
+        for (unsigned int k = 0; k < sys->guest_cfg[i].nchannels; k++) {
+            if (!sys->guest_cfg[i].channels[k].parse_error) {
+                check_member(sys, &sys->guest_cfg[i], k, c);
             }
         }
     }

@@ -111,7 +111,7 @@ bool config_colours_apart(const struct guest_config *a, const struct guest_confi
 
 void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg_ctx *c)
 {
-    const struct guest_config *g = &sys->guests[gi];
+    const struct guest_config *g = &sys->guest_cfg[gi];
     /* the virtio devices (hyp/vdev/virtq.c) read a member's RAM as one
      * block through the identity map: not a coloured guest's, yet */
     if (g->colours.n && (g->nnets || g->vcon)) {
@@ -127,7 +127,7 @@ void config_check_colours(struct system_config *sys, unsigned int gi, struct cfg
         }
     }
     for (unsigned int j = 0u; g->colours.n && j < gi; j++) {
-        const struct guest_config *o = &sys->guests[j];
+        const struct guest_config *o = &sys->guest_cfg[j];
         for (unsigned int i = 0u; o->colours.n && i < g->colours.k; i++) {
             if (colour_has(&o->colours, g->colours.colour[i])) {
                 cfg_msg(c, true, g->name, "colors", "colour %u is also guest '%s''s: coloured "

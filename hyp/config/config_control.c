@@ -58,12 +58,12 @@ void config_parse_control(const void *fdt, int node, struct guest_config *g, str
 static void check_targets(const void *fdt, int node, struct system_config *sys, unsigned int gi,
                           struct cfg_ctx *c)
 {
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     int len;
     const char *v = dt_getprop(fdt, node, "control-guests", &len);
     if (!v) {
         if (g->control != 0u) {
-            g->control_guests = ((1u << sys->nguests) - 1u) & ~(1u << gi);
+            g->control_guests = ((1u << sys->nguest_cfg) - 1u) & ~(1u << gi);
         }
         return;
     }
@@ -141,7 +141,7 @@ static uint32_t call_right(uint32_t fn)
     return right;
 }
 
-int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
+int control_check(const struct guest_config *c, unsigned int self, unsigned int ncfg,
                   uint32_t fn, uint32_t id)
 {
     if (!c->control) {
@@ -157,7 +157,7 @@ int control_check(const struct guest_config *c, unsigned int self, unsigned int 
     if ((fn == PARTITA_MG_SCHEDULE) || (fn == PARTITA_MG_SCHEDULE_SET)) {
         return ((c->control & call_right(fn)) != 0u) ? 0 : PARTITA_E_DENIED;
     }
-    if (id >= nguests) {
+    if (id >= ncfg) {
         return PARTITA_E_INVALID;
     }
     /* a control partition may describe itself, not act on itself */

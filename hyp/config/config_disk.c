@@ -95,7 +95,7 @@ static void parse_frontend(const void *fdt, int node, struct system_config *sys,
     if (gi < 0) {
         return;
     }
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     if (gi == d->driver) {
         cfg_msg(c, true, g->name, d->name, "the driver partition of disk '%s' cannot be "
                 "its frontend too", d->name);
@@ -146,7 +146,7 @@ static void parse_driver(const void *fdt, int node, struct system_config *sys,
         cfg_report(c, true, "disk", d->name, "driver", "no guest '%.*s'", GUEST_NAME_MAX, name);
         return;
     }
-    const char *g = sys->guests[d->driver].name;
+    const char *g = sys->guest_cfg[d->driver].name;
     char p[PROP_MAX];
     int len;
     const fdt32_t *q = dt_getprop(fdt, node, "queue", &len);
@@ -169,7 +169,7 @@ static void parse_driver(const void *fdt, int node, struct system_config *sys,
         ok = false;
     }
     d->parse_error = !ok;
-    struct guest_config *dg = &sys->guests[d->driver];
+    struct guest_config *dg = &sys->guest_cfg[d->driver];
     ptrdiff_t disk = d - sys->disks;
     if (ok && (dg->ndriven < DISK_MAX)) {
         struct guest_driven *v = &dg->driven[dg->ndriven++];
@@ -221,7 +221,7 @@ static const char *disk_irq_clash(const struct system_config *sys, unsigned int 
                                   uint32_t irq, unsigned int k, unsigned int dk, char *what,
                                   size_t n)
 {
-    const struct guest_config *g = &sys->guests[gi];
+    const struct guest_config *g = &sys->guest_cfg[gi];
     if (g->vcon && g->vcon_irq == irq) {
         return "the interrupt of its virtio console";
     }
@@ -244,7 +244,7 @@ static const char *disk_irq_clash(const struct system_config *sys, unsigned int 
 static void check_frontend(const struct system_config *sys, unsigned int gi, unsigned int k,
                            struct cfg_ctx *c)
 {
-    const struct guest_config *g = &sys->guests[gi];
+    const struct guest_config *g = &sys->guest_cfg[gi];
     const struct guest_disk *gd = &g->disks[k];
     char pipa[PROP_MAX], pirq[PROP_MAX], what[GUEST_NAME_MAX + 48];
     const char *clash;
@@ -272,10 +272,10 @@ static void check_backings(const struct system_config *sys, const struct disk_co
 {
     char p[PROP_MAX];
     for (unsigned int m = 0; m < d->nfrontends; m++) {
-        const struct guest_config *g = &sys->guests[d->frontends[m].guest];
+        const struct guest_config *g = &sys->guest_cfg[d->frontends[m].guest];
         const struct guest_disk *gd = &g->disks[d->frontends[m].slot];
         for (unsigned int o = 0; o < m && !gd->parse_error; o++) {
-            const struct guest_config *og = &sys->guests[d->frontends[o].guest];
+            const struct guest_config *og = &sys->guest_cfg[d->frontends[o].guest];
             const struct guest_disk *od = &og->disks[d->frontends[o].slot];
             if (od->parse_error || strcmp(od->backing, gd->backing) != 0 ||
                 (od->read_only && gd->read_only)) {
@@ -341,7 +341,7 @@ static const char *done_clash(const struct system_config *sys, const struct gues
 static void check_done(const struct system_config *sys, unsigned int di, struct cfg_ctx *c)
 {
     const struct disk_config *d = &sys->disks[di];
-    const struct guest_config *g = &sys->guests[d->driver];
+    const struct guest_config *g = &sys->guest_cfg[d->driver];
     char p[PROP_MAX], what[GUEST_NAME_MAX + 48];
     const char *clash;
     if (!d->done_ipa) {
@@ -361,7 +361,7 @@ static void check_done(const struct system_config *sys, unsigned int di, struct 
 static void check_driver(const struct system_config *sys, unsigned int di, struct cfg_ctx *c)
 {
     const struct disk_config *d = &sys->disks[di];
-    const struct guest_config *g = &sys->guests[d->driver];
+    const struct guest_config *g = &sys->guest_cfg[d->driver];
     char p[PROP_MAX], what[GUEST_NAME_MAX + 48];
     const char *clash;
     uint64_t ram = guest_ram_ipa(g);
@@ -411,9 +411,9 @@ void config_check_disks(struct system_config *sys, struct cfg_ctx *c)
         }
         check_backings(sys, d, c);
     }
-    for (unsigned int i = 0; i < sys->nguests; i++) {
-        for (unsigned int k = 0; k < sys->guests[i].ndisks; k++) {
-            if (!sys->guests[i].disks[k].parse_error) {
+    for (unsigned int i = 0; i < sys->nguest_cfg; i++) {
+        for (unsigned int k = 0; k < sys->guest_cfg[i].ndisks; k++) {
+            if (!sys->guest_cfg[i].disks[k].parse_error) {
                 check_frontend(sys, i, k, c);
             }
         }

@@ -73,9 +73,9 @@ static bool passthrough_irq(uint32_t irq, const char *dn, struct guest_config *g
 static void passthrough_path(const char *path, const char *dn, struct guest_config *g,
                              struct cfg_ctx *c)
 {
-    const void *host = c->host_fdt;
-    int node = host ? dt_path_offset(host, path) : -1;
-    if (!host) {
+    const void *hdt = c->host_dt;
+    int node = hdt ? dt_path_offset(hdt, path) : -1;
+    if (!hdt) {
         cfg_msg(c, true, g->name, "passthrough path", "%s: no host device tree to look in", dn);
         return;
     }
@@ -86,7 +86,7 @@ static void passthrough_path(const char *path, const char *dn, struct guest_conf
     }
     struct plat_range r;
     int n = 0;
-    for (; dt_node_reg(host, node, n, &r) == 0; n++) {
+    for (; dt_node_reg(hdt, node, n, &r) == 0; n++) {
         if (g->npt_regs == GUEST_MAX_PT_REGS) {
             cfg_msg(c, true, g->name, "passthrough path", "%s: more than %u ranges", dn,
                     GUEST_MAX_PT_REGS);
@@ -99,17 +99,17 @@ static void passthrough_path(const char *path, const char *dn, struct guest_conf
         cfg_msg(c, true, g->name, "passthrough path", "%s: %s has no reg to map", dn, path);
         return;
     }
-    if (!dt_getprop(host, node, "interrupts", NULL)) {
+    if (!dt_getprop(hdt, node, "interrupts", NULL)) {
         return;                 /* a device without interrupts */
     }
     struct dt_irq_source src;
-    if (dt_irq_source_init(host, node, &src) < 0) {
+    if (dt_irq_source_init(hdt, node, &src) < 0) {
         cfg_msg(c, true, g->name, "passthrough path",
                 "%s: the interrupts of %s have no interrupt parent Partita can read", dn, path);
         return;
     }
     for (int i = 0; i < src.len / (4 * src.ncells); i++) {
-        int irq = dt_irq_source_get(host, &src, i);
+        int irq = dt_irq_source_get(hdt, &src, i);
         if (irq < 0) {
             cfg_msg(c, true, g->name, "passthrough path",
                     "%s: interrupt %d of %s is not a GIC SPI or PPI", dn, i, path);

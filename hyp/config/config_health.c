@@ -196,8 +196,8 @@ void config_parse_health(const void *fdt, int node, struct guest_config *g, stru
 void config_check_health_schedules(struct system_config *sys, struct cfg_ctx *c)
 {
     char buf[HEALTH_PROP_MAX];
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        struct guest_config *g = &sys->guests[i];
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        struct guest_config *g = &sys->guest_cfg[i];
         const char *name = g->health.schedule_name;
         unsigned int k = 0u;
         while ((name != NULL) && (k < sys->sched.n) && (strcmp(sys->sched.s[k].name, name) != 0)) {

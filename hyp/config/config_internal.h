@@ -14,7 +14,7 @@ struct cfg_ctx {
     config_report_fn report;
     void *ctx;
     int errors;
-    const void *host_fdt;       /* the host DT, for passthrough by path; may be NULL */
+    const void *host_dt;        /* the host DT, for passthrough by path; may be NULL */
     unsigned int ncolours;      /* of the last-level cache (or llc-way-size) */
 };
 

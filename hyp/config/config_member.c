@@ -42,8 +42,8 @@ void cfg_warn_unknown(const void *fdt, int node, const char *const *list, const 
 
 int cfg_guest_index(const struct system_config *sys, const char *name)
 {
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        if (strcmp(sys->guests[i].name, name) == 0) {
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        if (strcmp(sys->guest_cfg[i].name, name) == 0) {
             return (int)i;
         }
     }

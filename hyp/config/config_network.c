@@ -82,7 +82,7 @@ static void parse_member(const void *fdt, int node, struct system_config *sys,
     if (gi < 0) {
         return;
     }
-    struct guest_config *g = &sys->guests[gi];
+    struct guest_config *g = &sys->guest_cfg[gi];
     if (g->nnets == GUEST_MAX_NETS) {
         cfg_msg(c, true, g->name, net->name, "a member of more than %d networks",
                 GUEST_MAX_NETS);
@@ -147,10 +147,10 @@ static void check_macs(const struct system_config *sys, const struct network_con
 {
     char p[GUEST_NAME_MAX + 16];
     for (unsigned int m = 0; m < net->nmembers; m++) {
-        const struct guest_config *g = &sys->guests[net->members[m].guest];
+        const struct guest_config *g = &sys->guest_cfg[net->members[m].guest];
         const struct guest_net *gn = &g->nets[net->members[m].slot];
         for (unsigned int o = 0; o < m && !gn->parse_error; o++) {
-            const struct guest_config *og = &sys->guests[net->members[o].guest];
+            const struct guest_config *og = &sys->guest_cfg[net->members[o].guest];
             const struct guest_net *on = &og->nets[net->members[o].slot];
             if (on->parse_error || memcmp(on->mac, gn->mac, NET_MAC_LEN) != 0) {
                 continue;
@@ -174,8 +174,8 @@ void config_check_networks(struct system_config *sys, struct cfg_ctx *c)
         }
         check_macs(sys, net, c);
     }
-    for (unsigned int i = 0; i < sys->nguests; i++) {
-        const struct guest_config *g = &sys->guests[i];
+    for (unsigned int i = 0; i < sys->nguest_cfg; i++) {
+        const struct guest_config *g = &sys->guest_cfg[i];
         for (unsigned int k = 0; k < g->nnets; k++) {
             if (!g->nets[k].parse_error) {
                 check_member(sys, g, k, c);

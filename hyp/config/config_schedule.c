@@ -39,7 +39,7 @@ static int window_guest(const struct system_config *sys, const char *s, unsigned
     if (gi < 0) {
         sched_msg(c, sname, prop, "window %u: no guest '%s'", i, s);
     } else {
-        const struct guest_config *g = &sys->guests[gi];
+        const struct guest_config *g = &sys->guest_cfg[gi];
         for (unsigned int k = 0u; (k < g->ncpus) && (found < 0); k++) {
             if (g->cpus[k] == cpu) {
                 found = gi;
@@ -270,8 +270,8 @@ static bool same_windows(const struct sched_table *a, const struct sched_table *
 static void check_gang(const struct system_config *sys, const struct schedule_config *s,
                        struct cfg_ctx *c)
 {
-    for (unsigned int gi = 0u; gi < sys->nguests; gi++) {
-        const struct guest_config *g = &sys->guests[gi];
+    for (unsigned int gi = 0u; gi < sys->nguest_cfg; gi++) {
+        const struct guest_config *g = &sys->guest_cfg[gi];
         for (unsigned int k = 1u; k < g->ncpus; k++) {
             unsigned int a = g->cpus[0];
             unsigned int b = g->cpus[k];
@@ -303,8 +303,8 @@ static void check_schedules(const struct config_host *h, struct system_config *s
                       h->plat->ncpus);
         }
     }
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        check_guest(sys, &sys->guests[i], c);
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        check_guest(sys, &sys->guest_cfg[i], c);
     }
     for (unsigned int i = 0u; i < sc->n; i++) {
         check_gang(sys, &sc->s[i], c);

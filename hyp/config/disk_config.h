@@ -53,13 +53,13 @@ struct guest_driven {
 };
 
 struct disk_frontend {
-    unsigned int guest;                     /* index in system_config.guests */
+    unsigned int guest;                     /* index in system_config.guest_cfg */
     unsigned int slot;                      /* in that guest's disks[] */
 };
 
 struct disk_config {
     char name[GUEST_DISK_NAME_MAX];
-    int driver;                             /* index in system_config.guests; -1: none */
+    int driver;                             /* index in system_config.guest_cfg; -1: none */
     uint32_t queue_ipa, queue_size;         /* the request queue, in the driver's RAM */
     uint32_t irq;                           /* the SPI that tells the driver of requests */
     uint32_t done_ipa;                      /* its done page; 0: none (the call only) */

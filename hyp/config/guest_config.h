@@ -200,7 +200,7 @@ struct guest_config {
 };
 
 struct channel_member {
-    unsigned int guest;                     /* index in system_config.guests */
+    unsigned int guest;                     /* index in system_config.guest_cfg */
     unsigned int slot;                      /* in that guest's channels[] */
 };
 
@@ -219,8 +219,8 @@ struct network_config {
 };
 
 struct system_config {
-    unsigned int nguests;
-    struct guest_config guests[GUEST_MAX];
+    unsigned int nguest_cfg;
+    struct guest_config guest_cfg[GUEST_MAX];
     unsigned int nchannels;
     struct channel_config channels[CHANNEL_MAX];
     unsigned int nnetworks;
@@ -235,7 +235,7 @@ struct system_config {
 struct config_host {
     const struct platform *plat;
     uint64_t hyp_start, hyp_end;            /* hypervisor footprint (physical) */
-    const void *host_fdt;                   /* to check passthrough ranges; may be NULL */
+    const void *host_dt;                    /* to check passthrough ranges; may be NULL */
     unsigned int ncolours;                  /* of the last-level cache; 0: no colouring */
     /* the hypervisor can keep its own interrupts in the GIC's Group 0 (a
      * secure start on a GIC with the Security Extensions): direct
@@ -253,7 +253,7 @@ typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
 
 /*
  * Parse the /partita node of blob into *sys and validate it against the
- * host.  Every problem is reported; returns the number of errors (0: the
+ * host, *hw.  Every problem is reported; returns the number of errors (0: the
  * configuration may start).
  */
 /*
@@ -264,16 +264,16 @@ typedef void (*config_report_fn)(void *ctx, bool is_error, const char *msg);
  */
 void config_peek_hyp_colours(const void *blob, unsigned int hw, unsigned int *k,
                              unsigned int *n);
-int config_load(const void *blob, const struct config_host *host, struct system_config *sys,
+int config_load(const void *blob, const struct config_host *hw, struct system_config *sys,
                 config_report_fn report, void *ctx);
 
 /*
- * May guest c (guests[self] of nguests) make management call fn (a
+ * May guest c (guest self of the ncfg configured) make management call fn (a
  * PARTITA_MG_* ID) on guest id?  0, or PARTITA_E_DENIED (no control, no
  * right, not its guest), PARTITA_E_INVALID (no such guest),
  * PARTITA_E_NOT_SUPPORTED (no such call).
  */
-int control_check(const struct guest_config *c, unsigned int self, unsigned int nguests,
+int control_check(const struct guest_config *c, unsigned int self, unsigned int ncfg,
                   uint32_t fn, uint32_t id);
 
 /* The image checks alone, for an image given at run time: errors */

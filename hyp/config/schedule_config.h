@@ -21,7 +21,7 @@
 struct sched_window {
     uint32_t offset_us;             /* from the frame's start */
     uint32_t length_us;
-    uint32_t guest;                 /* index in system_config.guests */
+    uint32_t guest;                 /* index in system_config.guest_cfg */
 };
 
 struct sched_table {

@@ -3,6 +3,7 @@
  * start modes, the memory map, the GIC, the timer, its own footprint), the
  * cache colours and what each guest boots.  Also printed at boot.
  */
+#include <stddef.h>
 #include <arch/boot.h>
 #include "monitor.h"
 #include "monitor_cmds.h"
@@ -64,6 +65,14 @@ void cmd_info(int argc, char **argv)
     }
 }
 
+/* The KiB from start to end, two of the linker's symbols (linker.ld) in
+ * the one image, end at or after start */
+static unsigned long span_kib(const char *start, const char *end)
+{
+    ptrdiff_t n = end - start;
+    return (unsigned long)n >> 10;
+}
+
 void hyp_print_info(void)
 {
     uint64_t fs, fe;
@@ -106,9 +115,8 @@ void hyp_print_info(void)
             (unsigned long)host.timer.irq_hyp);
     pr_info("footprint: text %lu KiB, data+bss %lu KiB, stacks %lu KiB, "
             "HYP page tables %u pages\n",
-            (unsigned long)((__text_end - __text_start) >> 10),
-            (unsigned long)((__stacks_start - __data_start) >> 10),
-            (unsigned long)((__stacks_end - __stacks_start) >> 10), hyp_mmu_pages_used());
+            span_kib(__text_start, __text_end), span_kib(__data_start, __stacks_start),
+            span_kib(__stacks_start, __stacks_end), hyp_mmu_pages_used());
     pr_info("hypervisor memory: %u KiB free of %u KiB\n", page_free_count() * 4u,
             page_total_count() * 4u);
     pr_info("uptime: %llu s\n", timer_ticks_to_us(timer_now() - hyp_boot_ticks) / 1000000u);

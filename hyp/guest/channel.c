@@ -29,7 +29,7 @@ static void channel_describe(const struct system_config *sys, unsigned int i)
     int n = snprintf(line, sizeof(line), "channel '%s': %llu KiB at 0x%08llx:", ch->name,
                      (unsigned long long)(ch->size >> 10), (unsigned long long)ch->base);
     for (unsigned int m = 0u; m < ch->nmembers && n > 0 && n < (int)sizeof(line); m++) {
-        const struct guest_config *g = &sys->guests[ch->members[m].guest];
+        const struct guest_config *g = &sys->guest_cfg[ch->members[m].guest];
         const struct guest_channel *gc = &g->channels[ch->members[m].slot];
         n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu%s)",
                       m ? "," : "", g->name, (unsigned long)gc->ipa, (unsigned long)gc->doorbell,

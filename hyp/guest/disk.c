@@ -54,7 +54,7 @@ static void fe_dropped(void *ctx, struct vblk *b)
 static void fe_raise(void *ctx)
 {
     const struct fe_where *w = ctx;
-    inject(&guests[w->guest], disk_sys->guests[w->guest].disks[w->slot].irq);
+    inject(&guests[w->guest], disk_sys->guest_cfg[w->guest].disks[w->slot].irq);
 }
 
 static void fe_report(void *ctx, const char *why)
@@ -85,8 +85,8 @@ static const struct blk_backend_ops be_ops = { be_raise, be_report };
 /* a device for every frontend, or none (said) */
 static bool alloc_devices(const struct system_config *sys)
 {
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        for (unsigned int k = 0u; k < sys->guests[i].ndisks; k++) {
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        for (unsigned int k = 0u; k < sys->guest_cfg[i].ndisks; k++) {
             if (!(devs[i][k] = page_alloc(VBLK_PAGES, 1))) {
                 pr_err("disks: out of hypervisor memory for the frontends' devices: no "
                        "disks\n");
@@ -109,11 +109,11 @@ void disks_init(const struct system_config *sys)
         blk_backend_init(be, &be_ops, (void *)d);
         char line[240];
         int n = snprintf(line, sizeof(line), "disk '%s': driver %s, queue 0x%08lx+0x%lx (SPI %lu):",
-                         d->name, sys->guests[d->driver].name, (unsigned long)d->queue_ipa,
+                         d->name, sys->guest_cfg[d->driver].name, (unsigned long)d->queue_ipa,
                          (unsigned long)d->queue_size, (unsigned long)d->irq);
         for (unsigned int m = 0u; m < d->nfrontends; m++) {
             unsigned int gi = d->frontends[m].guest, k = d->frontends[m].slot;
-            const struct guest_disk *gd = &sys->guests[gi].disks[k];
+            const struct guest_disk *gd = &sys->guest_cfg[gi].disks[k];
             struct fe_where *w = &where[gi][k];
             *w = (struct fe_where){ (uint8_t)gi, (uint8_t)k, (uint8_t)i, (uint8_t)m };
             vblk_init(devs[gi][k], &fe_ops, w, gd->capacity, gd->read_only);
@@ -122,7 +122,7 @@ void disks_init(const struct system_config *sys)
             (void)blk_backend_add(be, devs[gi][k], &info);
             if (n > 0 && n < (int)sizeof(line)) {
                 n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s at 0x%08lx (SPI %lu)%s",
-                              m ? "," : "", sys->guests[gi].name, (unsigned long)gd->ipa,
+                              m ? "," : "", sys->guest_cfg[gi].name, (unsigned long)gd->ipa,
                               (unsigned long)gd->irq, gd->read_only ? " read-only" : "");
             }
         }

@@ -75,11 +75,11 @@ uint64_t guest_uptime_s(const struct guest *g)
 
 void guests_init(const struct system_config *sys)
 {
-    nguests = sys->nguests;
+    nguests = sys->nguest_cfg;
     for (unsigned int i = 0u; i < nguests; i++) {
         struct guest *g = &guests[i];
         (void)memset(g, 0, sizeof(*g));
-        g->cfg = &sys->guests[i];
+        g->cfg = &sys->guest_cfg[i];
         g->configured = g->cfg;
         g->id = i;
         g->vmid = (uint8_t)(i + 1u);     /* VMID 0 is never used by a guest */

@@ -154,20 +154,20 @@ static bool irq_given(const struct guest_config *cfg, int irq)
 }
 
 /* A host device inside the range whose interrupts are all the guest's */
-static bool node_belongs(const void *host, int node, const struct plat_range *r,
+static bool node_belongs(const void *hdt, int node, const struct plat_range *r,
                          const struct guest_config *cfg)
 {
     struct plat_range hr;
-    if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0u ||
+    if (dt_node_reg(hdt, node, 0, &hr) != 0 || hr.size == 0u ||
         hr.base < r->base || hr.base + hr.size > r->base + r->size) {
         return false;
     }
-    const char *dt = fdt_getprop(host, node, "device_type", NULL);
+    const char *dt = fdt_getprop(hdt, node, "device_type", NULL);
     if (dt && strcmp(dt, "memory") == 0) {
         return false;
     }
     int irq;
-    for (int i = 0; (irq = dt_node_irq(host, node, i)) >= 0; i++) {
+    for (int i = 0; (irq = dt_node_irq(hdt, node, i)) >= 0; i++) {
         if (!irq_given(cfg, irq)) {
             return false;
         }
@@ -176,23 +176,23 @@ static bool node_belongs(const void *host, int node, const struct plat_range *r,
 }
 
 /* One guest node for a device: the host's description, addresses unchanged */
-static int write_device(void *fdt, const void *host, int node, uint32_t base, uint32_t size)
+static int write_device(void *fdt, const void *hdt, int node, uint32_t base, uint32_t size)
 {
     char name[48];
     (void)snprintf(name, sizeof(name), "passthrough@%lx", (unsigned long)base);
     TRY(fdt_begin_node(fdt, name));
     int len;
-    const void *p = node >= 0 ? fdt_getprop(host, node, "compatible", &len) : NULL;
+    const void *p = node >= 0 ? fdt_getprop(hdt, node, "compatible", &len) : NULL;
     if (p != NULL) {
         TRY(fdt_property(fdt, "compatible", p, len));
     }
     const uint32_t reg[] = { base, size };
     TRY(prop_cells(fdt, "reg", reg, 2));
-    p = node >= 0 ? fdt_getprop(host, node, "interrupts", &len) : NULL;
+    p = node >= 0 ? fdt_getprop(hdt, node, "interrupts", &len) : NULL;
     if (p != NULL) {
         TRY(fdt_property(fdt, "interrupts", p, len));
     }
-    if (node >= 0 && fdt_getprop(host, node, "dma-coherent", NULL)) {
+    if (node >= 0 && fdt_getprop(hdt, node, "dma-coherent", NULL)) {
         TRY(fdt_property(fdt, "dma-coherent", NULL, 0));
     }
     /* an AMBA PrimeCell (PL031, PL061...): Linux's AMBA bus enables the
@@ -200,7 +200,7 @@ static int write_device(void *fdt, const void *host, int node, uint32_t base, ui
      * no device without it.  The host's clock phandles mean nothing here:
      * the guest's own fixed clock stands in (the bus clock only needs to
      * exist; the device's registers do not depend on its rate). */
-    if (node >= 0 && dt_is_compatible(host, node, "arm,primecell")) {
+    if (node >= 0 && dt_is_compatible(hdt, node, "arm,primecell")) {
         TRY(fdt_property_u32(fdt, "clocks", PH_CLK));
         TRY(fdt_property_string(fdt, "clock-names", "apb_pclk"));
     }
@@ -213,27 +213,27 @@ static int write_device(void *fdt, const void *host, int node, uint32_t base, ui
  * holds eight, only the one with the guest's interrupt is its device);
  * failing that the device at the range's base, or the bare range.
  */
-static int write_passthrough(void *fdt, const struct guest_config *cfg, const void *host)
+static int write_passthrough(void *fdt, const struct guest_config *cfg, const void *hdt)
 {
     for (unsigned int i = 0u; i < cfg->npt_regs; i++) {
         const struct plat_range *r = &cfg->pt_regs[i];
         int found = 0, at_base = -1, node;
-        for (node = host ? fdt_next_node(host, -1, NULL) : -1; node >= 0;
-             node = fdt_next_node(host, node, NULL)) {
+        for (node = hdt ? fdt_next_node(hdt, -1, NULL) : -1; node >= 0;
+             node = fdt_next_node(hdt, node, NULL)) {
             struct plat_range hr;
-            if (dt_node_reg(host, node, 0, &hr) != 0 || hr.size == 0u) {
+            if (dt_node_reg(hdt, node, 0, &hr) != 0 || hr.size == 0u) {
                 continue;
             }
             if (hr.base == r->base && at_base < 0) {
                 at_base = node;
             }
-            if (cfg->npt_irqs && node_belongs(host, node, r, cfg)) {
-                TRY(write_device(fdt, host, node, (uint32_t)hr.base, (uint32_t)hr.size));
+            if (cfg->npt_irqs && node_belongs(hdt, node, r, cfg)) {
+                TRY(write_device(fdt, hdt, node, (uint32_t)hr.base, (uint32_t)hr.size));
                 found++;
             }
         }
         if (!found) {
-            TRY(write_device(fdt, host, at_base, (uint32_t)r->base, (uint32_t)r->size));
+            TRY(write_device(fdt, hdt, at_base, (uint32_t)r->base, (uint32_t)r->size));
         }
     }
     return 0;
@@ -488,7 +488,7 @@ int guest_dt_build(void *buf, int bufsize, const struct guest_config *cfg,
     TRY(write_gic_timer(fdt, cfg));
     TRY(write_pmu(fdt, cfg, info));
     TRY(write_uart(fdt, cfg));
-    TRY(write_passthrough(fdt, cfg, info->host_fdt));
+    TRY(write_passthrough(fdt, cfg, info->host_dt));
     TRY(write_channels(fdt, cfg));
     TRY(write_manage(fdt, cfg));
     TRY(write_nets(fdt, cfg));

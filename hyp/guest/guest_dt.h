@@ -11,7 +11,7 @@ struct guest_dt_info {
     uint32_t initrd_ipa;            /* 0: no initrd */
     uint32_t initrd_size;
     const char *cpu_compatible;     /* e.g. "arm,cortex-a15" */
-    const void *host_fdt;           /* for passthrough device nodes; may be NULL */
+    const void *host_dt;            /* for passthrough device nodes; may be NULL */
     bool pmu;                       /* the guest has the CPU's PMU */
     bool pmu_irq;                   /* and its overflow interrupt (VBOARD_PMU_IRQ) */
 };

@@ -84,13 +84,13 @@ static void direct_sgi(struct guest *g, uint32_t sgir)
     case 2: vcpus = 1u << self; break;
     default: return;
     }
-    uint32_t pcpus = 0u;
+    uint32_t cpu_mask = 0u;
     for (unsigned int i = 0u; i < n; i++) {
         if ((vcpus & (1u << i)) != 0u) {
-            pcpus |= 1u << g->vcpu[i].pcpu;
+            cpu_mask |= 1u << g->vcpu[i].pcpu;
         }
     }
-    gic_send_sgi_cpus(sgir & 0xfu, pcpus);
+    gic_send_sgi_cpus(sgir & 0xfu, cpu_mask);
 }
 
 /* The bits of bank word n (interrupts 32n to 32n + 31) that are a direct

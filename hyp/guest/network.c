@@ -78,7 +78,7 @@ void networks_init(const struct system_config *sys)
         char line[240];
         int n = snprintf(line, sizeof(line), "network '%s':", net->name);
         for (unsigned int m = 0u; m < net->nmembers; m++) {
-            const struct guest_config *g = &sys->guests[net->members[m].guest];
+            const struct guest_config *g = &sys->guest_cfg[net->members[m].guest];
             const struct guest_net *gn = &g->nets[net->members[m].slot];
             net_port_init(&ports[net->members[m].guest][net->members[m].slot], sw, gn);
             /* every port is set up, however long the line grows: a

@@ -299,9 +299,10 @@ int format_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     for (;;) {
         /* literal text up to the next conversion, copied as one run */
         const char *run = f;
-        char c;
-        while ((c = *f) != '\0' && c != '%') {
+        char c = *f;
+        while ((c != '\0') && (c != '%')) {
             f++;
+            c = *f;
         }
         ptrdiff_t runlen = f - run;
         size_t len = (size_t)runlen;

@@ -276,12 +276,12 @@ void manage_init(const struct system_config *sys)
 {
     uint32_t managed = 0u;
     for (unsigned int i = 0u; i < nguests; i++) {
-        for (unsigned int k = 0u; k < sys->guests[i].ncpus; k++) {
-            share.limited = share.limited || (sys->guests[i].cpus[k] == 0u);
+        for (unsigned int k = 0u; k < sys->guest_cfg[i].ncpus; k++) {
+            share.limited = share.limited || (sys->guest_cfg[i].cpus[k] == 0u);
         }
-        managed |= sys->guests[i].control_guests;
-        if (sys->guests[i].control && manage_page_init(&guests[i]) != 0) {
-            pr_err("guest '%s': no memory for its management page\n", sys->guests[i].name);
+        managed |= sys->guest_cfg[i].control_guests;
+        if (sys->guest_cfg[i].control && manage_page_init(&guests[i]) != 0) {
+            pr_err("guest '%s': no memory for its management page\n", sys->guest_cfg[i].name);
         }
     }
     for (unsigned int i = 0u; i < nguests; i++) {
@@ -293,7 +293,7 @@ void manage_init(const struct system_config *sys)
             (void)memset(guests[i].mg, 0, sizeof(struct guest_managed));
         } else {
             pr_err("guest '%s': no memory for its console ring and images\n",
-                   sys->guests[i].name);
+                   sys->guest_cfg[i].name);
         }
     }
 }

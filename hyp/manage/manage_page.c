@@ -60,11 +60,13 @@ static bool manage_page_mmio(void *dev, struct mmio_access *a, uint32_t off)
         return false;           /* 32-bit registers and data words only */
     }
     if (off >= MG_DATA) {
-        uint32_t *w = (uint32_t *)(p->data + off - MG_DATA);
+        /* a word of the data bytes, copied rather than reached through a
+         * word pointer into the byte array (MISRA C:2012 rule 11.3) */
+        uint8_t *w = &p->data[off - MG_DATA];
         if (a->write) {
-            *w = a->value;
+            (void)memcpy(w, &a->value, sizeof(a->value));
         } else {
-            a->value = *w;
+            (void)memcpy(&a->value, w, sizeof(a->value));
         }
         return true;
     }

@@ -147,8 +147,8 @@ bool budget_init(const struct system_config *sys, struct vm *(*vm_of)(unsigned i
 {
     bool any = false;
     epoch = timer_now();
-    for (unsigned int i = 0u; i < sys->nguests; i++) {
-        const struct guest_config *g = &sys->guests[i];
+    for (unsigned int i = 0u; i < sys->nguest_cfg; i++) {
+        const struct guest_config *g = &sys->guest_cfg[i];
         if (!g->budget_events) {
             continue;
         }

@@ -21,7 +21,7 @@ struct vm;
 struct system_config;
 
 /* boot, before any guest starts: the budgets of the configured guests
- * (vm_of(i) is sys->guests[i]'s; the scheduler sees a guest only as its
+ * (vm_of(i) is sys->guest_cfg[i]'s; the scheduler sees a guest only as its
  * struct vm); false if the PMU cannot keep them */
 bool budget_init(const struct system_config *sys, struct vm *(*vm_of)(unsigned int i));
 /* a vCPU powered on, on its own CPU: its CPU counts for its partition */

@@ -44,7 +44,7 @@ static void cyclic_start_scheds(const struct system_config *sys,
             s->n[cpu] = t->nwindows;
             for (unsigned int k = 0u; k < t->nwindows; k++) {
                 const struct sched_window *w = &t->w[k];
-                const struct guest_config *g = &sys->guests[w->guest];
+                const struct guest_config *g = &sys->guest_cfg[w->guest];
                 struct vm *vm = vm_of(w->guest);
                 s->w[cpu][k].start = timer_us_to_ticks(w->offset_us);
                 s->w[cpu][k].end = timer_us_to_ticks(w->offset_us + w->length_us);
@@ -58,9 +58,9 @@ static void cyclic_start_scheds(const struct system_config *sys,
         }
     }
     /* every vCPU on these CPUs is away at times: the shared CPUs' state */
-    for (unsigned int gi = 0u; gi < sys->nguests; gi++) {
-        for (unsigned int j = 0u; j < sys->guests[gi].ncpus; j++) {
-            if (sched_cyclic_cpu(sys->guests[gi].cpus[j])) {
+    for (unsigned int gi = 0u; gi < sys->nguest_cfg; gi++) {
+        for (unsigned int j = 0u; j < sys->guest_cfg[gi].ncpus; j++) {
+            if (sched_cyclic_cpu(sys->guest_cfg[gi].cpus[j])) {
                 sched_share_own(&vm_of(gi)->vcpu[j]);
             }
         }

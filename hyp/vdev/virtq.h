@@ -15,16 +15,16 @@
 /* A guest's RAM as the hypervisor reaches it: IPA window -> host address */
 struct gmem {
     uint64_t ipa, size;
-    uint8_t *host;
+    uint8_t *hva;           /* where the hypervisor maps it */
 };
 
 /* [ipa, ipa + len) inside the guest's RAM: its host address, else NULL */
 static inline uint8_t *gmem_ptr(const struct gmem *m, uint64_t ipa, uint64_t len)
 {
-    if (!m->host || ipa < m->ipa || len > m->size || ipa - m->ipa > m->size - len) {
+    if (!m->hva || ipa < m->ipa || len > m->size || ipa - m->ipa > m->size - len) {
         return NULL;
     }
-    return m->host + (ipa - m->ipa);
+    return m->hva + (ipa - m->ipa);
 }
 
 #define VIRTQ_NUM_MAX          256u

@@ -16,8 +16,10 @@ libc and libgcc are not Partita's and are left out.
 UNIT_DIR holds the host unit tests built with --coverage and run: gcov's
 counts of the functions and blocks of the hypervisor's sources they link.
 
-Prints the per-folder percentages of both and their union (a function run
-by either), and writes REPORT: every function never executed under QEMU,
+Prints the per-folder percentages of both and their union: a function run
+by either; a basic block run under QEMU, or whose source lines the unit
+tests ran (unit_ran_block says how a host's lines stand for an ARM block).
+Writes REPORT: every function never executed under QEMU,
 with the reason scripts/coverage/reasons.txt records for it (by function
 name pattern), "run by the unit tests only", or "no test".
 """
@@ -98,7 +100,7 @@ def basic_blocks(elf, funcs):
             leaders[start].add(insns[i + 1][0])
         if target is not None and start <= target < end and BRANCH.match(mn):
             leaders[start].add(target)
-    return {s: sorted(v) for s, v in leaders.items()}
+    return {s: sorted(v) for s, v in leaders.items()}, [i[0] for i in insns]
 
 
 def executed_addresses(log_dir):
@@ -113,8 +115,9 @@ def executed_addresses(log_dir):
 
 def unit_coverage(unit_dir):
     """(file, function) -> (executed, blocks, blocks executed) from gcov,
-    merged over every unit test that links the file."""
-    cov = {}
+    merged over every unit test that links the file; and file -> {line:
+    whether it ran} of the lines gcov counts (those with code)."""
+    cov, lines = {}, {}
     gcdas = glob.glob(os.path.join(unit_dir, '*.gcda'))
     for gcda in gcdas:
         r = subprocess.run(['gcov', '--json-format', '--stdout', '--object-directory', unit_dir, gcda],
@@ -127,12 +130,58 @@ def unit_coverage(unit_dir):
                 path = os.path.normpath(f['file'])
                 if path.startswith('tests' + os.sep) or path.startswith('/'):
                     continue
+                ran = lines.setdefault(path, {})
+                for ln in f.get('lines', []):
+                    n = ln['line_number']
+                    ran[n] = ran.get(n, False) or ln['count'] > 0
                 for fn in f.get('functions', []):
                     key = (path, fn['name'])
                     old = cov.get(key, (False, 0, 0))
                     cov[key] = (old[0] or fn['execution_count'] > 0,
                                 max(old[1], fn['blocks']), max(old[2], fn['blocks_executed']))
-    return cov
+    return cov, lines
+
+
+def source_lines(elf, addrs):
+    """Instruction address -> (file relative to the repository, line) of the
+    innermost source it comes from (inlined code: the inlined function's
+    line), or None when the compiler made it without a line (line 0)."""
+    addrs = sorted(addrs)
+    out = subprocess.run([CROSS + 'addr2line', '-e', elf], input=''.join('%x\n' % a for a in addrs),
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    res = {}
+    for a, loc in zip(addrs, out):
+        path, _, line = loc.split(' ')[0].rpartition(':')
+        if not line.isdigit() or int(line) == 0 or path.startswith('??'):
+            res[a] = None
+            continue
+        full = os.path.normpath(os.path.join(ROOT, path))
+        res[a] = (os.path.relpath(full, ROOT), int(line))
+    return res
+
+
+def unit_ran_block(locs, ulines):
+    """Did the unit tests run this block of partita.elf, given its
+    instructions' source lines?  Yes when one of its lines ran under gcov
+    and none of them is a line gcov counts that did not run, or a line of a
+    file the unit tests do not link.  The host build compiles the same
+    lines for another processor, so this is the same code's lines, not the
+    same instructions: a line gcov saw run whose ARM block also holds a
+    branch the host's never took counts as run.  Lines gcov counts no code
+    for (a declaration the ARM compiler gave an instruction) are left out."""
+    one = False
+    for loc in locs:
+        if loc is None:
+            continue
+        path, line = loc
+        ran = ulines.get(path)
+        if ran is None:
+            return False
+        if line in ran:
+            if not ran[line]:
+                return False
+            one = True
+    return one
 
 
 def reasons():
@@ -153,10 +202,22 @@ def pct(a, b):
 def main(elf, log_dir, unit_dir, report):
     funcs = elf_functions(elf)
     files = source_files(elf, funcs)
-    blocks = basic_blocks(elf, funcs)
+    blocks, insns = basic_blocks(elf, funcs)
     seen = executed_addresses(log_dir)
     seen_sorted = sorted(seen)
-    ucov = unit_coverage(unit_dir) if os.path.isdir(unit_dir) else {}
+    ucov, ulines = unit_coverage(unit_dir) if os.path.isdir(unit_dir) else ({}, {})
+    # the instructions of every block QEMU did not run, and their lines
+    missed_insns = {}
+    for start, end, name in funcs:
+        if files[start] is None:
+            continue
+        bl = blocks[start] + [end]
+        for b, nxt in zip(bl, bl[1:]):
+            if b not in seen:
+                i = bisect.bisect_left(insns, b)
+                j = bisect.bisect_left(insns, nxt)
+                missed_insns[b] = insns[i:j]
+    locs = source_lines(elf, [a for v in missed_insns.values() for a in v]) if ulines else {}
     why = reasons()
 
     def ran(start, end):
@@ -169,7 +230,7 @@ def main(elf, log_dir, unit_dir, report):
         if path is None:
             continue
         folder = os.path.dirname(path)
-        t = folders.setdefault(folder, [0] * 7)
+        t = folders.setdefault(folder, [0] * 8)
         fn_ran = ran(start, end)
         bl = blocks[start]
         bl_ran = sum(1 for b in bl if b in seen)
@@ -182,36 +243,41 @@ def main(elf, log_dir, unit_dir, report):
         if u:
             t[5] += 1
             t[6] += u[0]
+        t[7] += bl_ran + sum(1 for b in bl if b not in seen and ulines
+                             and unit_ran_block([locs.get(a) for a in missed_insns[b]], ulines))
         if not fn_ran:
             reason = next((w for p, w in why if fnmatch.fnmatch(name, p)), None)
             if reason is None:
                 reason = 'run by the unit tests only' if u and u[0] else 'no test'
             missed.append((path, name, reason))
 
-    head = '%-22s %15s %8s %15s %8s %8s %12s' % (
-        'folder', 'functions', 'QEMU', 'basic blocks', 'QEMU', '+unit', 'unit tests')
+    head = '%-22s %15s %8s %15s %8s %9s %9s %12s' % (
+        'folder', 'functions', 'QEMU', 'basic blocks', 'QEMU', 'fn +unit', 'bb +unit',
+        'unit tests')
     lines = [head]
-    tot = [0] * 7
+    tot = [0] * 8
+    row = '%-22s %7d of %4d %8s %7d of %4d %8s %9s %9s %5d of %4d'
     for folder in sorted(folders):
         t = folders[folder]
         tot = [a + b for a, b in zip(tot, t)]
-        lines.append('%-22s %7d of %4d %8s %7d of %4d %8s %8s %5d of %4d' % (
+        lines.append(row % (
             folder, t[1], t[0], pct(t[1], t[0]), t[3], t[2], pct(t[3], t[2]),
-            pct(t[4], t[0]), t[6], t[5]))
-    lines.append('%-22s %7d of %4d %8s %7d of %4d %8s %8s %5d of %4d' % (
+            pct(t[4], t[0]), pct(t[7], t[2]), t[6], t[5]))
+    lines.append(row % (
         'all', tot[1], tot[0], pct(tot[1], tot[0]), tot[3], tot[2], pct(tot[3], tot[2]),
-        pct(tot[4], tot[0]), tot[6], tot[5]))
+        pct(tot[4], tot[0]), pct(tot[7], tot[2]), tot[6], tot[5]))
     print('\n'.join(lines))
     unit_files = {p for p, _ in ucov}
     unit_fn = sum(1 for v in ucov.values() if v[0])
     unit_bl = sum(v[1] for v in ucov.values())
     unit_bl_ran = sum(v[2] for v in ucov.values())
     summary = ('coverage: QEMU ran %d of %d functions (%s) and %d of %d basic blocks (%s); '
-               'with the unit tests %d functions (%s)\n'
+               'with the unit tests %d functions (%s) and %d basic blocks (%s)\n'
                'coverage: the unit tests (gcov, %d files they link): %d of %d functions (%s), '
                '%d of %d blocks (%s)' % (
                    tot[1], tot[0], pct(tot[1], tot[0]).strip(), tot[3], tot[2],
                    pct(tot[3], tot[2]).strip(), tot[4], pct(tot[4], tot[0]).strip(),
+                   tot[7], pct(tot[7], tot[2]).strip(),
                    len(unit_files), unit_fn, len(ucov), pct(unit_fn, len(ucov)).strip(),
                    unit_bl_ran, unit_bl, pct(unit_bl_ran, unit_bl).strip()))
     print(summary)

@@ -102,8 +102,8 @@ static void check_disks(void)
     CHECK(sys.ndisks <= DISK_MAX);
     for (unsigned int i = 0; i < sys.ndisks; i++) {
         const struct disk_config *d = &sys.disks[i];
-        CHECK(!d->parse_error && d->driver >= 0 && (unsigned int)d->driver < sys.nguests);
-        const struct guest_config *dg = &sys.guests[d->driver];
+        CHECK(!d->parse_error && d->driver >= 0 && (unsigned int)d->driver < sys.nguest_cfg);
+        const struct guest_config *dg = &sys.guest_cfg[d->driver];
         CHECK(!(d->queue_ipa % DISK_QUEUE_ALIGN) && d->queue_size >= DISK_QUEUE_MIN &&
               d->queue_size <= DISK_QUEUE_MAX && !(d->queue_size % DISK_QUEUE_ALIGN));
         CHECK(d->queue_ipa >= guest_ram_ipa(dg) &&
@@ -112,13 +112,13 @@ static void check_disks(void)
         CHECK(d->nfrontends >= 1 && d->nfrontends <= DISK_MAX_FRONTENDS);
         for (unsigned int m = 0; m < d->nfrontends; m++) {
             CHECK(d->frontends[m].guest != (unsigned int)d->driver);
-            const struct guest_config *g = &sys.guests[d->frontends[m].guest];
+            const struct guest_config *g = &sys.guest_cfg[d->frontends[m].guest];
             CHECK(d->frontends[m].slot < g->ndisks);
             CHECK(g->disks[d->frontends[m].slot].id == i);
         }
     }
-    for (unsigned int i = 0; i < sys.nguests; i++) {
-        const struct guest_config *g = &sys.guests[i];
+    for (unsigned int i = 0; i < sys.nguest_cfg; i++) {
+        const struct guest_config *g = &sys.guest_cfg[i];
         CHECK(g->ndisks <= GUEST_MAX_DISKS);
         for (unsigned int k = 0; k < g->ndisks; k++) {
             const struct guest_disk *gd = &g->disks[k];
@@ -137,9 +137,9 @@ static void check_disks(void)
 /* what an accepted configuration promises the loader */
 static void check_accepted(const struct config_host *h, const uint8_t *blob, size_t size)
 {
-    CHECK(sys.nguests <= GUEST_MAX);
-    for (unsigned int i = 0; i < sys.nguests; i++) {
-        const struct guest_config *g = &sys.guests[i];
+    CHECK(sys.nguest_cfg <= GUEST_MAX);
+    for (unsigned int i = 0; i < sys.nguest_cfg; i++) {
+        const struct guest_config *g = &sys.guest_cfg[i];
         CHECK(g->ncpus >= 1 && g->ncpus <= GUEST_MAX_VCPUS);
         for (unsigned int k = 0; k < g->ncpus; k++)
             CHECK(!h->plat || g->cpus[k] < h->plat->ncpus);
@@ -148,9 +148,9 @@ static void check_accepted(const struct config_host *h, const uint8_t *blob, siz
         /* a CPU with two vCPUs: every guest on it takes turns (time-slice-us) */
         for (unsigned int j = 0; j <= i; j++)
             for (unsigned int k = 0; k < g->ncpus; k++)
-                for (unsigned int l = 0; l < sys.guests[j].ncpus; l++)
-                    if ((j != i || l != k) && sys.guests[j].cpus[l] == g->cpus[k])
-                        CHECK(g->slice_us && sys.guests[j].slice_us);
+                for (unsigned int l = 0; l < sys.guest_cfg[j].ncpus; l++)
+                    if ((j != i || l != k) && sys.guest_cfg[j].cpus[l] == g->cpus[k])
+                        CHECK(g->slice_us && sys.guest_cfg[j].slice_us);
         CHECK(g->mem_size >= 0x10000 && !(g->mem_base & 0xfff) && !(g->mem_size & 0xfff));
         CHECK(g->mem_base + g->mem_size > g->mem_base);
         CHECK(g->mem_base >= h->hyp_end || g->mem_base + g->mem_size <= h->hyp_start);
@@ -185,8 +185,8 @@ static void check_accepted(const struct config_host *h, const uint8_t *blob, siz
 
 static void write_guest_dts(const void *host_fdt)
 {
-    for (unsigned int i = 0; i < sys.nguests; i++) {
-        const struct guest_config *g = &sys.guests[i];
+    for (unsigned int i = 0; i < sys.nguest_cfg; i++) {
+        const struct guest_config *g = &sys.guest_cfg[i];
         struct guest_dt_info info = { (uint32_t)guest_ram_ipa(g), 0, 0, "arm,cortex-a15",
                                       host_fdt, g->pmu, g->pmu };
         if (g->initrd_size) {

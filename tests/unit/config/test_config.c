@@ -261,9 +261,9 @@ static int load_free(void *blob)
 
 static const struct guest_config *guest(const char *name)
 {
-    for (unsigned int i = 0; i < sys.nguests && i < GUEST_MAX; i++)
-        if (strcmp(sys.guests[i].name, name) == 0)
-            return &sys.guests[i];
+    for (unsigned int i = 0; i < sys.nguest_cfg && i < GUEST_MAX; i++)
+        if (strcmp(sys.guest_cfg[i].name, name) == 0)
+            return &sys.guest_cfg[i];
     fail_msg("no guest '%s' in the parsed configuration", name);
     return NULL;
 }
@@ -290,10 +290,10 @@ static void test_good_config(void **state)
     void *b = cfg("config-good");
     EXPECT_OK(load(b));
     assert_int_equal(nlines, 0);                    /* not even a warning */
-    assert_int_equal(sys.nguests, 3);
-    assert_string_equal(sys.guests[0].name, "linux0");     /* in DT order */
-    assert_string_equal(sys.guests[1].name, "rtos0");
-    assert_string_equal(sys.guests[2].name, "bare0");
+    assert_int_equal(sys.nguest_cfg, 3);
+    assert_string_equal(sys.guest_cfg[0].name, "linux0");     /* in DT order */
+    assert_string_equal(sys.guest_cfg[1].name, "rtos0");
+    assert_string_equal(sys.guest_cfg[2].name, "bare0");
 
     int len;
     const struct guest_config *g = guest("linux0");
@@ -388,7 +388,7 @@ static void test_good_config_without_host_dt(void **state)
     void *b = cfg("config-good");
     struct config_host h = host_of(&virt, NULL);
     EXPECT_OK(load_with(b, &h));
-    assert_int_equal(sys.nguests, 3);
+    assert_int_equal(sys.nguest_cfg, 3);
     free(b);
 }
 
@@ -401,7 +401,7 @@ static void test_memory_overlap_and_conflicts(void **state)
            { "second", "memory", "overlaps the memory of guest 'first'" },
            { "second", "cpus", "CPU 1 is already given to guest 'first'" },
            { "second", "passthrough interrupts", "interrupt 34 is already given to guest 'first'" });
-    assert_int_equal(sys.nguests, 2);
+    assert_int_equal(sys.nguest_cfg, 2);
 }
 
 static void test_memory_overlap_touching_is_fine(void **state)
@@ -578,9 +578,9 @@ static void test_cpu_shared_with_slices(void **state)
     set_cells(b, "bare0", "time-slice-us", 1, 2000);
     set_cells(b, "linux0", "time-slice-us", 1, 6000);
     EXPECT_OK(load_free(b));
-    assert_int_equal(sys.guests[0].slice_us, 6000);
-    assert_int_equal(sys.guests[2].slice_us, 2000);
-    assert_int_equal(sys.guests[1].slice_us, 0);    /* rtos0: its CPU alone */
+    assert_int_equal(sys.guest_cfg[0].slice_us, 6000);
+    assert_int_equal(sys.guest_cfg[2].slice_us, 2000);
+    assert_int_equal(sys.guest_cfg[1].slice_us, 0);    /* rtos0: its CPU alone */
 }
 
 /* Only one side says so: refused, naming the guest that did not */
@@ -605,7 +605,7 @@ static void test_cpu_twice_with_slice(void **state)
     set_cells(b, "linux0", "cpus", 3, 1, 2, 1);
     set_cells(b, "linux0", "time-slice-us", 1, 1000);
     EXPECT_OK(load_free(b));
-    assert_int_equal(sys.guests[0].ncpus, 3);
+    assert_int_equal(sys.guest_cfg[0].ncpus, 3);
 }
 
 static void test_slice_bounds(void **state)
@@ -1004,7 +1004,7 @@ static void test_health_switch_schedule(void **state)
     set_health(b, "rtos0", "deadline-miss", "switch-schedule");
     set_health(b, "rtos0", "schedule", "alt");
     EXPECT_OK(load_free(b));
-    const struct guest_config *g = &sys.guests[1];
+    const struct guest_config *g = &sys.guest_cfg[1];
     assert_string_equal(g->name, "rtos0");
     assert_int_equal(g->health.action[HEALTH_EV_DEADLINE], HEALTH_ACT_SWITCH_SCHEDULE);
     assert_int_equal(g->health.schedule, 1);                /* "alt", after "normal" */
@@ -1405,7 +1405,7 @@ static void test_pt_collides_with_virtual_board(void **state)
     assert_true(sram >= 0);
     fdt32_t reg[4] = { 0, cpu_to_fdt32(0x40000000), 0, cpu_to_fdt32(0x2000000) };
     assert_int_equal(fdt_setprop(vb, sram, "reg", reg, sizeof(reg)), 0);
-    h.host_fdt = vb;
+    h.host_dt = vb;
     void *b = cfg("config-conflicts");
     fdt_del_node(b, gnode(b, "second"));
     set_cells(b, "first", "memory", 2, 0x90000000, 0x01000000);
@@ -1954,8 +1954,8 @@ static void test_too_many_guests(void **state)
     h.hyp_end = 0x4f800000;
     void *b = load_dtb("config-many", 0);
     EXPECT(load_with(b, &h), { "g8", NULL, "more than 8 guests" });
-    assert_int_equal(sys.nguests, GUEST_MAX);
-    assert_string_equal(sys.guests[GUEST_MAX - 1].name, "g7");
+    assert_int_equal(sys.nguest_cfg, GUEST_MAX);
+    assert_string_equal(sys.guest_cfg[GUEST_MAX - 1].name, "g7");
     /* eight are fine */
     fdt_del_node(b, gnode(b, "g8"));
     EXPECT_OK(load_with(b, &h));
@@ -1968,8 +1968,8 @@ static void test_unknown_property_is_a_warning(void **state)
     EXPECT_OK(load_free(b));
     EXPECT_WARNINGS({ "solo", "colour", "unknown property" },
                     { "notes", "compatible", "not partita,guest: node ignored" });
-    assert_int_equal(sys.nguests, 1);
-    assert_string_equal(sys.guests[0].name, "solo");
+    assert_int_equal(sys.nguest_cfg, 1);
+    assert_string_equal(sys.guest_cfg[0].name, "solo");
 }
 
 static void test_partita_not_compatible(void **state)
@@ -1979,7 +1979,7 @@ static void test_partita_not_compatible(void **state)
                                         "partita,other"), 0);
     EXPECT_OK(load_free(b));
     EXPECT_WARNINGS({ "-", "compatible", "not compatible with partita,config" });
-    assert_int_equal(sys.nguests, 3);
+    assert_int_equal(sys.nguest_cfg, 3);
 }
 
 static void test_no_partita_node(void **state)
@@ -1987,11 +1987,11 @@ static void test_no_partita_node(void **state)
     void *b = load_dtb("config-none", 0);
     EXPECT_OK(load_free(b));
     assert_int_equal(nlines, 0);
-    assert_int_equal(sys.nguests, 0);
+    assert_int_equal(sys.nguest_cfg, 0);
     /* the host's own tree has none either */
     EXPECT_OK(load(virt_dtb));
     assert_int_equal(nlines, 0);
-    assert_int_equal(sys.nguests, 0);
+    assert_int_equal(sys.nguest_cfg, 0);
 }
 
 static void test_empty_partita_node(void **state)
@@ -2000,7 +2000,7 @@ static void test_empty_partita_node(void **state)
     for (int n; (n = fdt_first_subnode(b, fdt_path_offset(b, "/partita"))) >= 0;)
         assert_int_equal(fdt_del_node(b, n), 0);
     EXPECT_OK(load_free(b));
-    assert_int_equal(sys.nguests, 0);
+    assert_int_equal(sys.nguest_cfg, 0);
 }
 
 static void test_not_a_device_tree(void **state)
@@ -2021,7 +2021,7 @@ static void test_not_a_device_tree(void **state)
     fdt32_st(b, FDT_MAGIC);
     fdt32_st((char *)b + 24, 18);               /* last_comp_version */
     EXPECT(load_free(b), { "-", NULL, "not a valid device tree" });
-    assert_int_equal(sys.nguests, 0);
+    assert_int_equal(sys.nguest_cfg, 0);
 }
 
 /*
@@ -2111,7 +2111,7 @@ static void test_channels_parsed(void **state)
     assert_int_equal(c1->members[1].guest, 2);
     assert_int_equal(c1->members[1].slot, 0);
     /* the guest checks are not disturbed: no channel node counts as a guest */
-    assert_int_equal(sys.nguests, 3);
+    assert_int_equal(sys.nguest_cfg, 3);
 }
 
 static void test_channel_memory_errors(void **state)
@@ -2269,7 +2269,7 @@ static void test_network_parsed(void **state)
     assert_int_equal(sys.nnetworks, 1);
     assert_string_equal(sys.networks[0].name, "lan");
     assert_int_equal(sys.networks[0].nmembers, 3);
-    assert_int_equal(sys.nguests, 3);                   /* no network node is a guest */
+    assert_int_equal(sys.nguest_cfg, 3);                   /* no network node is a guest */
     const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *ec = guest("echo");
     assert_int_equal(lx->nnets, 1);
     assert_string_equal(lx->nets[0].name, "lan");
@@ -2421,7 +2421,7 @@ static void test_disk_parsed(void **state)
     assert_int_equal(d->irq, 60);
     assert_int_equal(d->done_ipa, 0x0a100000);
     assert_int_equal(d->nfrontends, 2);
-    assert_int_equal(sys.nguests, 3);                   /* no disk node is a guest */
+    assert_int_equal(sys.nguest_cfg, 3);                   /* no disk node is a guest */
     const struct guest_config *lx = guest("linux"), *rt = guest("rt"), *ec = guest("echo");
     assert_int_equal(lx->ndisks, 0);
     assert_int_equal(rt->ndisks, 1);

@@ -63,8 +63,8 @@ static int setup(void **state)
     struct config_host h = { &plat, 0x40000000, 0x40800000, host, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
     memset(guests, 0, sizeof(guests));
-    for (unsigned int i = 0; i < sys.nguests; i++) {
-        guests[i].cfg = &sys.guests[i];
+    for (unsigned int i = 0; i < sys.nguest_cfg; i++) {
+        guests[i].cfg = &sys.guest_cfg[i];
         guests[i].id = i;
         guests[i].state = GUEST_RUNNING;
     }
@@ -162,7 +162,7 @@ static uint32_t rd(struct guest *g, uint32_t ipa)
 
 static void test_doorbell_page(void **state)
 {
-    for (unsigned int i = 0; i < sys.nguests; i++)
+    for (unsigned int i = 0; i < sys.nguest_cfg; i++)
         channel_guest_start(&guests[i]);
     struct guest *rt = &guests[RT];
     /* rt: chan0 at 0x60000000 (64 KiB), log at 0x60100000 (16 KiB) */
@@ -232,7 +232,7 @@ static void test_stage2(void **state)
     struct stage2 s2;
     pool_used = 0;
     assert_int_equal(s2_init(&s2, &s2_host_ops), 0);
-    assert_int_equal(channel_map(&sys.guests[RT], &s2), 0);
+    assert_int_equal(channel_map(&sys.guest_cfg[RT], &s2), 0);
     /* read-write, never executable, normal non-cacheable; the whole region */
     expect_map(&s2, 0x60000000, 0x5f000000, S2_RW | S2_NOCACHE);
     expect_map(&s2, 0x6000fffc, 0x5f00fffc, S2_RW | S2_NOCACHE);
@@ -245,20 +245,20 @@ static void test_stage2(void **state)
     s2_destroy(&s2);
 
     assert_int_equal(s2_init(&s2, &s2_host_ops), 0);
-    assert_int_equal(channel_map(&sys.guests[LOGGER], &s2), 0);
+    assert_int_equal(channel_map(&sys.guest_cfg[LOGGER], &s2), 0);
     expect_map(&s2, 0x70003ffc, 0x5f103ffc, S2_READ | S2_NOCACHE);     /* read-only */
     s2_destroy(&s2);
 }
 
 static void test_lookups(void **state)
 {
-    assert_string_equal(channel_at(&sys.guests[RT], 0x60000000), "chan0");
-    assert_string_equal(channel_at(&sys.guests[RT], 0x6000ffff), "chan0");
-    assert_null(channel_at(&sys.guests[RT], 0x60010000));          /* its doorbell page */
-    assert_string_equal(channel_at(&sys.guests[RT], 0x60103fff), "log");
-    assert_null(channel_at(&sys.guests[LINUX], 0x60000000));
-    assert_int_equal(channel_max_doorbell(&sys.guests[LINUX]), 64);
-    assert_int_equal(channel_max_doorbell(&sys.guests[RT]), 41);
+    assert_string_equal(channel_at(&sys.guest_cfg[RT], 0x60000000), "chan0");
+    assert_string_equal(channel_at(&sys.guest_cfg[RT], 0x6000ffff), "chan0");
+    assert_null(channel_at(&sys.guest_cfg[RT], 0x60010000));          /* its doorbell page */
+    assert_string_equal(channel_at(&sys.guest_cfg[RT], 0x60103fff), "log");
+    assert_null(channel_at(&sys.guest_cfg[LINUX], 0x60000000));
+    assert_int_equal(channel_max_doorbell(&sys.guest_cfg[LINUX]), 64);
+    assert_int_equal(channel_max_doorbell(&sys.guest_cfg[RT]), 41);
 }
 
 int main(void)

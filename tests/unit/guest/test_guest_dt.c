@@ -456,7 +456,7 @@ static void test_deterministic(void **state)
     struct guest_config c = make_cfg("g", 3);
     snprintf(c.bootargs, sizeof(c.bootargs), "quiet");
     struct guest_dt_info info = make_info();
-    info.host_fdt = host_dtb;
+    info.host_dt = host_dtb;
     c.npt_regs = 1;
     c.pt_regs[0] = (struct plat_range){ 0x09010000, 0x1000 };
     int size = build(&c, &info);
@@ -495,7 +495,7 @@ static void test_no_passthrough_nodes(void **state)
 {
     struct guest_config c = make_cfg("g", 1);
     struct guest_dt_info info = make_info();
-    info.host_fdt = host_dtb;
+    info.host_dt = host_dtb;
     build(&c, &info);
     /* root: chosen, memory, cpus, psci, intc, timer, apb-pclk, pl011 */
     assert_int_equal(count_subnodes(0), 8);
@@ -514,7 +514,7 @@ static void test_passthrough_copies_host_node(void **state)
     c.pt_irqs[1] = 39;
     struct guest_dt_info info = make_info();
     info.ram_ipa = (uint32_t)guest_ram_ipa(&c);
-    info.host_fdt = host_dtb;
+    info.host_dt = host_dtb;
     build(&c, &info);
     CELLS(node("/memory@50000000"), "reg", 0x50000000, 0x10000000);
 
@@ -544,7 +544,7 @@ static void test_passthrough_dma_coherent(void **state)
     c.npt_regs = 1;
     c.pt_regs[0] = (struct plat_range){ 0x0a000000, 0x1000 };   /* virtio_mmio@a000000 */
     struct guest_dt_info info = make_info();
-    info.host_fdt = host_dtb;
+    info.host_dt = host_dtb;
     build(&c, &info);
     int dev = node("/passthrough@a000000");
     STRINGS(dev, "compatible", "virtio,mmio");
@@ -564,7 +564,7 @@ static void test_passthrough_unknown_device(void **state)
     for (int pass = 0; pass < 2; pass++) {
         if (pass)
             c.pt_regs[0].base = 0x0b000000;
-        info.host_fdt = pass ? host_dtb : NULL;
+        info.host_dt = pass ? host_dtb : NULL;
         build(&c, &info);
         char path[32];
         snprintf(path, sizeof(path), "/passthrough@%x", (unsigned int)c.pt_regs[0].base);
@@ -608,7 +608,7 @@ static void test_passthrough_ignores_sizeless_nodes(void **state)
     c.npt_regs = 1;
     c.pt_regs[0] = (struct plat_range){ 0, 0x1000 };
     struct guest_dt_info info = make_info();
-    info.host_fdt = host;
+    info.host_dt = host;
     build(&c, &info);
     STRINGS(node("/passthrough@0"), "compatible", "cfi-flash");
 }
@@ -622,7 +622,7 @@ static void test_passthrough_most(void **state)
     for (unsigned int i = 0; i < GUEST_MAX_PT_REGS; i++)
         c.pt_regs[i] = (struct plat_range){ 0x0a000000 + 0x200 * i, 0x1000 };
     struct guest_dt_info info = make_info();
-    info.host_fdt = host_dtb;
+    info.host_dt = host_dtb;
     info.initrd_ipa = 0x40800000;
     info.initrd_size = 0x1000;
     int size = build(&c, &info);
@@ -639,7 +639,7 @@ static void test_buffer_too_small(void **state)
     c.npt_regs = 1;
     c.pt_regs[0] = (struct plat_range){ 0x09010000, 0x1000 };
     struct guest_dt_info info = make_info();
-    info.host_fdt = host_dtb;
+    info.host_dt = host_dtb;
     info.initrd_ipa = 0x40800000;
     info.initrd_size = 0x1000;
     int full = build(&c, &info);
@@ -677,9 +677,9 @@ static void test_from_parsed_configuration(void **state)
     static struct system_config sys;
     struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
-    assert_int_equal(sys.nguests, 3);
-    for (unsigned int i = 0; i < sys.nguests; i++) {
-        const struct guest_config *g = &sys.guests[i];
+    assert_int_equal(sys.nguest_cfg, 3);
+    for (unsigned int i = 0; i < sys.nguest_cfg; i++) {
+        const struct guest_config *g = &sys.guest_cfg[i];
         struct guest_dt_info info = { (uint32_t)guest_ram_ipa(g), 0, 0, "arm,cortex-a15",
                                       host_dtb, false, false };
         build(g, &info);
@@ -866,7 +866,7 @@ static void test_channels_from_configuration(void **state)
     static struct system_config sys;
     struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
-    const struct guest_config *rt = &sys.guests[1];
+    const struct guest_config *rt = &sys.guest_cfg[1];
     struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb, false, false };
     build(rt, &info);
     CELLS(node("/channel@60000000"), "reg", 0x60000000, 0x10000, 0x60010000, 0x1000);
@@ -887,7 +887,7 @@ static void test_network_devices(void **state)
     static struct system_config sys;
     struct config_host h = { &plat, 0x40000000, 0x40800000, host_dtb, 0, false, NULL, 0 };
     assert_int_equal(config_load(cfg, &h, &sys, NULL, NULL), 0);
-    const struct guest_config *rt = &sys.guests[1];
+    const struct guest_config *rt = &sys.guest_cfg[1];
     struct guest_dt_info info = { (uint32_t)guest_ram_ipa(rt), 0, 0, "arm,cortex-a15", host_dtb,
                                   false, false };
     build(rt, &info);

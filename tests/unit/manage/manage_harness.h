@@ -214,12 +214,12 @@ static void h_setup(void)
     memset(&h_mg, 0, sizeof(h_mg));
     memset(&h, 0, sizeof(h));
     h.idle = true;
-    h_sys.nguests = nguests = H_NGUESTS;
+    h_sys.nguest_cfg = nguests = H_NGUESTS;
     for (unsigned int i = 0; i < H_NGUESTS; i++) {
         if (!h_ram[i])
             h_ram[i] = h_map_ram();
         memset(h_ram[i], 0, H_RAM_SIZE);
-        struct guest_config *c = &h_sys.guests[i];
+        struct guest_config *c = &h_sys.guest_cfg[i];
         snprintf(c->name, sizeof(c->name), "%s", names[i]);
         c->ncpus = 1;
         c->mem_base = (uint64_t)(uintptr_t)h_ram[i];
@@ -234,8 +234,8 @@ static void h_setup(void)
         g->devices_live = true;
         g->vcpu[0].vm = guest_vm(g);
     }
-    h_sys.guests[H_BOSS].control = CONTROL_ALL;
-    h_sys.guests[H_BOSS].control_guests = 1u << H_WORKER;
+    h_sys.guest_cfg[H_BOSS].control = CONTROL_ALL;
+    h_sys.guest_cfg[H_BOSS].control_guests = 1u << H_WORKER;
     guests[H_WORKER].mg = &h_mg;
 }
 

@@ -175,7 +175,7 @@ static const char *receive(unsigned int g)
 static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 static const uint8_t mcast[6] = { 0x33, 0x33, 0, 0, 0, 1 };
 
-static const uint8_t *mac(unsigned int g) { return sys.guests[g].nets[0].mac; }
+static const uint8_t *mac(unsigned int g) { return sys.guest_cfg[g].nets[0].mac; }
 
 /* ---- fixture ---- */
 
@@ -197,7 +197,7 @@ static int setup(void **state)
     ticks = 0;
     for (unsigned int g = 0; g < NPORTS; g++) {
         ram[g] = calloc(1, RAM_SIZE);
-        net_port_init(&ports[g], &sw, &sys.guests[g].nets[0]);
+        net_port_init(&ports[g], &sw, &sys.guest_cfg[g].nets[0]);
         net_port_attach(&ports[g], (struct gmem){ RAM_IPA, RAM_SIZE, ram[g] });
         driver_init(g);
         raised[g] = 0;
