@@ -379,7 +379,10 @@ misra-baseline: $(ASM_OFFSETS) $(BUILD)/include/version.h
 # tests (COVERAGE_TESTS, all by default) with every QEMU logging the
 # translation blocks of the hypervisor's text, and the unit tests built with
 # gcov; per-folder percentages, and $(BUILD)/coverage/report.txt lists every
-# function never executed, with its reason
+# function never executed, with its reason.  A test that builds (`make run`)
+# builds with every room too (ROOMS=all in its environment), so that every
+# QEMU runs the text of the partita.elf kept in $(COV); the tests of images
+# that leave rooms out (test_rooms.py) fail then, and still count
 COV := $(BUILD)/coverage
 COVERAGE_TESTS ?= tests/system
 .PHONY: coverage
@@ -388,10 +391,11 @@ coverage: deps all images
 	$(Q)find $(COV)/host -name '*.gcda' -delete 2>/dev/null || true
 	$(Q)$(MAKE) --no-print-directory unit BUILD=$(COV)/host HOSTCC="$(HOSTCC) --coverage" \
 	    || echo "coverage: some unit tests failed (counted as they ran)"
-	$(Q)range=$$($(CROSS)nm $(BUILD)/partita.elf | \
+	$(Q)cp $(BUILD)/partita.elf $(COV)/partita.elf
+	$(Q)range=$$($(CROSS)nm $(COV)/partita.elf | \
 	    awk '$$3 == "__text_start" { s = $$1 } $$3 == "__text_end" { e = $$1 } END { print "0x" s "..0x" e }'); \
-	  PARTITA_COVERAGE=$(abspath $(COV))/qemu PARTITA_COVERAGE_RANGE=$$range \
+	  ROOMS=all PARTITA_COVERAGE=$(abspath $(COV))/qemu PARTITA_COVERAGE_RANGE=$$range \
 	    /usr/bin/python3 -m pytest -q -p no:cacheprovider $(COVERAGE_TESTS) \
 	    || echo "coverage: some system tests failed (counted as they ran)"
-	$(Q)/usr/bin/python3 scripts/coverage/coverage.py $(BUILD)/partita.elf $(COV)/qemu \
+	$(Q)/usr/bin/python3 scripts/coverage/coverage.py $(COV)/partita.elf $(COV)/qemu \
 	    $(COV)/host/unit $(COV)/report.txt
