@@ -35,7 +35,7 @@ ROOMS = [
     ("disks", ["hyp/vdev/virtio_blk", "hyp/vdev/blk_backend", "hyp/vdev/blk_req",
                "hyp/guest/disk", "hyp/config/config_disk"],
      ["hyp/guest/disk_none", "hyp/config/config_disk_none"]),
-    ("channels", ["hyp/guest/channel", "hyp/config/config_channel"],
+    ("channels", ["hyp/guest/channel", "hyp/vdev/doorbell", "hyp/config/config_channel"],
      ["hyp/guest/channel_none", "hyp/config/config_channel_none"]),
     ("budgets", ["hyp/sched/budget", "hyp/sched/budget_ctl", "hyp/sched/budget_pool",
                  "hyp/config/config_budget", "hyp/console/monitor_budget"],

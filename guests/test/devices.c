@@ -12,6 +12,7 @@
  * guest with 4 channels, the management page and 2 network devices) was
  * announced in its DT but its accesses aborted.
  */
+#include <partita/chan_ring.h>
 #include <partita/manage_abi.h>
 #include "guest.h"
 #include "virtio_mmio_regs.h"
@@ -21,7 +22,6 @@
 #define VIRTIO_VERSION    0x004u
 #define VIRTIO_DEVICE_ID  0x008u
 #define VIRTIO_MAGIC_VIRT 0x74726976u     /* "virt" (virtio 1.x 4.2.2) */
-#define DOORBELL_ID       0x04u           /* hyp/guest/channel.h CHANNEL_REG_ID */
 #define MANAGE_PAGE_IPA   0x090c0000u     /* hyp/config/guest_config.h VBOARD_MANAGE_IPA */
 
 /* The virtio console (virtio 1.x 5.3): device ID 3, its feature bits
@@ -104,7 +104,7 @@ static void check_doorbells(void)
     test_begin("doorbells");
     for (int i = 0; i < n; i++) {
         uint32_t v = 0;
-        bool aborted = try_read32(base[i] + DOORBELL_ID, &v);
+        bool aborted = try_read32(base[i] + CHAN_DB_ID, &v);
         CHECK(!aborted, "doorbell page at 0x%08lx aborts", (unsigned long)base[i]);
         if (!aborted)
             gprintf("device: doorbell of channel %lu at 0x%08lx answers\n", (unsigned long)v,

@@ -2,8 +2,8 @@
  * Channels at run time: Stage-2 maps the shared memory at each member's
  * IPA (read-write or read-only, never executable, and normal non-cacheable
  * so that members with different stage-1 attributes still agree on its
- * contents); the page after it is emulated as the doorbell page; a ring
- * raises the doorbell SPI in every other running member.
+ * contents); the page after it is the doorbell page (hyp/vdev/doorbell.c),
+ * whose ring raises the doorbell SPI in every other running member.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,12 +14,13 @@
 #include "hyp/trap/psci.h"
 #include "mm/cache.h"
 #include "mm/stage2.h"
+#include "hyp/vdev/doorbell.h"
 #include "vgic/vgic.h"
 
 static const struct system_config *chan_sys;
-/* per channel and member: doorbells raised in it, doorbells it rang */
-static uint32_t received[CHANNEL_MAX][CHANNEL_MAX_MEMBERS];
-static uint32_t sent[CHANNEL_MAX][CHANNEL_MAX_MEMBERS];
+/* per channel and member: its doorbell page, with the doorbells raised in
+ * it and rung by it */
+static struct doorbell bells[CHANNEL_MAX][CHANNEL_MAX_MEMBERS];
 
 /* One boot line per channel: where it is and how each member sees it */
 static void channel_describe(const struct system_config *sys, unsigned int i)
@@ -68,8 +69,10 @@ void channel_print_stats(const struct guest *g)
         pr_info("  channel '%s': member %u at 0x%08lx%s, doorbells rung %lu, raised here %lu "
                 "(SPI %lu)\n", gc->name, gc->member, (unsigned long)gc->ipa,
                 gc->read_only ? " (read-only)" : "",
-                (unsigned long)__atomic_load_n(&sent[gc->id][gc->member], __ATOMIC_RELAXED),
-                (unsigned long)__atomic_load_n(&received[gc->id][gc->member], __ATOMIC_RELAXED),
+                (unsigned long)__atomic_load_n(&bells[gc->id][gc->member].sent,
+                                               __ATOMIC_RELAXED),
+                (unsigned long)__atomic_load_n(&bells[gc->id][gc->member].received,
+                                               __ATOMIC_RELAXED),
                 (unsigned long)gc->doorbell);
     }
 }
@@ -77,8 +80,8 @@ void channel_print_stats(const struct guest *g)
 void channel_counts(const struct guest *g, unsigned int k, uint32_t *rung, uint32_t *raised)
 {
     const struct guest_channel *gc = &g->cfg->channels[k];
-    *rung = __atomic_load_n(&sent[gc->id][gc->member], __ATOMIC_RELAXED);
-    *raised = __atomic_load_n(&received[gc->id][gc->member], __ATOMIC_RELAXED);
+    *rung = __atomic_load_n(&bells[gc->id][gc->member].sent, __ATOMIC_RELAXED);
+    *raised = __atomic_load_n(&bells[gc->id][gc->member].received, __ATOMIC_RELAXED);
 }
 
 int channel_map(const struct guest_config *c, struct stage2 *s2)
@@ -130,55 +133,29 @@ int channel_ring(struct guest *g, uint32_t id)
             continue;
         }
         const struct guest_channel *pc = &peer->cfg->channels[ch->members[m].slot];
-        (void)__atomic_add_fetch(&received[id][m], 1, __ATOMIC_RELAXED);
+        (void)__atomic_add_fetch(&bells[id][m].received, 1, __ATOMIC_RELAXED);
         vgic_inject_edge(&peer->vgic, 0, pc->doorbell);
     }
-    (void)__atomic_add_fetch(&sent[id][self->member], 1, __ATOMIC_RELAXED);
+    (void)__atomic_add_fetch(&bells[id][self->member].sent, 1, __ATOMIC_RELAXED);
     return 0;
 }
 
-static bool channel_mmio(void *dev, struct mmio_access *a, uint32_t off)
+/* The doorbell page's sink: the ring of the member the page is */
+static void ring_from(struct doorbell *d)
 {
-    const struct guest_channel *gc = dev;
-    struct guest *g = &guests[chan_sys->channels[gc->id].members[gc->member].guest];
-    if ((a->size != 4u) || ((off & 3u) != 0u)) {
-        return false;       /* an abort: the page has 32-bit registers only */
-    }
-    if (a->write) {
-        if (off == CHANNEL_REG_RING) {
-            (void)channel_ring(g, gc->id);
-        }
-        return true;
-    }
-    const struct channel_config *ch = &chan_sys->channels[gc->id];
-    switch (off) {
-    case CHANNEL_REG_ID:
-        a->value = gc->id;
-        break;
-    case CHANNEL_REG_MEMBER:
-        a->value = gc->member | (ch->nmembers << 8) | (gc->read_only ? 1u << 16 : 0u);
-        break;
-    case CHANNEL_REG_RECEIVED:
-        a->value = __atomic_load_n(&received[gc->id][gc->member], __ATOMIC_RELAXED);
-        break;
-    case CHANNEL_REG_SENT:
-        a->value = __atomic_load_n(&sent[gc->id][gc->member], __ATOMIC_RELAXED);
-        break;
-    default:
-        a->value = 0u;
-        break;
-    }
-    return true;
+    (void)channel_ring(&guests[chan_sys->channels[d->channel].members[d->member].guest],
+                       d->channel);
 }
 
 int channel_guest_start(struct guest *g)
 {
     for (unsigned int k = 0u; k < g->cfg->nchannels; k++) {
         const struct guest_channel *gc = &g->cfg->channels[k];
-        received[gc->id][gc->member] = 0u;
-        sent[gc->id][gc->member] = 0u;
+        struct doorbell *d = &bells[gc->id][gc->member];
+        *d = (struct doorbell){ gc->id, gc->member, chan_sys->channels[gc->id].nmembers,
+                                gc->read_only, 0u, 0u, ring_from };
         if (guest_mmio_add(g, "channels", (uint64_t)gc->ipa + gc->size, CHANNEL_DOORBELL_SIZE,
-                           channel_mmio, (void *)gc) != 0) {
+                           doorbell_mmio, d) != 0) {
             return -1;
         }
     }

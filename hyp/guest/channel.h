@@ -12,12 +12,8 @@
 struct guest;
 struct stage2;
 
-/* The doorbell page's registers (32-bit accesses; others read as zero) */
-#define CHANNEL_REG_RING      0x00u /* W: ring every other member */
-#define CHANNEL_REG_ID        0x04u /* R: the channel's id */
-#define CHANNEL_REG_MEMBER    0x08u /* R: [7:0] own index, [15:8] members, bit 16 read-only */
-#define CHANNEL_REG_RECEIVED  0x0cu /* R: doorbells raised in this guest since it started */
-#define CHANNEL_REG_SENT      0x10u /* R: doorbells this guest rang since it started */
+/* The doorbell page: hyp/vdev/doorbell.h, its registers
+ * include/partita/chan_ring.h's CHAN_DB_* */
 
 /* Boot: clear every channel's memory (nothing of an earlier boot leaks) */
 void channels_init(const struct system_config *sys);

@@ -42,7 +42,7 @@
 #define CHAN_MSG_BYTES     (CHAN_MSG_WORDS * 4u)
 #define CHAN_MIN_SIZE      (2u * CHAN_RING_STRIDE)
 
-/* The doorbell page (the 4 KiB after the memory), hyp/guest/channel.h */
+/* The doorbell page (the 4 KiB after the memory), hyp/vdev/doorbell.c */
 #define CHAN_DB_RING       0x00u       /* W: ring the other members */
 #define CHAN_DB_ID         0x04u       /* R: the channel id */
 #define CHAN_DB_MEMBER     0x08u       /* R: [7:0] own index, [15:8] members, bit 16 read-only */

@@ -36,7 +36,7 @@ UNIT_SRCS_guest_dt    := hyp/guest/guest_dt.c hyp/config/config.c hyp/config/con
 UNIT_SRCS_vuart       := hyp/vdev/vuart.c
 # (test_channel.c includes hyp/guest/channel.c itself, for its static helpers)
 UNIT_SRCS_channel     := hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c mm/stage2.c \
-                         hyp/vdev/mmio.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
+                         hyp/vdev/mmio.c hyp/vdev/doorbell.c hyp/platform/platform.c hyp/platform/platform_uart.c hyp/platform/gic_quirks.c $(SOC_SMP_SRCS) hyp/dt/dt_index.c hyp/dt/dt_lookup.c hyp/dt/dt_reg.c hyp/dt/dt_irq.c
 # (test_manage.c includes hyp/manage/manage.c, image.c, lifecycle.c and
 # manage_ops.c itself, over the model of tests/unit/manage/manage_harness.h)
 UNIT_SRCS_manage      := hyp/lib/ratelimit.c hyp/sched/budget_ctl.c hyp/sched/cyclic_ctl.c hyp/sched/budget_pool.c hyp/config/config.c hyp/config/config_image.c hyp/config/config_guest.c hyp/config/config_control.c hyp/config/config_channel.c hyp/config/config_member.c hyp/config/config_network.c hyp/config/config_disk.c hyp/config/config_colour.c hyp/config/config_budget.c hyp/config/config_health.c hyp/config/config_schedule.c hyp/config/colour.c \

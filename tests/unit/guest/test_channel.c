@@ -22,6 +22,7 @@
 #include <arch/sysregs.h>
 static unsigned int barriers;
 #define dsb_ish() ((void)barriers++)
+#include <partita/chan_ring.h>
 #include "hyp/guest/channel.c"
 
 /* ---- what channel.c calls ---- */
@@ -69,8 +70,7 @@ static int setup(void **state)
         guests[i].state = GUEST_RUNNING;
     }
     chan_sys = &sys;                /* channels_init would clear PAs of the host */
-    memset(received, 0, sizeof(received));
-    memset(sent, 0, sizeof(sent));
+    memset(bells, 0, sizeof(bells));
     nraised = 0;
     barriers = 0;
     *state = cfg;                   /* kernel images point into it */
@@ -111,9 +111,9 @@ static void test_ring_raises_the_peer_only(void **state)
     expect_raised(1, LOGGER, 50);              /* a read-only member still gets doorbells */
     assert_int_equal(channel_ring(&guests[LOGGER], 1), 0);
     expect_raised(1, RT, 41);                  /* and may ring */
-    assert_int_equal(sent[0][0], 1);
-    assert_int_equal(received[0][1], 1);
-    assert_int_equal(received[1][1], 1);
+    assert_int_equal(bells[0][0].sent, 1);
+    assert_int_equal(bells[0][1].received, 1);
+    assert_int_equal(bells[1][1].received, 1);
 }
 
 static void test_ring_not_a_member(void **state)
@@ -125,7 +125,7 @@ static void test_ring_not_a_member(void **state)
     expect_raised(0);
     for (unsigned int c = 0; c < CHANNEL_MAX; c++)
         for (unsigned int m = 0; m < CHANNEL_MAX_MEMBERS; m++)
-            assert_int_equal(sent[c][m] + received[c][m], 0);
+            assert_int_equal(bells[c][m].sent + bells[c][m].received, 0);
 }
 
 static void test_ring_skips_stopped_peers(void **state)
@@ -137,8 +137,8 @@ static void test_ring_skips_stopped_peers(void **state)
         assert_int_equal(channel_ring(&guests[LINUX], 0), 0);
         expect_raised(0);
     }
-    assert_int_equal(sent[0][0], 3);           /* rung three times... */
-    assert_int_equal(received[0][1], 0);       /* ...raised never */
+    assert_int_equal(bells[0][0].sent, 3);           /* rung three times... */
+    assert_int_equal(bells[0][1].received, 0);       /* ...raised never */
 }
 
 /* ---- the doorbell page ---- */
@@ -167,37 +167,37 @@ static void test_doorbell_page(void **state)
     struct guest *rt = &guests[RT];
     /* rt: chan0 at 0x60000000 (64 KiB), log at 0x60100000 (16 KiB) */
     assert_int_equal(rt->mmio.n, 2);
-    assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_ID), 0);
-    assert_int_equal(rd(rt, 0x60104000 + CHANNEL_REG_ID), 1);
-    assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_MEMBER), 1 | (2 << 8));
-    assert_int_equal(rd(&guests[LOGGER], 0x70004000 + CHANNEL_REG_MEMBER), 1 | (2 << 8) | (1 << 16));
+    assert_int_equal(rd(rt, 0x60010000 + CHAN_DB_ID), 0);
+    assert_int_equal(rd(rt, 0x60104000 + CHAN_DB_ID), 1);
+    assert_int_equal(rd(rt, 0x60010000 + CHAN_DB_MEMBER), 1 | (2 << 8));
+    assert_int_equal(rd(&guests[LOGGER], 0x70004000 + CHAN_DB_MEMBER), 1 | (2 << 8) | (1 << 16));
 
     uint32_t one = 1;
-    assert_true(mmio(rt, 0x60010000 + CHANNEL_REG_RING, true, 4, &one));
+    assert_true(mmio(rt, 0x60010000 + CHAN_DB_RING, true, 4, &one));
     expect_raised(1, LINUX, 64);
-    assert_true(mmio(rt, 0x60010000 + CHANNEL_REG_RING, true, 4, &one));
+    assert_true(mmio(rt, 0x60010000 + CHAN_DB_RING, true, 4, &one));
     expect_raised(1, LINUX, 64);
-    assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_SENT), 2);
-    assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHANNEL_REG_RECEIVED), 2);
-    assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHANNEL_REG_SENT), 0);
+    assert_int_equal(rd(rt, 0x60010000 + CHAN_DB_SENT), 2);
+    assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHAN_DB_RECEIVED), 2);
+    assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHAN_DB_SENT), 0);
     /* writes elsewhere ring nothing and change nothing; unknown offsets read 0 */
-    assert_true(mmio(rt, 0x60010000 + CHANNEL_REG_ID, true, 4, &one));
+    assert_true(mmio(rt, 0x60010000 + CHAN_DB_ID, true, 4, &one));
     assert_true(mmio(rt, 0x60010000 + 0x800, true, 4, &one));
     expect_raised(0);
-    assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_ID), 0);
+    assert_int_equal(rd(rt, 0x60010000 + CHAN_DB_ID), 0);
     assert_int_equal(rd(rt, 0x60010ffc), 0);
     /* 32-bit registers only: a byte or an unaligned word is refused (an abort) */
     uint32_t v = 0;
-    assert_false(mmio(rt, 0x60010000 + CHANNEL_REG_RING, true, 1, &one));
-    assert_false(mmio(rt, 0x60010000 + CHANNEL_REG_ID + 2, false, 2, &v));
+    assert_false(mmio(rt, 0x60010000 + CHAN_DB_RING, true, 1, &one));
+    assert_false(mmio(rt, 0x60010000 + CHAN_DB_ID + 2, false, 2, &v));
     expect_raised(0);
     /* the memory itself is not on the bus: it is mapped */
     assert_false(mmio(rt, 0x60000000, false, 4, &v));
     /* a restart of the guest starts its counters afresh */
     mmio_bus_init(&guests[LINUX].mmio);
     channel_guest_start(&guests[LINUX]);
-    assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHANNEL_REG_RECEIVED), 0);
-    assert_int_equal(rd(rt, 0x60010000 + CHANNEL_REG_SENT), 2);
+    assert_int_equal(rd(&guests[LINUX], 0x70010000 + CHAN_DB_RECEIVED), 0);
+    assert_int_equal(rd(rt, 0x60010000 + CHAN_DB_SENT), 2);
 }
 
 /* ---- Stage-2 and lookups ---- */
