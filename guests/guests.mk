@@ -25,7 +25,7 @@ LINUX_TOOLS   := $(addprefix guests/linux/tools/,partita.c partita-chan.c partit
                                                  partita-tools.h partita-net partita-blkbench \
                                                  cntvct.c perfstat.c hwbp.c)
 $(LINUX_DIR)/.built: guests/linux/build.sh guests/linux/init guests/linux/shutdown $(LINUX_TOOLS) \
-                     include/partita/manage_abi.h include/partita/chan_ring.h \
+                     include/partita/manage_abi.h include/partita/chan_ring.h include/partita/chan_doorbell.h \
                      include/partita/blk_queue.h $(LINUX_IMAGES)
 	@echo "  LINUX   $(LINUX_DIR) (Debian kernel and busybox initramfs)"
 	$(Q)PARTITA_IMAGES="$(LINUX_IMAGES)" bash guests/linux/build.sh $(LINUX_DIR)
@@ -51,7 +51,7 @@ board-dtbs: $(BOARD_DTBS)/.extracted
 .PHONY: board-dtbs
 
 $(BUILD)/guests/%.elf: guests/test/%.c $(GUEST_LIB) guests/lib/guest.h guests/lib/chan.h include/partita/hvc.h \
-                       include/partita/chan_ring.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
+                       include/partita/chan_ring.h include/partita/chan_doorbell.h guests/lib/vnet.h guests/lib/virtio_mmio_regs.h \
                        guests/lib/blkfront.h include/partita/blk_queue.h \
                        guests/lib/manage_client.h guests/lib/guest.ld include/partita/manage_abi.h
 	@mkdir -p $(dir $@)

@@ -12,7 +12,7 @@
  * guest with 4 channels, the management page and 2 network devices) was
  * announced in its DT but its accesses aborted.
  */
-#include <partita/chan_ring.h>
+#include <partita/chan_doorbell.h>
 #include <partita/manage_abi.h>
 #include "guest.h"
 #include "virtio_mmio_regs.h"

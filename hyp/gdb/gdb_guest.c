@@ -101,7 +101,9 @@ void guest_debug_resume_vcpu(struct vcpu *v)
     vcpu_kick(v);
 }
 
-void guest_debug_stop(struct vcpu *v)
+/* v hit a breakpoint with gdb attached (its own CPU, the trap hook): the
+ * whole guest halts, dbg_stopped names v, and the boot CPU is told */
+static void guest_debug_stop(struct vcpu *v)
 {
     struct guest *g = guest_of(v);
     uint32_t none = 0u;

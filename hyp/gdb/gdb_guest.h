@@ -29,9 +29,6 @@ void guest_debug_resume(struct guest *g);
 /* only v runs again (a single step), the others stay halted */
 void guest_debug_resume_vcpu(struct vcpu *v);
 uint32_t guest_debug_access(struct vcpu *v, uint32_t va, void *buf, uint32_t n, bool write);
-/* v hit a breakpoint with gdb attached (its own CPU, the trap hook): the
- * whole guest halts, dbg_stopped names v, and the boot CPU is told */
-void guest_debug_stop(struct vcpu *v);
 /* the trap layer's hook for a debug exception of v while gdb is attached
  * (HDCR.TDE, trap_hooks.debug_hit): true if it was gdb's - a BKPT or a hit
  * of one of gdb's comparators - and v's guest stopped for it */

@@ -13,7 +13,7 @@ struct guest;
 struct stage2;
 
 /* The doorbell page: hyp/vdev/doorbell.h, its registers
- * include/partita/chan_ring.h's CHAN_DB_* */
+ * include/partita/chan_doorbell.h's CHAN_DB_* */
 
 /* Boot: clear every channel's memory (nothing of an earlier boot leaks) */
 void channels_init(const struct system_config *sys);

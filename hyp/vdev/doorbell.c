@@ -2,10 +2,10 @@
  * A channel's doorbell page (doorbell.h): its registers.  What a ring
  * does is the sink's.
  */
-#include <partita/chan_ring.h>
+#include <partita/chan_doorbell.h>
 #include "doorbell.h"
 
-/* CHAN_DB_MEMBER's fields (include/partita/chan_ring.h) */
+/* CHAN_DB_MEMBER's fields (include/partita/chan_doorbell.h) */
 #define DB_MEMBER_COUNT_SHIFT  8u
 #define DB_MEMBER_READ_ONLY    (1u << 16)
 

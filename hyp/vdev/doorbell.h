@@ -1,7 +1,7 @@
 /*
  * A channel's doorbell page (docs/channels.md): the 4 KiB after the
  * channel's memory in each member, 32-bit registers only, at the offsets
- * of include/partita/chan_ring.h (CHAN_DB_*), the guests' own header.
+ * of include/partita/chan_doorbell.h (CHAN_DB_*), the guests' own header.
  * Writing CHAN_DB_RING hands the ring to the page's sink, which raises
  * the doorbell in every other running member (hyp/guest/channel.c, the
  * wiring of a guest's channels): the device knows no guest, only its

@@ -42,12 +42,8 @@
 #define CHAN_MSG_BYTES     (CHAN_MSG_WORDS * 4u)
 #define CHAN_MIN_SIZE      (2u * CHAN_RING_STRIDE)
 
-/* The doorbell page (the 4 KiB after the memory), hyp/vdev/doorbell.c */
-#define CHAN_DB_RING       0x00u       /* W: ring the other members */
-#define CHAN_DB_ID         0x04u       /* R: the channel id */
-#define CHAN_DB_MEMBER     0x08u       /* R: [7:0] own index, [15:8] members, bit 16 read-only */
-#define CHAN_DB_RECEIVED   0x0cu       /* R: doorbells raised in this guest */
-#define CHAN_DB_SENT       0x10u       /* R: doorbells this guest rang */
+/* The doorbell page's registers (CHAN_DB_*) */
+#include "chan_doorbell.h"
 
 struct chan_msg {
     uint32_t len;                      /* payload bytes, <= CHAN_MSG_BYTES */

@@ -22,7 +22,7 @@
 #include <arch/sysregs.h>
 static unsigned int barriers;
 #define dsb_ish() ((void)barriers++)
-#include <partita/chan_ring.h>
+#include <partita/chan_doorbell.h>
 #include "hyp/guest/channel.c"
 
 /* ---- what channel.c calls ---- */
