@@ -310,6 +310,35 @@ def test_gdb_on_the_boot_cpu_and_a_shared_cpu(qemu, image):
 
 
 @pytest.mark.deadline(120)
+def test_gdb_on_a_cyclic_cpu(qemu, image):
+    """gdb on a guest of a cyclic schedule's CPU (ca, beside cb in the
+    other window): a breakpoint hit, its VFP registers read and written
+    while the CPU may still hold them (the schedule's loop saves them for
+    the boot CPU: sched_share_vfp_service), a variable set, detach; ca
+    runs on with gdb's values, and cb keeps its rounds throughout."""
+    vm = qemu(kernel=image("gdbcyclic"), smp=4)
+    start = vm.mark()
+    vm.expect(r"\[ca\] gdbtarget: round 2 value 7", timeout=60)
+    vm.expect_seen(r"\[cb\] gdbtarget: round 2 value 7", timeout=60)
+    vm.expect_seen(PROMPT, timeout=30)
+    relay = Relay(vm)
+    console_gdb(vm, "ca")
+    out = run_gdb(relay, ["break gdb_tick", "continue", "print $d7", "set var $d8 = 2.5",
+                          "continue", "continue", "print/x gdb_d8", "set var gdb_value = 55",
+                          "delete", "detach"])
+    relay.close()
+    check(vm, re.search(r"Breakpoint 1, gdb_tick", out), "ca's breakpoint:\n" + out)
+    check(vm, re.search(r"^\$\d+ = 3\.14159265358979", out, re.M), "ca's d7:\n" + out)
+    check(vm, re.search(r"^\$\d+ = 0x4004000000000000$", out, re.M),
+          "ca's d8 as the guest saw it:\n" + out)
+    vm.expect(r"\[partita: gdb detached from guest 'ca'\]", timeout=60)
+    vm.expect(r"\[ca\] gdbtarget: round \d+ value 55", timeout=60)
+    rounds = [int(r) for r in re.findall(r"\[cb\] gdbtarget: round (\d+) value 7", vm.since(start))]
+    check(vm, rounds == list(range(rounds[0], rounds[0] + len(rounds))), "cb's rounds: %s" % rounds)
+    vm.expect(r"\[cb\] gdbtarget: round %d value 7" % (rounds[-1] + 1), timeout=60)
+    check_hypervisor_clean(vm, vm.since(start))
+
+
 def test_gdb_session_left_with_ctrl_a(qemu, image):
     """gdb went away without detaching: Ctrl-A three times between packets
     detaches for it; the guest runs on and the monitor answers."""
