@@ -143,7 +143,9 @@ $(CONFIG_DTB): $(CONFIG) guests-build
 $(CONFIG_OBJ): hyp/config/config_blob.S $(CONFIG_DTB)
 	$(Q)$(CC) $(ASFLAGS) -DCONFIG_DTB='"$(CONFIG_DTB)"' -c $< -o $@
 
-# relink when another configuration is selected, or the debugger is in or out
+# relink when another configuration is selected, the debugger is in or out,
+# or the rooms or the sources are others (a file added or removed: each
+# image's list of objects is made anew)
 $(CONFIG_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo "$(CONFIG)" | cmp -s - $@ || echo "$(CONFIG)" > $@
@@ -152,7 +154,7 @@ $(GDB_STAMP): FORCE
 	@echo "GDB=$(GDB)" | cmp -s - $@ || echo "GDB=$(GDB)" > $@
 $(ROOMS_STAMP): FORCE
 	@mkdir -p $(dir $@)
-	@echo "ROOMS=$(ROOMS)" | cmp -s - $@ || echo "ROOMS=$(ROOMS)" > $@
+	@echo "ROOMS=$(ROOMS) $(LINK_OBJS)" | cmp -s - $@ || echo "ROOMS=$(ROOMS) $(LINK_OBJS)" > $@
 
 # the objects an image of a configuration links: its rooms, stand-ins for
 # the rest; a configuration that asks for a room left out is refused here
@@ -332,7 +334,7 @@ check-citations:
 # indirect calls resolved by scripts/stack/indirect.txt), of an image with
 # every room (the debugger as GDB says), whatever the configuration uses
 STACK_ELF := $(BUILD)/stack/partita-all.elf
-$(BUILD)/stack/all.objs: $(CONFIG_DTB) $(GDB_STAMP) scripts/rooms.py Makefile
+$(BUILD)/stack/all.objs: $(CONFIG_DTB) $(GDB_STAMP) $(ROOMS_STAMP) scripts/rooms.py Makefile
 	@mkdir -p $(dir $@)
 	$(Q)/usr/bin/python3 scripts/rooms.py link $< $(GDB) all $(BUILD)/obj $(LINK_OBJS) > $@.tmp \
 	    && mv $@.tmp $@

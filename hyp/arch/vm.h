@@ -28,6 +28,10 @@ struct vm {
     uint8_t vmid;
     volatile enum guest_state state;
     volatile bool restart_pending;     /* SYSTEM_RESET or on-crash restart */
+    /* the boot CPU waits for the vCPUs to leave their CPUs (a restart, the
+     * devices' detach): a CPU that let one go after a look wakes it
+     * (hyp/sched/sched_internal.h vcpu_claim) */
+    bool leave_watch;
     struct stage2 s2;
     struct vcpu vcpu[GUEST_MAX_VCPUS];
     /* the emulated devices every guest has beside the distributor, on its

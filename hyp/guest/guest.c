@@ -135,6 +135,23 @@ bool guest_vcpus_idle(struct guest *g)
     return true;
 }
 
+/*
+ * The boot CPU's look, in its pass, for g's vCPUs off every CPU, to
+ * restart g or detach its devices.  It looks once a vCPU leaves (the
+ * leaving CPU asks for the pass); a CPU that held one only to test it
+ * meanwhile wakes it again, seeing the watch set before the look
+ * (hyp/sched/sched_internal.h vcpu_claim).
+ */
+static bool guest_left(struct guest *g)
+{
+    __atomic_store_n(&g->leave_watch, true, __ATOMIC_SEQ_CST);
+    bool idle = guest_vcpus_idle(g);
+    if (idle) {
+        g->leave_watch = false;
+    }
+    return idle;
+}
+
 /* Ask every vCPU of g to leave its physical CPU. */
 void guest_kick_all(struct guest *g, uint32_t req)
 {
@@ -374,7 +391,7 @@ void guests_service(void)
          * have all left, nothing of another partition's writes its RAM
          * (each vCPU leaving a guest that is not running asks for this
          * pass, hyp/sched/sched.c) */
-        if (g->devices_live && g->state != GUEST_RUNNING && guest_vcpus_idle(g)) {
+        if (g->devices_live && g->state != GUEST_RUNNING && guest_left(g)) {
             guest_detach_devices(g);
         }
         if (g->wd_expired) {
@@ -383,7 +400,7 @@ void guests_service(void)
             health_watchdog(g);     /* its watchdog entry, watchdog-action by default */
             continue;
         }
-        if (!g->restart_pending || !guest_vcpus_idle(g)) {
+        if (!g->restart_pending || !guest_left(g)) {
             continue;
         }
         uint32_t f = spin_lock_irqsave(&g->life_lock);

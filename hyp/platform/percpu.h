@@ -35,7 +35,7 @@ extern unsigned int pcpu_count;    /* CPUs described by the host DT */
 
 static inline struct pcpu *this_cpu(void)
 {
-    return (struct pcpu *)sysreg_read_htpidr();
+    return (struct pcpu *)(uintptr_t)sysreg_read_htpidr();
 }
 
 void pcpu_init_self(unsigned int index, uint32_t start_mode);

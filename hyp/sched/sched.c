@@ -189,7 +189,7 @@ void pcpu_loop(void)
         if (v && v->requests) {
             vcpu_take_requests(v);
         }
-        if ((v == NULL) || !vcpu_claim(v)) {
+        if ((v == NULL) || !vcpu_claim_own(v)) {
             pcpu_idle();
             continue;
         }

@@ -51,6 +51,11 @@ static inline void vcpu_release(struct vcpu *v)
  * and lets go before it has touched anything of v (ARM ARM A3.8.3, the
  * DMB orders each side's store before its load).
  */
+/* After v was held for a claim and let go: the boot CPU may have looked
+ * while this CPU held it; if it waits for v's guest to leave its CPUs, it
+ * looks again (hyp/sched/claim.c) */
+void vcpu_claim_let_go(struct vcpu *v) __attribute__((cold));
+
 static inline bool vcpu_claim(struct vcpu *v)
 {
     (void)__atomic_store_n(&v->on_cpu, true, __ATOMIC_RELAXED);
@@ -58,8 +63,24 @@ static inline bool vcpu_claim(struct vcpu *v)
     bool runnable = vcpu_runnable(v);
     if (!runnable) {
         vcpu_release(v);
+        vcpu_claim_let_go(v);
     }
     return runnable;
+}
+
+/*
+ * An exclusive CPU's claim of its one vCPU, tried on every pass of its
+ * loop: a vCPU that may not run is not held even for the look.  The boot
+ * CPU looks when the vCPU of a guest whose life ended has left its CPU
+ * (hyp/guest/guest.c guests_service); a look that found it held for the
+ * claim's own look waited for a wake-up nobody sent, and a guest that
+ * reset itself was never restarted.  The shared loops test their
+ * candidates with the claim itself (the pick): a look during such a test
+ * is taken again, the claim waking the boot CPU (vm.leave_watch).
+ */
+static inline bool vcpu_claim_own(struct vcpu *v)
+{
+    return vcpu_runnable(v) && vcpu_claim(v);
 }
 
 /* the boot CPU's work between guest entries: console, lifecycle (its
