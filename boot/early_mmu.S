@@ -9,7 +9,9 @@
 #include <arch/boot.h>
 
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
 
     .section .text.boot, "ax"
 /*
@@ -19,6 +21,7 @@
  * early tables with r4-r6 next).
  */
     .globl clear_bss
+    .type   clear_bss, %function
 clear_bss:
     ldr     r0, =__bss_start
     ldr     r1, =__bss_end
@@ -41,6 +44,7 @@ clear_bss:
  * All read-write-execute; C replaces them with the final tables at once.
  */
     .globl build_early_tables
+    .type   build_early_tables, %function
 build_early_tables:
     mov     r8, lr                  @ no stack yet: the bootloader's SP is unknown
     ldr     r4, =boot_pt_l1
@@ -140,6 +144,7 @@ dcache_inval_range_pa:
  * on with the caches off so nothing needs cleaning afterwards.
  */
     .globl prehyp_c
+    .type   prehyp_c, %function
 prehyp_c:
     bl      clear_bss
     bl      build_early_tables
@@ -185,6 +190,7 @@ prehyp_off:
     .section .text.idmap, "ax"
 /* r0 = HTTBR (physical L1), r1 = VA to continue at.  HYP, MMU off. */
     .globl hyp_mmu_on
+    .type   hyp_mmu_on, %function
 hyp_mmu_on:
     ldr     r2, =HMAIR0_VALUE
     mcr     HMAIR0(r2)

@@ -22,10 +22,13 @@
 #include <arch/boot.h>
 
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
 
     .section .head, "ax"
     .globl _start
+    .type   _start, %function
 _start:
     /* Linux zImage header: 8 words of no-ops, branch at 0x20, magic at 0x24 */
     .rept 8
@@ -82,6 +85,7 @@ no_hyp:
  * the event register set, so no release is missed.
  */
     .globl pen_wait
+    .type   pen_wait, %function
 pen_wait:
     mrc     MPIDR(r4)
     bic     r4, r4, #0xff000000
@@ -98,6 +102,7 @@ pen_wait:
  * Non-secure HYP, primary CPU: clear BSS, build the early tables, MMU on.
  */
     .globl primary_hyp
+    .type   primary_hyp, %function
 primary_hyp:
     bl      clear_bss
     bl      build_early_tables
@@ -127,11 +132,13 @@ primary_va:
  * Already in HYP; the final tables exist.
  */
     .globl secondary_pen_entry
+    .type   secondary_pen_entry, %function
 secondary_pen_entry:
     cpsid   aif
     mov     r12, #1                 @ find our index in the pen
     b       1f
     .globl secondary_entry
+    .type   secondary_entry, %function
 secondary_entry:
     cpsid   aif
     mov     r12, #0                 @ r0 = our index
@@ -148,6 +155,7 @@ secondary_entry:
     bl      pen_wait
     mov     r0, r6
     .globl secondary_common
+    .type   secondary_common, %function
 secondary_common:                   @ r0 = CPU index, r7, r11 valid
     mov     r6, r0
     ldr     r0, =hyp_httbr_pa
@@ -187,6 +195,7 @@ _start_pa_probe:
  * The ROM calls may change any register: everything is recomputed after.
  */
     .globl secondary_soc_entry
+    .type   secondary_soc_entry, %function
 secondary_soc_entry:
     cpsid   aif
     adr     r9, secondary_soc_entry

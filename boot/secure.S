@@ -12,7 +12,9 @@
 #include "vgic/gicd_regs.h"
 
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
 
     .section .text.boot, "ax"
 /*
@@ -20,6 +22,7 @@
  * CPU (MPIDR affinity 0) is the primary; the others wait in the pen.
  */
     .globl from_secure
+    .type   from_secure, %function
 from_secure:
     mrc     ID_PFR1(r0)
     ands    r0, r0, #0xf000         @ Virtualization Extensions present?
@@ -33,6 +36,7 @@ from_secure:
     /* primary: run C in secure SVC to hand the GIC to the non-secure world */
     b       prehyp_c
     .globl prehyp_done
+    .type   prehyp_done, %function
 prehyp_done:                        @ prehyp C returned (secure primary)
     bl      secure_cpu_setup
     b       primary_hyp
@@ -92,6 +96,7 @@ secure_cpu_setup:
  * undefined-instruction exception.  Returns r0 = 1 if secure.
  */
     .globl probe_secure
+    .type   probe_secure, %function
 probe_secure:
     mrc     ID_PFR1(r0)
     tst     r0, #0xf0               @ no Security Extensions: not secure

@@ -321,9 +321,7 @@ void hyp_mmu_init(const struct platform *p, uint32_t image_pa)
     image_pa_base = image_pa;
     pt_l1 = pt_alloc();
 
-    map_image(hyp_va_of(__text_start), hyp_va_of(__idmap_start), ATTR_TEXT);
-    map_image(hyp_va_of(__idmap_start), hyp_va_of(__idmap_end), ATTR_TEXT);
-    map_image(hyp_va_of(__idmap_end), hyp_va_of(__text_end), ATTR_TEXT);
+    map_image(hyp_va_of(__text_start), hyp_va_of(__text_end), ATTR_TEXT);
     map_image(hyp_va_of(__rodata_start), hyp_va_of(__rodata_end), ATTR_RO);
     map_image(hyp_va_of(__data_start), hyp_va_of(__stacks_start), ATTR_RW);
     map_image(hyp_va_of(__config_start), hyp_va_of(__config_end), ATTR_RO);

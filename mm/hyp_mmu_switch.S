@@ -7,7 +7,9 @@
 #include <arch/boot.h>
 
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
 
 /*
  * The identity-mapped page (boot/early_mmu.S has the rest of it): code that
@@ -21,6 +23,7 @@
  * B3.10.1, break-before-make).  No stack use while the MMU is off.
  */
     .globl hyp_mmu_switch
+    .type   hyp_mmu_switch, %function
 hyp_mmu_switch:
     ldr     r3, =boot_va_offset
     ldr     r3, [r3]                @ VA - PA of the image

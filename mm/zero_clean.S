@@ -16,7 +16,9 @@
  * below the zeros, and the dirty lines later overwrite what it wrote.
  */
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
     .text
 
     .macro zero_line                @ the 64 bytes below r0, then clean them

@@ -17,7 +17,9 @@
 #include "asm-offsets.h"
 
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
     .text
 
 /*
@@ -30,6 +32,7 @@
  * registers of the caller.
  */
     .globl guest_run
+    .type   guest_run, %function
 guest_run:
     push    {r1-r11, lr}                @ 12 words: SP stays 8-byte aligned
     str     sp, [r0, #VCPU_REGS_HOST_SP]
@@ -46,6 +49,7 @@ guest_run:
  * The exception class picks the handler: HSR[31:26] (B3.13.6).
  */
     .globl hyp_vec_trap
+    .type   hyp_vec_trap, %function
 hyp_vec_trap:
     push    {r0-r12, lr}
     mrc     HSR(r1)
@@ -54,6 +58,7 @@ hyp_vec_trap:
 
 /* r0-r12, lr pushed into v->regs (SP = v); r1 = HSR, r2 = the table index */
     .globl guest_exit
+    .type   guest_exit, %function
 guest_exit:
     mrs     r6, ELR_hyp
     mrs     r7, spsr

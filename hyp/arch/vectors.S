@@ -9,10 +9,13 @@
 #include "vcpu.h"
 
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
     .section .text.vectors, "ax"
     .align 5
     .globl hyp_vectors
+    .type   hyp_vectors, %function
 hyp_vectors:
     b       hyp_vec_reset
     b       hyp_vec_undef

@@ -11,7 +11,9 @@
  * AAPCS: r0-r3 are free.
  */
     .syntax unified
-    .arm
+    .arm                            @ C is T32: each global label a C caller
+                                    @ reaches is .type %function, so that
+                                    @ the linker makes its BL a BLX
     .fpu    neon-vfpv4
     .text
 

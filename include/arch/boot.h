@@ -58,7 +58,7 @@ extern uint32_t boot_va_offset;
 extern uint64_t boot_pt_l1[];
 extern char _start[], __text_start[], __text_end[], __rodata_start[],
     __rodata_end[], __data_start[], __bss_start[], __bss_end[],
-    __stacks_start[], __stacks_end[], __idmap_start[], __idmap_end[],
+    __stacks_start[], __stacks_end[], __idmap_start[],
     __footprint_end[], __config_start[], __config_end[];
 
 void hyp_mmu_switch(uint32_t httbr_pa);

@@ -162,8 +162,8 @@ def annotations(path):
             ann['bound'].append((head, args[0], int(args[1])))
         elif word == 'cut':            # cut FROM: TO  (a deliberate overflow, not counted)
             ann['cut'] += [(head, a) for a in args]
-        elif word == 'taken':
-            ann['taken'].update(args)
+        elif word == 'taken':          # taken SYMBOL...  (no colon)
+            ann['taken'].update(rest.split())
         else:
             fail('%s:%d: unknown line' % (path, n))
     return ann
@@ -214,8 +214,15 @@ def analyse(elf, objdir, ann_path, layout_h):
         if not ins_list:
             continue
         push = 0
+        adr = set()         # registers an ADR pointed into this function
         for addr, mn, ops, target in ins_list:
             base = re.sub(r'(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$', '', mn.split('.')[0])
+            if base == 'add' and re.match(r'(r\d+|ip|sl|fp), pc, #\d+$', ops) \
+                    and target is not None and owner(target) == a:
+                adr.add(ops.split(',')[0])
+            elif base == 'ldr' and re.match(r'pc, \[(r\d+|ip|sl|fp), (r\d+|ip|sl|fp), lsl #2\]$', ops) \
+                    and ops.split('[')[1].split(',')[0] in adr:
+                continue    # a T32 switch's jump table: ADR to it, then LDR PC
             if target is not None and base in ('bl', 'blx', 'b'):
                 t = owner(target)
                 if t != a or base != 'b':       # a call to itself is recursion
