@@ -27,10 +27,11 @@ ARCHFLAGS := -mcpu=cortex-a15 -mtune=generic-armv7-a -marm -mfloat-abi=soft -mge
 # C is T32 (Thumb-2): a quarter smaller than A32 and, at -O2, about as
 # many instructions on every path `make bench` counts (docs/benchmarks.md).
 # The assembly stays A32 (`.arm` in every .S: Hyp mode takes exceptions in
-# A32 with HSCTLR.TE = 0, ARM ARM B4.1.67), and so do the C library's
-# routines, from the A32 multilib that LDFLAGS picks.  Each function is a
-# section of its own, so that the link drops what nothing calls
-# (--gc-sections).
+# A32 with HSCTLR.TE = 0, ARM ARM B4.1.67), memcpy and memset among it
+# (hyp/lib/string.S); the C library's other routines (strcmp, strlen, 64-bit
+# division) were T32 already, from the toolchain's thumb/v7-a/nofp multilib.
+# Each function is a section of its own, so that the link drops what
+# nothing calls (--gc-sections).
 CFLAGS  := $(subst -marm,-mthumb,$(ARCHFLAGS)) -std=gnu11 -fms-extensions -O2 -g \
            -ffreestanding -fno-common -ffunction-sections -fdata-sections \
            -fno-short-enums -fno-builtin-printf -Wall -Wextra -Werror \
