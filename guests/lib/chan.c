@@ -13,9 +13,9 @@ bool chan_setup(struct chan *c)
     c->db = c->ipa + c->size;
     c->id = mmio_read32(c->db + CHAN_DB_ID);
     uint32_t m = mmio_read32(c->db + CHAN_DB_MEMBER);
-    c->member = m & 0xff;
-    c->nmembers = (m >> 8) & 0xff;
-    c->read_only = (m >> 16) & 1;
+    c->member = (uint8_t)m;                     /* [7:0] */
+    c->nmembers = (uint8_t)(m >> CHAN_DB_MEMBER_COUNT_SHIFT);
+    c->read_only = (m & CHAN_DB_MEMBER_READ_ONLY) != 0;
     c->tx = chan_ring_of((volatile void *)c->ipa, c->member);
     c->rx = chan_ring_of((volatile void *)c->ipa, c->member ^ 1);
     spi_enable(c->irq);

@@ -5,10 +5,6 @@
 #include <partita/chan_doorbell.h>
 #include "doorbell.h"
 
-/* CHAN_DB_MEMBER's fields (include/partita/chan_doorbell.h) */
-#define DB_MEMBER_COUNT_SHIFT  8u
-#define DB_MEMBER_READ_ONLY    (1u << 16)
-
 bool doorbell_mmio(void *dev, struct mmio_access *a, uint32_t off)
 {
     struct doorbell *d = dev;
@@ -26,8 +22,8 @@ bool doorbell_mmio(void *dev, struct mmio_access *a, uint32_t off)
         a->value = d->channel;
         break;
     case CHAN_DB_MEMBER:
-        a->value = d->member | (d->nmembers << DB_MEMBER_COUNT_SHIFT) |
-                   (d->read_only ? DB_MEMBER_READ_ONLY : 0u);
+        a->value = d->member | (d->nmembers << CHAN_DB_MEMBER_COUNT_SHIFT) |
+                   (d->read_only ? CHAN_DB_MEMBER_READ_ONLY : 0u);
         break;
     case CHAN_DB_RECEIVED:
         a->value = __atomic_load_n(&d->received, __ATOMIC_RELAXED);
