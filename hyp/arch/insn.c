@@ -60,3 +60,19 @@ void insn_skip(uint32_t *pc, uint32_t *cpsr, bool is32)
     c |= ((it & 3u) << PSR_IT_LO_SHIFT) | ((it >> 2) << PSR_IT_HI_SHIFT);
     *cpsr = c;
 }
+
+bool insn_ls_writeback(uint32_t hsr, uint32_t rn, uint32_t *rn_out)
+{
+    uint32_t am = HSR_LS_AM(hsr);
+    /* unindexed, offset or literal: no writeback */
+    bool back = (am == HSR_LS_AM_POST) || (am == HSR_LS_AM_PRE);
+    if (back) {
+        uint32_t off = HSR_LS_IMM8(hsr) << 2;       /* words */
+        if ((hsr & HSR_LS_ADD) != 0u) {
+            *rn_out = rn + off;
+        } else {
+            *rn_out = rn - off;
+        }
+    }
+    return back;
+}

@@ -8,6 +8,7 @@
 #include "handlers.h"
 #include "mm/setway.h"
 #include "hyp/arch/debug.h"
+#include "hyp/arch/insn.h"
 #include "hyp/arch/pmu.h"
 #include "hyp/arch/vfp.h"
 
@@ -189,8 +190,26 @@ void trap_cp14_32(struct vcpu *v, uint32_t hsr)
     vcpu_skip_instr(v, hsr);
 }
 
+/*
+ * LDC/STC of the debug communications channel, DBGDTRTXint and
+ * DBGDTRRXint, which HDCR.TDA traps (C6.4).  The channel is not given:
+ * an MRC of its registers reads zero and an MCR is ignored
+ * (hyp/arch/debug.c).  So an LDC's word is dropped as an MCR's is, and an
+ * STC of DBGDTRRXint stores nothing; but what an indexed form does to its
+ * base register is done, or the guest's register would stay where the
+ * instruction had not left it.  QEMU's CPUs make these instructions
+ * UNDEFINED before the trap: only a board runs this (the unit tests run
+ * insn_ls_writeback).
+ */
 void trap_cp14_ls(struct vcpu *v, uint32_t hsr)
 {
     v->traps[TRAP_CP14]++;
+    if (vcpu_condition_passed(v, hsr)) {
+        unsigned int rn = HSR_LS_RN(hsr);
+        uint32_t base;
+        if (insn_ls_writeback(hsr, vcpu_get_reg(v, rn), &base)) {
+            vcpu_set_reg(v, rn, base);
+        }
+    }
     vcpu_skip_instr(v, hsr);
 }

@@ -591,6 +591,13 @@ static inline void irq_restore(uint32_t f)
 #define HSR_CP_READ      SR_BIT(0)      /* MRC/MRRC: to the core register */
 /* MCRR/MRRC (EC 0x04, 0x0c): Rt2 where MCR has CRn, and Rt, CRm, direction */
 #define HSR_CP64_RT2(h)  (((h) >> 10) & 0xfu)
+/* LDC/STC (EC 0x06, B3.13.6): imm8, Rn, Offset (add), AM, direction */
+#define HSR_LS_IMM8(h)   (((h) >> 12) & 0xffu)
+#define HSR_LS_RN(h)     (((h) >> 5) & 0xfu)
+#define HSR_LS_ADD       SR_BIT(4)      /* the offset is added, not subtracted */
+#define HSR_LS_AM(h)     (((h) >> 1) & 7u)
+#define HSR_LS_AM_POST   1u             /* immediate post-indexed: writes Rn back */
+#define HSR_LS_AM_PRE    3u             /* immediate pre-indexed: writes Rn back */
 /* a data abort's ISS */
 #define HSR_DABT_ISV     SR_BIT(24)     /* the fields below are valid */
 #define HSR_DABT_SAS(h)  (((h) >> 22) & 3u)   /* 0b11 (doubleword) reserved in ARMv7 */

@@ -310,6 +310,36 @@ static void test_itstate_bits(void **state)
         assert_int_equal(insn_itstate(cpsr_with_it(0xf80f03ff & ~PSR_IT_MASK, it)), it);
 }
 
+/* LDC/STC's ISS (EC 0x06): imm8 [19:12], Rn [8:5], Offset [4], AM [3:1] */
+static uint32_t ls_iss(uint32_t imm8, uint32_t rn, bool add, uint32_t am)
+{
+    return (imm8 << 12) | (rn << 5) | ((add ? 1u : 0u) << 4) | (am << 1);
+}
+
+static void test_ls_writeback(void **state)
+{
+    uint32_t out = 0x5e5e5e5e;
+    /* post-indexed (AM 0b001) and pre-indexed (0b011): imm8 words on Rn */
+    assert_true(insn_ls_writeback(ls_iss(1, 3, true, 1), 0x40001000, &out));
+    assert_int_equal(out, 0x40001004);
+    assert_true(insn_ls_writeback(ls_iss(0xff, 3, false, 3), 0x40001000, &out));
+    assert_int_equal(out, 0x40001000 - 0x3fc);
+    assert_true(insn_ls_writeback(ls_iss(2, 0, false, 1), 0x4, &out));
+    assert_int_equal(out, 0xfffffffc);              /* wraps, as the CPU's does */
+    /* unindexed (0b000), offset (0b010), the literal forms (0b100, 0b110):
+     * the base stays, *rn_out untouched */
+    out = 0x5e5e5e5e;
+    for (uint32_t am = 0; am < 8; am++) {
+        if (am == 1 || am == 3)
+            continue;
+        assert_false(insn_ls_writeback(ls_iss(4, 3, true, am) | 1u, 0x40001000, &out));
+        assert_int_equal(out, 0x5e5e5e5e);
+    }
+    /* the condition and direction bits play no part */
+    assert_true(insn_ls_writeback(ls_iss(1, 3, true, 3) | 1u | (0x1fu << 20), 0x100, &out));
+    assert_int_equal(out, 0x104);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_skip_arm),
         cmocka_unit_test(test_skip_thumb),
         cmocka_unit_test(test_itstate_bits),
+        cmocka_unit_test(test_ls_writeback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
