@@ -37,6 +37,11 @@ static inline void vcpu_release(struct vcpu *v)
     (void)__atomic_store_n(&v->on_cpu, false, __ATOMIC_RELEASE);
 }
 
+/* After v was held for a claim and let go: the boot CPU may have looked
+ * while this CPU held it; if it waits for v's guest to leave its CPUs, it
+ * looks again (hyp/sched/claim.c) */
+void vcpu_claim_let_go(struct vcpu *v) __attribute__((cold));
+
 /*
  * Take v for a run on this CPU, or let it be if it may no longer run.
  * The boot CPU ends a guest's life, and gdb holds a vCPU, by writing the
@@ -51,11 +56,6 @@ static inline void vcpu_release(struct vcpu *v)
  * and lets go before it has touched anything of v (ARM ARM A3.8.3, the
  * DMB orders each side's store before its load).
  */
-/* After v was held for a claim and let go: the boot CPU may have looked
- * while this CPU held it; if it waits for v's guest to leave its CPUs, it
- * looks again (hyp/sched/claim.c) */
-void vcpu_claim_let_go(struct vcpu *v) __attribute__((cold));
-
 static inline bool vcpu_claim(struct vcpu *v)
 {
     (void)__atomic_store_n(&v->on_cpu, true, __ATOMIC_RELAXED);
